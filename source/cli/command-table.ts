@@ -1,0 +1,12 @@
+import type { CommandRun } from './command.js';
+
+/**
+ * Subcommands, loaded lazily so `claw status` does not pay for the TUI's
+ * dependencies. A new command is a new file plus one line here.
+ */
+export const commandTable: Record<string, () => Promise<CommandRun>> = {
+  '': async () => (await import('./commands/default.js')).run,
+  gateway: async () => (await import('./commands/gateway.js')).run,
+  status: async () => (await import('./commands/status.js')).run,
+  config: async () => (await import('./commands/config.js')).run,
+};

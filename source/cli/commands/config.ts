@@ -1,0 +1,58 @@
+import {
+  getAtPath,
+  loadConfig,
+  parseCliValue,
+  readRawConfig,
+  setAtPath,
+  statePaths,
+  unsetAtPath,
+  writeRawConfig,
+} from '../../config/index.js';
+import type { CommandRun } from '../command.js';
+
+const usage = 'Usage: claw config get [key] | set <key> <value> | unset <key> | path';
+
+function show(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
+}
+
+export const run: CommandRun = async ({ args }) => {
+  const [action, key, ...valueWords] = args;
+  const { config: file } = statePaths();
+  switch (action) {
+    case 'path':
+      process.stdout.write(`${file}\n`);
+      return 0;
+    case 'get': {
+      // Effective values, defaults included, so users see what is in force.
+      const config = loadConfig(file);
+      const value = key ? getAtPath(config, key) : config;
+      if (value === undefined) {
+        process.stderr.write(`claw config: "${key}" is not set and has no default.\n`);
+        return 1;
+      }
+      process.stdout.write(`${show(value)}\n`);
+      return 0;
+    }
+    case 'set': {
+      if (!key || valueWords.length === 0) break;
+      const next = setAtPath(readRawConfig(file), key, parseCliValue(valueWords.join(' ')));
+      writeRawConfig(file, next);
+      process.stdout.write(`${key} = ${show(getAtPath(next, key))}\n`);
+      return 0;
+    }
+    case 'unset': {
+      if (!key) break;
+      const { next, removed } = unsetAtPath(readRawConfig(file), key);
+      if (!removed) {
+        process.stdout.write(`${key} was not set in ${file}\n`);
+        return 0;
+      }
+      writeRawConfig(file, next);
+      process.stdout.write(`unset ${key}\n`);
+      return 0;
+    }
+  }
+  process.stderr.write(`claw config: ${action ? `bad usage of "${action}"` : 'missing action'}.\n${usage}\n`);
+  return 2;
+};

@@ -1,0 +1,59 @@
+import { statePaths } from '../../config/index.js';
+import {
+  readGatewayTokenSync,
+  ensureGatewayTokenSync,
+  restartGateway,
+  runGatewayDaemon,
+  startGatewayDetached,
+  stopGateway,
+} from '../../gateway/index.js';
+import type { CommandRun } from '../command.js';
+import { printJson } from '../format.js';
+import { run as runStatus } from './status.js';
+
+const usage = 'Usage: claw gateway run|start|stop|restart|status|token [--port N] [--json]';
+
+export const run: CommandRun = async (input) => {
+  const [action, ...rest] = input.args;
+  const paths = statePaths();
+  const { flags } = input;
+  switch (action) {
+    case 'run':
+      await runGatewayDaemon({
+        paths,
+        echo: Boolean(process.stdout.isTTY),
+        ...(flags.port !== undefined ? { port: flags.port } : {}),
+        ...(flags.bind !== undefined ? { bind: flags.bind } : {}),
+      });
+      // The daemon keeps the process alive; its signal handlers set the exit code.
+      return new Promise<number>(() => undefined);
+    case 'start': {
+      const { started, gateway } = await startGatewayDetached(paths, flags.port !== undefined ? { port: flags.port } : {});
+      if (flags.json) printJson({ started, url: gateway.url, pid: gateway.info.pid });
+      else process.stdout.write(`${started ? 'started' : 'already running'}: ${gateway.url} (pid ${gateway.info.pid})\n`);
+      return 0;
+    }
+    case 'stop': {
+      const result = await stopGateway(paths);
+      if (flags.json) printJson(result);
+      else process.stdout.write(result.stopped ? `stopped (pid ${result.pid})\n` : 'gateway: not running\n');
+      return 0;
+    }
+    case 'restart': {
+      const gateway = await restartGateway(paths);
+      if (flags.json) printJson({ url: gateway.url, pid: gateway.info.pid });
+      else process.stdout.write(`restarted: ${gateway.url} (pid ${gateway.info.pid})\n`);
+      return 0;
+    }
+    case 'status':
+      return runStatus({ ...input, args: rest });
+    case 'token': {
+      const token = readGatewayTokenSync(paths) ?? ensureGatewayTokenSync(paths);
+      process.stdout.write(`${token}\n`);
+      return 0;
+    }
+    default:
+      process.stderr.write(`claw gateway: ${action ? `unknown action "${action}"` : 'missing action'}.\n${usage}\n`);
+      return 2;
+  }
+};

@@ -1,0 +1,38 @@
+import { statePaths } from '../../config/index.js';
+import { gatewayStatus, type GatewayStatus } from '../../gateway/index.js';
+import type { CommandRun } from '../command.js';
+import { formatDuration, printJson } from '../format.js';
+
+export function describeStatus(status: GatewayStatus, stateDir: string): string {
+  if (!status.running) return `gateway: not running (state dir ${stateDir})\nStart it with \`claw gateway start\`, or run \`claw\`.\n`;
+  if (status.source === 'pidfile') {
+    const { info } = status;
+    return [
+      `gateway: running (pid ${info.pid}) but not answering: ${status.error}`,
+      `  address  ${info.bind}:${info.port}`,
+      `  version  ${info.version}`,
+      `  started  ${new Date(info.startedAt).toISOString()}`,
+      '',
+    ].join('\n');
+  }
+  const s = status.status;
+  const clients = s.clients.map((c) => `${c.clientName ?? c.clientId} (${c.address})`).join(', ') || 'none';
+  return [
+    `gateway: running`,
+    `  address  ws://${s.bind}:${s.port}`,
+    `  pid      ${s.pid}`,
+    `  version  ${s.version}`,
+    `  uptime   ${formatDuration(s.uptimeMs)}`,
+    `  clients  ${s.clients.length}: ${clients}`,
+    `  state    ${s.stateDir}`,
+    '',
+  ].join('\n');
+}
+
+export const run: CommandRun = async ({ flags }) => {
+  const paths = statePaths();
+  const status = await gatewayStatus(paths);
+  if (flags.json) printJson(status);
+  else process.stdout.write(describeStatus(status, paths.root));
+  return status.running ? 0 : 3;
+};

@@ -1,0 +1,13 @@
+export { resolveStateDir, statePaths, DEFAULT_AGENT_ID, type StatePaths } from './paths.js';
+export { writeFileAtomic, writeFileAtomicSync } from './atomic-file.js';
+export { parseJsonc } from './jsonc.js';
+export { configSchema, type ClawConfig, type ClawConfigInput } from './schema.js';
+export { ConfigError, loadConfig, readRawConfig, writeRawConfig, validateConfig } from './config-file.js';
+export { getAtPath, setAtPath, unsetAtPath, parseCliValue } from './config-keys.js';
+export { DEFAULT_GATEWAY_PORT } from './sections/gateway.js';
+export { thinkingLevels, thinkingLevel } from './sections/agents.js';
+export { queueModes, queueMode, dropPolicies } from './sections/queue.js';
+export { dmScopes } from './sections/sessions.js';
+export { toolProfiles } from './sections/tools.js';
+export { resolveGatewayPort } from './gateway-port.js';
+export { CLAW_VERSION } from './version.js';

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { gatewaySection } from './sections/gateway.js';
+import { agentsSection, bindingEntry } from './sections/agents.js';
+import { modelsSection } from './sections/models.js';
+import { sessionSection } from './sections/sessions.js';
+import { queueSection } from './sections/queue.js';
+import { toolsSection } from './sections/tools.js';
+import { memorySection } from './sections/memory.js';
+import { mcpServersSection } from './sections/mcp.js';
+
+/**
+ * The whole of claw.json. Each section lives in its own file next to its
+ * defaults; this schema only composes them. Unknown keys are errors so a typo
+ * never silently does nothing.
+ */
+export const configSchema = z.strictObject({
+  $schema: z.string().optional(),
+  gateway: gatewaySection.prefault({}),
+  agents: agentsSection.prefault({}),
+  bindings: z.array(bindingEntry).default([]),
+  models: modelsSection.prefault({}),
+  session: sessionSection.prefault({}),
+  queue: queueSection.prefault({}),
+  tools: toolsSection.prefault({}),
+  memory: memorySection.prefault({}),
+  mcpServers: mcpServersSection.default({}),
+});
+
+export type ClawConfig = z.output<typeof configSchema>;
+export type ClawConfigInput = z.input<typeof configSchema>;

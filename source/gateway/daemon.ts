@@ -1,0 +1,126 @@
+import { hostname } from 'node:os';
+import { CLAW_VERSION, loadConfig, resolveGatewayPort, type StatePaths } from '../config/index.js';
+import { GatewayServer, isLoopbackBind } from './gateway-server.js';
+import { removeGatewayInfoSync, writeGatewayInfoSync } from './gateway-info.js';
+import { createFileLogger, type Logger } from './logger.js';
+import type { ModuleFactory } from './module.js';
+import { defaultModules } from './modules.js';
+import { acquireStateLockSync } from './state-lock.js';
+import { ensureGatewayTokenSync, hashToken } from './token-store.js';
+
+export interface DaemonOptions {
+  paths: StatePaths;
+  port?: number;
+  bind?: string;
+  /** Also print log lines to the terminal (foreground `gateway run`). */
+  echo?: boolean;
+  modules?: ModuleFactory[];
+}
+
+/**
+ * Runs the gateway in this process until SIGTERM/SIGINT (drain, exit 0) or a
+ * shutdown request; SIGUSR1 drains and restarts in place on the same port.
+ */
+export async function runGatewayDaemon(options: DaemonOptions): Promise<void> {
+  const { paths } = options;
+  const log = createFileLogger(paths.logs, { echo: options.echo ?? false });
+  const release = acquireStateLockSync(paths.gatewayLock, paths.root);
+  let server: GatewayServer | undefined;
+  let port = 0;
+  let boundTo = '';
+  let stopping = false;
+
+  const startOnce = async (portToUse: number): Promise<void> => {
+    const config = loadConfig(paths.config);
+    const bind = options.bind ?? config.gateway.bind;
+    const token = ensureGatewayTokenSync(paths);
+    if (!isLoopbackBind(bind)) log.warn(`binding ${bind}: reachable from other machines; every client must present the token`);
+    server = new GatewayServer({
+      config,
+      paths,
+      port: portToUse,
+      bind,
+      token,
+      log,
+      modules: options.modules ?? defaultModules(),
+      onShutdownRequest: (restart, reason) => void (restart ? restartInPlace(reason) : shutdown(reason, 0)),
+    });
+    port = await server.start();
+    boundTo = bind;
+    writeGatewayInfoSync(paths, {
+      pid: process.pid,
+      port,
+      bind,
+      tokenHash: hashToken(token),
+      startedAt: Date.now(),
+      version: CLAW_VERSION,
+      epoch: server.epoch,
+    });
+  };
+
+  const shutdown = async (reason: string, code: number): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    const config = loadConfigQuiet(paths, log);
+    // A drain that overruns must not keep the process alive forever.
+    setTimeout(() => {
+      log.error('drain overran its bound; exiting anyway');
+      process.exit(code || 1);
+    }, (config?.gateway.drainTimeoutMs ?? 10_000) + 5000).unref();
+    try {
+      await server?.stop(reason);
+    } finally {
+      removeGatewayInfoSync(paths);
+      release();
+      log.info(`gateway exited (${reason})`);
+      process.exit(code);
+    }
+  };
+
+  const restartInPlace = async (reason: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    log.info(`restarting in place: ${reason}`);
+    try {
+      await server?.stop(reason, 1500);
+      await startOnce(port);
+      log.info(`restarted on port ${port}`);
+    } catch (error) {
+      log.error(`restart failed: ${String(error)}`);
+      removeGatewayInfoSync(paths);
+      release();
+      process.exit(1);
+    } finally {
+      stopping = false;
+    }
+  };
+
+  process.on('SIGTERM', () => void shutdown('SIGTERM', 0));
+  process.on('SIGINT', () => void shutdown('SIGINT', 0));
+  process.on('SIGUSR1', () => void restartInPlace('SIGUSR1'));
+  process.on('SIGHUP', () => log.info('SIGHUP ignored: use SIGUSR1 or `claw gateway restart` to reload'));
+  process.on('uncaughtException', (error) => {
+    log.error(`uncaught exception: ${error.stack ?? error.message}`);
+    void shutdown('crash', 1);
+  });
+  process.on('unhandledRejection', (reason) => log.error(`unhandled rejection: ${String(reason)}`));
+
+  try {
+    const config = loadConfig(paths.config);
+    await startOnce(resolveGatewayPort(config, options.port));
+  } catch (error) {
+    release();
+    throw error;
+  }
+  log.info(`claw gateway ${CLAW_VERSION} ready on ${hostname()}:${port}`);
+  if (options.echo) process.stdout.write(`claw gateway listening on ws://${boundTo}:${port} (pid ${process.pid})\n`);
+}
+
+function loadConfigQuiet(paths: StatePaths, log: Logger) {
+  try {
+    return loadConfig(paths.config);
+  } catch (error) {
+    log.warn(`config unreadable during shutdown: ${String(error)}`);
+    return undefined;
+  }
+}

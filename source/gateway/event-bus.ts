@@ -1,0 +1,56 @@
+import { events, type EventName, type PayloadOf, type EventFrame } from '../protocol/index.js';
+
+export interface BusRecord {
+  seq: number;
+  event: EventName;
+  /** The frame serialised once, shared by every client that receives it. */
+  text: string;
+}
+
+type Listener = (record: BusRecord) => void;
+
+/**
+ * Gives every event a monotonically increasing seq, keeps a bounded ring of
+ * recent frames for clients that resume with `sinceSeq`, and fans out.
+ */
+export class EventBus {
+  private seqCounter = 0;
+  private readonly ring: BusRecord[] = [];
+  private readonly listeners = new Set<Listener>();
+  private readonly validate = process.env.CLAW_VALIDATE_EVENTS === '1';
+
+  constructor(private readonly ringSize: number) {}
+
+  get seq(): number {
+    return this.seqCounter;
+  }
+
+  emit<E extends EventName>(event: E, payload: PayloadOf<E>): void {
+    if (this.validate) {
+      const checked = events[event].payload.safeParse(payload);
+      if (!checked.success) throw new Error(`event ${event} payload does not match its schema: ${checked.error.message}`);
+    }
+    this.seqCounter += 1;
+    const frame: EventFrame = { type: 'event', event, payload, seq: this.seqCounter };
+    const record: BusRecord = { seq: this.seqCounter, event, text: JSON.stringify(frame) };
+    if (this.ringSize > 0) {
+      this.ring.push(record);
+      if (this.ring.length > this.ringSize) this.ring.splice(0, this.ring.length - this.ringSize);
+    }
+    for (const listener of this.listeners) listener(record);
+  }
+
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Events after `sinceSeq`, or undefined when some of them are no longer kept. */
+  since(sinceSeq: number): BusRecord[] | undefined {
+    if (sinceSeq > this.seqCounter) return undefined;
+    if (sinceSeq === this.seqCounter) return [];
+    const oldest = this.ring[0];
+    if (!oldest || oldest.seq > sinceSeq + 1) return undefined;
+    return this.ring.slice(sinceSeq + 1 - oldest.seq);
+  }
+}

@@ -1,0 +1,291 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { CLAW_VERSION, type ClawConfig, type StatePaths } from '../config/index.js';
+import {
+  MAX_FRAME_BYTES,
+  PROTOCOL_VERSION,
+  closeCodes,
+  events as eventSpecs,
+  type ConnectParams,
+  type HealthPayload,
+  type HelloPayload,
+  type PresenceEntry,
+} from '../protocol/index.js';
+import { AuthLimiter } from './auth-limiter.js';
+import { ClientConnection, HandshakeError } from './client-connection.js';
+import { coreModule } from './core-handlers.js';
+import { EventBus } from './event-bus.js';
+import type { Logger } from './logger.js';
+import type { GatewayModule, ModuleFactory } from './module.js';
+import { RpcRouter } from './rpc-router.js';
+import { tokenMatches } from './token-store.js';
+
+export interface GatewayOptions {
+  config: ClawConfig;
+  paths: StatePaths;
+  port: number;
+  bind: string;
+  token: string;
+  log: Logger;
+  modules: ModuleFactory[];
+  /** Asked to stop or restart (by RPC); the daemon decides how. */
+  onShutdownRequest?: (restart: boolean, reason: string) => void;
+  now?: () => number;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+export function isLoopbackBind(bind: string): boolean {
+  return LOOPBACK.has(bind) || bind.startsWith('127.');
+}
+
+const TOKEN_QUERY_KEYS = ['token', 'auth', 'access_token', 'key'];
+
+/** The gateway: one HTTP server with the WebSocket endpoint, modules behind an RPC router. */
+export class GatewayServer {
+  readonly epoch = randomUUID();
+  readonly bus: EventBus;
+  private readonly http: Server;
+  private readonly wss: WebSocketServer;
+  private readonly router: RpcRouter;
+  private readonly limiter = new AuthLimiter();
+  private readonly clients = new Map<string, ClientConnection>();
+  private modules: GatewayModule[] = [];
+  private listeningPort = 0;
+  private state: 'idle' | 'starting' | 'ready' | 'draining' | 'stopped' = 'idle';
+  private tickTimer: NodeJS.Timeout | undefined;
+  private lastHealthText = '';
+  private readonly startedAt: number;
+  private readonly now: () => number;
+
+  constructor(private readonly options: GatewayOptions) {
+    this.now = options.now ?? Date.now;
+    this.startedAt = this.now();
+    this.bus = new EventBus(options.config.gateway.resumeBufferEvents);
+    this.router = new RpcRouter(options.log);
+    this.http = createServer((req, res) => this.onHttp(req, res));
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
+    this.http.on('upgrade', (req, socket, head) => this.onUpgrade(req, socket, head));
+    this.bus.subscribe((record) => {
+      const scope = eventSpecs[record.event].scope;
+      for (const client of this.clients.values()) if (client.canReceive(scope)) client.sendText(record.text);
+    });
+  }
+
+  get port(): number {
+    return this.listeningPort;
+  }
+
+  async start(): Promise<number> {
+    const { bind, token, log } = this.options;
+    if (!token) throw new Error('The gateway needs a token; none was found or generated.');
+    this.state = 'starting';
+    log.addSecret(token);
+    const context = { config: this.options.config, paths: this.options.paths, bus: this.bus, log, now: this.now };
+    this.modules = [coreModule(this.coreHost())];
+    for (const factory of this.options.modules) this.modules.push(await factory(context));
+    for (const module of this.modules) this.router.register(module.handlers);
+    await new Promise<void>((resolve, reject) => {
+      const onError = (error: NodeJS.ErrnoException): void => {
+        reject(error.code === 'EADDRINUSE'
+          ? new Error(`Port ${this.options.port} on ${bind} is already in use. Stop whatever uses it, or pick another with --port or CLAW_GATEWAY_PORT.`)
+          : error);
+      };
+      this.http.once('error', onError);
+      this.http.listen(this.options.port, bind, () => {
+        this.http.off('error', onError);
+        resolve();
+      });
+    });
+    const address = this.http.address();
+    this.listeningPort = typeof address === 'object' && address ? address.port : this.options.port;
+    this.tickTimer = setInterval(() => this.onTick(), this.options.config.gateway.tickIntervalMs);
+    this.tickTimer.unref();
+    this.state = 'ready';
+    log.info(`gateway listening on ${bind}:${this.listeningPort}`, { pid: process.pid, version: CLAW_VERSION });
+    return this.listeningPort;
+  }
+
+  /**
+   * Stops accepting, tells clients why, lets modules drain until the deadline,
+   * then closes every socket and the listener.
+   */
+  async stop(reason: string, restartExpectedMs?: number): Promise<void> {
+    if (this.state === 'stopped' || this.state === 'draining') return;
+    this.state = 'draining';
+    clearInterval(this.tickTimer);
+    this.bus.emit('shutdown', restartExpectedMs === undefined ? { reason } : { reason, restartExpectedMs });
+    const closed = new Promise<void>((resolve) => this.http.close(() => resolve()));
+    const deadline = this.now() + this.options.config.gateway.drainTimeoutMs;
+    await Promise.all(this.modules.map(async (module) => {
+      try {
+        await module.drain?.(deadline);
+      } catch (error) {
+        this.options.log.warn(`module ${module.name} failed to drain`, { error: String(error) });
+      }
+    }));
+    for (const module of [...this.modules].reverse()) {
+      try {
+        await module.close?.();
+      } catch (error) {
+        this.options.log.warn(`module ${module.name} failed to close`, { error: String(error) });
+      }
+    }
+    for (const client of this.clients.values()) client.close(closeCodes.goingAway, restartExpectedMs === undefined ? 'gateway shutting down' : 'gateway restarting');
+    this.wss.close();
+    this.http.closeAllConnections();
+    await closed;
+    this.state = 'stopped';
+    this.options.log.info(`gateway stopped: ${reason}`);
+  }
+
+  presence(): PresenceEntry[] {
+    return [...this.clients.values()].flatMap((c) => (c.info && c.state === 'open' ? [c.info] : []));
+  }
+
+  health(): HealthPayload {
+    const checks: HealthPayload['checks'] = {};
+    for (const module of this.modules) {
+      const result = module.health?.();
+      if (result) checks[module.name] = result;
+    }
+    return { ok: Object.values(checks).every((c) => c.ok), uptimeMs: this.now() - this.startedAt, checks };
+  }
+
+  snapshot(): Record<string, unknown> {
+    const snapshot: Record<string, unknown> = { presence: this.presence(), health: this.health() };
+    for (const module of this.modules) Object.assign(snapshot, module.snapshot?.());
+    return snapshot;
+  }
+
+  private coreHost() {
+    return {
+      startedAt: this.startedAt,
+      stateDir: this.options.paths.root,
+      bind: this.options.bind,
+      epoch: this.epoch,
+      port: () => this.listeningPort,
+      seq: () => this.bus.seq,
+      presence: () => this.presence(),
+      health: () => this.health(),
+      snapshot: () => this.snapshot(),
+      requestShutdown: (restart: boolean, reason: string) => this.options.onShutdownRequest?.(restart, reason),
+    };
+  }
+
+  private onTick(): void {
+    this.bus.emit('tick', { ts: this.now() });
+    const health = this.health();
+    const text = JSON.stringify(health.checks);
+    if (text !== this.lastHealthText) {
+      this.lastHealthText = text;
+      this.bus.emit('health', health);
+    }
+  }
+
+  private onHttp(req: IncomingMessage, res: ServerResponse): void {
+    const path = (req.url ?? '/').split('?')[0];
+    const reply = (status: number, body: unknown): void => {
+      res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+      res.end(JSON.stringify(body));
+    };
+    if (path === '/healthz') return reply(200, { ok: true });
+    if (path === '/readyz') return this.state === 'ready' ? reply(200, { ready: true }) : reply(503, { ready: false });
+    reply(404, { error: 'not found' });
+  }
+
+  private onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const address = req.socket.remoteAddress ?? 'unknown';
+    const refuse = (status: number, message: string, headers: Record<string, string> = {}): void => {
+      const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+      socket.end(`HTTP/1.1 ${status} ${message}\r\ncontent-type: text/plain\r\nconnection: close\r\n${extra}content-length: ${Buffer.byteLength(message)}\r\n\r\n${message}`);
+    };
+    if (this.state !== 'ready') return refuse(503, 'gateway is not ready');
+    const url = new URL(req.url ?? '/', 'http://gateway');
+    if (TOKEN_QUERY_KEYS.some((key) => url.searchParams.has(key))) {
+      // The URL is never logged: it holds the secret.
+      this.options.log.warn('refused a WebSocket upgrade with a token in the URL', { address });
+      return refuse(400, 'Tokens are never accepted in URLs; send the token in the connect frame or an Authorization header.');
+    }
+    const lockedFor = this.limiter.lockedFor(address);
+    if (lockedFor > 0) return refuse(429, 'Too many failed auth attempts; try again later.', { 'retry-after': String(Math.ceil(lockedFor / 1000)) });
+    let preAuthenticated = false;
+    const authorization = req.headers.authorization;
+    if (authorization) {
+      const match = /^Bearer\s+(.+)$/i.exec(authorization);
+      if (!match?.[1] || !tokenMatches(match[1].trim(), this.options.token)) {
+        this.limiter.recordFailure(address);
+        return refuse(401, 'Wrong gateway token; get the right one with `claw gateway token`.');
+      }
+      preAuthenticated = true;
+    }
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws, address, preAuthenticated));
+  }
+
+  private onConnection(ws: WebSocket, address: string, preAuthenticated: boolean): void {
+    const connId = randomUUID();
+    const connection = new ClientConnection(ws, connId, address, preAuthenticated, {
+      sendBufferLimit: this.options.config.gateway.sendBufferLimitBytes,
+      accept: (conn, params) => this.acceptConnect(conn, params),
+      afterHello: (conn, params) => this.replay(conn, params),
+      dispatch: (frame, caller) => this.router.dispatch(frame, caller),
+      closed: (conn) => {
+        if (this.clients.delete(conn.connId) && conn.info && this.state === 'ready') {
+          this.bus.emit('presence', { clients: this.presence() });
+        }
+      },
+    });
+    this.clients.set(connId, connection);
+  }
+
+  private acceptConnect(conn: ClientConnection, params: ConnectParams): HelloPayload {
+    if (params.minProtocol > PROTOCOL_VERSION || params.maxProtocol < PROTOCOL_VERSION) {
+      throw new HandshakeError(closeCodes.protocolMismatch, 'bad_request',
+        `protocol mismatch: gateway speaks ${PROTOCOL_VERSION}, client ${params.minProtocol}-${params.maxProtocol}; upgrade the older side`);
+    }
+    const lockedFor = this.limiter.lockedFor(conn.address);
+    if (lockedFor > 0) throw new HandshakeError(closeCodes.lockedOut, 'rate_limited', 'too many failed auth attempts; try again later', lockedFor);
+    if (!conn.preAuthenticated) {
+      const token = params.auth?.token;
+      if (!token || !tokenMatches(token, this.options.token)) {
+        this.limiter.recordFailure(conn.address);
+        throw new HandshakeError(closeCodes.unauthorized, 'unauthorized',
+          token ? 'wrong gateway token: see `claw gateway token`' : 'missing token: send auth.token in connect');
+      }
+    }
+    this.limiter.recordSuccess(conn.address);
+    conn.caller = { connId: conn.connId, clientId: params.client.id, scopes: params.scopes, address: conn.address };
+    conn.info = {
+      connId: conn.connId,
+      clientId: params.client.id,
+      ...(params.client.name ? { clientName: params.client.name } : {}),
+      version: params.client.version,
+      address: conn.address,
+      connectedAt: this.now(),
+      scopes: params.scopes,
+    };
+    const resumable = params.resume && params.resume.epoch === this.epoch && this.bus.since(params.resume.sinceSeq) !== undefined;
+    // Presence goes out before the hello so the new client's own arrival is not replayed to it.
+    this.bus.emit('presence', { clients: [...this.presence(), conn.info] });
+    return {
+      protocol: PROTOCOL_VERSION,
+      server: { version: CLAW_VERSION, connId: conn.connId, epoch: this.epoch, host: hostname() },
+      scopes: params.scopes,
+      methods: this.router.served(),
+      events: Object.keys(eventSpecs),
+      snapshot: this.snapshot(),
+      seq: resumable ? params.resume!.sinceSeq : this.bus.seq,
+      resume: params.resume ? (resumable ? 'replayed' : 'snapshot') : 'none',
+    };
+  }
+
+  private replay(conn: ClientConnection, params: ConnectParams): void {
+    if (!params.resume || params.resume.epoch !== this.epoch) return;
+    for (const record of this.bus.since(params.resume.sinceSeq) ?? []) {
+      if (conn.canReceive(eventSpecs[record.event].scope)) conn.sendText(record.text);
+    }
+  }
+}

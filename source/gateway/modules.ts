@@ -1,0 +1,9 @@
+import type { ModuleFactory } from './module.js';
+
+/**
+ * The subsystems the daemon runs, in start order (closed in reverse). Each
+ * subsystem contributes one factory.
+ */
+export function defaultModules(): ModuleFactory[] {
+  return [];
+}

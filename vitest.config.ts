@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
+    pool: 'forks',
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    // Two cores here and in CI: more workers only add contention for the
+    // tests that spawn real gateways and child processes.
+    maxWorkers: 2,
+  },
+});
