@@ -9,5 +9,7 @@ export default defineConfig({
     // Two cores here and in CI: more workers only add contention for the
     // tests that spawn real gateways and child processes.
     maxWorkers: 2,
+    // Every emitted event is checked against its protocol schema in tests.
+    env: { CLAW_VALIDATE_EVENTS: '1' },
   },
 });

@@ -1,6 +1,8 @@
 import { gatewayEvents } from './gateway.js';
+import { runtimeEvents } from './runtime.js';
 
 /** Every event the gateway pushes; subsystems add theirs in files of their own. */
 export const events = {
   ...gatewayEvents,
+  ...runtimeEvents,
 };

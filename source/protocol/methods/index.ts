@@ -1,9 +1,18 @@
 import { gatewayMethods } from './gateway.js';
+import { sessionMethods } from './sessions.js';
+import { chatMethods } from './chat.js';
+import { commandMethods } from './commands.js';
+import { approvalMethods } from './approvals.js';
 
 /**
- * Every RPC method the gateway serves. A subsystem adds its methods in a file
- * of its own in this folder and spreads them here.
+ * Every RPC method the gateway may serve. A subsystem adds its methods in a
+ * file of its own in this folder and spreads them here. The hello reply lists
+ * the subset this gateway actually serves.
  */
 export const methods = {
   ...gatewayMethods,
+  ...sessionMethods,
+  ...chatMethods,
+  ...commandMethods,
+  ...approvalMethods,
 };

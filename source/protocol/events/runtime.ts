@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { defineEvent } from '../define.js';
+import { sessionSummary } from '../methods/sessions.js';
+import { approvalRecord } from '../methods/approvals.js';
+import { usageShape } from '../transcript.js';
+
+export const chatEventPayload = z.discriminatedUnion('state', [
+  z.strictObject({ runId: z.string(), sessionKey: z.string(), state: z.literal('delta'), delta: z.string() }),
+  z.strictObject({
+    runId: z.string(),
+    sessionKey: z.string(),
+    state: z.literal('final'),
+    /** Full reply text; empty when the reply was suppressed (NO_REPLY). */
+    text: z.string(),
+    entryId: z.string().optional(),
+    suppressed: z.boolean().optional(),
+  }),
+  z.strictObject({ runId: z.string(), sessionKey: z.string(), state: z.literal('aborted'), reason: z.string() }),
+  z.strictObject({
+    runId: z.string(),
+    sessionKey: z.string(),
+    state: z.literal('error'),
+    message: z.string(),
+    /** What the user can do about it, e.g. "set OPENAI_API_KEY then /retry". */
+    hint: z.string().optional(),
+  }),
+]);
+export type ChatEventPayload = z.infer<typeof chatEventPayload>;
+
+export const agentEventPayload = z.discriminatedUnion('stream', [
+  z.strictObject({
+    runId: z.string(),
+    sessionKey: z.string(),
+    stream: z.literal('lifecycle'),
+    phase: z.enum(['queued', 'start', 'end', 'error', 'aborted']),
+    model: z.string().optional(),
+    detail: z.string().optional(),
+  }),
+  z.strictObject({
+    runId: z.string(),
+    sessionKey: z.string(),
+    stream: z.literal('tool'),
+    phase: z.enum(['start', 'update', 'end']),
+    toolCallId: z.string(),
+    name: z.string(),
+    args: z.record(z.string(), z.unknown()).optional(),
+    /** Output so far (update) or the final result (end), possibly truncated for display. */
+    output: z.string().optional(),
+    isError: z.boolean().optional(),
+  }),
+  z.strictObject({ runId: z.string(), sessionKey: z.string(), stream: z.literal('usage'), usage: usageShape, model: z.string() }),
+  z.strictObject({
+    runId: z.string(),
+    sessionKey: z.string(),
+    stream: z.literal('compaction'),
+    phase: z.enum(['start', 'end', 'error']),
+    tokensBefore: z.number().int().min(0),
+    tokensAfter: z.number().int().min(0).optional(),
+    detail: z.string().optional(),
+  }),
+]);
+export type AgentEventPayload = z.infer<typeof agentEventPayload>;
+
+export const laneState = z.strictObject({
+  key: z.string(),
+  depth: z.number().int().min(0),
+  active: z.boolean(),
+  runId: z.string().optional(),
+  startedAt: z.number().optional(),
+  pool: z.enum(['main', 'subagent', 'cron']),
+});
+export const lanesPayload = z.strictObject({
+  lanes: z.array(laneState),
+  global: z.strictObject({ active: z.number().int(), limit: z.number().int() }),
+  pools: z.record(z.string(), z.strictObject({ active: z.number().int(), limit: z.number().int(), waiting: z.number().int() })),
+});
+export type LanesPayload = z.infer<typeof lanesPayload>;
+
+export const contextPart = z.strictObject({ name: z.string(), tokens: z.number().int().min(0) });
+export const contextPayload = z.strictObject({
+  sessionKey: z.string(),
+  window: z.number().int().min(0),
+  used: z.number().int().min(0),
+  parts: z.array(contextPart),
+  thresholds: z.strictObject({ flush: z.number().int(), compact: z.number().int() }),
+  compactions: z.array(z.strictObject({ at: z.number(), before: z.number().int(), after: z.number().int() })),
+});
+export type ContextPayload = z.infer<typeof contextPayload>;
+
+export const subagentNode = z.strictObject({
+  key: z.string(),
+  parentKey: z.string(),
+  label: z.string(),
+  status: z.enum(['running', 'done', 'error', 'aborted', 'timeout']),
+  startedAt: z.number(),
+  endedAt: z.number().optional(),
+  lastTool: z.string().optional(),
+  depth: z.number().int().min(1),
+});
+export type SubagentNode = z.infer<typeof subagentNode>;
+
+export const runtimeEvents = {
+  chat: defineEvent({ name: 'chat', description: 'Reply stream of a run: delta, final, aborted or error.', payload: chatEventPayload, scope: 'read' }),
+  agent: defineEvent({ name: 'agent', description: 'Run internals: lifecycle, tool calls, usage, compaction.', payload: agentEventPayload, scope: 'read' }),
+  'sessions.changed': defineEvent({
+    name: 'sessions.changed',
+    description: 'A session was created, updated, reset or deleted.',
+    payload: z.strictObject({ key: z.string(), reason: z.enum(['created', 'updated', 'reset', 'deleted']), session: sessionSummary.optional() }),
+    scope: 'read',
+  }),
+  lanes: defineEvent({ name: 'lanes', description: 'Lane queue depths and active runs.', payload: lanesPayload, scope: 'read' }),
+  context: defineEvent({ name: 'context', description: 'Context window usage of a session by part.', payload: contextPayload, scope: 'read' }),
+  subagents: defineEvent({
+    name: 'subagents',
+    description: 'The tree of child runs spawned by sessions.',
+    payload: z.strictObject({ nodes: z.array(subagentNode) }),
+    scope: 'read',
+  }),
+  'approval.requested': defineEvent({ name: 'approval.requested', description: 'An action waits for an operator decision.', payload: z.strictObject({ approval: approvalRecord }), scope: 'read' }),
+  'approval.resolved': defineEvent({ name: 'approval.resolved', description: 'An approval was decided or expired.', payload: z.strictObject({ approval: approvalRecord }), scope: 'read' }),
+};

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { defineMethod } from '../define.js';
+import { transcriptEntry } from '../transcript.js';
+
+export const queueModeName = z.enum(['steer', 'followup', 'collect', 'interrupt']);
+export const thinkingLevelName = z.enum(['off', 'minimal', 'low', 'medium', 'high']);
+export const sessionKind = z.enum(['main', 'direct', 'group', 'cron', 'hook', 'subagent']);
+
+export const sessionSummary = z.strictObject({
+  key: z.string(),
+  agentId: z.string(),
+  sessionId: z.string(),
+  kind: sessionKind,
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  label: z.string().optional(),
+  model: z.string().optional(),
+  thinking: thinkingLevelName.optional(),
+  queueMode: queueModeName.optional(),
+  tokens: z.strictObject({
+    input: z.number().int().min(0),
+    output: z.number().int().min(0),
+    /** Tokens in the context window after the last turn. */
+    context: z.number().int().min(0),
+  }),
+  costUsd: z.number().min(0),
+  compactionCount: z.number().int().min(0),
+  lastChannel: z.string().optional(),
+  spawnedBy: z.string().optional(),
+  spawnDepth: z.number().int().min(0).optional(),
+  /** Live lane state, filled by the gateway. */
+  running: z.boolean(),
+  queued: z.number().int().min(0),
+});
+export type SessionSummary = z.infer<typeof sessionSummary>;
+
+const sessionKeyParam = z.string().min(1).max(512);
+const idempotencyKey = z.string().min(1).max(128).optional();
+const sessionResult = z.strictObject({ session: sessionSummary });
+
+export const sessionPatch = z.strictObject({
+  model: z.string().min(3).nullable().optional(),
+  thinking: thinkingLevelName.nullable().optional(),
+  queueMode: queueModeName.nullable().optional(),
+  label: z.string().max(200).nullable().optional(),
+});
+
+export const sessionMethods = {
+  'sessions.list': defineMethod({
+    name: 'sessions.list',
+    description: 'Sessions of one agent, or of all agents, newest first.',
+    params: z.strictObject({ agentId: z.string().optional() }).optional(),
+    result: z.strictObject({ sessions: z.array(sessionSummary) }),
+    scope: 'read',
+    mutating: false,
+  }),
+  'sessions.get': defineMethod({
+    name: 'sessions.get',
+    description: 'One session by key.',
+    params: z.strictObject({ key: sessionKeyParam }),
+    result: sessionResult,
+    scope: 'read',
+    mutating: false,
+  }),
+  'sessions.history': defineMethod({
+    name: 'sessions.history',
+    description: 'Transcript entries, newest last, paged backwards with beforeId.',
+    params: z.strictObject({ key: sessionKeyParam, beforeId: z.string().optional(), limit: z.number().int().min(1).max(1000).optional() }),
+    result: z.strictObject({ sessionId: z.string(), entries: z.array(transcriptEntry), hasMore: z.boolean() }),
+    scope: 'read',
+    mutating: false,
+  }),
+  'sessions.new': defineMethod({
+    name: 'sessions.new',
+    description: 'Start a new transcript for the key (archiving the old one), optionally with a model.',
+    params: z.strictObject({ key: sessionKeyParam, model: z.string().min(3).optional(), idempotencyKey }),
+    result: sessionResult,
+    scope: 'write',
+    mutating: true,
+  }),
+  'sessions.reset': defineMethod({
+    name: 'sessions.reset',
+    description: 'Start a new transcript for the key, keeping its settings.',
+    params: z.strictObject({ key: sessionKeyParam, idempotencyKey }),
+    result: sessionResult,
+    scope: 'write',
+    mutating: true,
+  }),
+  'sessions.delete': defineMethod({
+    name: 'sessions.delete',
+    description: 'Forget the key; its transcripts are archived, not erased.',
+    params: z.strictObject({ key: sessionKeyParam, idempotencyKey }),
+    result: z.strictObject({ deleted: z.boolean() }),
+    scope: 'write',
+    mutating: true,
+  }),
+  'sessions.patch': defineMethod({
+    name: 'sessions.patch',
+    description: 'Change per-session settings; null clears a setting.',
+    params: z.strictObject({ key: sessionKeyParam, patch: sessionPatch, idempotencyKey }),
+    result: sessionResult,
+    scope: 'write',
+    mutating: true,
+  }),
+};

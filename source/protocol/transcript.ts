@@ -1,0 +1,122 @@
+import { z } from 'zod';
+
+/**
+ * Transcript entries: one JSON object per line of `<sessionId>.jsonl` after the
+ * header, and the shape `sessions.history` returns. Declared once here.
+ */
+const entryBase = {
+  id: z.string().min(1),
+  parentId: z.string().nullable(),
+  timestamp: z.number(),
+};
+
+export const textBlock = z.strictObject({ type: z.literal('text'), text: z.string() });
+export const thinkingBlock = z.strictObject({ type: z.literal('thinking'), text: z.string(), signature: z.string().optional() });
+export const toolCallBlock = z.strictObject({
+  type: z.literal('toolCall'),
+  id: z.string(),
+  name: z.string(),
+  arguments: z.record(z.string(), z.unknown()),
+});
+export const assistantBlock = z.discriminatedUnion('type', [textBlock, thinkingBlock, toolCallBlock]);
+export type AssistantBlock = z.infer<typeof assistantBlock>;
+
+export const usageShape = z.strictObject({
+  input: z.number().int().min(0),
+  output: z.number().int().min(0),
+  cacheRead: z.number().int().min(0).optional(),
+  cacheWrite: z.number().int().min(0).optional(),
+  /** US dollars, when the model's price is known. */
+  cost: z.number().min(0).optional(),
+});
+export type Usage = z.infer<typeof usageShape>;
+
+export const messageMeta = z.strictObject({
+  channel: z.string().optional(),
+  messageId: z.string().optional(),
+  senderId: z.string().optional(),
+  senderName: z.string().optional(),
+  /** Content from a non-owner or a tool: shown to the model as untrusted. */
+  untrusted: z.boolean().optional(),
+  /** Synthetic messages (heartbeat, cron, memory flush) the user did not type. */
+  synthetic: z.string().optional(),
+});
+
+export const userMessageEntry = z.strictObject({
+  ...entryBase,
+  type: z.literal('message'),
+  role: z.literal('user'),
+  content: z.string(),
+  meta: messageMeta.optional(),
+});
+
+export const assistantMessageEntry = z.strictObject({
+  ...entryBase,
+  type: z.literal('message'),
+  role: z.literal('assistant'),
+  content: z.array(assistantBlock),
+  model: z.string().optional(),
+  usage: usageShape.optional(),
+  stopReason: z.enum(['stop', 'toolUse', 'length', 'aborted', 'error']).optional(),
+  errorMessage: z.string().optional(),
+});
+
+export const toolResultEntry = z.strictObject({
+  ...entryBase,
+  type: z.literal('message'),
+  role: z.literal('toolResult'),
+  toolCallId: z.string(),
+  toolName: z.string(),
+  content: z.string(),
+  isError: z.boolean(),
+  details: z.unknown().optional(),
+});
+
+export const modelChangeEntry = z.strictObject({
+  ...entryBase,
+  type: z.literal('model_change'),
+  model: z.string(),
+});
+
+export const compactionEntry = z.strictObject({
+  ...entryBase,
+  type: z.literal('compaction'),
+  summary: z.string(),
+  firstKeptEntryId: z.string(),
+  tokensBefore: z.number().int().min(0),
+  tokensAfter: z.number().int().min(0).optional(),
+});
+
+export const customEntry = z.strictObject({
+  ...entryBase,
+  type: z.literal('custom'),
+  customType: z.string(),
+  data: z.unknown(),
+});
+
+export const transcriptEntry = z.union([
+  userMessageEntry,
+  assistantMessageEntry,
+  toolResultEntry,
+  modelChangeEntry,
+  compactionEntry,
+  customEntry,
+]);
+export type TranscriptEntry = z.infer<typeof transcriptEntry>;
+export type UserMessageEntry = z.infer<typeof userMessageEntry>;
+export type AssistantMessageEntry = z.infer<typeof assistantMessageEntry>;
+export type ToolResultEntry = z.infer<typeof toolResultEntry>;
+export type CompactionEntry = z.infer<typeof compactionEntry>;
+
+/** First line of every transcript file. */
+export const transcriptHeader = z.strictObject({
+  type: z.literal('session'),
+  version: z.literal(1),
+  id: z.string(),
+  key: z.string(),
+  agentId: z.string(),
+  createdAt: z.number(),
+  /** The transcript this one replaced (after /new or /reset). */
+  previousSessionId: z.string().optional(),
+});
+export type TranscriptHeader = z.infer<typeof transcriptHeader>;
