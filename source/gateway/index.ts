@@ -17,3 +17,4 @@ export { createFileLogger, silentLogger, redactSecrets, type Logger } from './lo
 export { EventBus } from './event-bus.js';
 export { GatewayLockedError } from './state-lock.js';
 export type { GatewayModule, ModuleContext, ModuleFactory, HandlerTable, MethodHandler, CallerInfo, ModuleHealth } from './module.js';
+export * from './remote/index.js';

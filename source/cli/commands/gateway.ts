@@ -1,7 +1,8 @@
-import { statePaths } from '../../config/index.js';
+import { CLAW_VERSION, statePaths } from '../../config/index.js';
 import {
   readGatewayTokenSync,
   ensureGatewayTokenSync,
+  findLocalGateway,
   restartGateway,
   runGatewayDaemon,
   startGatewayDetached,
@@ -11,7 +12,7 @@ import type { CommandRun } from '../command.js';
 import { printJson } from '../format.js';
 import { run as runStatus } from './status.js';
 
-const usage = 'Usage: claw gateway run|start|stop|restart|status|token [--port N] [--json]';
+const usage = 'Usage: claw gateway run|start|stop|restart|status|token|connect-info [--port N] [--json]';
 
 export const run: CommandRun = async (input) => {
   const [action, ...rest] = input.args;
@@ -47,6 +48,19 @@ export const run: CommandRun = async (input) => {
     }
     case 'status':
       return runStatus({ ...input, args: rest });
+    case 'connect-info': {
+      // One JSON line for `claw attach` over ssh: version, whether it runs, port, token.
+      if (input.argv.includes('--start')) await startGatewayDetached(paths);
+      const found = findLocalGateway(paths);
+      const token = readGatewayTokenSync(paths) ?? ensureGatewayTokenSync(paths);
+      process.stdout.write(`${JSON.stringify({
+        version: CLAW_VERSION,
+        running: Boolean(found),
+        ...(found ? { port: found.info.port, bind: found.info.bind } : {}),
+        token,
+      })}\n`);
+      return 0;
+    }
     case 'token': {
       const token = readGatewayTokenSync(paths) ?? ensureGatewayTokenSync(paths);
       process.stdout.write(`${token}\n`);

@@ -7,12 +7,23 @@ export const modelInfo = z.strictObject({
   cost: z.strictObject({
     input: z.number().min(0).default(0),
     output: z.number().min(0).default(0),
+    cacheRead: z.number().min(0).optional(),
+    cacheWrite: z.number().min(0).optional(),
   }).prefault({}),
+  /**
+   * Accepts a thinking level (OpenAI `reasoning_effort`, Anthropic extended
+   * thinking). Unset: Anthropic models yes, OpenAI-compatible models no.
+   */
+  reasoning: z.boolean().optional(),
 });
 
 export const providerEntry = z.strictObject({
-  /** Wire protocol: OpenAI-compatible Chat Completions or Anthropic Messages. */
-  api: z.enum(['openai', 'anthropic']),
+  /**
+   * Wire protocol: OpenAI-compatible Chat Completions or Anthropic Messages.
+   * Optional for the built-in providers `openai`, `anthropic` and `ollama`.
+   */
+  api: z.enum(['openai', 'anthropic']).optional(),
+  /** OpenAI-compatible: up to and including `/v1`; Anthropic: the host (`/v1/messages` is appended). */
   baseUrl: z.string().url().optional(),
   /** Environment variable holding the key; credentials/<provider>.json is read too. */
   apiKeyEnv: z.string().optional(),

@@ -1,6 +1,14 @@
 import { z } from 'zod';
+import { webToolSection } from './web.js';
 
 export const toolProfiles = ['minimal', 'messaging', 'coding', 'full'] as const;
+
+/** One level of the tool policy pipeline below the global one. */
+const policyLayer = z.strictObject({
+  profile: z.enum(toolProfiles).optional(),
+  allow: z.array(z.string()).default([]),
+  deny: z.array(z.string()).default([]),
+});
 
 export const toolsSection = z.strictObject({
   profile: z.enum(toolProfiles).default('coding'),
@@ -10,4 +18,26 @@ export const toolsSection = z.strictObject({
   deny: z.array(z.string()).default([]),
   /** Extra folders the fs tools may touch besides the workspace. */
   fsRoots: z.array(z.string()).default([]),
+  /** Per-agent, per-session-type (`main`, `direct`, `group`, `cron`, `subagent`, …) and per-subagent-role levels. */
+  agents: z.record(z.string(), policyLayer).default({}),
+  sessionTypes: z.record(z.string(), policyLayer).default({}),
+  subagentRoles: z.record(z.string(), policyLayer).default({}),
+  exec: z
+    .strictObject({
+      /** Default timeout of one exec call; the call may ask for less or more. */
+      timeoutSeconds: z.number().int().min(1).default(1800),
+      /** Output kept per call (head + tail). */
+      maxOutputChars: z.number().int().min(1000).default(200_000),
+      /** How long an approval request waits for an operator before it is denied. */
+      approvalTimeoutMinutes: z.number().min(0.1).default(30),
+    })
+    .prefault({}),
+  fs: z
+    .strictObject({
+      /** Largest file `read` returns in one call. */
+      maxReadBytes: z.number().int().min(1024).default(256 * 1024),
+    })
+    .prefault({}),
+  /** web_fetch: reachable private hosts, body and time caps. */
+  web: webToolSection.prefault({}),
 });

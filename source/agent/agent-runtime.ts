@@ -1,0 +1,182 @@
+import { hostname, platform, release } from 'node:os';
+import type { ClawConfig, StatePaths } from '../config/index.js';
+import type { Providers, ThinkingLevel, ToolSchema } from '../providers/index.js';
+import type { ApprovalGate, ToolRegistry } from '../tools/index.js';
+import { loadBootstrapSync, type BootstrapFileReport, type SessionKind } from './bootstrap.js';
+import { buildSystemPrompt, type PromptSection, type SystemPrompt } from './system-prompt.js';
+import { runTurnLoop } from './turn-loop.js';
+import type { TurnEvents, TurnInput, TurnOutcome, TurnSession } from './turn-types.js';
+import { ensureWorkspaceSync, isFirstRunSync, markFirstRunCompleteSync } from './workspace.js';
+
+export interface AgentRuntimeDeps {
+  config: ClawConfig;
+  paths: StatePaths;
+  providers: Providers;
+  registry: ToolRegistry;
+  events: TurnEvents;
+  approvals: ApprovalGate;
+  now: () => number;
+  /** The `<available_skills>` block for an agent; empty until skills are wired. */
+  skillsBlock?: (agentId: string) => string;
+}
+
+export interface ContextReport {
+  model: string | undefined;
+  workspaceDir: string;
+  bootstrap: BootstrapFileReport[];
+  sections: PromptSection[];
+  systemPromptChars: number;
+  toolSchemaChars: number;
+  tools: string[];
+}
+
+export interface LastError {
+  at: number;
+  message: string;
+  hint?: string;
+}
+
+const SUBAGENT_OR_CRON: ReadonlySet<SessionKind> = new Set(['subagent', 'cron']);
+
+function localTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
+/**
+ * The agent runtime: turns a session and new messages into a streamed,
+ * tool-using turn. The gateway owns one and adapts the lane queue to runTurn.
+ */
+export class AgentRuntime {
+  readonly #lastErrors = new Map<string, LastError>();
+
+  constructor(private readonly deps: AgentRuntimeDeps) {}
+
+  workspaceDir(agentId: string): string {
+    const entry = this.deps.config.agents.list.find((agent) => agent.id === agentId);
+    return entry?.workspace ?? this.deps.paths.workspace(agentId);
+  }
+
+  /** The model a session would use now, or undefined when nothing is configured. */
+  async resolveModel(session: Pick<TurnSession, 'agentId' | 'model'>): Promise<string | undefined> {
+    const entry = this.deps.config.agents.list.find((agent) => agent.id === session.agentId);
+    return session.model ?? entry?.model ?? this.deps.config.agents.defaults.model ?? (await this.deps.providers.defaultModel());
+  }
+
+  lastError(sessionKey: string): LastError | undefined {
+    return this.#lastErrors.get(sessionKey);
+  }
+
+  #tools(session: Pick<TurnSession, 'kind'>): ToolSchema[] {
+    const { tools } = this.deps.config;
+    const layers = [{ profile: tools.profile, allow: tools.allow, deny: tools.deny }];
+    // Children and cron runs act on no one's behalf: no user-messaging tools.
+    if (SUBAGENT_OR_CRON.has(session.kind)) layers.push({ profile: tools.profile, allow: [], deny: ['group:messaging'] });
+    return this.deps.registry.effective(layers).map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters }));
+  }
+
+  /** Builds the system prompt a turn of this session would get. */
+  systemPrompt(session: Pick<TurnSession, 'agentId' | 'kind' | 'channel'>, model: string): { prompt: SystemPrompt; bootstrap: BootstrapFileReport[]; tools: ToolSchema[] } {
+    const workspaceDir = this.workspaceDir(session.agentId);
+    ensureWorkspaceSync(workspaceDir);
+    const bootstrap = loadBootstrapSync(workspaceDir, { kind: session.kind, firstRun: isFirstRunSync(workspaceDir) });
+    const tools = this.#tools(session);
+    const prompt = buildSystemPrompt({
+      tools,
+      skillsBlock: this.deps.skillsBlock?.(session.agentId) ?? '',
+      runtime: {
+        agentId: session.agentId,
+        model,
+        channel: session.channel,
+        sessionKind: session.kind,
+        timeZone: localTimeZone(),
+        host: hostname(),
+        os: `${platform()} ${release()}`,
+        workspaceDir,
+        now: new Date(this.deps.now()).toString(),
+      },
+      bootstrap,
+    });
+    return { prompt, bootstrap: bootstrap.files.map(({ content: _content, ...report }) => report), tools };
+  }
+
+  async contextReport(session: Pick<TurnSession, 'agentId' | 'kind' | 'channel' | 'model'>): Promise<ContextReport> {
+    const model = await this.resolveModel(session);
+    const built = this.systemPrompt(session, model ?? 'none');
+    return {
+      model,
+      workspaceDir: this.workspaceDir(session.agentId),
+      bootstrap: built.bootstrap,
+      sections: built.prompt.sections,
+      systemPromptChars: built.prompt.text.length,
+      toolSchemaChars: JSON.stringify(built.tools).length,
+      tools: built.tools.map((tool) => tool.name),
+    };
+  }
+
+  async runTurn(input: TurnInput): Promise<TurnOutcome> {
+    const { session } = input;
+    const { events } = this.deps;
+    const base = { runId: input.runId, sessionKey: session.key };
+    for (const message of input.messages) {
+      await session.append({ type: 'message', role: 'user', content: message.text, ...(message.meta ? { meta: message.meta } : {}) });
+    }
+    const model = await this.resolveModel(session);
+    if (!model) {
+      return this.#fail(input, { status: 'error', text: '', model: undefined, iterations: 0, error: { message: 'No model provider is configured, so this message was saved but not answered.', hint: this.deps.providers.setupHint() } });
+    }
+    events.agent({ ...base, stream: 'lifecycle', phase: 'start', model });
+    const defaults = this.deps.config.agents.defaults;
+    const entry = this.deps.config.agents.list.find((agent) => agent.id === session.agentId);
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(new Error('turn timeout')), defaults.turnTimeoutSeconds * 1000);
+    const signal = AbortSignal.any([input.signal, timeout.signal]);
+    const workspaceDir = this.workspaceDir(session.agentId);
+    try {
+      const built = this.systemPrompt(session, model);
+      const thinking: ThinkingLevel = session.thinking ?? entry?.thinking ?? defaults.thinking;
+      const outcome = await runTurnLoop({
+        input,
+        providers: this.deps.providers,
+        registry: this.deps.registry,
+        events,
+        model,
+        fallbacks: entry?.fallbacks ?? defaults.fallbacks,
+        thinking,
+        system: built.prompt.text,
+        tools: built.tools,
+        maxIterations: defaults.maxIterations,
+        signal,
+        timedOut: () => timeout.signal.aborted && !input.signal.aborted,
+        toolContext: { agentId: session.agentId, sessionKey: session.key, sessionType: session.kind, workspaceDir, approvals: this.deps.approvals },
+        setupHint: () => this.deps.providers.setupHint(),
+      });
+      if (outcome.status === 'completed' || outcome.status === 'suppressed') {
+        markFirstRunCompleteSync(workspaceDir, this.deps.now());
+        this.#lastErrors.delete(session.key);
+        events.chat({ ...base, state: 'final', text: outcome.text, ...(outcome.status === 'suppressed' ? { suppressed: true } : {}) });
+        events.agent({ ...base, stream: 'lifecycle', phase: 'end', model: outcome.model ?? model });
+        return outcome;
+      }
+      if (outcome.status === 'aborted') {
+        events.chat({ ...base, state: 'aborted', reason: 'stopped by the user' });
+        events.agent({ ...base, stream: 'lifecycle', phase: 'aborted', model });
+        return outcome;
+      }
+      if (outcome.status === 'timeout') {
+        return this.#fail(input, { ...outcome, error: { message: `The turn took longer than ${defaults.turnTimeoutSeconds} s and was stopped.`, hint: 'Send a follow-up to continue, or raise agents.defaults.turnTimeoutSeconds in claw.json.' } });
+      }
+      return this.#fail(input, outcome);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #fail(input: TurnInput, outcome: TurnOutcome): TurnOutcome {
+    const base = { runId: input.runId, sessionKey: input.session.key };
+    const error = outcome.error ?? { message: 'The turn failed.' };
+    this.#lastErrors.set(input.session.key, { at: this.deps.now(), ...error });
+    this.deps.events.chat({ ...base, state: 'error', message: error.message, ...(error.hint ? { hint: error.hint } : {}) });
+    this.deps.events.agent({ ...base, stream: 'lifecycle', phase: 'error', detail: error.message, ...(outcome.model ? { model: outcome.model } : {}) });
+    return outcome;
+  }
+}

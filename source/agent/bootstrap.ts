@@ -1,0 +1,109 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { bootstrapFileNames, type BootstrapFileName } from './workspace.js';
+
+export const BOOTSTRAP_FILE_MAX_CHARS = 20_000;
+export const BOOTSTRAP_TOTAL_MAX_CHARS = 150_000;
+const HEAD_SHARE = 0.7;
+const TAIL_SHARE = 0.2;
+
+/** Session kinds as routing names them; they decide which files a turn sees. */
+export type SessionKind = 'main' | 'direct' | 'group' | 'cron' | 'hook' | 'subagent';
+
+const minimalSet: ReadonlySet<BootstrapFileName> = new Set(['AGENTS.md', 'TOOLS.md', 'SOUL.md', 'IDENTITY.md', 'USER.md']);
+
+/**
+ * Subagents and cron runs get a minimal set (no heartbeat checklist, no
+ * private memory); group chats never see MEMORY.md; BOOTSTRAP.md only until
+ * the workspace's first turn completes.
+ */
+export function selectBootstrapFiles(kind: SessionKind, firstRun: boolean): BootstrapFileName[] {
+  return bootstrapFileNames.filter((name) => {
+    if (kind === 'subagent' || kind === 'cron') return minimalSet.has(name);
+    if (name === 'MEMORY.md' && kind === 'group') return false;
+    if (name === 'BOOTSTRAP.md') return firstRun;
+    return true;
+  });
+}
+
+export interface TruncatedText {
+  text: string;
+  truncated: boolean;
+  cutChars: number;
+}
+
+/**
+ * Keeps the head (70 %) and tail (20 %) of `max` characters with a marker in
+ * between that names what was cut, so the model knows to read the file itself.
+ */
+export function truncateHeadTail(text: string, max: number, label: string): TruncatedText {
+  if (text.length <= max) return { text, truncated: false, cutChars: 0 };
+  // Below this the marker would not fit in the 10 % left for it.
+  if (max < 2_000) return { text: text.slice(0, max), truncated: true, cutChars: text.length - max };
+  const head = Math.floor(max * HEAD_SHARE);
+  const tail = Math.floor(max * TAIL_SHARE);
+  const cutChars = text.length - head - tail;
+  const marker = `\n\n[… ${cutChars} of ${text.length} characters of ${label} cut here; read the file for the full text …]\n\n`;
+  return { text: text.slice(0, head) + marker + text.slice(text.length - tail), truncated: true, cutChars };
+}
+
+export interface BootstrapFileReport {
+  name: BootstrapFileName;
+  path: string;
+  missing: boolean;
+  rawChars: number;
+  injectedChars: number;
+  truncated: boolean;
+}
+
+export interface BootstrapFile extends BootstrapFileReport {
+  content: string;
+}
+
+export interface BootstrapLoad {
+  files: BootstrapFile[];
+  totalRawChars: number;
+  totalInjectedChars: number;
+}
+
+export interface BootstrapOptions {
+  kind: SessionKind;
+  firstRun: boolean;
+  perFileMax?: number;
+  totalMax?: number;
+}
+
+function readIfPresent(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Reads the selected bootstrap files of a workspace and applies the per-file
+ * and total budgets. Once the total budget is spent, later files are cut to
+ * what remains (and report it), so the order above is also the priority.
+ */
+export function loadBootstrapSync(workspaceDir: string, options: BootstrapOptions): BootstrapLoad {
+  const perFileMax = options.perFileMax ?? BOOTSTRAP_FILE_MAX_CHARS;
+  let remaining = options.totalMax ?? BOOTSTRAP_TOTAL_MAX_CHARS;
+  const files: BootstrapFile[] = [];
+  let totalRawChars = 0;
+  for (const name of selectBootstrapFiles(options.kind, options.firstRun)) {
+    const path = join(workspaceDir, name);
+    const raw = readIfPresent(path);
+    if (raw === undefined) {
+      files.push({ name, path, missing: true, rawChars: 0, injectedChars: 0, truncated: false, content: '' });
+      continue;
+    }
+    totalRawChars += raw.length;
+    const fitted = truncateHeadTail(raw, Math.min(perFileMax, Math.max(0, remaining)), name);
+    const content = remaining > 0 ? fitted.text : '';
+    remaining -= content.length;
+    files.push({ name, path, missing: false, rawChars: raw.length, injectedChars: content.length, truncated: content.length < raw.length, content });
+  }
+  return { files, totalRawChars, totalInjectedChars: files.reduce((sum, file) => sum + file.injectedChars, 0) };
+}

@@ -1,0 +1,169 @@
+import { isProviderError, type AssistantBlock, type Providers, type ProviderEvent, type ToolSchema, type Usage } from '../providers/index.js';
+import type { ToolContext, ToolRegistry } from '../tools/index.js';
+import { ReplyStream } from './reply-stream.js';
+import { ABORTED_RESULT, runToolRound, type ToolCall } from './tool-round.js';
+import type { HistoryMessage, TurnEvents, TurnInput, TurnOutcome } from './turn-types.js';
+
+export interface TurnLoopContext {
+  input: TurnInput;
+  providers: Providers;
+  registry: ToolRegistry;
+  events: TurnEvents;
+  model: string;
+  fallbacks: readonly string[];
+  thinking: NonNullable<TurnInput['session']['thinking']>;
+  system: string;
+  tools: readonly ToolSchema[];
+  maxIterations: number;
+  /** Aborted by the caller's signal or the per-turn timeout. */
+  signal: AbortSignal;
+  timedOut(): boolean;
+  toolContext: Omit<ToolContext, 'signal' | 'onUpdate'>;
+  /** Failure hint for errors that are about setup (no key, unknown provider). */
+  setupHint(): string;
+}
+
+interface StreamResult {
+  content: AssistantBlock[];
+  stopReason: 'stop' | 'toolUse' | 'length' | 'aborted' | 'error';
+  usage: Usage | undefined;
+  model: string;
+  suppressed: boolean;
+  error?: { message: string; hint?: string };
+}
+
+function toolCallsOf(content: readonly AssistantBlock[]): ToolCall[] {
+  return content.flatMap((block) => (block.type === 'toolCall' ? [{ id: block.id, name: block.name, arguments: block.arguments }] : []));
+}
+
+function textOf(content: readonly AssistantBlock[]): string {
+  return content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
+}
+
+/** What streamed before an abort or a mid-stream failure, so it lands on disk. */
+function partialContent(thinking: string, text: string, calls: readonly ToolCall[]): AssistantBlock[] {
+  const blocks: AssistantBlock[] = [];
+  if (thinking) blocks.push({ type: 'thinking', text: thinking });
+  if (text) blocks.push({ type: 'text', text });
+  for (const call of calls) blocks.push({ type: 'toolCall', ...call });
+  return blocks;
+}
+
+async function streamModel(context: TurnLoopContext, messages: readonly HistoryMessage[]): Promise<StreamResult> {
+  const { input, events } = context;
+  const base = { runId: input.runId, sessionKey: input.session.key };
+  const reply = new ReplyStream((delta) => events.chat({ ...base, state: 'delta', delta }));
+  let thinking = '';
+  const calls: ToolCall[] = [];
+  let usage: Usage | undefined;
+  try {
+    const stream: AsyncIterable<ProviderEvent> = context.providers.streamTurn({
+      model: context.model,
+      fallbacks: context.fallbacks,
+      system: context.system,
+      messages,
+      tools: context.tools,
+      thinking: context.thinking,
+      signal: context.signal,
+    });
+    for await (const event of stream) {
+      if (event.type === 'text_delta') reply.push(event.text);
+      else if (event.type === 'thinking_delta') thinking += event.text;
+      else if (event.type === 'tool_call') calls.push({ id: event.id, name: event.name, arguments: event.arguments });
+      else if (event.type === 'usage') usage = event.usage;
+      else if (event.type === 'done') {
+        const suppressed = reply.finish();
+        return { content: event.content, stopReason: event.stopReason, usage: event.usage ?? usage, model: event.model, suppressed };
+      }
+    }
+    if (context.signal.aborted) throw context.signal.reason;
+    throw new Error('the model stream ended without a final message');
+  } catch (error) {
+    const content = partialContent(thinking, reply.text, calls);
+    if (context.signal.aborted) return { content, stopReason: 'aborted', usage, model: context.model, suppressed: false };
+    const message = error instanceof Error ? error.message : String(error);
+    const setup = isProviderError(error) && (error.kind === 'not_configured' || error.kind === 'auth');
+    const hint = setup ? context.setupHint() : 'Try again with /retry, or switch models with /model.';
+    return { content, stopReason: 'error', usage, model: context.model, suppressed: false, error: { message, hint } };
+  }
+}
+
+/**
+ * The ReAct loop: stream the model, run the tool calls it asks for, append
+ * both, and repeat until it answers with text, fails, is aborted or hits the
+ * iteration limit. Every step is on disk before the next one starts.
+ */
+export async function runTurnLoop(context: TurnLoopContext): Promise<TurnOutcome> {
+  const { input, events } = context;
+  const { session } = input;
+  const base = { runId: input.runId, sessionKey: session.key };
+  const steered: string[] = [];
+  const steerPending = (): boolean => {
+    steered.push(...(input.takeSteered?.() ?? []));
+    return steered.length > 0;
+  };
+  let iterations = 0;
+  let lastModel: string | undefined = context.model;
+  while (iterations < context.maxIterations) {
+    iterations += 1;
+    const history = await session.history();
+    const result = await streamModel(context, history);
+    lastModel = result.model;
+    if (result.usage) {
+      events.agent({ ...base, stream: 'usage', usage: result.usage, model: result.model });
+      await session.addUsage(result.usage, result.model, result.usage.input + result.usage.output);
+    }
+    const calls = toolCallsOf(result.content);
+    // An empty assistant message is refused by providers on the next call, so
+    // a failure before any output leaves only the error event behind.
+    const failedEmpty = result.content.length === 0 && (result.stopReason === 'error' || result.stopReason === 'aborted');
+    if (!failedEmpty) {
+      await session.append({
+        type: 'message',
+        role: 'assistant',
+        content: result.content,
+        model: result.model,
+        ...(result.usage ? { usage: result.usage } : {}),
+        stopReason: result.stopReason,
+        ...(result.error ? { errorMessage: result.error.message } : {}),
+      });
+    }
+    if (result.stopReason === 'aborted' || result.stopReason === 'error') {
+      for (const call of calls) {
+        await session.append({ type: 'message', role: 'toolResult', toolCallId: call.id, toolName: call.name, content: ABORTED_RESULT, isError: true });
+      }
+      if (result.stopReason === 'aborted') return { status: context.timedOut() ? 'timeout' : 'aborted', text: '', model: lastModel, iterations };
+      return { status: 'error', text: '', model: lastModel, iterations, ...(result.error ? { error: result.error } : {}) };
+    }
+    if (calls.length === 0) {
+      if (result.suppressed) return { status: 'suppressed', text: '', model: lastModel, iterations };
+      return { status: 'completed', text: textOf(result.content), model: lastModel, iterations };
+    }
+    const end = await runToolRound(
+      {
+        runId: input.runId,
+        session,
+        registry: context.registry,
+        allowed: new Set(context.tools.map((tool) => tool.name)),
+        events,
+        signal: context.signal,
+        toolContext: context.toolContext,
+        steerPending,
+      },
+      calls,
+    );
+    if (end === 'aborted') return { status: context.timedOut() ? 'timeout' : 'aborted', text: '', model: lastModel, iterations };
+    steerPending();
+    for (const text of steered.splice(0)) await session.append({ type: 'message', role: 'user', content: text });
+  }
+  return {
+    status: 'limit',
+    text: '',
+    model: lastModel,
+    iterations,
+    error: {
+      message: `The turn stopped after ${context.maxIterations} model calls without a final answer.`,
+      hint: 'Send a follow-up to continue, or raise agents.defaults.maxIterations in claw.json.',
+    },
+  };
+}

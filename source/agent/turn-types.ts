@@ -1,0 +1,67 @@
+import type {
+  AgentEventPayload,
+  AssistantMessageEntry,
+  ChatEventPayload,
+  ToolResultEntry,
+  TranscriptEntry,
+  Usage,
+  UserMessageEntry,
+} from '../protocol/index.js';
+import type { ThinkingLevel } from '../providers/index.js';
+import type { SessionKind } from './bootstrap.js';
+
+export type HistoryMessage = UserMessageEntry | AssistantMessageEntry | ToolResultEntry;
+
+type WithoutEnvelope<T> = T extends unknown ? Omit<T, 'id' | 'parentId' | 'timestamp'> : never;
+/** A transcript entry before the store gives it id, parent and timestamp. */
+export type NewTranscriptEntry = WithoutEnvelope<TranscriptEntry>;
+
+/**
+ * The session as one turn needs it. sessions/ sits above agent/ in the
+ * dependency order, so the gateway adapts the session store to this shape.
+ */
+export interface TurnSession {
+  key: string;
+  agentId: string;
+  kind: SessionKind;
+  channel: string;
+  /** Session override (`/model`), else the agent's model. */
+  model: string | undefined;
+  thinking: ThinkingLevel | undefined;
+  /** Messages the model should see, oldest first (after the last compaction). */
+  history(): Promise<HistoryMessage[]>;
+  append(entry: NewTranscriptEntry): Promise<TranscriptEntry>;
+  /** Adds one model call's usage to the session's token and cost counters. */
+  addUsage(usage: Usage, model: string, contextTokens: number): Promise<void>;
+}
+
+/** Where a turn's events go; the gateway's event bus implements it. */
+export interface TurnEvents {
+  chat(payload: ChatEventPayload): void;
+  agent(payload: AgentEventPayload): void;
+}
+
+export interface TurnInput {
+  runId: string;
+  session: TurnSession;
+  /**
+   * New user messages for this turn. Empty for /retry: the turn answers the
+   * history as it stands.
+   */
+  messages: ReadonlyArray<{ text: string; meta?: UserMessageEntry['meta'] }>;
+  /** Aborts the stream and any running tool; the transcript stays paired. */
+  signal: AbortSignal;
+  /** Drains messages steered into the running turn (queue mode `steer`). */
+  takeSteered?(): string[];
+}
+
+export type TurnStatus = 'completed' | 'suppressed' | 'aborted' | 'timeout' | 'error' | 'limit';
+
+export interface TurnOutcome {
+  status: TurnStatus;
+  /** The delivered reply text ('' when suppressed or failed). */
+  text: string;
+  model: string | undefined;
+  iterations: number;
+  error?: { message: string; hint?: string };
+}

@@ -1,0 +1,226 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
+import { segmentForIndex } from './text-tokens.js';
+import type { Chunk, MemoryFile, MemorySource } from './types.js';
+
+export interface FileRow {
+  path: string;
+  hash: string;
+  mtime: number;
+  size: number;
+}
+
+export interface ChunkRow {
+  id: number;
+  path: string;
+  source: MemorySource;
+  startLine: number;
+  endLine: number;
+  hash: string;
+  text: string;
+}
+
+export interface StoreOptions {
+  /** Load the vector extension from here instead of the sqlite-vec package (tests use a bad path). */
+  vecExtensionPath?: string;
+}
+
+const SCHEMA_VERSION = '1';
+
+function toBlob(vector: Float32Array): Buffer {
+  return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+}
+
+function fromBlob(blob: Buffer): Float32Array {
+  return new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
+}
+
+/**
+ * The per-agent SQLite index: files, chunks, an FTS5 table and (when the
+ * extension loads) a sqlite-vec table, plus the embedding cache. It is a
+ * cache of the markdown files and can always be rebuilt from them.
+ */
+export class IndexStore {
+  readonly db: Database.Database;
+  readonly vecError: string | undefined;
+  private vecDims: number | undefined;
+
+  constructor(readonly path: string, options: StoreOptions = {}) {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    this.db = new Database(path);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.pragma('cache_size = -65536');
+    this.db.pragma('mmap_size = 268435456');
+    try {
+      if (options.vecExtensionPath) this.db.loadExtension(options.vecExtensionPath);
+      else sqliteVec.load(this.db);
+    } catch (error) {
+      this.vecError = `The sqlite-vec extension failed to load (${(error as Error).message.split('\n')[0]}); vector search is off and search is keyword-only. Reinstall with \`npm ci\` on this machine's platform.`;
+    }
+    this.migrate();
+    const dims = Number(this.getMeta('vec_dims'));
+    this.vecDims = this.vecError === undefined && dims > 0 ? dims : undefined;
+  }
+
+  private migrate(): void {
+    const version = this.db.prepare('SELECT value FROM pragma_user_version').pluck().get();
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, abs_path TEXT NOT NULL, source TEXT NOT NULL, hash TEXT NOT NULL, mtime INTEGER NOT NULL, size INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS chunks (
+        id INTEGER PRIMARY KEY AUTOINCREMENT, path TEXT NOT NULL, source TEXT NOT NULL,
+        start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, hash TEXT NOT NULL, text TEXT NOT NULL,
+        embedded_model TEXT);
+      CREATE INDEX IF NOT EXISTS chunks_path ON chunks(path);
+      CREATE INDEX IF NOT EXISTS chunks_embedded ON chunks(embedded_model);
+      CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
+      CREATE TABLE IF NOT EXISTS embedding_cache (hash TEXT NOT NULL, model TEXT NOT NULL, dims INTEGER NOT NULL, vector BLOB NOT NULL, PRIMARY KEY (hash, model)) WITHOUT ROWID;
+    `);
+    if (version === 0) this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  }
+
+  getMeta(key: string): string | undefined {
+    return this.db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(key) as string | undefined;
+  }
+
+  setMeta(key: string, value: string | undefined): void {
+    if (value === undefined) this.db.prepare('DELETE FROM meta WHERE key = ?').run(key);
+    else this.db.prepare('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+  }
+
+  get vectorsAvailable(): boolean {
+    return this.vecError === undefined;
+  }
+
+  get vectorDims(): number | undefined {
+    return this.vecDims;
+  }
+
+  fileRows(): Map<string, FileRow> {
+    const rows = this.db.prepare('SELECT path, hash, mtime, size FROM files').all() as FileRow[];
+    return new Map(rows.map((row) => [row.path, row]));
+  }
+
+  /** Replaces a file's chunks in one transaction, so an interrupted run never leaves half a file. */
+  replaceFile(file: MemoryFile, meta: { hash: string; mtime: number; size: number }, chunks: Chunk[]): void {
+    const insertChunk = this.db.prepare('INSERT INTO chunks(path, source, start_line, end_line, hash, text) VALUES (?, ?, ?, ?, ?, ?)');
+    const insertFts = this.db.prepare('INSERT INTO chunks_fts(rowid, text) VALUES (?, ?)');
+    this.db.transaction(() => {
+      this.deleteChunks(file.path);
+      for (const chunk of chunks) {
+        const { lastInsertRowid } = insertChunk.run(file.path, file.source, chunk.startLine, chunk.endLine, chunk.hash, chunk.text);
+        insertFts.run(lastInsertRowid, segmentForIndex(chunk.text));
+      }
+      this.db.prepare(`INSERT INTO files(path, abs_path, source, hash, mtime, size) VALUES (?, ?, ?, ?, ?, ?)
+        ON CONFLICT(path) DO UPDATE SET abs_path = excluded.abs_path, source = excluded.source, hash = excluded.hash, mtime = excluded.mtime, size = excluded.size`)
+        .run(file.path, file.absPath, file.source, meta.hash, meta.mtime, meta.size);
+    })();
+  }
+
+  /** Records a new mtime for a file whose content hash did not change. */
+  touchFile(path: string, mtime: number, size: number): void {
+    this.db.prepare('UPDATE files SET mtime = ?, size = ? WHERE path = ?').run(mtime, size, path);
+  }
+
+  removeFile(path: string): void {
+    this.db.transaction(() => {
+      this.deleteChunks(path);
+      this.db.prepare('DELETE FROM files WHERE path = ?').run(path);
+    })();
+  }
+
+  private deleteChunks(path: string): void {
+    const ids = this.db.prepare('SELECT id FROM chunks WHERE path = ?').pluck().all(path) as number[];
+    const deleteFts = this.db.prepare('DELETE FROM chunks_fts WHERE rowid = ?');
+    const deleteVec = this.vecDims ? this.db.prepare('DELETE FROM chunks_vec WHERE rowid = ?') : undefined;
+    for (const id of ids) {
+      deleteFts.run(id);
+      deleteVec?.run(BigInt(id));
+    }
+    this.db.prepare('DELETE FROM chunks WHERE path = ?').run(path);
+  }
+
+  /** Chunks without a vector from `model` after `afterId`, in id order (a cursor, so every pass ends). */
+  pendingChunks(model: string, afterId: number, limit: number): { id: number; hash: string; text: string }[] {
+    return this.db.prepare('SELECT id, hash, text FROM chunks WHERE id > ? AND (embedded_model IS NULL OR embedded_model != ?) ORDER BY id LIMIT ?').all(afterId, model, limit) as { id: number; hash: string; text: string }[];
+  }
+
+  countPending(model: string): number {
+    return this.db.prepare('SELECT count(*) FROM chunks WHERE embedded_model IS NULL OR embedded_model != ?').pluck().get(model) as number;
+  }
+
+  cachedVectors(hashes: string[], model: string): Map<string, Float32Array> {
+    const get = this.db.prepare('SELECT vector FROM embedding_cache WHERE hash = ? AND model = ?').pluck();
+    const out = new Map<string, Float32Array>();
+    for (const hash of new Set(hashes)) {
+      const blob = get.get(hash, model) as Buffer | undefined;
+      if (blob) out.set(hash, fromBlob(blob));
+    }
+    return out;
+  }
+
+  private ensureVecTable(dims: number): void {
+    if (this.vecDims === dims) return;
+    // A new model with another width invalidates every stored vector.
+    this.db.exec('DROP TABLE IF EXISTS chunks_vec');
+    this.db.exec(`CREATE VIRTUAL TABLE chunks_vec USING vec0(embedding float[${dims}] distance_metric=cosine)`);
+    this.db.exec('UPDATE chunks SET embedded_model = NULL');
+    this.setMeta('vec_dims', String(dims));
+    this.vecDims = dims;
+  }
+
+  /** Stores vectors for chunks (and in the cache) in one transaction. */
+  storeVectors(rows: { id: number; hash: string; vector: Float32Array }[], model: string): void {
+    if (!this.vectorsAvailable || rows.length === 0) return;
+    this.db.transaction(() => {
+      this.ensureVecTable(rows[0]!.vector.length);
+      const cache = this.db.prepare('INSERT OR REPLACE INTO embedding_cache(hash, model, dims, vector) VALUES (?, ?, ?, ?)');
+      const del = this.db.prepare('DELETE FROM chunks_vec WHERE rowid = ?');
+      const ins = this.db.prepare('INSERT INTO chunks_vec(rowid, embedding) VALUES (?, ?)');
+      const mark = this.db.prepare('UPDATE chunks SET embedded_model = ? WHERE id = ?');
+      for (const row of rows) {
+        if (row.vector.length !== this.vecDims) continue;
+        cache.run(row.hash, model, row.vector.length, toBlob(row.vector));
+        del.run(BigInt(row.id));
+        ins.run(BigInt(row.id), toBlob(row.vector));
+        mark.run(model, row.id);
+      }
+    })();
+  }
+
+  keywordSearch(match: string, limit: number): { id: number; rank: number }[] {
+    return this.db.prepare('SELECT rowid AS id, bm25(chunks_fts) AS rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?').all(match, limit) as { id: number; rank: number }[];
+  }
+
+  vectorSearch(vector: Float32Array, k: number): { id: number; distance: number }[] {
+    if (!this.vecDims || vector.length !== this.vecDims) return [];
+    return this.db.prepare('SELECT rowid AS id, distance FROM chunks_vec WHERE embedding MATCH ? AND k = ?').all(toBlob(vector), k) as { id: number; distance: number }[];
+  }
+
+  chunksByIds(ids: number[]): Map<number, ChunkRow> {
+    if (ids.length === 0) return new Map();
+    const rows = this.db.prepare(`SELECT id, path, source, start_line AS startLine, end_line AS endLine, hash, text FROM chunks WHERE id IN (${ids.map(() => '?').join(',')})`).all(...ids) as ChunkRow[];
+    return new Map(rows.map((row) => [row.id, row]));
+  }
+
+  counts(): { files: number; chunks: number; embedded: number } {
+    const row = this.db.prepare('SELECT (SELECT count(*) FROM files) AS files, (SELECT count(*) FROM chunks) AS chunks, (SELECT count(*) FROM chunks WHERE embedded_model IS NOT NULL) AS embedded').get() as { files: number; chunks: number; embedded: number };
+    return row;
+  }
+
+  /** Drops every file and chunk (the embedding cache stays: it is keyed by content). */
+  clear(): void {
+    this.db.transaction(() => {
+      this.db.exec('DELETE FROM chunks; DELETE FROM files; DELETE FROM chunks_fts;');
+      if (this.vecDims) this.db.exec('DELETE FROM chunks_vec');
+    })();
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}

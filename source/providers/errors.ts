@@ -1,0 +1,53 @@
+export const providerErrorKinds = [
+  'auth',
+  'rate_limit',
+  'overloaded',
+  'billing',
+  'context_length',
+  'bad_request',
+  'server',
+  'network',
+  'aborted',
+  /** No key, unknown provider, malformed ref: nothing was sent. */
+  'not_configured',
+] as const;
+export type ProviderErrorKind = (typeof providerErrorKinds)[number];
+
+export interface ProviderErrorInit {
+  status?: number | undefined;
+  retryAfterMs?: number | undefined;
+  /** The provider's own error type string, e.g. `overloaded_error`. */
+  providerType?: string | undefined;
+  model?: string | undefined;
+  profile?: string | undefined;
+  /** True when some output had already been streamed to the caller. */
+  afterOutput?: boolean | undefined;
+  cause?: unknown;
+}
+
+/** Every failure of a model call, classified so failover can decide what to do. */
+export class ProviderError extends Error {
+  readonly kind: ProviderErrorKind;
+  readonly status: number | undefined;
+  readonly retryAfterMs: number | undefined;
+  readonly providerType: string | undefined;
+  readonly model: string | undefined;
+  readonly profile: string | undefined;
+  afterOutput: boolean;
+
+  constructor(kind: ProviderErrorKind, message: string, init: ProviderErrorInit = {}) {
+    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.name = 'ProviderError';
+    this.kind = kind;
+    this.status = init.status;
+    this.retryAfterMs = init.retryAfterMs;
+    this.providerType = init.providerType;
+    this.model = init.model;
+    this.profile = init.profile;
+    this.afterOutput = init.afterOutput ?? false;
+  }
+}
+
+export function isProviderError(value: unknown): value is ProviderError {
+  return value instanceof ProviderError;
+}

@@ -1,0 +1,153 @@
+import type {
+  AssistantBlock,
+  AssistantMessageEntry,
+  ToolResultEntry,
+  Usage,
+  UserMessageEntry,
+} from '../protocol/index.js';
+
+export type { AssistantBlock, Usage } from '../protocol/index.js';
+
+export type ThinkingLevel = 'off' | 'minimal' | 'low' | 'medium' | 'high';
+export type WireApi = 'openai' | 'anthropic';
+
+/**
+ * The transcript's message shapes without id/parentId/timestamp, so the agent
+ * passes its history straight through (extra fields are ignored).
+ */
+export type ProviderMessage =
+  | Pick<UserMessageEntry, 'role' | 'content'>
+  | Pick<AssistantMessageEntry, 'role' | 'content'>
+  | Pick<ToolResultEntry, 'role' | 'toolCallId' | 'toolName' | 'content' | 'isError'>;
+
+/** A tool as the model sees it; `parameters` is a JSON Schema object. */
+export interface ToolSchema {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+export interface ModelCost {
+  /** US dollars per million tokens. */
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+}
+
+/** Everything a wire client needs to call one model. */
+export interface ResolvedModel {
+  /** `provider/model` */
+  ref: string;
+  provider: string;
+  id: string;
+  api: WireApi;
+  baseUrl: string;
+  headers: Record<string, string>;
+  contextWindow: number;
+  maxOutput: number;
+  cost: ModelCost;
+  /** Whether the model accepts a thinking / reasoning-effort setting. */
+  reasoning: boolean;
+  /** False when the ref is not in the catalogue and defaults were assumed. */
+  known: boolean;
+}
+
+/** One credential for a provider; several rotate on auth/rate-limit errors. */
+export interface AuthProfile {
+  /** `env:OPENAI_API_KEY`, `file:work`, or `none` for servers without auth. */
+  id: string;
+  apiKey: string | undefined;
+}
+
+export type StopReason = 'stop' | 'toolUse' | 'length';
+
+export type ProviderEvent =
+  | { type: 'text_delta'; text: string }
+  | { type: 'thinking_delta'; text: string }
+  /** A complete tool call: emitted once its arguments have fully streamed. */
+  | {
+      type: 'tool_call';
+      id: string;
+      name: string;
+      arguments: Record<string, unknown>;
+      /** Set (and `arguments` empty) when the model's arguments were not a JSON object: answer with an error result. */
+      invalidArguments?: string;
+    }
+  /** Provider-reported usage (cost filled in when the model's price is known). */
+  | { type: 'usage'; usage: Usage }
+  /**
+   * Failover is about to try again before any output reached the caller:
+   * informational, for status lines and logs.
+   */
+  | { type: 'retry'; model: string; profile: string; attempt: number; delayMs: number; reason: string }
+  | {
+      type: 'done';
+      stopReason: StopReason;
+      /** The assistant message as assembled from the stream, ready for the transcript. */
+      content: AssistantBlock[];
+      usage: Usage | undefined;
+      /** The model ref and auth profile that produced this reply. */
+      model: string;
+      profile: string;
+    };
+
+/** What the agent asks for: one model call with failover. */
+export interface TurnRequest {
+  /** `provider/model` */
+  model: string;
+  /** Tried in order for this call only when the primary model fails before any output. */
+  fallbacks?: readonly string[];
+  system: string;
+  messages: readonly ProviderMessage[];
+  tools: readonly ToolSchema[];
+  thinking: ThinkingLevel;
+  /** Cap on output tokens; defaults to the model's maxOutput. */
+  maxOutputTokens?: number;
+  signal?: AbortSignal;
+}
+
+/** One wire call to one model with one credential (no failover). */
+export interface WireRequest {
+  model: ResolvedModel;
+  auth: AuthProfile;
+  system: string;
+  messages: readonly ProviderMessage[];
+  tools: readonly ToolSchema[];
+  thinking: ThinkingLevel;
+  maxOutputTokens: number;
+  signal: AbortSignal | undefined;
+}
+
+/** Injectable time, so failover tests run without real waiting. */
+export interface Clock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /** In [0, 1): jitter source. */
+  random(): number;
+}
+
+export interface ModelListing {
+  ref: string;
+  provider: string;
+  contextWindow: number;
+  maxOutput: number;
+  cost: ModelCost;
+  /** Whether a credential (or a keyless local server) is available. */
+  ready: boolean;
+  /** Where the model came from. */
+  source: 'builtin' | 'config' | 'ollama';
+}
+
+/** The providers subsystem as the agent uses it (see createProviders). */
+export interface Providers {
+  /** One model call with auth-profile rotation, retries and fallback models. */
+  streamTurn(request: TurnRequest): AsyncIterable<ProviderEvent>;
+  /** Throws ProviderError kind `not_configured` for a malformed ref or unknown provider. */
+  resolveModel(ref: string): ResolvedModel;
+  /** The model to use when neither session nor agent names one; probes Ollama if nothing else is set up. */
+  defaultModel(): Promise<string | undefined>;
+  listModels(): Promise<ModelListing[]>;
+  /** Exactly what to set when no provider is configured. */
+  setupHint(): string;
+}

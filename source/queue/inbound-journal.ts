@@ -1,0 +1,196 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { writeFileAtomicSync } from '../config/index.js';
+import {
+  journalRecord,
+  type AcceptedRecord,
+  type JournalRecord,
+  type OutcomeRecord,
+  type OutcomeStatus,
+} from './journal-records.js';
+
+export interface JournalOptions {
+  now?: () => number;
+  /** Duplicates of a message within this window are acknowledged but not run again. */
+  dedupeMs?: number;
+  /** Off only for benchmarks that measure the cost without it. */
+  fsync?: boolean;
+  /** Rewrite the file at open when it has more records than this. */
+  compactAbove?: number;
+}
+
+export interface JournalStats {
+  batches: number;
+  records: number;
+}
+
+interface Batch {
+  lines: string[];
+  waiters: Array<{ resolve(): void; reject(error: Error): void }>;
+}
+
+export type AcceptInput = Omit<AcceptedRecord, 't' | 'seq' | 'at'>;
+
+/**
+ * The inbound journal: every accepted message is on disk (fsync) before it is
+ * acknowledged, and every accepted message gets exactly one outcome. Appends
+ * that arrive while an fsync is running are group-committed by the next one.
+ */
+export class InboundJournal {
+  readonly stats: JournalStats = { batches: 0, records: 0 };
+  private seq = 0;
+  private readonly dedupe = new Map<string, AcceptedRecord>();
+  private readonly finished = new Set<number>();
+  private readonly open = new Map<number, AcceptedRecord>();
+  private pending: Batch = { lines: [], waiters: [] };
+  private flushing: Promise<void> | undefined;
+  private readonly now: () => number;
+  private readonly dedupeMs: number;
+
+  private constructor(private readonly handle: FileHandle, private readonly options: JournalOptions) {
+    this.now = options.now ?? Date.now;
+    this.dedupeMs = options.dedupeMs ?? 5 * 60_000;
+  }
+
+  /** Opens (creating) the journal; returns it with the accepted-but-unfinished messages in acceptance order. */
+  static async open(path: string, options: JournalOptions = {}): Promise<{ journal: InboundJournal; unfinished: AcceptedRecord[] }> {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    const records = existsSync(path) ? readRecordsSync(path, options.compactAbove ?? 20_000, options.now?.() ?? Date.now(), options.dedupeMs ?? 5 * 60_000) : [];
+    const handle = await open(path, 'a', 0o600);
+    const journal = new InboundJournal(handle, options);
+    for (const record of records) journal.replay(record);
+    const unfinished = [...journal.open.values()].sort((a, b) => a.seq - b.seq);
+    return { journal, unfinished };
+  }
+
+  /** The earlier acceptance of the same message, when it is within the dedupe window. */
+  lookup(dedupeKey: string): AcceptedRecord | undefined {
+    this.prune();
+    return this.dedupe.get(dedupeKey);
+  }
+
+  /**
+   * Records the message and resolves once it is durable. The seq (acceptance
+   * order) is fixed synchronously, so callers that await in order stay in order.
+   */
+  accept(input: AcceptInput): Promise<AcceptedRecord> {
+    this.seq += 1;
+    const record: AcceptedRecord = { t: 'accepted', seq: this.seq, at: this.now(), ...input };
+    this.dedupe.set(record.dedupeKey, record);
+    this.open.set(record.seq, record);
+    return this.write(record).then(() => record, (error: unknown) => {
+      this.dedupe.delete(record.dedupeKey);
+      this.open.delete(record.seq);
+      throw error;
+    });
+  }
+
+  /** The one outcome of an accepted message; later calls for the same seq are ignored. */
+  finish(seq: number, status: OutcomeStatus, extra: { reason?: string; turnRunId?: string } = {}): Promise<void> {
+    if (this.finished.has(seq) || !this.open.has(seq)) return Promise.resolve();
+    this.finished.add(seq);
+    this.open.delete(seq);
+    const record: OutcomeRecord = { t: 'outcome', seq, at: this.now(), status, ...extra };
+    return this.write(record);
+  }
+
+  isFinished(seq: number): boolean {
+    return this.finished.has(seq);
+  }
+
+  unfinishedCount(): number {
+    return this.open.size;
+  }
+
+  /** Resolves when every record written so far is durable. */
+  async flush(): Promise<void> {
+    while (this.flushing || this.pending.lines.length > 0) {
+      if (!this.flushing) this.startFlush();
+      await this.flushing;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+    await this.handle.close();
+  }
+
+  private replay(record: JournalRecord): void {
+    this.seq = Math.max(this.seq, record.seq);
+    if (record.t === 'accepted') {
+      this.open.set(record.seq, record);
+      if (this.now() - record.at < this.dedupeMs) this.dedupe.set(record.dedupeKey, record);
+      return;
+    }
+    this.finished.add(record.seq);
+    this.open.delete(record.seq);
+  }
+
+  private write(record: JournalRecord): Promise<void> {
+    const promise = new Promise<void>((resolve, reject) => {
+      this.pending.lines.push(`${JSON.stringify(record)}\n`);
+      this.pending.waiters.push({ resolve, reject });
+    });
+    if (!this.flushing) this.startFlush();
+    return promise;
+  }
+
+  private startFlush(): void {
+    const batch = this.pending;
+    this.pending = { lines: [], waiters: [] };
+    this.flushing = (async () => {
+      try {
+        await this.handle.write(batch.lines.join(''));
+        if (this.options.fsync !== false) await this.handle.datasync();
+        this.stats.batches += 1;
+        this.stats.records += batch.lines.length;
+        for (const waiter of batch.waiters) waiter.resolve();
+      } catch (error) {
+        const failure = new Error(`The inbound journal could not be written (${String(error)}); check free disk space and permissions of the state dir.`);
+        for (const waiter of batch.waiters) waiter.reject(failure);
+      }
+    })().finally(() => {
+      this.flushing = undefined;
+      if (this.pending.lines.length > 0) this.startFlush();
+    });
+  }
+
+  private prune(): void {
+    const cutoff = this.now() - this.dedupeMs;
+    for (const [key, record] of this.dedupe) {
+      if (record.at >= cutoff) break;
+      this.dedupe.delete(key);
+    }
+  }
+}
+
+/**
+ * Reads all records; a torn last line (crash mid-append) is dropped. A long
+ * file is compacted to what still matters: unfinished messages and those still
+ * inside the dedupe window.
+ */
+function readRecordsSync(path: string, compactAbove: number, now: number, dedupeMs: number): JournalRecord[] {
+  const text = readFileSync(path, 'utf8');
+  const lines = text.split('\n');
+  const torn = (lines.pop() ?? '').length > 0;
+  const records: JournalRecord[] = [];
+  for (const line of lines) {
+    if (!line) continue;
+    let value: unknown;
+    try { value = JSON.parse(line); } catch { continue; }
+    const parsed = journalRecord.safeParse(value);
+    if (parsed.success) records.push(parsed.data);
+  }
+  let kept = records;
+  if (records.length > compactAbove) {
+    const finished = new Set(records.flatMap((r) => (r.t === 'outcome' ? [r.seq] : [])));
+    const keepSeq = new Set(records.flatMap((r) => (r.t === 'accepted' && (!finished.has(r.seq) || now - r.at < dedupeMs) ? [r.seq] : [])));
+    kept = records.filter((r) => keepSeq.has(r.seq));
+    // The highest seq must survive compaction so numbering never goes backwards.
+    const last = records[records.length - 1];
+    if (last && !keepSeq.has(last.seq)) kept.push(last);
+  }
+  if (torn || kept !== records) writeFileAtomicSync(path, kept.map((r) => `${JSON.stringify(r)}\n`).join(''), 0o600);
+  return kept;
+}

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { queueModeName } from '../protocol/index.js';
+
+export const acceptedRecord = z.object({
+  t: z.literal('accepted'),
+  seq: z.number().int().min(1),
+  at: z.number(),
+  /** `<channel>\u0000<messageId>`: the same message from the same channel is run once. */
+  dedupeKey: z.string(),
+  runId: z.string(),
+  messageId: z.string(),
+  sessionKey: z.string(),
+  agentId: z.string(),
+  channel: z.string(),
+  text: z.string(),
+  mode: queueModeName,
+  senderId: z.string().optional(),
+  senderName: z.string().optional(),
+});
+export type AcceptedRecord = z.infer<typeof acceptedRecord>;
+
+export const outcomeStatuses = ['replied', 'failed', 'aborted', 'suppressed', 'dropped'] as const;
+export type OutcomeStatus = (typeof outcomeStatuses)[number];
+
+export const outcomeRecord = z.object({
+  t: z.literal('outcome'),
+  seq: z.number().int().min(1),
+  at: z.number(),
+  status: z.enum(outcomeStatuses),
+  reason: z.string().optional(),
+  /** The run that answered it, when collect or steer merged it into another message's run. */
+  turnRunId: z.string().optional(),
+});
+export type OutcomeRecord = z.infer<typeof outcomeRecord>;
+
+export const journalRecord = z.discriminatedUnion('t', [acceptedRecord, outcomeRecord]);
+export type JournalRecord = z.infer<typeof journalRecord>;

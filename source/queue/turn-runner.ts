@@ -1,0 +1,86 @@
+import type { QueueMode } from './modes.js';
+import type {
+  AgentEventPayload,
+  ChatEventPayload,
+  TranscriptEntry,
+  SessionSummary,
+} from '../protocol/index.js';
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** A transcript entry before the session stamps its id, parentId and timestamp. */
+export type NewTranscriptEntry = DistributiveOmit<TranscriptEntry, 'id' | 'parentId' | 'timestamp'>;
+
+/** Per-session settings and counters a turn reads or updates. */
+export type SessionMeta = Pick<SessionSummary, 'key' | 'agentId' | 'sessionId' | 'kind' | 'model' | 'thinking' | 'queueMode' | 'label' | 'tokens' | 'costUsd' | 'compactionCount' | 'lastChannel' | 'spawnedBy' | 'spawnDepth'>;
+export type SessionMetaPatch = Partial<Pick<SessionMeta, 'model' | 'tokens' | 'costUsd' | 'compactionCount'>>;
+
+/** The open session a turn works on (implemented by sessions/). */
+export interface SessionHandle {
+  readonly key: string;
+  readonly agentId: string;
+  readonly sessionId: string;
+  /** Entries of the current transcript, oldest first. */
+  entries(): readonly TranscriptEntry[];
+  meta(): SessionMeta;
+  /** Appends in order, chained by parentId; returns the stamped entries. */
+  append(...entries: NewTranscriptEntry[]): TranscriptEntry[];
+  updateMeta(patch: SessionMetaPatch): void;
+  /** Whether a user message with this inbound messageId is already in the transcript. */
+  hasMessage(messageId: string): boolean;
+}
+
+/** An accepted inbound message as the lane hands it to a turn. */
+export interface QueuedMessage {
+  /** Journal sequence: the order messages were accepted in. */
+  seq: number;
+  runId: string;
+  messageId: string;
+  sessionKey: string;
+  agentId: string;
+  channel: string;
+  text: string;
+  mode: QueueMode;
+  acceptedAt: number;
+  senderId?: string | undefined;
+  senderName?: string | undefined;
+}
+
+export interface TurnContext {
+  runId: string;
+  sessionKey: string;
+  agentId: string;
+  /** What this turn answers: one message, or several merged by collect mode. */
+  messages: readonly QueuedMessage[];
+  /** Aborted by chat.abort, an interrupting message, the watchdog or shutdown. */
+  signal: AbortSignal;
+  /** Messages sent in steer mode since the turn began; drain them at tool boundaries. */
+  takeSteered(): QueuedMessage[];
+  /** Tell the watchdog the turn is alive (a token streamed, a tool returned). */
+  progress(): void;
+  session: SessionHandle;
+  /** Broadcast run events; the lane fills in error/aborted events from the outcome. */
+  emit(event: 'chat', payload: ChatEventPayload): void;
+  emit(event: 'agent', payload: AgentEventPayload): void;
+}
+
+export interface TurnOutcome {
+  status: 'replied' | 'failed' | 'aborted' | 'suppressed';
+  /** For failed/aborted: what happened, shown to the sender. */
+  error?: string;
+  /** For failed: what the user can do about it. */
+  hint?: string;
+  /** For replied: the reply, used for the `chat final` event when the runner sent none. */
+  text?: string;
+}
+
+/**
+ * The seam between lanes and the agent runtime. The lane has already appended
+ * the user message(s) to the transcript when run() is called; run() appends
+ * what the turn produces, streams `chat` deltas and the final reply through
+ * `emit`, and resolves with the outcome. It must not throw for ordinary
+ * failures; a throw counts as `failed` with the error's message.
+ */
+export interface TurnRunner {
+  run(turn: TurnContext): Promise<TurnOutcome>;
+}

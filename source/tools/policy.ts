@@ -1,0 +1,98 @@
+import { toolGroups, type ToolGroup } from './types.js';
+
+export type ToolProfile = 'minimal' | 'messaging' | 'coding' | 'full';
+
+/** One level of the pipeline (global, agent, session type, subagent role). */
+export interface PolicyLayer {
+  /** Replaces the profile chosen by the levels before it. */
+  profile?: ToolProfile;
+  /** Tool names or `group:<name>` added. */
+  allow?: readonly string[];
+  /** Tool names or `group:<name>` removed; a deny at any level beats an allow at any level. */
+  deny?: readonly string[];
+}
+
+export interface PolicyTool {
+  name: string;
+  group: ToolGroup;
+}
+
+export interface PolicyDecision {
+  name: string;
+  allowed: boolean;
+  /** Why, in words an operator reads in `tools.effective`. */
+  reason: string;
+}
+
+const profileEntries: Record<ToolProfile, readonly string[]> = {
+  minimal: ['session_status'],
+  messaging: ['group:messaging', 'sessions_list', 'sessions_history', 'sessions_send', 'session_status'],
+  coding: ['group:fs', 'group:runtime', 'group:sessions', 'group:memory', 'group:web', 'group:mcp'],
+  full: toolGroups.map((group) => `group:${group}`),
+};
+
+export const DEFAULT_TOOL_PROFILE: ToolProfile = 'coding';
+
+function matches(entry: string, tool: PolicyTool): boolean {
+  if (entry === '*') return true;
+  if (entry.startsWith('group:')) {
+    const group = entry.slice('group:'.length);
+    return group === '*' || group === tool.group;
+  }
+  return entry === tool.name;
+}
+
+function firstMatch(entries: readonly string[], tool: PolicyTool): string | undefined {
+  return entries.find((entry) => matches(entry, tool));
+}
+
+/** Decides every tool's visibility for one turn. Pure: layers in order global → agent → session type → subagent role. */
+export function decideTools(tools: readonly PolicyTool[], layers: readonly PolicyLayer[]): PolicyDecision[] {
+  let profile = DEFAULT_TOOL_PROFILE;
+  for (const layer of layers) if (layer.profile) profile = layer.profile;
+  const base = profileEntries[profile];
+  const allows = layers.flatMap((layer, level) => (layer.allow ?? []).map((entry) => ({ entry, level })));
+  const denies = layers.flatMap((layer, level) => (layer.deny ?? []).map((entry) => ({ entry, level })));
+  return tools.map((tool) => {
+    const denied = denies.find(({ entry }) => matches(entry, tool));
+    if (denied) return { name: tool.name, allowed: false, reason: `denied by "${denied.entry}" (${levelName(denied.level)})` };
+    const fromProfile = firstMatch(base, tool);
+    if (fromProfile) return { name: tool.name, allowed: true, reason: `profile ${profile}` };
+    const allowed = allows.find(({ entry }) => matches(entry, tool));
+    if (allowed) return { name: tool.name, allowed: true, reason: `allowed by "${allowed.entry}" (${levelName(allowed.level)})` };
+    return { name: tool.name, allowed: false, reason: `not in profile ${profile}` };
+  });
+}
+
+const levelNames = ['global', 'agent', 'session type', 'subagent role'];
+function levelName(level: number): string {
+  return levelNames[level] ?? `level ${level}`;
+}
+
+export function allowedToolNames(tools: readonly PolicyTool[], layers: readonly PolicyLayer[]): Set<string> {
+  return new Set(decideTools(tools, layers).filter((d) => d.allowed).map((d) => d.name));
+}
+
+interface ToolsPolicyConfig extends PolicyLayer {
+  agents?: Record<string, PolicyLayer>;
+  sessionTypes?: Record<string, PolicyLayer>;
+  subagentRoles?: Record<string, PolicyLayer>;
+}
+
+export interface PolicyScope {
+  agentId: string;
+  sessionType: string;
+  subagentRole?: string;
+}
+
+/** The four pipeline levels for one turn, read from the `tools` config section. */
+export function policyLayers(config: ToolsPolicyConfig, scope: PolicyScope): PolicyLayer[] {
+  const global: PolicyLayer = { allow: config.allow ?? [], deny: config.deny ?? [] };
+  if (config.profile) global.profile = config.profile;
+  return [
+    global,
+    config.agents?.[scope.agentId] ?? {},
+    config.sessionTypes?.[scope.sessionType] ?? {},
+    scope.subagentRole ? (config.subagentRoles?.[scope.subagentRole] ?? {}) : {},
+  ];
+}

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { decideTools, type PolicyDecision, type PolicyLayer } from './policy.js';
+import { toolError, type ToolContext, type ToolDefinition, type ToolResult } from './types.js';
+
+type Validator = (args: unknown) => { ok: true; value: Record<string, unknown> } | { ok: false; message: string };
+
+interface Entry {
+  tool: ToolDefinition;
+  validate: Validator;
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => `${issue.path.length ? issue.path.join('.') : '(arguments)'}: ${issue.message}`)
+    .join('; ');
+}
+
+function compileValidator(tool: ToolDefinition): Validator {
+  const schema: z.ZodType = tool.input ?? z.fromJSONSchema(tool.parameters as Parameters<typeof z.fromJSONSchema>[0]);
+  return (args) => {
+    const parsed = schema.safeParse(args ?? {});
+    if (parsed.success) return { ok: true, value: parsed.data as Record<string, unknown> };
+    return { ok: false, message: describeIssues(parsed.error) };
+  };
+}
+
+/**
+ * Every tool the gateway knows. The agent loop calls `effective` to decide
+ * what a turn sees and `invoke` to run a call: invoke never throws, so bad
+ * arguments or a crashing tool become an error result the model can read.
+ */
+export class ToolRegistry {
+  readonly #entries = new Map<string, Entry>();
+
+  register(tool: ToolDefinition): void {
+    if (this.#entries.has(tool.name)) throw new Error(`Tool "${tool.name}" is already registered.`);
+    this.#entries.set(tool.name, { tool, validate: compileValidator(tool) });
+  }
+
+  /** Removes a tool (e.g. an MCP server went away); returns whether it existed. */
+  unregister(name: string): boolean {
+    return this.#entries.delete(name);
+  }
+
+  get(name: string): ToolDefinition | undefined {
+    return this.#entries.get(name)?.tool;
+  }
+
+  list(): ToolDefinition[] {
+    return [...this.#entries.values()].map((entry) => entry.tool).sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  decisions(layers: readonly PolicyLayer[]): PolicyDecision[] {
+    return decideTools(this.list(), layers);
+  }
+
+  effective(layers: readonly PolicyLayer[]): ToolDefinition[] {
+    const allowed = new Set(this.decisions(layers).filter((d) => d.allowed).map((d) => d.name));
+    return this.list().filter((tool) => allowed.has(tool.name));
+  }
+
+  async invoke(name: string, args: unknown, context: ToolContext): Promise<ToolResult> {
+    const entry = this.#entries.get(name);
+    if (!entry) return toolError(`Unknown tool "${name}". Use one of the tools listed in your instructions.`);
+    const checked = entry.validate(args);
+    if (!checked.ok) return toolError(`Invalid arguments for ${name}: ${checked.message}. Fix the arguments and call ${name} again.`);
+    try {
+      return await entry.tool.execute(checked.value, context);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return toolError(`${name} failed: ${message}`);
+    }
+  }
+}

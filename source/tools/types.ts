@@ -1,0 +1,83 @@
+import type { z } from 'zod';
+
+export const toolGroups = ['fs', 'runtime', 'web', 'memory', 'sessions', 'messaging', 'automation', 'mcp'] as const;
+export type ToolGroup = (typeof toolGroups)[number];
+export type ToolRisk = 'low' | 'medium' | 'high';
+
+/** A JSON Schema object describing a tool's arguments, as sent to the model. */
+export interface JsonSchemaObject {
+  type: 'object';
+  properties?: Record<string, unknown>;
+  required?: string[];
+  additionalProperties?: boolean | Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+export interface ToolResult {
+  /** What the model reads. */
+  content: string;
+  isError: boolean;
+  /** Structured extras for clients (exit code, paths touched, …); never shown to the model. */
+  details?: Record<string, unknown>;
+}
+
+export type ApprovalKind = 'exec' | 'mcp';
+export type ApprovalDecision = 'once' | 'session' | 'always' | 'deny';
+
+/** What a tool asks the operator to allow. `command` is the exact text that will run. */
+export interface ApprovalRequestInput {
+  kind: ApprovalKind;
+  command: string;
+  plan?: unknown;
+  cwd: string;
+  envKeys: string[];
+  reason: string;
+}
+
+export interface ApprovalOutcome {
+  id: string;
+  approved: boolean;
+  /** Absent when the request expired or was cancelled. */
+  decision?: ApprovalDecision;
+  status: 'approved' | 'denied' | 'expired';
+}
+
+/** How a tool reaches an operator decision; the gateway's approval inbox implements it. */
+export interface ApprovalGate {
+  request(input: ApprovalRequestInput, signal?: AbortSignal): Promise<ApprovalOutcome>;
+}
+
+export interface ToolContext {
+  agentId: string;
+  sessionKey: string;
+  /** `main`, `direct`, `group`, `cron`, `hook`, `subagent`, … (routing decides). */
+  sessionType: string;
+  workspaceDir: string;
+  signal: AbortSignal;
+  /** Streams partial output (e.g. exec stdout) to clients while the tool runs. */
+  onUpdate(text: string): void;
+  approvals: ApprovalGate;
+}
+
+/**
+ * A tool as the agent sees it. `input` (zod) is optional: when absent the
+ * registry validates against `parameters` (e.g. MCP tools that only bring a
+ * JSON Schema). Arguments reach `execute` already validated.
+ */
+export interface ToolDefinition<A = Record<string, unknown>> {
+  name: string;
+  group: ToolGroup;
+  description: string;
+  risk: ToolRisk;
+  parameters: JsonSchemaObject;
+  input?: z.ZodType<A>;
+  execute(args: A, context: ToolContext): Promise<ToolResult>;
+}
+
+export function toolError(content: string, details?: Record<string, unknown>): ToolResult {
+  return details ? { content, isError: true, details } : { content, isError: true };
+}
+
+export function toolOk(content: string, details?: Record<string, unknown>): ToolResult {
+  return details ? { content, isError: false, details } : { content, isError: false };
+}

@@ -1,0 +1,232 @@
+import { lookup as dnsLookup } from 'node:dns/promises';
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import { pipeline, type Readable } from 'node:stream';
+import zlib from 'node:zlib';
+import { AddressPolicy } from './address-policy.js';
+
+export interface ResolvedAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
+
+export interface GuardedFetchOptions {
+  allowPrivate: readonly string[];
+  maxBytes: number;
+  timeoutMs: number;
+  maxRedirects?: number;
+  signal?: AbortSignal;
+  /** Name resolution; defaults to the system resolver. */
+  resolve?: Resolver;
+}
+
+export interface GuardedFetchResult {
+  /** The URL that produced the body, after redirects. */
+  url: string;
+  status: number;
+  contentType: string;
+  body: Buffer;
+  /** True when the body was cut at `maxBytes`. */
+  truncated: boolean;
+  redirects: string[];
+}
+
+export type WebFetchErrorKind = 'refused' | 'bad_url' | 'timeout' | 'aborted' | 'network' | 'too_many_redirects';
+
+export class WebFetchError extends Error {
+  constructor(readonly kind: WebFetchErrorKind, message: string) {
+    super(message);
+    this.name = 'WebFetchError';
+  }
+}
+
+const DEFAULT_MAX_REDIRECTS = 5;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+const systemResolver: Resolver = async (hostname) => {
+  const found = await dnsLookup(hostname, { all: true, verbatim: true });
+  return found.map((entry) => ({ address: entry.address, family: entry.family === 6 ? 6 : 4 }));
+};
+
+function parseTarget(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new WebFetchError('bad_url', `"${raw}" is not a valid URL. Pass an absolute http:// or https:// URL.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new WebFetchError('bad_url', `web_fetch only fetches http:// and https:// URLs, not ${url.protocol}`);
+  }
+  if (url.username || url.password) throw new WebFetchError('bad_url', 'URLs with embedded credentials are not fetched.');
+  return url;
+}
+
+function refusal(url: URL, address: string, reason: string): WebFetchError {
+  return new WebFetchError(
+    'refused',
+    `Refused to fetch ${url.href}: ${address} is ${reason}. ` +
+      `If this host is meant to be reachable, add "${url.hostname.replace(/^\[|\]$/g, '')}" to tools.web.allowPrivate in claw.json.`,
+  );
+}
+
+/** Resolves the host once and checks every address; the connection then goes to exactly that address. */
+async function checkedAddress(url: URL, policy: AddressPolicy, resolve: Resolver): Promise<ResolvedAddress> {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const hostAllowed = policy.hostAllowed(host);
+  const family = isIP(host);
+  if (family !== 0) {
+    const verdict = policy.check(host);
+    if (!hostAllowed && !verdict.allowed) throw refusal(url, host, verdict.reason ?? 'not allowed');
+    return { address: host, family: family === 6 ? 6 : 4 };
+  }
+  let addresses: ResolvedAddress[];
+  try {
+    addresses = await resolve(host);
+  } catch (error) {
+    throw new WebFetchError('network', `Could not resolve ${host}: ${(error as Error).message}. Check the URL.`);
+  }
+  if (addresses.length === 0) throw new WebFetchError('network', `${host} has no addresses. Check the URL.`);
+  if (!hostAllowed) {
+    // Every address must pass: a name that also points inside the network is refused outright.
+    for (const entry of addresses) {
+      const verdict = policy.check(entry.address);
+      if (!verdict.allowed) throw refusal(url, `${host} (${entry.address})`, verdict.reason ?? 'not allowed');
+    }
+  }
+  return addresses[0]!;
+}
+
+function pinnedLookup(pinned: ResolvedAddress): LookupFunction {
+  return (_hostname, options, callback) => {
+    if (options.all) (callback as (e: null, a: ResolvedAddress[]) => void)(null, [pinned]);
+    else callback(null, pinned.address, pinned.family);
+  };
+}
+
+function requestOnce(url: URL, pinned: ResolvedAddress, signal: AbortSignal): Promise<IncomingMessage> {
+  const transport = url.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const request = transport.request(
+      url,
+      {
+        method: 'GET',
+        agent: false,
+        signal,
+        lookup: pinnedLookup(pinned),
+        headers: {
+          'user-agent': 'claw-web-fetch/0.1 (+https://github.com/claw)',
+          accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,application/json;q=0.9,*/*;q=0.5',
+          'accept-encoding': 'gzip, deflate, br',
+        },
+      },
+      resolve,
+    );
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+function decoded(response: IncomingMessage): Readable {
+  const encoding = String(response.headers['content-encoding'] ?? '').trim().toLowerCase();
+  const decoder =
+    encoding === 'gzip' || encoding === 'x-gzip' ? zlib.createGunzip()
+    : encoding === 'deflate' ? zlib.createInflate()
+    : encoding === 'br' ? zlib.createBrotliDecompress()
+    : undefined;
+  return decoder ? pipeline(response, decoder, () => {}) : response;
+}
+
+/** Reads at most `maxBytes` of the decoded body, so a compressed bomb is cut like any large page. */
+async function readCapped(response: IncomingMessage, maxBytes: number): Promise<{ body: Buffer; truncated: boolean }> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  let truncated = false;
+  try {
+    for await (const chunk of decoded(response)) {
+      const buffer = chunk as Buffer;
+      const room = maxBytes - total;
+      if (buffer.length > room) {
+        chunks.push(buffer.subarray(0, room));
+        truncated = true;
+        break;
+      }
+      chunks.push(buffer);
+      total += buffer.length;
+    }
+  } finally {
+    response.destroy();
+  }
+  return { body: Buffer.concat(chunks), truncated };
+}
+
+function describeFailure(error: unknown, url: URL, timedOut: boolean, timeoutMs: number): WebFetchError {
+  if (error instanceof WebFetchError) return error;
+  if (timedOut) return new WebFetchError('timeout', `Fetching ${url.href} took longer than ${timeoutMs} ms and was stopped. Try again later or a smaller page.`);
+  const name = (error as Error)?.name;
+  if (name === 'AbortError') return new WebFetchError('aborted', `Fetching ${url.href} was cancelled.`);
+  return new WebFetchError('network', `Fetching ${url.href} failed: ${(error as Error)?.message ?? String(error)}.`);
+}
+
+/**
+ * GET a URL with SSRF guards: only http(s), every hop's host resolved here and
+ * checked against the address policy, the socket pinned to the checked address
+ * (no second DNS answer can slip in), redirects followed by hand and re-checked,
+ * body and time capped.
+ */
+export async function guardedFetch(rawUrl: string, options: GuardedFetchOptions): Promise<GuardedFetchResult> {
+  const policy = new AddressPolicy(options.allowPrivate);
+  const resolve = options.resolve ?? systemResolver;
+  const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, options.timeoutMs);
+  const onOuterAbort = () => controller.abort();
+  options.signal?.addEventListener('abort', onOuterAbort, { once: true });
+  if (options.signal?.aborted) controller.abort();
+  const redirects: string[] = [];
+  let url = parseTarget(rawUrl);
+  try {
+    for (;;) {
+      const pinned = await checkedAddress(url, policy, resolve);
+      if (controller.signal.aborted) throw new Error('aborted');
+      const response = await requestOnce(url, pinned, controller.signal);
+      const location = response.headers.location;
+      if (REDIRECT_STATUSES.has(response.statusCode ?? 0) && location) {
+        response.destroy();
+        if (redirects.length >= maxRedirects) {
+          throw new WebFetchError('too_many_redirects', `${rawUrl} redirected more than ${maxRedirects} times; stopped at ${url.href}.`);
+        }
+        let next: URL;
+        try {
+          next = new URL(location, url);
+        } catch {
+          throw new WebFetchError('bad_url', `${url.href} redirected to an invalid location "${location}".`);
+        }
+        url = parseTarget(next.href);
+        redirects.push(url.href);
+        continue;
+      }
+      const { body, truncated } = await readCapped(response, options.maxBytes);
+      return {
+        url: url.href,
+        status: response.statusCode ?? 0,
+        contentType: String(response.headers['content-type'] ?? ''),
+        body,
+        truncated,
+        redirects,
+      };
+    }
+  } catch (error) {
+    throw describeFailure(error, url, timedOut, options.timeoutMs);
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onOuterAbort);
+  }
+}

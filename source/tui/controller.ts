@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto';
+import type { GatewayClient } from '../gateway/index.js';
+import { ClawError, type ApprovalRecord, type MethodName, type ParamsOf, type ResultOf } from '../protocol/index.js';
+import { appendItems, updateChat } from './store/chat-reducer.js';
+import { entriesToItems, prependHistory } from './store/history.js';
+import { reduceHello } from './store/reducers.js';
+import { selectChat } from './store/selectors.js';
+import type { ChatItem } from './store/state.js';
+import type { TuiStore } from './store/store.js';
+
+/** Transcript entries fetched per page. */
+const HISTORY_PAGE = 200;
+const PING_EVERY_MS = 10_000;
+
+/**
+ * Everything the TUI does goes through here: it feeds gateway events into the
+ * store and turns user intents into RPCs. It has no view code.
+ */
+export class TuiController {
+  private readonly unsubscribe: Array<() => void> = [];
+  private pingTimer: NodeJS.Timeout | undefined;
+  private noticeSeq = 0;
+
+  constructor(readonly client: GatewayClient, readonly store: TuiStore) {}
+
+  /** Subscribes to the client; call after construction, before or after connect. */
+  attach(): void {
+    this.unsubscribe.push(
+      this.client.on('*', (payload, _seq, event) => this.store.applyEvent(event, payload)),
+      this.client.on('resync', () => { void this.resync(); }),
+      this.client.onState((state, detail) => this.store.update((s) => ({ ...s, conn: { ...s.conn, state, ...(detail.reason ? { reason: detail.reason } : {}) } }))),
+      this.client.onHello((hello) => {
+        this.store.update((s) => reduceHello(s, hello));
+        if (hello.resume !== 'replayed') void this.loadInitial();
+      }),
+    );
+    if (this.client.hello) {
+      const hello = this.client.hello;
+      this.store.update((s) => reduceHello(s, hello));
+      this.store.update((s) => ({ ...s, conn: { ...s.conn, state: this.client.state } }));
+      void this.loadInitial();
+    }
+    this.pingTimer = setInterval(() => { void this.ping(); }, PING_EVERY_MS);
+    void this.ping();
+  }
+
+  detach(): void {
+    clearInterval(this.pingTimer);
+    for (const off of this.unsubscribe.splice(0)) off();
+  }
+
+  serves(method: MethodName): boolean {
+    return this.store.getState().conn.methods.includes(method);
+  }
+
+  /** An RPC that explains itself when the gateway does not serve the method yet. */
+  async call<M extends MethodName>(method: M, params?: ParamsOf<M>): Promise<ResultOf<M>> {
+    if (this.client.hello && !this.serves(method)) {
+      throw new ClawError('unavailable', `This gateway (v${this.client.hello.server.version}) does not serve ${method}; update claw and run \`claw gateway restart\`.`);
+    }
+    return this.client.request(method, params);
+  }
+
+  notice(text: string, key = this.store.getState().currentKey): void {
+    this.push(key, { kind: 'notice', id: `notice:${++this.noticeSeq}`, text });
+  }
+
+  error(error: unknown, hint?: string, key = this.store.getState().currentKey): void {
+    const message = error instanceof Error ? error.message : String(error);
+    this.push(key, { kind: 'error', id: `error:${++this.noticeSeq}`, message, ...(hint ? { hint } : {}) });
+  }
+
+  private push(key: string, item: ChatItem): void {
+    this.store.update((s) => updateChat(s, key, (log) => appendItems(log, [item])));
+  }
+
+  async send(text: string): Promise<void> {
+    const key = this.store.getState().currentKey;
+    this.push(key, { kind: 'user', id: `local:${randomUUID()}`, text });
+    try {
+      await this.call('chat.send', { sessionKey: key, text, idempotencyKey: randomUUID() });
+    } catch (error) {
+      this.error(error, 'Check `claw status`; your message was not sent, press Up to get it back.', key);
+    }
+  }
+
+  async abort(): Promise<void> {
+    const key = this.store.getState().currentKey;
+    const runId = selectChat(this.store.getState(), key).runId;
+    try {
+      const result = await this.call('chat.abort', { sessionKey: key, ...(runId ? { runId } : {}) });
+      if (!result.aborted) this.notice('Nothing is running in this session.');
+    } catch (error) {
+      this.error(error);
+    }
+  }
+
+  async resolveApproval(approval: ApprovalRecord, decision: 'once' | 'session' | 'always' | 'deny'): Promise<void> {
+    try {
+      const result = await this.call('approvals.resolve', { id: approval.id, decision, idempotencyKey: `${approval.id}:${decision}` });
+      if (result.rule) this.notice(`Allowlist rule written: ${result.rule}`, approval.sessionKey);
+    } catch (error) {
+      this.error(error, 'The request may have expired; /approvals lists what is still pending.', approval.sessionKey);
+    }
+  }
+
+  async switchSession(key: string): Promise<void> {
+    this.store.update((s) => ({ ...s, currentKey: key, unread: { ...s.unread, [key]: 0 }, ui: { ...s.ui, scroll: 0 } }));
+    if (selectChat(this.store.getState(), key).items.length === 0) await this.loadHistory(key);
+  }
+
+  /** Loads the newest page, or the page before the oldest item in memory. */
+  async loadHistory(key = this.store.getState().currentKey, older = false): Promise<void> {
+    if (!this.serves('sessions.history')) return;
+    const log = selectChat(this.store.getState(), key);
+    if (older && !log.hasMore) return;
+    try {
+      const beforeId = older ? log.oldestEntryId ?? log.items.find((i) => i.entryId)?.entryId : undefined;
+      const page = await this.call('sessions.history', { key, limit: HISTORY_PAGE, ...(beforeId ? { beforeId } : {}) });
+      const items = entriesToItems(page.entries);
+      this.store.update((s) => updateChat(s, key, (current) => older
+        ? prependHistory(current, items, page.hasMore)
+        : prependHistory({ ...current, items: current.items.filter((i) => i.id.startsWith('local:') || i.id.startsWith('notice:')) }, items, page.hasMore)));
+    } catch (error) {
+      if (!(error instanceof ClawError && error.code === 'not_found')) this.error(error, 'Scroll up again to retry.', key);
+    }
+  }
+
+  async loadInitial(): Promise<void> {
+    const tasks: Promise<unknown>[] = [];
+    if (this.serves('sessions.list')) {
+      tasks.push(this.call('sessions.list', {}).then((r) => this.store.update((s) => ({ ...s, sessions: Object.fromEntries(r.sessions.map((x) => [x.key, x])) }))).catch(() => undefined));
+    }
+    if (this.serves('approvals.list')) {
+      tasks.push(this.call('approvals.list', { status: 'pending' }).then((r) => this.store.update((s) => ({ ...s, approvals: { ...s.approvals, pending: r.approvals.filter((a) => a.status === 'pending') } }))).catch(() => undefined));
+    }
+    tasks.push(this.loadHistory());
+    await Promise.all(tasks);
+  }
+
+  private async resync(): Promise<void> {
+    try {
+      const { snapshot, seq } = await this.call('events.snapshot');
+      const hello = this.client.hello;
+      if (hello) this.store.update((s) => reduceHello(s, { ...hello, snapshot, seq }));
+    } catch {
+      // A failed resync leaves the last known state on screen; the next reconnect retries.
+    }
+  }
+
+  private async ping(): Promise<void> {
+    if (this.client.state !== 'open' || !this.serves('health')) return;
+    const started = performance.now();
+    try {
+      await this.client.request('health', {}, { timeoutMs: 5000 });
+      const latencyMs = Math.round(performance.now() - started);
+      this.store.update((s) => ({ ...s, conn: { ...s.conn, latencyMs } }));
+    } catch {
+      // Latency stays at its last value; the connection state shows real trouble.
+    }
+  }
+}

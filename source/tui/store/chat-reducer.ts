@@ -1,0 +1,104 @@
+import type { AgentEventPayload, ChatEventPayload } from '../../protocol/index.js';
+import { summarizeArgs } from '../text/format.js';
+import { CHAT_WINDOW, emptyChat, type ChatItem, type ChatLog, type TuiState } from './state.js';
+
+/** Appends items keeping only the newest CHAT_WINDOW; older ones stay pageable. */
+export function appendItems(log: ChatLog, items: ChatItem[]): ChatLog {
+  if (items.length === 0) return log;
+  const all = log.items.concat(items);
+  if (all.length <= CHAT_WINDOW) return { ...log, items: all };
+  return { ...log, items: all.slice(all.length - CHAT_WINDOW), hasMore: true };
+}
+
+export function updateChat(state: TuiState, key: string, update: (log: ChatLog) => ChatLog): TuiState {
+  const before = state.chats[key] ?? emptyChat();
+  const after = update(before);
+  if (after === before) return state;
+  return { ...state, chats: { ...state.chats, [key]: after } };
+}
+
+/** Moves streamed text into a settled assistant item (before a tool call or at run end). */
+function settleStream(log: ChatLog): ChatLog {
+  if (!log.streaming) return log;
+  const { runId, text } = log.streaming;
+  const withoutStream: ChatLog = { ...log };
+  delete withoutStream.streaming;
+  if (text.trim() === '') return withoutStream;
+  return appendItems(withoutStream, [{ kind: 'assistant', id: `${runId}:${log.items.length}`, text }]);
+}
+
+export function reduceChatEvent(state: TuiState, payload: ChatEventPayload): TuiState {
+  const key = payload.sessionKey;
+  const next = updateChat(state, key, (log) => {
+    switch (payload.state) {
+      case 'delta': {
+        const previous = log.streaming?.runId === payload.runId ? log.streaming.text : '';
+        return { ...log, running: true, runId: payload.runId, streaming: { runId: payload.runId, text: previous + payload.delta } };
+      }
+      case 'final': {
+        const base: ChatLog = { ...log };
+        delete base.streaming;
+        if (payload.suppressed || payload.text === '') return base;
+        return appendItems(base, [{ kind: 'assistant', id: `${payload.runId}:final:${log.items.length}`, text: payload.text, ...(payload.entryId ? { entryId: payload.entryId } : {}) }]);
+      }
+      case 'aborted':
+        return appendItems({ ...settleStream(log), running: false }, [{ kind: 'notice', id: `${payload.runId}:aborted`, text: `Turn aborted: ${payload.reason}` }]);
+      case 'error':
+        return appendItems({ ...settleStream(log), running: false }, [{
+          kind: 'error', id: `${payload.runId}:error:${log.items.length}`, message: payload.message, ...(payload.hint ? { hint: payload.hint } : {}),
+        }]);
+    }
+  });
+  if (payload.state === 'final' && key !== state.currentKey) {
+    return { ...next, unread: { ...next.unread, [key]: (next.unread[key] ?? 0) + 1 } };
+  }
+  return next;
+}
+
+function updateTool(log: ChatLog, toolCallId: string, change: (item: Extract<ChatItem, { kind: 'tool' }>) => ChatItem): ChatLog {
+  for (let i = log.items.length - 1; i >= 0; i--) {
+    const item = log.items[i]!;
+    if (item.kind === 'tool' && item.id === toolCallId) {
+      const items = log.items.slice();
+      items[i] = change(item);
+      return { ...log, items };
+    }
+  }
+  return log;
+}
+
+export function reduceAgentEvent(state: TuiState, payload: AgentEventPayload): TuiState {
+  const key = payload.sessionKey;
+  switch (payload.stream) {
+    case 'lifecycle':
+      return updateChat(state, key, (log) => {
+        if (payload.phase === 'start') return { ...log, running: true, runId: payload.runId };
+        if (payload.phase === 'queued') return log;
+        const settled = { ...settleStream(log), running: false };
+        if (payload.phase === 'error' && payload.detail) {
+          return appendItems(settled, [{ kind: 'error', id: `${payload.runId}:lifecycle`, message: payload.detail }]);
+        }
+        return settled;
+      });
+    case 'tool':
+      return updateChat(state, key, (log) => {
+        if (payload.phase === 'start') {
+          return appendItems(settleStream(log), [{
+            kind: 'tool', id: payload.toolCallId, name: payload.name, args: summarizeArgs(payload.args), output: payload.output ?? '', status: 'running',
+          }]);
+        }
+        return updateTool(log, payload.toolCallId, (item) => ({
+          ...item,
+          output: payload.output ?? item.output,
+          status: payload.phase === 'end' ? (payload.isError ? 'error' : 'done') : item.status,
+        }));
+      });
+    case 'usage':
+      return { ...state, runModel: { ...state.runModel, [key]: payload.model } };
+    case 'compaction':
+      if (payload.phase === 'start') return state;
+      return updateChat(state, key, (log) => appendItems(log, [payload.phase === 'end'
+        ? { kind: 'compaction', id: `${payload.runId}:compaction:${log.items.length}`, before: payload.tokensBefore, ...(payload.tokensAfter !== undefined ? { after: payload.tokensAfter } : {}) }
+        : { kind: 'error', id: `${payload.runId}:compaction:${log.items.length}`, message: `Compaction failed: ${payload.detail ?? 'unknown error'}`, hint: 'Run /compact again, or /new to start a fresh session.' }]));
+  }
+}

@@ -1,0 +1,27 @@
+import type { EventName, PayloadOf } from '../../protocol/index.js';
+import { reduceAgentEvent, reduceChatEvent } from './chat-reducer.js';
+import { reduceApprovalRequested, reduceApprovalResolved, reduceSessionsChanged } from './reducers.js';
+import type { TuiState } from './state.js';
+
+type Reducer<E extends EventName> = (state: TuiState, payload: PayloadOf<E>, now: number) => TuiState;
+
+/**
+ * Gateway event → the small reducer of the feature it belongs to. A new event
+ * is a new row here, never a new branch somewhere else.
+ */
+export const eventTable: { [E in EventName]?: Reducer<E> } = {
+  chat: (state, payload) => reduceChatEvent(state, payload),
+  agent: (state, payload) => reduceAgentEvent(state, payload),
+  'sessions.changed': (state, payload) => reduceSessionsChanged(state, payload),
+  lanes: (state, payload) => ({ ...state, lanes: payload }),
+  context: (state, payload) => ({ ...state, context: { ...state.context, [payload.sessionKey]: payload } }),
+  subagents: (state, payload) => ({ ...state, subagents: payload.nodes }),
+  'approval.requested': (state, payload) => reduceApprovalRequested(state, payload),
+  'approval.resolved': (state, payload, now) => reduceApprovalResolved(state, payload, now),
+  shutdown: (state, payload) => ({ ...state, conn: { ...state.conn, reason: `gateway stopping: ${payload.reason}` } }),
+};
+
+export function reduceEvent<E extends EventName>(state: TuiState, event: E, payload: PayloadOf<E>, now: number): TuiState {
+  const reducer = eventTable[event] as Reducer<E> | undefined;
+  return reducer ? reducer(state, payload, now) : state;
+}

@@ -1,0 +1,54 @@
+import type { TranscriptEntry } from '../../protocol/index.js';
+import type { ChatItem, ChatLog } from './state.js';
+import { CHAT_WINDOW } from './state.js';
+
+/** Turns transcript entries (oldest first) into chat items; tool results fill their call's card. */
+export function entriesToItems(entries: readonly TranscriptEntry[]): ChatItem[] {
+  const items: ChatItem[] = [];
+  const toolIndex = new Map<string, number>();
+  for (const entry of entries) {
+    if (entry.type === 'compaction') {
+      items.push({ kind: 'compaction', id: entry.id, entryId: entry.id, before: entry.tokensBefore, ...(entry.tokensAfter !== undefined ? { after: entry.tokensAfter } : {}) });
+      continue;
+    }
+    if (entry.type !== 'message') continue;
+    if (entry.role === 'user') {
+      if (entry.meta?.synthetic) continue;
+      items.push({ kind: 'user', id: entry.id, entryId: entry.id, text: entry.content });
+    } else if (entry.role === 'assistant') {
+      let text = '';
+      for (const block of entry.content) {
+        if (block.type === 'text') text += block.text;
+        if (block.type === 'toolCall') {
+          if (text.trim() !== '') items.push({ kind: 'assistant', id: `${entry.id}:${items.length}`, entryId: entry.id, text });
+          text = '';
+          toolIndex.set(block.id, items.length);
+          items.push({ kind: 'tool', id: block.id, entryId: entry.id, name: block.name, args: argsLine(block.arguments), output: '', status: 'running' });
+        }
+      }
+      if (text.trim() !== '') items.push({ kind: 'assistant', id: `${entry.id}:${items.length}`, entryId: entry.id, text, ...(entry.model ? { model: entry.model } : {}) });
+      if (entry.stopReason === 'error' && entry.errorMessage) items.push({ kind: 'error', id: `${entry.id}:error`, entryId: entry.id, message: entry.errorMessage });
+    } else {
+      const index = toolIndex.get(entry.toolCallId);
+      const card = index === undefined ? undefined : items[index];
+      if (card?.kind === 'tool') items[index!] = { ...card, output: entry.content, status: entry.isError ? 'error' : 'done' };
+    }
+  }
+  return items;
+}
+
+function argsLine(args: Record<string, unknown>): string {
+  const command = args.command ?? args.path ?? args.query ?? args.url;
+  return typeof command === 'string' ? command.replace(/\s+/g, ' ') : JSON.stringify(args);
+}
+
+/** Puts an older page in front of the window, still bounded (the newest items win). */
+export function prependHistory(log: ChatLog, older: ChatItem[], hasMore: boolean): ChatLog {
+  const seen = new Set(log.items.map((item) => item.id));
+  const fresh = older.filter((item) => !seen.has(item.id));
+  const items = fresh.concat(log.items);
+  const first = fresh.find((item) => item.entryId) ?? log.items.find((item) => item.entryId);
+  const base: ChatLog = { ...log, items: items.length > CHAT_WINDOW * 2 ? items.slice(0, CHAT_WINDOW * 2) : items, hasMore };
+  if (first?.entryId) base.oldestEntryId = first.entryId;
+  return base;
+}

@@ -1,0 +1,60 @@
+import type { HelloPayload, PayloadOf } from '../../protocol/index.js';
+import { approvalRecord, contextPayload, lanesPayload, sessionSummary, subagentNode } from '../../protocol/index.js';
+import { z } from 'zod';
+import { emptyChat, type TuiState } from './state.js';
+import { updateChat } from './chat-reducer.js';
+
+export function reduceSessionsChanged(state: TuiState, payload: PayloadOf<'sessions.changed'>): TuiState {
+  const sessions = { ...state.sessions };
+  if (payload.reason === 'deleted') delete sessions[payload.key];
+  else if (payload.session) sessions[payload.key] = payload.session;
+  const next = { ...state, sessions };
+  if (payload.reason !== 'reset') return next;
+  return updateChat(next, payload.key, () => ({ ...emptyChat(), items: [{ kind: 'notice', id: `reset:${payload.session?.sessionId ?? Date.now()}`, text: 'New session started.' }] }));
+}
+
+export function reduceApprovalRequested(state: TuiState, payload: PayloadOf<'approval.requested'>): TuiState {
+  if (state.approvals.pending.some((a) => a.id === payload.approval.id)) return state;
+  return { ...state, approvals: { ...state.approvals, pending: [...state.approvals.pending, payload.approval] } };
+}
+
+export function reduceApprovalResolved(state: TuiState, payload: PayloadOf<'approval.resolved'>, now: number): TuiState {
+  const pending = state.approvals.pending.filter((a) => a.id !== payload.approval.id);
+  const ui = state.ui.confirmAlways ? { ...state.ui, confirmAlways: undefined } : state.ui;
+  return { ...state, ui, approvals: { pending, lastResolved: { approval: payload.approval, at: now } } };
+}
+
+const snapshotShape = z.object({
+  approvals: z.array(approvalRecord).optional(),
+  sessions: z.array(sessionSummary).optional(),
+  lanes: lanesPayload.optional(),
+  context: z.array(contextPayload).optional(),
+  subagents: z.object({ nodes: z.array(subagentNode) }).optional(),
+});
+
+/**
+ * Applies a hello (first connect or reconnect). The snapshot keys are owned by
+ * gateway modules; each is validated alone so one unknown shape hides nothing else.
+ */
+export function reduceHello(state: TuiState, hello: HelloPayload): TuiState {
+  let next: TuiState = {
+    ...state,
+    conn: { ...state.conn, state: 'open', host: hello.server.host, version: hello.server.version, methods: hello.methods },
+  };
+  const snap = hello.snapshot;
+  const pick = <K extends keyof z.infer<typeof snapshotShape>>(key: K): z.infer<typeof snapshotShape>[K] | undefined => {
+    const parsed = snapshotShape.shape[key].safeParse(snap[key]);
+    return parsed.success ? (parsed.data as z.infer<typeof snapshotShape>[K]) : undefined;
+  };
+  const approvals = pick('approvals');
+  if (approvals) next = { ...next, approvals: { ...next.approvals, pending: approvals.filter((a) => a.status === 'pending') } };
+  const sessions = pick('sessions');
+  if (sessions) next = { ...next, sessions: Object.fromEntries(sessions.map((s) => [s.key, s])) };
+  const lanes = pick('lanes');
+  if (lanes) next = { ...next, lanes };
+  const context = pick('context');
+  if (context) next = { ...next, context: { ...next.context, ...Object.fromEntries(context.map((c) => [c.sessionKey, c])) } };
+  const subagents = pick('subagents');
+  if (subagents) next = { ...next, subagents: subagents.nodes };
+  return next;
+}

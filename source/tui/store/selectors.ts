@@ -1,0 +1,104 @@
+import type { ApprovalRecord, SessionSummary } from '../../protocol/index.js';
+import { emptyChat, type ChatLog, type TuiState } from './state.js';
+
+const EMPTY = emptyChat();
+
+export function selectChat(state: TuiState, key = state.currentKey): ChatLog {
+  return state.chats[key] ?? EMPTY;
+}
+
+export function selectCurrentSession(state: TuiState): SessionSummary | undefined {
+  return state.sessions[state.currentKey];
+}
+
+export interface SessionRow {
+  kind: 'agent' | 'session';
+  key: string;
+  label: string;
+  running: boolean;
+  queued: number;
+  unread: number;
+  current: boolean;
+}
+
+/** Agents with their sessions under them; the current session is always listed. */
+export function selectSessionRows(state: TuiState): SessionRow[] {
+  const list = Object.values(state.sessions);
+  if (!state.sessions[state.currentKey]) {
+    list.push({ key: state.currentKey, agentId: state.agentId } as SessionSummary);
+  }
+  const byAgent = new Map<string, SessionSummary[]>();
+  for (const s of list) byAgent.set(s.agentId, [...(byAgent.get(s.agentId) ?? []), s]);
+  const rows: SessionRow[] = [];
+  for (const agentId of [...byAgent.keys()].sort()) {
+    rows.push({ kind: 'agent', key: `agent:${agentId}`, label: agentId, running: false, queued: 0, unread: 0, current: false });
+    const sessions = byAgent.get(agentId)!.sort((a, b) => (b.updatedAt ?? 0) - (a.updatedAt ?? 0));
+    for (const s of sessions) {
+      const lane = state.lanes?.lanes.find((l) => l.key === s.key);
+      rows.push({
+        kind: 'session',
+        key: s.key,
+        label: s.label ?? s.key,
+        running: lane?.active ?? s.running ?? selectChat(state, s.key).running,
+        queued: lane?.depth ?? s.queued ?? 0,
+        unread: state.unread[s.key] ?? 0,
+        current: s.key === state.currentKey,
+      });
+    }
+  }
+  return rows;
+}
+
+export function selectSessionKeys(state: TuiState): string[] {
+  return selectSessionRows(state).filter((r) => r.kind === 'session').map((r) => r.key);
+}
+
+export interface FooterInfo {
+  model: string;
+  thinking: string;
+  used: number;
+  window: number;
+  pendingApprovals: number;
+  running: boolean;
+}
+
+export function selectFooter(state: TuiState): FooterInfo {
+  const session = selectCurrentSession(state);
+  const context = state.context[state.currentKey];
+  return {
+    model: session?.model ?? state.runModel[state.currentKey] ?? 'default model',
+    thinking: session?.thinking ?? 'default',
+    used: context?.used ?? session?.tokens.context ?? 0,
+    window: context?.window ?? 0,
+    pendingApprovals: state.approvals.pending.length,
+    running: selectChat(state).running,
+  };
+}
+
+/** The approval the prompt shows: the oldest pending one. */
+export function selectActiveApproval(state: TuiState): ApprovalRecord | undefined {
+  return state.approvals.pending[0];
+}
+
+export interface ContextSegment {
+  name: string;
+  tokens: number;
+  cells: number;
+}
+
+/** Splits `width` cells of the bar among the parts in proportion to their tokens. */
+export function contextSegments(parts: readonly { name: string; tokens: number }[], window: number, width: number): ContextSegment[] {
+  if (window <= 0 || width <= 0) return [];
+  let carried = 0;
+  return parts.map((part) => {
+    const exact = (part.tokens / window) * width + carried;
+    const cells = Math.max(0, Math.floor(exact));
+    carried = exact - cells;
+    return { name: part.name, tokens: part.tokens, cells };
+  });
+}
+
+export function thresholdCell(tokens: number, window: number, width: number): number {
+  if (window <= 0) return -1;
+  return Math.min(width - 1, Math.max(0, Math.round((tokens / window) * width)));
+}

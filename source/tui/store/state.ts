@@ -1,0 +1,93 @@
+import type {
+  ApprovalRecord,
+  ContextPayload,
+  LanesPayload,
+  SessionSummary,
+  SubagentNode,
+} from '../../protocol/index.js';
+
+/** `entryId` is the transcript entry an item came from, used to page older history. */
+export type ChatItem = ChatItemBody & { entryId?: string };
+type ChatItemBody =
+  | { kind: 'user'; id: string; text: string }
+  | { kind: 'assistant'; id: string; text: string; model?: string }
+  | { kind: 'tool'; id: string; name: string; args: string; output: string; status: 'running' | 'done' | 'error' }
+  | { kind: 'compaction'; id: string; before: number; after?: number }
+  | { kind: 'error'; id: string; message: string; hint?: string }
+  | { kind: 'notice'; id: string; text: string };
+
+export interface ChatLog {
+  /** A bounded window of the newest settled items; older ones are paged from sessions.history. */
+  items: ChatItem[];
+  /** True when the gateway holds entries older than items[0]. */
+  hasMore: boolean;
+  oldestEntryId?: string;
+  /** The reply being streamed, kept apart so a delta never copies the item list. */
+  streaming?: { runId: string; text: string };
+  runId?: string;
+  running: boolean;
+}
+
+export type PaneId = 'chat' | 'sessions' | 'lanes' | 'context' | 'subagents';
+export const SIDE_PANES: readonly PaneId[] = ['sessions', 'lanes', 'context', 'subagents'];
+
+export type ConnState = 'idle' | 'connecting' | 'open' | 'reconnecting' | 'closed';
+
+export interface ApprovalNotice {
+  approval: ApprovalRecord;
+  at: number;
+}
+
+export interface TuiState {
+  conn: { state: ConnState; latencyMs?: number; host?: string; version?: string; reason?: string; methods: readonly string[] };
+  agentId: string;
+  currentKey: string;
+  sessions: Readonly<Record<string, SessionSummary>>;
+  unread: Readonly<Record<string, number>>;
+  chats: Readonly<Record<string, ChatLog>>;
+  lanes?: LanesPayload;
+  context: Readonly<Record<string, ContextPayload>>;
+  subagents: readonly SubagentNode[];
+  approvals: { pending: readonly ApprovalRecord[]; lastResolved?: ApprovalNotice };
+  /** Model reported by the latest usage event per session, for the footer. */
+  runModel: Readonly<Record<string, string>>;
+  ui: UiState;
+}
+
+export interface UiState {
+  focus: PaneId;
+  hidden: readonly PaneId[];
+  zoom?: PaneId;
+  /** Chat lines scrolled up from the bottom; 0 follows the stream. */
+  scroll: number;
+  toolsExpanded: boolean;
+  sessionCursor: number;
+  /** When the first Ctrl+C was pressed; a second one soon after exits. */
+  ctrlCAt?: number;
+  picker?: { title: string; options: string[]; index: number; command: string };
+  confirmAlways?: string;
+}
+
+/** Items kept in memory per session; enough for several screens of scrollback. */
+export const CHAT_WINDOW = 500;
+
+export function emptyChat(): ChatLog {
+  return { items: [], hasMore: false, running: false };
+}
+
+export function initialState(options: { agentId?: string; sessionKey?: string } = {}): TuiState {
+  const agentId = options.agentId ?? 'main';
+  return {
+    conn: { state: 'idle', methods: [] },
+    agentId,
+    currentKey: options.sessionKey ?? `agent:${agentId}:main`,
+    sessions: {},
+    unread: {},
+    chats: {},
+    context: {},
+    subagents: [],
+    approvals: { pending: [] },
+    runModel: {},
+    ui: { focus: 'chat', hidden: [], scroll: 0, toolsExpanded: false, sessionCursor: 0 },
+  };
+}

@@ -1,0 +1,87 @@
+import type { ChatItem } from '../store/state.js';
+import { formatTokens } from './format.js';
+import { wrapText } from './wrap.js';
+
+export interface Line {
+  text: string;
+  color?: 'cyan' | 'green' | 'yellow' | 'red' | 'gray' | 'magenta';
+  bold?: boolean;
+  dim?: boolean;
+}
+
+const TOOL_OUTPUT_LINES = 12;
+
+function block(prefix: string, text: string, width: number, style: Omit<Line, 'text'>): Line[] {
+  const indent = ' '.repeat(prefix.length);
+  return wrapText(text, width - prefix.length).map((line, i) => ({ ...style, text: (i === 0 ? prefix : indent) + line }));
+}
+
+/** The lines one settled item draws at a width; pure, so results can be cached per item. */
+export function itemLines(item: ChatItem, width: number, expanded: boolean): Line[] {
+  switch (item.kind) {
+    case 'user':
+      return [{ text: '' }, ...block('› ', item.text, width, { color: 'cyan', bold: true })];
+    case 'assistant':
+      return [{ text: '' }, ...block('  ', item.text, width, {})];
+    case 'notice':
+      return block('· ', item.text, width, { color: 'gray' });
+    case 'compaction':
+      return [{ text: `── compacted ${formatTokens(item.before)} → ${item.after === undefined ? '?' : formatTokens(item.after)} tokens ──`, color: 'magenta', dim: true }];
+    case 'error': {
+      const lines = block('✗ ', item.message, width, { color: 'red', bold: true });
+      return item.hint ? [...lines, ...block('  → ', item.hint, width, { color: 'yellow' })] : lines;
+    }
+    case 'tool': {
+      const mark = item.status === 'running' ? '⋯' : item.status === 'error' ? '✗' : '✓';
+      const head: Line = { text: `  ${mark} ${item.name} ${item.args}`.slice(0, Math.max(1, width * 3)), color: item.status === 'error' ? 'red' : 'yellow' };
+      const headLines = wrapText(head.text, width).slice(0, expanded ? undefined : 1).map((text) => ({ ...head, text }));
+      if (!expanded || item.output === '') return headLines;
+      const out = wrapText(item.output, width - 4);
+      const shown = out.length > TOOL_OUTPUT_LINES ? [...out.slice(0, TOOL_OUTPUT_LINES), `… ${out.length - TOOL_OUTPUT_LINES} more lines`] : out;
+      return [...headLines, ...shown.map((text) => ({ text: `    ${text}`, color: 'gray' as const }))];
+    }
+  }
+}
+
+const cache = new WeakMap<ChatItem, { width: number; expanded: boolean; lines: Line[] }>();
+
+/** itemLines, computed once per item, width and expansion: settled items never re-wrap. */
+export function cachedItemLines(item: ChatItem, width: number, expanded: boolean): Line[] {
+  const hit = cache.get(item);
+  if (hit && hit.width === width && hit.expanded === expanded) return hit.lines;
+  const lines = itemLines(item, width, expanded);
+  cache.set(item, { width, expanded, lines });
+  return lines;
+}
+
+export interface ChatWindow {
+  lines: Line[];
+  /** Lines above the window that exist in memory; 0 means the top is reached. */
+  above: number;
+}
+
+/**
+ * The `height` lines ending `scroll` lines above the bottom. Walks back from the
+ * newest item only as far as needed, so the cost does not grow with history.
+ */
+export function chatWindow(items: readonly ChatItem[], streaming: string | undefined, width: number, height: number, scroll: number, expanded: boolean): ChatWindow {
+  const need = height + scroll;
+  const tail: Line[][] = [];
+  let count = 0;
+  if (streaming !== undefined && streaming !== '') {
+    const lines = [{ text: '' }, ...block('  ', `${streaming}▍`, width, {})];
+    tail.push(lines);
+    count += lines.length;
+  }
+  let index = items.length - 1;
+  for (; index >= 0 && count < need; index--) {
+    const lines = cachedItemLines(items[index]!, width, expanded);
+    tail.push(lines);
+    count += lines.length;
+  }
+  const flat: Line[] = [];
+  for (let i = tail.length - 1; i >= 0; i--) for (const line of tail[i]!) flat.push(line);
+  const end = Math.max(0, flat.length - scroll);
+  const start = Math.max(0, end - height);
+  return { lines: flat.slice(start, end), above: start + (index >= 0 ? 1 : 0) };
+}
