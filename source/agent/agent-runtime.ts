@@ -113,6 +113,11 @@ export class AgentRuntime {
     };
   }
 
+  /**
+   * Runs one turn. It streams `chat` deltas and the final reply and `agent`
+   * tool/usage events; lifecycle and error/aborted events are the lane's, made
+   * from the returned outcome, so a sender hears about every failure once.
+   */
   async runTurn(input: TurnInput): Promise<TurnOutcome> {
     const { session } = input;
     const { events } = this.deps;
@@ -122,9 +127,8 @@ export class AgentRuntime {
     }
     const model = await this.resolveModel(session);
     if (!model) {
-      return this.#fail(input, { status: 'error', text: '', model: undefined, iterations: 0, error: { message: 'No model provider is configured, so this message was saved but not answered.', hint: this.deps.providers.setupHint() } });
+      return this.#failed(session.key, { status: 'error', text: '', model: undefined, iterations: 0, error: { message: 'No model provider is configured, so this message was saved but not answered.', hint: this.deps.providers.setupHint() } });
     }
-    events.agent({ ...base, stream: 'lifecycle', phase: 'start', model });
     const defaults = this.deps.config.agents.defaults;
     const entry = this.deps.config.agents.list.find((agent) => agent.id === session.agentId);
     const timeout = new AbortController();
@@ -154,29 +158,21 @@ export class AgentRuntime {
         markFirstRunCompleteSync(workspaceDir, this.deps.now());
         this.#lastErrors.delete(session.key);
         events.chat({ ...base, state: 'final', text: outcome.text, ...(outcome.status === 'suppressed' ? { suppressed: true } : {}) });
-        events.agent({ ...base, stream: 'lifecycle', phase: 'end', model: outcome.model ?? model });
         return outcome;
       }
-      if (outcome.status === 'aborted') {
-        events.chat({ ...base, state: 'aborted', reason: 'stopped by the user' });
-        events.agent({ ...base, stream: 'lifecycle', phase: 'aborted', model });
-        return outcome;
-      }
+      if (outcome.status === 'aborted') return outcome;
       if (outcome.status === 'timeout') {
-        return this.#fail(input, { ...outcome, error: { message: `The turn took longer than ${defaults.turnTimeoutSeconds} s and was stopped.`, hint: 'Send a follow-up to continue, or raise agents.defaults.turnTimeoutSeconds in claw.json.' } });
+        return this.#failed(session.key, { ...outcome, error: { message: `The turn took longer than ${defaults.turnTimeoutSeconds} s and was stopped.`, hint: 'Send a follow-up to continue, or raise agents.defaults.turnTimeoutSeconds in claw.json.' } });
       }
-      return this.#fail(input, outcome);
+      return this.#failed(session.key, outcome);
     } finally {
       clearTimeout(timer);
     }
   }
 
-  #fail(input: TurnInput, outcome: TurnOutcome): TurnOutcome {
-    const base = { runId: input.runId, sessionKey: input.session.key };
+  #failed(sessionKey: string, outcome: TurnOutcome): TurnOutcome {
     const error = outcome.error ?? { message: 'The turn failed.' };
-    this.#lastErrors.set(input.session.key, { at: this.deps.now(), ...error });
-    this.deps.events.chat({ ...base, state: 'error', message: error.message, ...(error.hint ? { hint: error.hint } : {}) });
-    this.deps.events.agent({ ...base, stream: 'lifecycle', phase: 'error', detail: error.message, ...(outcome.model ? { model: outcome.model } : {}) });
-    return outcome;
+    this.#lastErrors.set(sessionKey, { at: this.deps.now(), ...error });
+    return { ...outcome, error };
   }
 }

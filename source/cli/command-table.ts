@@ -9,4 +9,5 @@ export const commandTable: Record<string, () => Promise<CommandRun>> = {
   gateway: async () => (await import('./commands/gateway.js')).run,
   status: async () => (await import('./commands/status.js')).run,
   config: async () => (await import('./commands/config.js')).run,
+  models: async () => (await import('./commands/models.js')).run,
 };

@@ -1,4 +1,3 @@
-import type { WebSocket } from 'ws';
 import {
   CONNECT_TIMEOUT_MS,
   ClawError,
@@ -14,6 +13,7 @@ import {
   type ResponseFrame,
 } from '../protocol/index.js';
 import type { CallerInfo } from './module.js';
+import type { WebSocket } from './ws-module.js';
 
 export interface ConnectionHost {
   /** Checks `connect` (protocol, token) and returns the hello payload, or throws a ClawError with its close code. */

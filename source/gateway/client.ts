@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import WebSocket from 'ws';
 import { CLAW_VERSION } from '../config/index.js';
 import {
   ClawError,
@@ -13,6 +12,7 @@ import {
   type ResultOf,
   type Scope,
 } from '../protocol/index.js';
+import { WebSocket } from './ws-module.js';
 
 export interface GatewayClientOptions {
   url: string;

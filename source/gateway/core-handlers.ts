@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { CLAW_VERSION } from '../config/index.js';
 import type { HealthPayload, PresenceEntry } from '../protocol/index.js';
 import type { GatewayModule } from './module.js';
+import { detectSupervisor } from './supervision/index.js';
 
 export interface CoreHost {
   startedAt: number;
@@ -33,6 +34,7 @@ export function coreModule(host: CoreHost): GatewayModule {
         clients: host.presence(),
         epoch: host.epoch,
         seq: host.seq(),
+        supervisor: detectSupervisor(),
       }),
       'gateway.shutdown': (params, caller) => {
         const restart = params?.restart ?? false;

@@ -7,6 +7,7 @@ import type { ModuleFactory } from './module.js';
 import { defaultModules } from './modules.js';
 import { acquireStateLockSync } from './state-lock.js';
 import { ensureGatewayTokenSync, hashToken } from './token-store.js';
+import { detectSupervisor, startWatchdog, systemdNotify, watchdogIntervalMs } from './supervision/index.js';
 
 export interface DaemonOptions {
   paths: StatePaths;
@@ -113,7 +114,22 @@ export async function runGatewayDaemon(options: DaemonOptions): Promise<void> {
     throw error;
   }
   log.info(`claw gateway ${CLAW_VERSION} ready on ${hostname()}:${port}`);
+  superviseWithSystemd(() => server?.health().ok ?? false, log);
   if (options.echo) process.stdout.write(`claw gateway listening on ws://${boundTo}:${port} (pid ${process.pid})\n`);
+}
+
+/** READY=1 once listening, then watchdog pings only while the gateway is healthy. */
+function superviseWithSystemd(healthy: () => boolean, log: Logger): void {
+  if (detectSupervisor() !== 'systemd' || !process.env.NOTIFY_SOCKET) return;
+  systemdNotify('READY=1');
+  const intervalMs = watchdogIntervalMs();
+  if (intervalMs === undefined) return;
+  startWatchdog({
+    intervalMs,
+    lagThresholdMs: Math.max(1000, intervalMs / 4),
+    health: healthy,
+    onSkip: (sample) => log.warn('withholding the watchdog ping', { lagMs: Math.round(sample.lagMs), healthy: sample.healthy }),
+  });
 }
 
 function loadConfigQuiet(paths: StatePaths, log: Logger) {

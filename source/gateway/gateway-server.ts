@@ -2,7 +2,6 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { WebSocketServer, type WebSocket } from 'ws';
 import { CLAW_VERSION, type ClawConfig, type StatePaths } from '../config/index.js';
 import {
   MAX_FRAME_BYTES,
@@ -22,6 +21,7 @@ import type { Logger } from './logger.js';
 import type { GatewayModule, ModuleFactory } from './module.js';
 import { RpcRouter } from './rpc-router.js';
 import { tokenMatches } from './token-store.js';
+import { WebSocketServer, type WebSocket } from './ws-module.js';
 
 export interface GatewayOptions {
   config: ClawConfig;

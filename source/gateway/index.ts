@@ -18,3 +18,4 @@ export { EventBus } from './event-bus.js';
 export { GatewayLockedError } from './state-lock.js';
 export type { GatewayModule, ModuleContext, ModuleFactory, HandlerTable, MethodHandler, CallerInfo, ModuleHealth } from './module.js';
 export * from './remote/index.js';
+export * from './supervision/index.js';

@@ -1,3 +1,6 @@
+import type { z } from 'zod';
+import type { memorySearchHit, memorySearchResult, memoryStatusPayload, memorySyncStats } from '../protocol/index.js';
+
 /** The memory roots of one agent: its workspace plus configured extra paths. */
 export interface MemoryRoots {
   workspace: string;
@@ -5,7 +8,7 @@ export interface MemoryRoots {
   extraPaths: string[];
 }
 
-export type MemorySource = 'memory' | 'extra';
+export type MemorySource = MemorySearchHit['source'];
 
 export interface MemoryFile {
   /** Workspace-relative for workspace files (`memory/2026-01-02.md`), absolute for extra paths. */
@@ -27,23 +30,9 @@ export interface MemorySearchParams {
   minScore?: number;
 }
 
-export interface MemorySearchHit {
-  path: string;
-  startLine: number;
-  endLine: number;
-  score: number;
-  snippet: string;
-  source: MemorySource;
-}
-
-export type SearchMode = 'hybrid' | 'keyword';
-
-export interface MemorySearchResult {
-  results: MemorySearchHit[];
-  mode: SearchMode;
-  /** Why the search is degraded (no provider, vector extension missing, embedding errors), in plain words. */
-  warnings: string[];
-}
+export type MemorySearchHit = z.infer<typeof memorySearchHit>;
+export type MemorySearchResult = z.infer<typeof memorySearchResult>;
+export type SearchMode = MemorySearchResult['mode'];
 
 export interface MemoryGetParams {
   path: string;
@@ -70,37 +59,6 @@ export interface SyncProgress {
   embeddingsTotal: number;
 }
 
-export interface SyncStats {
-  filesScanned: number;
-  filesChanged: number;
-  filesRemoved: number;
-  chunksWritten: number;
-  /** Chunks whose vectors came from the embedding cache. */
-  cacheHits: number;
-  /** Chunks sent to the embedding provider. */
-  embedded: number;
-  /** Chunks still without a vector (no provider, provider error, interrupted). */
-  pendingEmbeddings: number;
-  durationMs: number;
-}
-
-export type EmbeddingState = 'none' | 'ok' | 'error';
-
-export interface MemoryStatus {
-  agentId: string;
-  indexPath: string;
-  workspace: string;
-  extraPaths: string[];
-  files: number;
-  chunks: number;
-  embeddedChunks: number;
-  mode: SearchMode;
-  keyword: { tokenizer: string };
-  vector: { available: boolean; error?: string; dims?: number };
-  embeddings: { state: EmbeddingState; provider: string; model?: string; error?: string };
-  syncing: boolean;
-  dirty: boolean;
-  lastSyncAt?: number;
-  /** Plain sentences for the user: what is degraded and how to fix it. */
-  notes: string[];
-}
+export type SyncStats = z.infer<typeof memorySyncStats>;
+export type MemoryStatus = z.infer<typeof memoryStatusPayload>;
+export type EmbeddingState = MemoryStatus['embeddings']['state'];

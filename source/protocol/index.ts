@@ -9,4 +9,5 @@ export * from './methods/sessions.js';
 export * from './methods/chat.js';
 export * from './methods/commands.js';
 export * from './methods/approvals.js';
+export * from './methods/memory.js';
 export * from './events/runtime.js';

@@ -17,3 +17,11 @@ export type {
   WireRequest,
 } from './types.js';
 export { ProviderError, isProviderError, providerErrorKinds, type ProviderErrorKind } from './errors.js';
+export { createProviders, setupHint, type ProvidersOptions } from './registry.js';
+export { defaultFailoverPolicy, type FailoverPolicy } from './failover.js';
+export { COOLDOWN_STEPS_MS, BILLING_COOLDOWN_MS } from './cooldowns.js';
+export { realClock } from './clock.js';
+export { normalizeToolSchema } from './tool-schema.js';
+export { estimateTokens, estimateMessageTokens, estimateContextTokens, reportedContextTokens, type ContextParts } from './tokens.js';
+export { splitModelRef } from './catalogue.js';
+export { credentialsPath } from './credentials.js';

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /** `OLLAMA_HOST` as Ollama itself reads it: `host`, `host:port` or a URL; default 127.0.0.1:11434. */
 export function ollamaOrigin(env: NodeJS.ProcessEnv): string {
   const raw = env.OLLAMA_HOST?.trim() || '127.0.0.1:11434';
@@ -9,16 +11,15 @@ export function ollamaOrigin(env: NodeJS.ProcessEnv): string {
   return url.origin;
 }
 
+const tagsResponse = z.object({ models: z.array(z.object({ name: z.string() })) });
+
 /** Model names an Ollama server offers, or undefined when none answers in time. */
 export async function probeOllamaModels(env: NodeJS.ProcessEnv, timeoutMs = 1500): Promise<string[] | undefined> {
   try {
     const response = await fetch(`${ollamaOrigin(env)}/api/tags`, { signal: AbortSignal.timeout(timeoutMs) });
     if (!response.ok) return undefined;
-    const body: unknown = await response.json();
-    if (typeof body !== 'object' || body === null || !Array.isArray((body as { models?: unknown }).models)) return undefined;
-    return (body as { models: unknown[] }).models.flatMap((entry) =>
-      typeof entry === 'object' && entry !== null && typeof (entry as { name?: unknown }).name === 'string' ? [(entry as { name: string }).name] : [],
-    );
+    const parsed = tagsResponse.safeParse(await response.json());
+    return parsed.success ? parsed.data.models.map((entry) => entry.name) : undefined;
   } catch {
     return undefined;
   }

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fdatasync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, fdatasync, openSync, readFileSync, writeSync } from 'node:fs';
 import { writeFileAtomicSync } from '../config/index.js';
 import {
   transcriptEntry,
@@ -104,11 +104,6 @@ export function loadTranscriptSync(path: string, now: number = Date.now()): Load
   repair.danglingToolCalls = fixed.repaired;
   if (repair.tornTail || repair.danglingToolCalls.length > 0) writeFileAtomicSync(path, serialise(header.data, entries), 0o600);
   return { header: header.data, entries, repair };
-}
-
-export function createTranscriptSync(path: string, header: TranscriptHeader): void {
-  if (existsSync(path)) throw new Error(`transcript ${path} already exists`);
-  writeFileAtomicSync(path, `${JSON.stringify(header)}\n`, 0o600);
 }
 
 /**

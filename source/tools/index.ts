@@ -27,3 +27,23 @@ export {
   type PolicyDecision,
   type PolicyScope,
 } from './policy.js';
+export {
+  createWebFetchTool,
+  guardedFetch,
+  WebFetchError,
+  AddressPolicy,
+  htmlToMarkdown,
+  wrapUntrusted,
+  UNTRUSTED_TAG,
+  UNTRUSTED_NOTICE,
+  type WebToolConfig,
+  type Resolver,
+} from './web/index.js';
+export {
+  McpManager,
+  mcpToolName,
+  type McpManagerOptions,
+  type McpServerConfig,
+  type McpServerState,
+  type McpServerStatus,
+} from './mcp/index.js';

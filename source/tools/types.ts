@@ -45,6 +45,8 @@ export interface ApprovalOutcome {
 /** How a tool reaches an operator decision; the gateway's approval inbox implements it. */
 export interface ApprovalGate {
   request(input: ApprovalRequestInput, signal?: AbortSignal): Promise<ApprovalOutcome>;
+  /** Whether this exact text was approved with `session` earlier in the same session. */
+  approvedForSession(command: string): boolean;
 }
 
 export interface ToolContext {

@@ -3,6 +3,9 @@ import {
   readGatewayTokenSync,
   ensureGatewayTokenSync,
   findLocalGateway,
+  currentServiceEnvironment,
+  installService,
+  uninstallService,
   restartGateway,
   runGatewayDaemon,
   startGatewayDetached,
@@ -12,7 +15,7 @@ import type { CommandRun } from '../command.js';
 import { printJson } from '../format.js';
 import { run as runStatus } from './status.js';
 
-const usage = 'Usage: claw gateway run|start|stop|restart|status|token|connect-info [--port N] [--json]';
+const usage = 'Usage: claw gateway run|start|stop|restart|status|token|connect-info|install|uninstall [--port N] [--json]';
 
 export const run: CommandRun = async (input) => {
   const [action, ...rest] = input.args;
@@ -59,6 +62,28 @@ export const run: CommandRun = async (input) => {
         ...(found ? { port: found.info.port, bind: found.info.bind } : {}),
         token,
       })}\n`);
+      return 0;
+    }
+    case 'install': {
+      const env = currentServiceEnvironment();
+      const outcome = installService(paths, env, { enable: !input.argv.includes('--no-enable') });
+      if (flags.json) {
+        printJson(outcome);
+        return outcome.enabled || input.argv.includes('--no-enable') ? 0 : 1;
+      }
+      process.stdout.write(`wrote ${outcome.path}\n`);
+      for (const step of outcome.steps) process.stdout.write(`$ ${step.command}${step.code === 0 ? '' : `  → failed (${step.code}): ${step.output}`}\n`);
+      if (outcome.enabled) process.stdout.write(`the gateway is now supervised by ${outcome.kind} (restarts on crash or hang)\n`);
+      else if (!input.argv.includes('--no-enable')) {
+        process.stderr.write(`claw: could not enable the ${outcome.kind} service; the file is written — enable it by hand with the command above.\n`);
+        return 1;
+      }
+      return 0;
+    }
+    case 'uninstall': {
+      const outcome = uninstallService(currentServiceEnvironment());
+      if (flags.json) printJson(outcome);
+      else process.stdout.write(outcome.removed ? `removed ${outcome.path}\n` : `no service was installed (${outcome.path})\n`);
       return 0;
     }
     case 'token': {

@@ -25,6 +25,7 @@ export function describeStatus(status: GatewayStatus, stateDir: string): string 
     `  uptime   ${formatDuration(s.uptimeMs)}`,
     `  clients  ${s.clients.length}: ${clients}`,
     `  state    ${s.stateDir}`,
+    `  service  ${s.supervisor === 'none' ? 'not supervised (see `claw gateway install`)' : `supervised by ${s.supervisor}`}`,
     '',
   ].join('\n');
 }

@@ -17,7 +17,8 @@ export const chatMethods = {
       runId: z.string(),
       messageId: z.string(),
       idempotencyKey: z.string(),
-      status: z.enum(['started', 'queued', 'duplicate']),
+      /** `dropped`: the session's queue was full and the drop policy refused it (a `chat` error event says so too). */
+      status: z.enum(['started', 'queued', 'duplicate', 'dropped']),
     }),
     scope: 'write',
     mutating: true,

@@ -30,6 +30,8 @@ export const statusPayload = z.strictObject({
   clients: z.array(presenceEntry),
   epoch: z.string(),
   seq: z.number().int(),
+  /** The service manager running the gateway, if any. */
+  supervisor: z.enum(['systemd', 'launchd', 'none']),
 });
 export type StatusPayload = z.infer<typeof statusPayload>;
 

@@ -3,6 +3,7 @@ import { sessionMethods } from './sessions.js';
 import { chatMethods } from './chat.js';
 import { commandMethods } from './commands.js';
 import { approvalMethods } from './approvals.js';
+import { memoryMethods } from './memory.js';
 
 /**
  * Every RPC method the gateway may serve. A subsystem adds its methods in a
@@ -15,4 +16,5 @@ export const methods = {
   ...chatMethods,
   ...commandMethods,
   ...approvalMethods,
+  ...memoryMethods,
 };

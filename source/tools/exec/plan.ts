@@ -255,6 +255,12 @@ function classifyCommands(steps: PlanStep[], reasons: Set<string>): void {
         if (argv.includes('-c') || argv.some((a) => /^-[a-z]*c[a-z]*$/.test(a))) reasons.add(`${name} -c runs a shell script`);
         else reasons.add(`${name} is a shell`);
       }
+      argv.slice(1).forEach((word, at) => {
+        const next = argv[at + 2];
+        if (shellOnlyInterpreters.has(baseName(word)) && next !== undefined && /^-[a-z]*c[a-z]*$/.test(next)) {
+          reasons.add(`${name} starts a shell (${baseName(word)} ${next})`);
+        }
+      });
       if (name === 'env' && argv.some((a) => a === '-S' || a.startsWith('-S') || a.startsWith('--split-string') || /^-[a-zA-Z]*S/.test(a))) {
         reasons.add('env -S splits a string into a command line');
       }

@@ -1,8 +1,8 @@
-import type { HelloPayload, PayloadOf } from '../../protocol/index.js';
+import type { ApprovalRecord, HelloPayload, PayloadOf } from '../../protocol/index.js';
 import { approvalRecord, contextPayload, lanesPayload, sessionSummary, subagentNode } from '../../protocol/index.js';
 import { z } from 'zod';
 import { emptyChat, type TuiState } from './state.js';
-import { updateChat } from './chat-reducer.js';
+import { appendItems, updateChat } from './chat-reducer.js';
 
 export function reduceSessionsChanged(state: TuiState, payload: PayloadOf<'sessions.changed'>): TuiState {
   const sessions = { ...state.sessions };
@@ -18,10 +18,20 @@ export function reduceApprovalRequested(state: TuiState, payload: PayloadOf<'app
   return { ...state, approvals: { ...state.approvals, pending: [...state.approvals.pending, payload.approval] } };
 }
 
+export function describeResolution(approval: ApprovalRecord): string {
+  const what = approval.status === 'expired' ? 'expired (denied)' : approval.decision === 'deny' || approval.status === 'denied' ? 'denied' : `approved (${approval.decision ?? 'once'})`;
+  return `Approval for \`${approval.command}\` ${what}${approval.resolvedBy ? ` by ${approval.resolvedBy}` : ''}.`;
+}
+
+/** Closes the prompt for a request decided anywhere, and says who decided it. */
 export function reduceApprovalResolved(state: TuiState, payload: PayloadOf<'approval.resolved'>, now: number): TuiState {
-  const pending = state.approvals.pending.filter((a) => a.id !== payload.approval.id);
-  const ui = state.ui.confirmAlways ? { ...state.ui, confirmAlways: undefined } : state.ui;
-  return { ...state, ui, approvals: { pending, lastResolved: { approval: payload.approval, at: now } } };
+  const { approval } = payload;
+  const wasPending = state.approvals.pending.some((a) => a.id === approval.id);
+  const pending = state.approvals.pending.filter((a) => a.id !== approval.id);
+  const ui = state.ui.confirmAlways === approval.id ? { ...state.ui, confirmAlways: undefined } : state.ui;
+  const next: TuiState = { ...state, ui, approvals: { pending, lastResolved: { approval, at: now } } };
+  if (!wasPending) return next;
+  return updateChat(next, approval.sessionKey, (log) => appendItems(log, [{ kind: 'notice', id: `approval:${approval.id}`, text: describeResolution(approval) }]));
 }
 
 const snapshotShape = z.object({

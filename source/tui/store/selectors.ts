@@ -77,7 +77,7 @@ export function selectFooter(state: TuiState): FooterInfo {
 
 /** The approval the prompt shows: the oldest pending one. */
 export function selectActiveApproval(state: TuiState): ApprovalRecord | undefined {
-  return state.approvals.pending[0];
+  return state.approvals.pending.find((a) => !state.ui.dismissed.includes(a.id));
 }
 
 export interface ContextSegment {

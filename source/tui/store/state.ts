@@ -1,3 +1,4 @@
+import { emptyEditor, type EditorState } from '../editor/editor.js';
 import type {
   ApprovalRecord,
   ContextPayload,
@@ -65,7 +66,12 @@ export interface UiState {
   /** When the first Ctrl+C was pressed; a second one soon after exits. */
   ctrlCAt?: number;
   picker?: { title: string; options: string[]; index: number; command: string };
+  /** Approval id whose "always" choice waits for a second confirmation. */
   confirmAlways?: string;
+  /** Approvals left pending with Esc; the prompt skips them until /approvals. */
+  dismissed: readonly string[];
+  editor: EditorState;
+  completionIndex: number;
 }
 
 /** Items kept in memory per session; enough for several screens of scrollback. */
@@ -88,6 +94,6 @@ export function initialState(options: { agentId?: string; sessionKey?: string } 
     subagents: [],
     approvals: { pending: [] },
     runModel: {},
-    ui: { focus: 'chat', hidden: [], scroll: 0, toolsExpanded: false, sessionCursor: 0 },
+    ui: { focus: 'chat', hidden: [], scroll: 0, toolsExpanded: false, sessionCursor: 0, dismissed: [], editor: emptyEditor(), completionIndex: 0 },
   };
 }

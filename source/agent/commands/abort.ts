@@ -1,0 +1,12 @@
+import type { SlashCommand } from './types.js';
+
+export const abortCommand: SlashCommand = {
+  name: 'abort',
+  aliases: ['stop'],
+  args: '',
+  description: 'Stop the running turn (queued messages stay queued).',
+  async run({ sessionKey, host }) {
+    const aborted = await host.abort(sessionKey);
+    return { reply: aborted ? 'turn aborted' : 'nothing is running', data: { aborted } };
+  },
+};

@@ -1,0 +1,53 @@
+import { ClawError, type CommandInfo } from '../../protocol/index.js';
+import { abortCommand } from './abort.js';
+import { helpCommand } from './help.js';
+import { modelCommand } from './model.js';
+import { newCommand } from './new.js';
+import { resetCommand } from './reset.js';
+import { retryCommand } from './retry.js';
+import { statusCommand } from './status.js';
+import { thinkCommand } from './think.js';
+import type { CommandContext, CommandReply, SlashCommand } from './types.js';
+
+export const builtinCommands: readonly SlashCommand[] = [statusCommand, modelCommand, thinkCommand, newCommand, resetCommand, abortCommand, retryCommand, helpCommand];
+
+/** Splits `/name rest…` into the command word and its arguments. */
+export function parseCommandText(text: string): { name: string; args: string } | undefined {
+  const match = /^\/(\S+)\s*([\s\S]*)$/.exec(text.trim());
+  if (!match?.[1]) return undefined;
+  return { name: match[1].toLowerCase(), args: (match[2] ?? '').trim() };
+}
+
+/** Slash commands as data: a lookup by name or alias, never a switch. */
+export class CommandRegistry {
+  readonly #byName = new Map<string, SlashCommand>();
+  readonly #commands: SlashCommand[] = [];
+
+  constructor(commands: readonly SlashCommand[] = builtinCommands) {
+    for (const command of commands) this.add(command);
+  }
+
+  add(command: SlashCommand): void {
+    for (const name of [command.name, ...command.aliases]) {
+      if (this.#byName.has(name)) throw new Error(`slash command "/${name}" is declared twice`);
+      this.#byName.set(name, command);
+    }
+    this.#commands.push(command);
+  }
+
+  list(): readonly SlashCommand[] {
+    return this.#commands;
+  }
+
+  info(): CommandInfo[] {
+    return this.#commands.map(({ name, aliases, args, description }) => ({ name, aliases: [...aliases], args, description }));
+  }
+
+  async run(text: string, context: Omit<CommandContext, 'args' | 'list'>): Promise<CommandReply> {
+    const parsed = parseCommandText(text);
+    if (!parsed) throw new ClawError('bad_request', `"${text}" is not a slash command. Commands start with /, e.g. /status; /help lists them.`);
+    const command = this.#byName.get(parsed.name);
+    if (!command) throw new ClawError('not_found', `Unknown command /${parsed.name}. Run /help for the list.`);
+    return command.run({ ...context, args: parsed.args, list: () => this.list() });
+  }
+}

@@ -1,0 +1,52 @@
+import type { SlashCommand } from './types.js';
+
+function formatTokens(n: number): string {
+  return n >= 10_000 ? `${Math.round(n / 1000)}k` : String(n);
+}
+
+export const statusCommand: SlashCommand = {
+  name: 'status',
+  aliases: [],
+  args: '',
+  description: 'Model, provider, tokens used of the window, cost, queue and last error.',
+  async run({ sessionKey, host, providers, resolveModel, lastError }) {
+    const session = await host.session(sessionKey);
+    const model = await resolveModel(session);
+    let window: number | undefined;
+    let provider: string | undefined;
+    if (model) {
+      try {
+        const resolved = providers.resolveModel(model);
+        window = resolved.contextWindow;
+        provider = resolved.provider;
+      } catch {
+        provider = undefined;
+      }
+    }
+    const error = lastError(sessionKey);
+    const data = {
+      sessionKey,
+      sessionId: session.sessionId,
+      model,
+      provider,
+      thinking: session.thinking,
+      tokens: session.tokens,
+      window,
+      costUsd: session.costUsd,
+      running: session.running,
+      queued: session.queued,
+      lastError: error,
+    };
+    const used = window ? `${formatTokens(session.tokens.context)} / ${formatTokens(window)} (${Math.round((session.tokens.context / window) * 100)}%)` : formatTokens(session.tokens.context);
+    const lines = [
+      `session  ${sessionKey} (${session.sessionId})`,
+      `model    ${model ?? 'none configured'}${provider ? ` via ${provider}` : ''}`,
+      `context  ${used}`,
+      `tokens   ${formatTokens(session.tokens.input)} in, ${formatTokens(session.tokens.output)} out`,
+      `cost     $${session.costUsd.toFixed(4)}`,
+      `queue    ${session.running ? 'running' : 'idle'}, ${session.queued} queued`,
+      `error    ${error ? `${error.message}${error.hint ? ` (${error.hint})` : ''}` : 'none'}`,
+    ];
+    return { reply: lines.join('\n'), data };
+  },
+};

@@ -1,0 +1,19 @@
+import { ClawError, thinkingLevelName } from '../../protocol/index.js';
+import type { SlashCommand } from './types.js';
+
+export const thinkCommand: SlashCommand = {
+  name: 'think',
+  aliases: ['thinking'],
+  args: 'off|minimal|low|medium|high',
+  description: 'Show or set how much the model reasons before answering.',
+  async run({ sessionKey, args, host }) {
+    if (!args) {
+      const session = await host.session(sessionKey);
+      return { reply: `thinking: ${session.thinking ?? 'agent default'}`, data: { thinking: session.thinking } };
+    }
+    const level = thinkingLevelName.safeParse(args.toLowerCase());
+    if (!level.success) throw new ClawError('bad_request', `Unknown thinking level "${args}". Use one of: ${thinkingLevelName.options.join(', ')}.`);
+    await host.patch(sessionKey, { thinking: level.data });
+    return { reply: `thinking set to ${level.data}`, data: { thinking: level.data } };
+  },
+};

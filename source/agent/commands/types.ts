@@ -1,0 +1,48 @@
+import type { SessionSummary } from '../../protocol/index.js';
+import type { Providers, ThinkingLevel } from '../../providers/index.js';
+import type { LastError } from '../agent-runtime.js';
+
+/**
+ * What slash commands need from sessions and lanes. Those subsystems sit
+ * above agent/, so the gateway implements this over them.
+ */
+export interface CommandHost {
+  /** The session, created if the key is new. */
+  session(key: string): Promise<SessionSummary>;
+  patch(key: string, patch: { model?: string | null; thinking?: ThinkingLevel | null }): Promise<SessionSummary>;
+  newSession(key: string, model?: string): Promise<SessionSummary>;
+  reset(key: string): Promise<SessionSummary>;
+  /** Aborts the running turn; false when nothing was running. */
+  abort(key: string): Promise<boolean>;
+  /** Runs a turn on the transcript as it stands (no new message). */
+  retry(key: string): Promise<{ runId: string }>;
+}
+
+export interface CommandContext {
+  sessionKey: string;
+  /** Everything after the command word, trimmed. */
+  args: string;
+  host: CommandHost;
+  providers: Providers;
+  /** The model the session uses now (override, agent or default). */
+  resolveModel(session: SessionSummary): Promise<string | undefined>;
+  lastError(sessionKey: string): LastError | undefined;
+  /** The registry's own list, for /help. */
+  list(): readonly SlashCommand[];
+}
+
+export interface CommandReply {
+  reply: string;
+  data?: unknown;
+}
+
+export interface SlashCommand {
+  name: string;
+  aliases: readonly string[];
+  /** Usage of the arguments, e.g. `[provider/model]`; empty when there are none. */
+  args: string;
+  description: string;
+  run(context: CommandContext): Promise<CommandReply>;
+}
+
+export type { ThinkingLevel };

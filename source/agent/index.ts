@@ -1,0 +1,20 @@
+export { AgentRuntime, type AgentRuntimeDeps, type ContextReport, type LastError } from './agent-runtime.js';
+export { bootstrapFileNames, ensureWorkspaceSync, isFirstRunSync, markFirstRunCompleteSync, workspaceTemplateDir, type BootstrapFileName, type WorkspaceSetup } from './workspace.js';
+export {
+  loadBootstrapSync,
+  selectBootstrapFiles,
+  truncateHeadTail,
+  BOOTSTRAP_FILE_MAX_CHARS,
+  BOOTSTRAP_TOTAL_MAX_CHARS,
+  type BootstrapFile,
+  type BootstrapFileReport,
+  type BootstrapLoad,
+  type BootstrapOptions,
+  type SessionKind,
+} from './bootstrap.js';
+export { buildSystemPrompt, type PromptSection, type RuntimeFacts, type SystemPrompt, type SystemPromptInput } from './system-prompt.js';
+export { NO_REPLY } from './reply-stream.js';
+export { ABORTED_RESULT, SKIPPED_RESULT } from './tool-round.js';
+export type { HistoryMessage, NewTranscriptEntry, TurnEvents, TurnInput, TurnOutcome, TurnSession, TurnStatus } from './turn-types.js';
+export { CommandRegistry, builtinCommands, parseCommandText } from './commands/registry.js';
+export type { CommandContext, CommandHost, CommandReply, SlashCommand } from './commands/types.js';

@@ -1,0 +1,29 @@
+import type { QueueMode } from '../queue/index.js';
+import type { PeerKind } from '../routing/index.js';
+
+/** Every trigger becomes this: one message for one session, before access control and routing. */
+export interface InboundMessage {
+  channel: string;
+  accountId?: string | undefined;
+  peer: { kind: PeerKind; id: string };
+  parentPeer?: { kind: PeerKind; id: string } | undefined;
+  threadId?: string | undefined;
+  /** Set when the sender names its session explicitly (TUI, CLI, cron, hooks); routing is skipped. */
+  sessionKey?: string | undefined;
+  /** Unique per channel; with the channel it is the dedupe key. */
+  messageId: string;
+  text: string;
+  senderId?: string | undefined;
+  senderName?: string | undefined;
+  queueMode?: QueueMode | undefined;
+}
+
+/** Where a channel hands its messages: resolves once the message is durable (or known as a duplicate). */
+export type InboundSink = (message: InboundMessage) => Promise<{ runId: string; status: 'started' | 'queued' | 'duplicate' | 'dropped' }>;
+
+/** A channel adapter (Telegram, webhook, …): normalises its traffic into InboundMessage. */
+export interface ChannelPlugin {
+  readonly id: string;
+  start(sink: InboundSink): Promise<void>;
+  stop(): Promise<void>;
+}

@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import type { ClawConfig } from '../config/index.js';
+import type { InboundMessage } from '../channels/index.js';
+import { ClawError } from '../protocol/index.js';
+import {
+  resolveQueueMode,
+  type AcceptedRecord,
+  type InboundJournal,
+  type LaneQueue,
+  type QueuedMessage,
+} from '../queue/index.js';
+import { routeInbound } from '../routing/index.js';
+import type { SessionRegistry } from '../sessions/index.js';
+
+export interface AcceptResult {
+  runId: string;
+  sessionKey: string;
+  status: 'started' | 'queued' | 'duplicate' | 'dropped';
+}
+
+export interface InboundServiceDeps {
+  config: ClawConfig;
+  journal: InboundJournal;
+  lanes: LaneQueue;
+  sessions: SessionRegistry;
+  sessionChanged(key: string, reason: 'created' | 'reset'): void;
+  warn(message: string): void;
+}
+
+function queued(record: AcceptedRecord): QueuedMessage {
+  return {
+    seq: record.seq,
+    runId: record.runId,
+    messageId: record.messageId,
+    sessionKey: record.sessionKey,
+    agentId: record.agentId,
+    channel: record.channel,
+    text: record.text,
+    mode: record.mode,
+    acceptedAt: record.at,
+    ...(record.senderId !== undefined ? { senderId: record.senderId } : {}),
+    ...(record.senderName !== undefined ? { senderName: record.senderName } : {}),
+  };
+}
+
+/**
+ * The path of every inbound message: check, route, dedupe, journal durably,
+ * then hand to its lane. Also replays the journal after a restart.
+ */
+export class InboundService {
+  constructor(private readonly deps: InboundServiceDeps) {}
+
+  async accept(message: InboundMessage): Promise<AcceptResult> {
+    const { config, journal, lanes, sessions } = this.deps;
+    const limit = config.session.maxMessageChars;
+    if (message.text.length > limit) {
+      throw new ClawError('bad_request', `The message is ${message.text.length} characters; the limit is ${limit} (session.maxMessageChars). Shorten it or split it.`);
+    }
+    if (message.text.trim().length === 0) throw new ClawError('bad_request', 'The message is empty; type some text to send.');
+    const sessionKey = message.sessionKey ?? routeInbound(message, config).sessionKey;
+    const { agentId } = sessions.resolve(sessionKey);
+    const dedupeKey = `${message.channel}\u0000${message.messageId}`;
+    const earlier = journal.lookup(dedupeKey);
+    if (earlier) return { runId: earlier.runId, sessionKey: earlier.sessionKey, status: 'duplicate' };
+    const mode = resolveQueueMode({ message: message.queueMode, session: sessions.get(sessionKey)?.entry.queueMode, channel: message.channel }, config.queue);
+    const record = await journal.accept({
+      dedupeKey,
+      runId: randomUUID(),
+      messageId: message.messageId,
+      sessionKey,
+      agentId,
+      channel: message.channel,
+      text: message.text,
+      mode,
+      ...(message.senderId !== undefined ? { senderId: message.senderId } : {}),
+      ...(message.senderName !== undefined ? { senderName: message.senderName } : {}),
+    });
+    // Nothing may await between the journal and the lane: acceptance order is lane order.
+    const ensured = sessions.ensure(sessionKey, message.channel);
+    if (ensured.created) this.deps.sessionChanged(sessionKey, 'created');
+    if (ensured.reset) this.deps.sessionChanged(sessionKey, 'reset');
+    const status = lanes.enqueue(queued(record));
+    return { runId: record.runId, sessionKey, status };
+  }
+
+  /**
+   * After a restart: a message whose reply is already in its transcript only
+   * lacks its outcome record; anything else runs again, in acceptance order.
+   */
+  async recover(unfinished: readonly AcceptedRecord[]): Promise<{ requeued: number; completed: number }> {
+    const { journal, lanes, sessions } = this.deps;
+    let requeued = 0;
+    let completed = 0;
+    for (const record of unfinished) {
+      try {
+        sessions.ensure(record.sessionKey, record.channel);
+        const session = await sessions.open(record.sessionKey);
+        if (session.isAnswered(record.messageId)) {
+          void journal.finish(record.seq, 'replied', { reason: 'reply found in the transcript after a restart' });
+          completed += 1;
+          continue;
+        }
+      } catch (error) {
+        this.deps.warn(`could not check ${record.sessionKey} for message ${record.messageId}: ${String(error)}`);
+      }
+      lanes.enqueue(queued(record), { force: true });
+      requeued += 1;
+    }
+    return { requeued, completed };
+  }
+}

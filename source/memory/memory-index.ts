@@ -1,0 +1,189 @@
+import type { ClawConfig, StatePaths } from '../config/index.js';
+import { embeddingProviderFromConfig, EmbeddingError, type EmbeddingProvider } from './embeddings.js';
+import { IndexStore } from './index-store.js';
+import { readMemoryLines } from './memory-get.js';
+import { memoryRoots } from './roots.js';
+import { searchIndex, type SearchSettings } from './search.js';
+import { embedPending, syncFiles } from './sync.js';
+import { KEYWORD_TOKENIZER } from './text-tokens.js';
+import type { MemoryGetParams, MemoryGetResult, MemoryRoots, MemorySearchParams, MemorySearchResult, MemoryStatus, SyncProgress, SyncStats } from './types.js';
+
+const NO_PROVIDER = 'Keyword-only: no embedding provider is configured. Set memory.embeddings.provider to "openai" (any OpenAI-compatible server: OpenAI, Ollama, llama.cpp, vLLM) to add vector search.';
+
+export interface MemoryIndexOptions {
+  agentId: string;
+  config: ClawConfig;
+  paths: StatePaths;
+  /** Overrides the provider from config; `null` forces keyword-only. */
+  provider?: EmbeddingProvider | null;
+  /** Loads the vector extension from this file instead of the sqlite-vec package. */
+  vecExtensionPath?: string;
+  now?: () => number;
+}
+
+export interface SyncOptions {
+  /** Re-chunk every file even when unchanged (vectors still come from the cache). */
+  force?: boolean;
+  /** Try the provider again after a quota/auth error (explicit reindex only). */
+  retryEmbeddings?: boolean;
+  onProgress?: (progress: SyncProgress) => void;
+}
+
+/**
+ * One agent's memory: the markdown roots, the SQLite index and the embedding
+ * provider. Syncs run one at a time; searches never wait for embeddings.
+ */
+export class MemoryIndex {
+  readonly agentId: string;
+  readonly roots: MemoryRoots;
+  readonly store: IndexStore;
+  private readonly provider: EmbeddingProvider | undefined;
+  private readonly config: ClawConfig;
+  private readonly now: () => number;
+  private embeddingError: EmbeddingError | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+  private pendingSyncs = 0;
+  private dirty = true;
+  private lastSyncAt: number | undefined;
+  private closed = false;
+
+  constructor(options: MemoryIndexOptions) {
+    this.agentId = options.agentId;
+    this.config = options.config;
+    this.now = options.now ?? Date.now;
+    this.roots = memoryRoots(options.config, options.paths, options.agentId);
+    this.provider = options.provider === null ? undefined : (options.provider ?? embeddingProviderFromConfig(options.config));
+    this.store = new IndexStore(options.paths.memoryIndex(options.agentId), options.vecExtensionPath ? { vecExtensionPath: options.vecExtensionPath } : {});
+    const last = Number(this.store.getMeta('last_sync_at'));
+    if (last > 0) this.lastSyncAt = last;
+  }
+
+  /** Notes that files changed; the next search or sync picks it up. */
+  markDirty(): void {
+    this.dirty = true;
+  }
+
+  get syncing(): boolean {
+    return this.pendingSyncs > 0;
+  }
+
+  /** Runs after any sync already in progress. */
+  sync(options: SyncOptions = {}): Promise<SyncStats> {
+    this.pendingSyncs++;
+    const run = this.queue.then(() => this.runSync(options)).finally(() => { this.pendingSyncs--; });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async runSync(options: SyncOptions): Promise<SyncStats> {
+    const started = performance.now();
+    this.dirty = false;
+    if (options.force) this.store.clear();
+    const files = syncFiles(this.store, this.roots, this.config.memory.chunking, options.onProgress ? { onProgress: options.onProgress } : {});
+    const stats: SyncStats = { ...files, cacheHits: 0, embedded: 0, pendingEmbeddings: 0, durationMs: 0 };
+    const fatal = this.embeddingError && this.embeddingError.kind !== 'transient';
+    if (this.provider && this.store.vectorsAvailable && !this.closed && (!fatal || options.retryEmbeddings)) {
+      try {
+        const embedded = await embedPending(this.store, this.provider, { shouldStop: () => this.closed, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+        stats.cacheHits = embedded.cacheHits;
+        stats.embedded = embedded.embedded;
+        this.embeddingError = undefined;
+      } catch (error) {
+        if (!(error instanceof EmbeddingError)) throw error;
+        this.embeddingError = error;
+      }
+    }
+    if (this.provider && !this.closed) stats.pendingEmbeddings = this.store.countPending(this.provider.model);
+    this.lastSyncAt = this.now();
+    if (!this.closed) this.store.setMeta('last_sync_at', String(this.lastSyncAt));
+    stats.durationMs = Math.round(performance.now() - started);
+    return stats;
+  }
+
+  /** Failures (not choices such as "no provider") that make search weaker than configured. */
+  problems(): string[] {
+    return [this.store.vecError, this.embeddingError?.message].filter((text): text is string => text !== undefined);
+  }
+
+  private warnings(): string[] {
+    const out: string[] = [];
+    if (!this.provider) out.push(NO_PROVIDER);
+    if (this.store.vecError) out.push(this.store.vecError);
+    if (this.embeddingError) out.push(this.embeddingError.message);
+    return out;
+  }
+
+  private searchSettings(): SearchSettings {
+    return this.config.memory.search;
+  }
+
+  /**
+   * Searches what is indexed now. Pending file changes are applied first
+   * (cheap: chunking only); embedding them continues in the background so a
+   * tool call never waits for a re-embedding storm.
+   */
+  async search(params: MemorySearchParams): Promise<MemorySearchResult> {
+    if (this.dirty && !this.syncing) {
+      this.dirty = false;
+      syncFiles(this.store, this.roots, this.config.memory.chunking);
+      if (this.provider) void this.sync().catch(() => undefined);
+    }
+    const warnings = this.warnings();
+    let queryVector: Float32Array | undefined;
+    const vectorUsable = this.provider && this.store.vectorsAvailable && this.store.vectorDims !== undefined && !(this.embeddingError && this.embeddingError.kind !== 'transient');
+    if (this.provider && vectorUsable) {
+      try {
+        [queryVector] = await this.provider.embed([params.query], { maxRetries: 0 });
+      } catch (error) {
+        if (!(error instanceof EmbeddingError)) throw error;
+        if (error.kind !== 'transient') this.embeddingError = error;
+        warnings.push(`The query could not be embedded, so this search is keyword-only: ${error.message}`);
+      }
+    }
+    const pending = this.provider ? this.store.countPending(this.provider.model) : 0;
+    if (queryVector && pending > 0) warnings.push(`${pending} chunks are still waiting for embeddings; they are found by keyword only.`);
+    return searchIndex(this.store, params, this.searchSettings(), { queryVector, now: this.now(), warnings });
+  }
+
+  get(params: MemoryGetParams): MemoryGetResult {
+    return readMemoryLines(this.roots, params);
+  }
+
+  status(): MemoryStatus {
+    const counts = this.store.counts();
+    const embeddingState = !this.provider ? 'none' : this.embeddingError ? 'error' : 'ok';
+    const hybrid = this.provider !== undefined && this.store.vectorsAvailable && !(this.embeddingError && this.embeddingError.kind !== 'transient');
+    const notes = this.warnings();
+    const pending = this.provider ? this.store.countPending(this.provider.model) : 0;
+    if (this.provider && pending > 0) notes.push(`${pending} of ${counts.chunks} chunks have no embedding yet; run \`claw memory index\` to finish.`);
+    return {
+      agentId: this.agentId,
+      indexPath: this.store.path,
+      workspace: this.roots.workspace,
+      extraPaths: this.roots.extraPaths,
+      files: counts.files,
+      chunks: counts.chunks,
+      embeddedChunks: counts.embedded,
+      mode: hybrid ? 'hybrid' : 'keyword',
+      keyword: { tokenizer: KEYWORD_TOKENIZER },
+      vector: { available: this.store.vectorsAvailable, ...(this.store.vecError ? { error: this.store.vecError } : {}), ...(this.store.vectorDims ? { dims: this.store.vectorDims } : {}) },
+      embeddings: {
+        state: embeddingState,
+        provider: this.provider?.label ?? 'none',
+        ...(this.provider ? { model: this.provider.model } : {}),
+        ...(this.embeddingError ? { error: this.embeddingError.message } : {}),
+      },
+      syncing: this.syncing,
+      dirty: this.dirty,
+      ...(this.lastSyncAt !== undefined ? { lastSyncAt: this.lastSyncAt } : {}),
+      notes,
+    };
+  }
+
+  /** Waits for the running sync to reach a safe point, then closes the database. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.queue;
+    this.store.close();
+  }
+}

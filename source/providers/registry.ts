@@ -1,0 +1,128 @@
+import type { ClawConfig, StatePaths } from '../config/index.js';
+import { streamAnthropic } from './anthropic.js';
+import { builtinProviders, defaultModelFor } from './builtin-models.js';
+import { providerSettings, resolveModelRef, type ProviderSettings } from './catalogue.js';
+import { realClock } from './clock.js';
+import { ProfileCooldowns } from './cooldowns.js';
+import { authProfilesFor, credentialsPath, missingKeyMessage } from './credentials.js';
+import { ProviderError } from './errors.js';
+import { defaultFailoverPolicy, streamWithFailover, type FailoverPolicy } from './failover.js';
+import { ollamaOrigin, probeOllamaModels } from './ollama.js';
+import { streamOpenAI } from './openai.js';
+import type { AuthProfile, Clock, ModelListing, ProviderEvent, Providers, ResolvedModel, TurnRequest, WireRequest } from './types.js';
+
+export interface ProvidersOptions {
+  config: ClawConfig;
+  paths: StatePaths;
+  /** Where API keys and OLLAMA_HOST are read; default process.env. */
+  env?: NodeJS.ProcessEnv;
+  clock?: Clock;
+  policy?: Partial<FailoverPolicy>;
+}
+
+/**
+ * The providers subsystem: model catalogue, credentials, cooldowns (kept for
+ * the life of this object, so create one per gateway) and failover. Keys are
+ * re-read on every call, so a credentials file written after start-up works
+ * for the next message without a restart.
+ */
+export function createProviders(options: ProvidersOptions): Providers {
+  const env = options.env ?? process.env;
+  const clock = options.clock ?? realClock;
+  const policy = { ...defaultFailoverPolicy, ...options.policy };
+  const cooldowns = new ProfileCooldowns(() => clock.now());
+  const settings = (): Map<string, ProviderSettings> => providerSettings(options.config, env);
+  const credentialsDir = options.paths.credentials;
+
+  const profilesOf = (provider: ProviderSettings): AuthProfile[] => {
+    const profiles = authProfilesFor(provider, credentialsDir, env);
+    if (profiles.length === 0) throw new ProviderError('not_configured', missingKeyMessage(provider, credentialsDir));
+    return profiles;
+  };
+  const isReady = (provider: ProviderSettings): boolean => {
+    try {
+      return authProfilesFor(provider, credentialsDir, env).length > 0;
+    } catch {
+      return false;
+    }
+  };
+  const call = (request: WireRequest): AsyncIterable<ProviderEvent> =>
+    request.model.api === 'anthropic' ? streamAnthropic(request) : streamOpenAI(request);
+
+  const configuredChoice = (all: Map<string, ProviderSettings>): string | undefined => {
+    for (const provider of all.values()) {
+      if (!provider.configured || !isReady(provider)) continue;
+      const first = Object.keys(options.config.models.providers[provider.name]?.models ?? {})[0] ?? defaultModelFor[provider.name];
+      if (first) return `${provider.name}/${first}`;
+    }
+    for (const name of ['anthropic', 'openai']) {
+      const provider = all.get(name);
+      const preferred = defaultModelFor[name];
+      if (provider && preferred && isReady(provider)) return `${name}/${preferred}`;
+    }
+    return undefined;
+  };
+
+  return {
+    streamTurn(request: TurnRequest): AsyncIterable<ProviderEvent> {
+      const all = settings();
+      return streamWithFailover(request, {
+        resolve: (ref) => resolveModelRef(all, ref),
+        profiles: (model: ResolvedModel) => {
+          const provider = all.get(model.provider);
+          if (!provider) throw new ProviderError('not_configured', `Unknown provider "${model.provider}".`);
+          return profilesOf(provider);
+        },
+        call,
+        cooldowns,
+        clock,
+        policy,
+      });
+    },
+
+    resolveModel: (ref) => resolveModelRef(settings(), ref),
+
+    async defaultModel() {
+      const chosen = configuredChoice(settings());
+      if (chosen) return chosen;
+      const local = await probeOllamaModels(env);
+      return local?.[0] === undefined ? undefined : `ollama/${local[0]}`;
+    },
+
+    async listModels() {
+      const all = settings();
+      const listings: ModelListing[] = [];
+      for (const provider of all.values()) {
+        if (provider.name === 'ollama' && !provider.configured) continue;
+        const ready = isReady(provider);
+        for (const [id, info] of Object.entries(provider.models)) {
+          const source = provider.builtin && builtinProviders[provider.name]?.models[id] ? 'builtin' : 'config';
+          listings.push({ ref: `${provider.name}/${id}`, provider: provider.name, contextWindow: info.contextWindow, maxOutput: info.maxOutput, cost: info.cost, ready, source });
+        }
+      }
+      const anythingReady = listings.some((listing) => listing.ready);
+      const ollamaConfigured = all.get('ollama')?.configured === true;
+      if (!anythingReady || ollamaConfigured) {
+        for (const name of (await probeOllamaModels(env)) ?? []) {
+          if (listings.some((listing) => listing.ref === `ollama/${name}`)) continue;
+          const model = resolveModelRef(all, `ollama/${name}`);
+          listings.push({ ref: model.ref, provider: 'ollama', contextWindow: model.contextWindow, maxOutput: model.maxOutput, cost: model.cost, ready: true, source: 'ollama' });
+        }
+      }
+      return listings;
+    },
+
+    setupHint: () => setupHint(credentialsDir, env),
+  };
+}
+
+/** What to set when no provider is usable: every way, with the exact names and paths. */
+export function setupHint(credentialsDir: string, env: NodeJS.ProcessEnv = process.env): string {
+  return [
+    'No model provider is configured. Do one of these, then resend the message (or /retry):',
+    `  • Put a key in ${credentialsPath(credentialsDir, 'anthropic')} or ${credentialsPath(credentialsDir, 'openai')} as {"apiKey": "…"} (chmod 600); takes effect without a restart.`,
+    '  • Or export ANTHROPIC_API_KEY=… or OPENAI_API_KEY=… in the environment that starts the gateway, then restart it (claw gateway restart).',
+    '  • Or add an OpenAI-compatible server to claw.json: claw config set models.providers.local \'{"api":"openai","baseUrl":"http://127.0.0.1:8000/v1","models":{"my-model":{}}}\' and claw config set agents.defaults.model local/my-model.',
+    `  • Or run Ollama (checked at ${ollamaOrigin(env)}; set OLLAMA_HOST if it is elsewhere) and pull a model.`,
+  ].join('\n');
+}

@@ -1,0 +1,60 @@
+import type { AgentEventPayload, ChatEventPayload } from '../protocol/index.js';
+import type { Clock, TimerHandle } from './clock.js';
+import type { QueuedMessage, SessionHandle, TurnContext } from './turn-runner.js';
+
+export interface TurnEmitter {
+  (event: 'chat', payload: ChatEventPayload): void;
+  (event: 'agent', payload: AgentEventPayload): void;
+}
+
+/** A running turn: its messages, abort controller, steer buffer and watchdog state. */
+export class ActiveTurn {
+  readonly controller = new AbortController();
+  readonly startedAt: number;
+  lastProgress: number;
+  /** Steered messages handed to the runner; they share this turn's outcome. */
+  readonly taken: QueuedMessage[] = [];
+  /** Steered messages not yet taken; they become the next turn if the runner never takes them. */
+  readonly steered: QueuedMessage[] = [];
+  watchdog: TimerHandle | undefined;
+  finished = false;
+  finalSent = false;
+  session: SessionHandle | undefined;
+
+  constructor(readonly runId: string, readonly sessionKey: string, readonly agentId: string, readonly messages: readonly QueuedMessage[], private readonly clock: Clock) {
+    this.startedAt = clock.now();
+    this.lastProgress = this.startedAt;
+  }
+
+  /** Every message this turn answers, in the order they arrived. */
+  answered(): QueuedMessage[] {
+    return [...this.messages, ...this.taken];
+  }
+
+  context(session: SessionHandle, emit: TurnEmitter, onSteerTaken: (messages: QueuedMessage[]) => void): TurnContext {
+    const progress = (): void => { this.lastProgress = this.clock.now(); };
+    const turnEmit = ((event: 'chat' | 'agent', payload: ChatEventPayload | AgentEventPayload) => {
+      if (this.finished) return;
+      progress();
+      if (event === 'chat' && (payload as ChatEventPayload).state === 'final') this.finalSent = true;
+      (emit as (e: string, p: unknown) => void)(event, payload);
+    }) as TurnContext['emit'];
+    return {
+      runId: this.runId,
+      sessionKey: this.sessionKey,
+      agentId: this.agentId,
+      messages: this.messages,
+      signal: this.controller.signal,
+      session,
+      progress,
+      emit: turnEmit,
+      takeSteered: () => {
+        if (this.finished) return [];
+        const drained = this.steered.splice(0);
+        this.taken.push(...drained);
+        if (drained.length > 0) onSteerTaken(drained);
+        return drained;
+      },
+    };
+  }
+}

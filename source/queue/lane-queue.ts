@@ -1,0 +1,298 @@
+import type { LanesPayload } from '../protocol/index.js';
+import { ActiveTurn, type TurnEmitter } from './active-turn.js';
+import { systemClock, type Clock, type TimerHandle } from './clock.js';
+import { poolForSessionKey, type PoolName, type QueueConfig } from './modes.js';
+import { Pool } from './pool.js';
+import type { OutcomeStatus } from './journal-records.js';
+import type { QueuedMessage, SessionHandle, TurnOutcome, TurnRunner } from './turn-runner.js';
+import { appendUserMessages, outcomeEvent, overflowNote } from './turn-io.js';
+
+export type EnqueueStatus = 'started' | 'queued' | 'dropped';
+
+export interface LaneQueueOptions {
+  config: Pick<QueueConfig, 'cap' | 'drop' | 'debounceMs' | 'lanes' | 'watchdogSeconds'>;
+  runner: TurnRunner;
+  openSession(sessionKey: string, agentId: string): Promise<SessionHandle>;
+  /** Exactly once per message: how it ended. */
+  onOutcome(message: QueuedMessage, status: OutcomeStatus, detail: { reason?: string; turnRunId?: string }): void;
+  emit: TurnEmitter;
+  /** Lane depths or activity changed (callers throttle the `lanes` event). */
+  onChange?(): void;
+  clock?: Clock;
+}
+
+interface Lane {
+  key: string;
+  pool: PoolName;
+  queue: QueuedMessage[];
+  active: ActiveTurn | undefined;
+  waitingForSlot: boolean;
+  lastArrival: number;
+  /** Collect backlog waits until arrivals have been quiet for debounceMs. */
+  debounceUntil: number;
+  timer: TimerHandle | undefined;
+  overflow: QueuedMessage[];
+}
+
+/**
+ * Lanes: one serial lane per session key, turns capped per pool, queue modes,
+ * overflow policy and the watchdog. Everything is a function of the calls
+ * made and the injected clock.
+ */
+export class LaneQueue {
+  private readonly lanes = new Map<string, Lane>();
+  private readonly pools: Record<PoolName, Pool>;
+  private readonly clock: Clock;
+  private stopped = false;
+  private readonly settledWaiters = new Set<() => void>();
+
+  constructor(private readonly options: LaneQueueOptions) {
+    this.clock = options.clock ?? systemClock;
+    const { lanes } = options.config;
+    this.pools = { main: new Pool('main', lanes.main), subagent: new Pool('subagent', lanes.subagent), cron: new Pool('cron', lanes.cron) };
+  }
+
+  /** Queues a message; `force` skips the cap (re-queueing after a restart). */
+  enqueue(message: QueuedMessage, options: { force?: boolean } = {}): EnqueueStatus {
+    const lane = this.lane(message.sessionKey);
+    const active = lane.active;
+    if (active && !active.finished && message.mode === 'steer') {
+      if (!options.force && !this.makeRoom(lane, message)) return 'dropped';
+      active.steered.push(message);
+      this.changed();
+      return 'queued';
+    }
+    if (!options.force && !this.makeRoom(lane, message)) return 'dropped';
+    const busy = lane.active !== undefined || lane.waitingForSlot || lane.queue.length > 0;
+    if (message.mode === 'interrupt' && lane.active) {
+      lane.queue.unshift(message);
+      this.abortTurn(lane.active, 'interrupted by a newer message');
+    } else {
+      lane.queue.push(message);
+    }
+    lane.lastArrival = this.clock.now();
+    if (busy && !lane.active && !lane.waitingForSlot && lane.queue[0]?.mode === 'collect') lane.debounceUntil = lane.lastArrival + this.options.config.debounceMs;
+    this.pump(lane);
+    this.changed();
+    return lane.active?.messages.includes(message) ? 'started' : 'queued';
+  }
+
+  /** Aborts the running turn of a session (only `runId` when given); the queue stays. */
+  abort(sessionKey: string, runId?: string): { aborted: boolean; runId?: string } {
+    const active = this.lanes.get(sessionKey)?.active;
+    if (!active || active.finished || (runId !== undefined && runId !== active.runId)) return { aborted: false };
+    this.abortTurn(active, 'aborted by request');
+    return { aborted: true, runId: active.runId };
+  }
+
+  laneInfo(sessionKey: string): { running: boolean; queued: number } {
+    const lane = this.lanes.get(sessionKey);
+    if (!lane) return { running: false, queued: 0 };
+    return { running: lane.active !== undefined, queued: lane.queue.length + (lane.active?.steered.length ?? 0) };
+  }
+
+  snapshot(): LanesPayload {
+    const lanes: LanesPayload['lanes'] = [];
+    for (const lane of this.lanes.values()) {
+      const info = this.laneInfo(lane.key);
+      lanes.push({
+        key: lane.key,
+        depth: info.queued,
+        active: info.running,
+        pool: lane.pool,
+        ...(lane.active ? { runId: lane.active.runId, startedAt: lane.active.startedAt } : {}),
+      });
+    }
+    const pools: LanesPayload['pools'] = {};
+    for (const pool of Object.values(this.pools)) pools[pool.name] = { active: pool.active, limit: pool.limit, waiting: pool.waiting };
+    return { lanes, global: { active: this.pools.main.active, limit: this.pools.main.limit }, pools };
+  }
+
+  /**
+   * Starts no new turns, waits for running ones until `deadline`, then aborts
+   * what is left without recording outcomes: those messages stay unfinished in
+   * the journal and run again after the restart.
+   */
+  async drain(deadline: number): Promise<void> {
+    this.stopped = true;
+    for (const lane of this.lanes.values()) if (lane.timer) this.clock.clearTimer(lane.timer);
+    while (this.runningCount() > 0 && Date.now() < deadline) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.max(1, deadline - Date.now()));
+        this.settledWaiters.add(() => { clearTimeout(timer); resolve(); });
+      });
+    }
+    for (const lane of this.lanes.values()) {
+      if (lane.active) this.abortTurn(lane.active, 'gateway shutting down');
+    }
+  }
+
+  runningCount(): number {
+    let count = 0;
+    for (const lane of this.lanes.values()) if (lane.active) count += 1;
+    return count;
+  }
+
+  private lane(key: string): Lane {
+    let lane = this.lanes.get(key);
+    if (!lane) {
+      lane = { key, pool: poolForSessionKey(key), queue: [], active: undefined, waitingForSlot: false, lastArrival: 0, debounceUntil: 0, timer: undefined, overflow: [] };
+      this.lanes.set(key, lane);
+    }
+    return lane;
+  }
+
+  /** Applies the cap; false when the incoming message itself is dropped. */
+  private makeRoom(lane: Lane, incoming: QueuedMessage): boolean {
+    const { cap, drop } = this.options.config;
+    const depth = lane.queue.length + (lane.active?.steered.length ?? 0);
+    if (depth < cap) return true;
+    const notice = `The queue for ${lane.key} is full (${cap} waiting)`;
+    if (drop === 'new') {
+      this.dropMessage(incoming, `${notice}; this message was not run. Send it again once the session catches up.`);
+      return false;
+    }
+    const victim = lane.queue.length > 0 ? lane.queue.shift()! : lane.active!.steered.shift()!;
+    if (drop === 'summarize') {
+      lane.overflow.push(victim);
+      this.dropMessage(victim, `${notice}; this message was dropped and a one-line summary of it goes to the next turn.`);
+    } else {
+      this.dropMessage(victim, `${notice}; this older message was dropped to make room. Send it again if it still matters.`);
+    }
+    return true;
+  }
+
+  private dropMessage(message: QueuedMessage, reason: string): void {
+    this.options.emit('chat', { runId: message.runId, sessionKey: message.sessionKey, state: 'error', message: reason, hint: 'Raise queue.cap or change queue.drop in claw.json to keep more.' });
+    this.options.onOutcome(message, 'dropped', { reason });
+  }
+
+  private pump(lane: Lane): void {
+    if (this.stopped || lane.active || lane.waitingForSlot || lane.queue.length === 0) return;
+    const now = this.clock.now();
+    if (lane.queue[0]!.mode === 'collect' && lane.debounceUntil > now) {
+      if (lane.timer) this.clock.clearTimer(lane.timer);
+      lane.timer = this.clock.setTimer(() => {
+        lane.timer = undefined;
+        this.pump(lane);
+      }, lane.debounceUntil - now);
+      return;
+    }
+    lane.waitingForSlot = true;
+    this.pools[lane.pool].request(lane.key, () => this.startTurn(lane));
+  }
+
+  private takeBatch(lane: Lane): QueuedMessage[] {
+    if (lane.queue[0]!.mode !== 'collect') return [lane.queue.shift()!];
+    let end = 0;
+    while (end < lane.queue.length && lane.queue[end]!.mode === 'collect') end += 1;
+    return lane.queue.splice(0, end);
+  }
+
+  private startTurn(lane: Lane): void {
+    lane.waitingForSlot = false;
+    if (lane.queue.length === 0 || this.stopped) {
+      this.pools[lane.pool].release();
+      return;
+    }
+    const messages = this.takeBatch(lane);
+    const first = messages[0]!;
+    const turn = new ActiveTurn(first.runId, lane.key, first.agentId, messages, this.clock);
+    lane.active = turn;
+    const overflow = lane.overflow.splice(0);
+    this.options.emit('agent', { runId: turn.runId, sessionKey: lane.key, stream: 'lifecycle', phase: 'start' });
+    this.announceMerged(turn, messages.slice(1));
+    this.armWatchdog(lane, turn);
+    void this.runTurn(lane, turn, overflow);
+  }
+
+  private announceMerged(turn: ActiveTurn, merged: readonly QueuedMessage[]): void {
+    for (const message of merged) {
+      this.options.emit('agent', { runId: message.runId, sessionKey: turn.sessionKey, stream: 'lifecycle', phase: 'start', detail: `merged into run ${turn.runId}` });
+    }
+  }
+
+  private async runTurn(lane: Lane, turn: ActiveTurn, overflow: QueuedMessage[]): Promise<void> {
+    let outcome: TurnOutcome;
+    try {
+      const session = await this.options.openSession(turn.sessionKey, turn.agentId);
+      turn.session = session;
+      if (overflow.length > 0) session.append(overflowNote(overflow));
+      appendUserMessages(session, turn.messages);
+      const context = turn.context(session, this.options.emit, (taken) => {
+        appendUserMessages(session, taken);
+        this.announceMerged(turn, taken);
+        this.changed();
+      });
+      outcome = await this.options.runner.run(context);
+    } catch (error) {
+      outcome = { status: 'failed', error: error instanceof Error ? error.message : String(error) };
+    }
+    if (turn.controller.signal.aborted && outcome.status !== 'aborted') {
+      outcome = { status: 'aborted', error: String(turn.controller.signal.reason ?? 'aborted') };
+    }
+    this.finishTurn(lane, turn, outcome);
+  }
+
+  private armWatchdog(lane: Lane, turn: ActiveTurn): void {
+    const limitMs = this.options.config.watchdogSeconds * 1000;
+    const check = (): void => {
+      if (turn.finished) return;
+      const idle = this.clock.now() - turn.lastProgress;
+      if (idle < limitMs) {
+        turn.watchdog = this.clock.setTimer(check, limitMs - idle);
+        return;
+      }
+      const reason = `no progress for ${this.options.config.watchdogSeconds}s; the turn was stopped and the lane freed`;
+      turn.controller.abort(reason);
+      this.finishTurn(lane, turn, { status: 'aborted', error: reason });
+    };
+    turn.watchdog = this.clock.setTimer(check, limitMs);
+  }
+
+  private abortTurn(turn: ActiveTurn, reason: string): void {
+    if (!turn.controller.signal.aborted) turn.controller.abort(reason);
+  }
+
+  private finishTurn(lane: Lane, turn: ActiveTurn, outcome: TurnOutcome): void {
+    if (turn.finished) return;
+    turn.finished = true;
+    if (turn.watchdog) this.clock.clearTimer(turn.watchdog);
+    const shuttingDown = this.stopped && outcome.status === 'aborted';
+    if (!shuttingDown) {
+      const event = outcomeEvent(turn, outcome);
+      if (event) this.options.emit('chat', event);
+      if (turn.session && (outcome.status === 'failed' || outcome.status === 'aborted')) {
+        turn.session.append({ type: 'custom', customType: 'turn_outcome', data: { runId: turn.runId, status: outcome.status, error: outcome.error } });
+      }
+      const status: OutcomeStatus = outcome.status;
+      for (const message of turn.answered()) {
+        this.options.onOutcome(message, status, {
+          ...(outcome.error !== undefined ? { reason: outcome.error } : {}),
+          ...(message.runId !== turn.runId ? { turnRunId: turn.runId } : {}),
+        });
+      }
+    }
+    this.options.emit('agent', {
+      runId: turn.runId,
+      sessionKey: turn.sessionKey,
+      stream: 'lifecycle',
+      phase: outcome.status === 'failed' ? 'error' : outcome.status === 'aborted' ? 'aborted' : 'end',
+      ...(outcome.error !== undefined ? { detail: outcome.error } : {}),
+    });
+    // Steered messages the runner never took run as the next turn, ahead of the queue.
+    lane.queue.unshift(...turn.steered.splice(0).map((m) => ({ ...m, mode: 'followup' as const })));
+    lane.active = undefined;
+    this.pools[lane.pool].release();
+    if (lane.queue[0]?.mode === 'collect') lane.debounceUntil = lane.lastArrival + this.options.config.debounceMs;
+    this.pump(lane);
+    if (!lane.active && !lane.waitingForSlot && lane.queue.length === 0 && !lane.timer) this.lanes.delete(lane.key);
+    for (const waiter of this.settledWaiters) waiter();
+    this.settledWaiters.clear();
+    this.changed();
+  }
+
+  private changed(): void {
+    this.options.onChange?.();
+  }
+}

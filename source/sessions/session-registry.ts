@@ -1,0 +1,249 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, renameSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ClawConfig, StatePaths } from '../config/index.js';
+import { ClawError, type TranscriptEntry, type TranscriptHeader } from '../protocol/index.js';
+import type { SessionMeta, SessionMetaPatch } from '../queue/index.js';
+import { defaultAgentId, parseSessionKey, sessionKeyShapes, type ParsedSessionKey } from '../routing/index.js';
+import { resetDue } from './reset-policy.js';
+import type { SessionEntry } from './session-entry.js';
+import { SessionStore } from './session-store.js';
+import { loadTranscriptSync, type TranscriptRepair } from './transcript-file.js';
+import { TranscriptSession } from './transcript-session.js';
+
+export interface SessionRegistryOptions {
+  paths: StatePaths;
+  config: Pick<ClawConfig, 'agents' | 'session'>;
+  now?: () => number;
+  warn?: (message: string) => void;
+}
+
+export type SettingsPatch = { [K in 'model' | 'thinking' | 'queueMode' | 'label']?: SessionEntry[K] | null };
+
+export interface EnsureResult {
+  entry: SessionEntry;
+  created: boolean;
+  reset?: 'daily' | 'idle';
+}
+
+/**
+ * All sessions of all agents: the per-agent sessions.json stores, the open
+ * transcripts, and the lifecycle operations (create, reset, delete, patch).
+ */
+export class SessionRegistry {
+  private readonly stores = new Map<string, SessionStore>();
+  private readonly sessions = new Map<string, Promise<TranscriptSession>>();
+  /** Sessions replaced by a reset while a turn may still be writing to them. */
+  private readonly retired: Array<Promise<TranscriptSession>> = [];
+  private readonly now: () => number;
+  private readonly warn: (message: string) => void;
+  private readonly knownAgents: Set<string>;
+  readonly defaultAgent: string;
+  /** Repairs made while loading transcripts, for the log and tests. */
+  readonly repairs: Array<{ key: string; path: string; repair: TranscriptRepair }> = [];
+
+  constructor(private readonly options: SessionRegistryOptions) {
+    this.now = options.now ?? Date.now;
+    this.warn = options.warn ?? (() => undefined);
+    this.defaultAgent = defaultAgentId(options.config);
+    this.knownAgents = new Set([this.defaultAgent, ...options.config.agents.list.map((a) => a.id)]);
+  }
+
+  /** Parses and checks a key; the error names the valid shapes. */
+  resolve(key: string): ParsedSessionKey & { agentId: string } {
+    const parsed = parseSessionKey(key);
+    if (!parsed) throw new ClawError('bad_request', `"${key}" is not a session key. Valid shapes: ${sessionKeyShapes.join(', ')}.`);
+    const agentId = parsed.agentId ?? this.defaultAgent;
+    if (!this.knownAgents.has(agentId)) {
+      throw new ClawError('bad_request', `Unknown agent "${agentId}" in ${key}; configured agents: ${[...this.knownAgents].join(', ')}. Add it to agents.list in claw.json.`);
+    }
+    return { ...parsed, agentId };
+  }
+
+  get(key: string): { agentId: string; entry: SessionEntry } | undefined {
+    const { agentId } = this.resolve(key);
+    const entry = this.store(agentId).get(key);
+    return entry ? { agentId, entry } : undefined;
+  }
+
+  /** Like get, but an unknown key is a not_found error saying how to list keys. */
+  require(key: string): { agentId: string; entry: SessionEntry } {
+    const found = this.get(key);
+    if (!found) throw new ClawError('not_found', `No session "${key}". List sessions with \`claw sessions\` (or sessions.list).`);
+    return found;
+  }
+
+  list(agentId?: string): Array<{ key: string; agentId: string; entry: SessionEntry }> {
+    const agents = agentId ? [agentId] : [...this.knownAgents];
+    const rows = agents.flatMap((a) => this.store(a).all().map(([key, entry]) => ({ key, agentId: a, entry })));
+    return rows.sort((x, y) => y.entry.updatedAt - x.entry.updatedAt);
+  }
+
+  /** The entry for a key, created on first use; a due daily/idle reset starts a new transcript first. */
+  ensure(key: string, lastChannel?: string): EnsureResult {
+    const { agentId, kind } = this.resolve(key);
+    const store = this.store(agentId);
+    const now = this.now();
+    const existing = store.get(key);
+    if (!existing) {
+      const entry: SessionEntry = {
+        sessionId: randomUUID(),
+        kind,
+        createdAt: now,
+        updatedAt: now,
+        tokens: { input: 0, output: 0, context: 0 },
+        costUsd: 0,
+        compactionCount: 0,
+        ...(lastChannel ? { lastChannel } : {}),
+      };
+      store.set(key, entry);
+      return { entry, created: true };
+    }
+    const due = resetDue(existing.updatedAt, now, this.options.config.session.reset);
+    if (due) return { entry: this.reset(key), created: false, reset: due };
+    if (lastChannel && existing.lastChannel !== lastChannel) store.set(key, { ...existing, lastChannel });
+    return { entry: store.get(key)!, created: false };
+  }
+
+  /** /new and /reset: a new sessionId; the old transcript is archived as `<id>.jsonl.reset.<ts>`. */
+  reset(key: string, options: { model?: string } = {}): SessionEntry {
+    const { agentId, entry } = this.require(key);
+    this.archive(agentId, key, entry, 'reset');
+    const next: SessionEntry = {
+      ...entry,
+      sessionId: randomUUID(),
+      createdAt: this.now(),
+      updatedAt: this.now(),
+      tokens: { input: 0, output: 0, context: 0 },
+      compactionCount: 0,
+      ...(options.model ? { model: options.model } : {}),
+    };
+    this.previous.set(next.sessionId, entry.sessionId);
+    this.store(agentId).set(key, next);
+    return next;
+  }
+
+  delete(key: string): boolean {
+    const found = this.get(key);
+    if (!found) return false;
+    this.archive(found.agentId, key, found.entry, 'deleted');
+    return this.store(found.agentId).delete(key);
+  }
+
+  patch(key: string, patch: SettingsPatch): SessionEntry {
+    const { agentId, entry } = this.require(key);
+    const next: Record<string, unknown> = { ...entry, updatedAt: this.now() };
+    for (const [name, value] of Object.entries(patch)) {
+      if (value === undefined) continue;
+      if (value === null) delete next[name];
+      else next[name] = value;
+    }
+    this.store(agentId).set(key, next as SessionEntry);
+    return next as SessionEntry;
+  }
+
+  /** The open transcript of a key (creating the entry and file when new). */
+  open(key: string): Promise<TranscriptSession> {
+    const cached = this.sessions.get(key);
+    const { entry } = this.get(key) ?? { entry: this.ensure(key).entry };
+    if (cached) {
+      return cached.then((session) => (session.sessionId === entry.sessionId ? session : this.reopen(key)));
+    }
+    return this.reopen(key);
+  }
+
+  async history(key: string, beforeId: string | undefined, limit: number): Promise<{ sessionId: string; entries: TranscriptEntry[]; hasMore: boolean }> {
+    this.require(key);
+    const session = await this.open(key);
+    const all = session.entries();
+    let end = all.length;
+    if (beforeId !== undefined) {
+      end = all.findIndex((e) => e.id === beforeId);
+      if (end < 0) throw new ClawError('bad_request', `No entry "${beforeId}" in the current transcript of ${key}; page with an id from a previous answer.`);
+    }
+    const start = Math.max(0, end - limit);
+    return { sessionId: session.sessionId, entries: all.slice(start, end), hasMore: start > 0 };
+  }
+
+  meta(key: string): SessionMeta {
+    const { agentId, entry } = this.require(key);
+    return { key, agentId, ...pickMeta(entry) };
+  }
+
+  update(key: string, patch: SessionMetaPatch & { updatedAt: number }): void {
+    const found = this.get(key);
+    if (found) this.store(found.agentId).set(key, { ...found.entry, ...patch });
+  }
+
+  async flush(): Promise<void> {
+    await Promise.all([...this.stores.values()].map((s) => s.flush()));
+    await Promise.all([...this.sessions.values(), ...this.retired].map(async (p) => (await p.catch(() => undefined))?.flush()));
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+    await Promise.all([...this.sessions.values(), ...this.retired].map(async (p) => (await p.catch(() => undefined))?.close()));
+    this.sessions.clear();
+    this.retired.length = 0;
+  }
+
+  transcriptPath(agentId: string, sessionId: string): string {
+    return join(this.options.paths.sessionsDir(agentId), `${sessionId}.jsonl`);
+  }
+
+  private readonly previous = new Map<string, string>();
+
+  private reopen(key: string): Promise<TranscriptSession> {
+    const old = this.sessions.get(key);
+    if (old) this.retired.push(old);
+    const promise = this.load(key);
+    this.sessions.set(key, promise);
+    promise.catch(() => { if (this.sessions.get(key) === promise) this.sessions.delete(key); });
+    return promise;
+  }
+
+  private async load(key: string): Promise<TranscriptSession> {
+    const { agentId, entry } = this.require(key);
+    const path = this.transcriptPath(agentId, entry.sessionId);
+    let entries: TranscriptEntry[] = [];
+    if (existsSync(path)) {
+      const loaded = loadTranscriptSync(path, this.now());
+      entries = loaded.entries;
+      const { repair } = loaded;
+      if (repair.tornTail || repair.skippedLines > 0 || repair.danglingToolCalls.length > 0) {
+        this.repairs.push({ key, path, repair });
+        this.warn(`repaired ${path}: ${JSON.stringify(repair)}`);
+      }
+    } else {
+      const previousSessionId = this.previous.get(entry.sessionId);
+      const header: TranscriptHeader = { type: 'session', version: 1, id: entry.sessionId, key, agentId, createdAt: entry.createdAt, ...(previousSessionId ? { previousSessionId } : {}) };
+      await writeFile(path, `${JSON.stringify(header)}\n`, { flag: 'wx', mode: 0o600 });
+    }
+    return new TranscriptSession(key, agentId, entry.sessionId, path, entries, this, this.now);
+  }
+
+  private archive(agentId: string, key: string, entry: SessionEntry, why: 'reset' | 'deleted'): void {
+    const path = this.transcriptPath(agentId, entry.sessionId);
+    if (existsSync(path)) renameSync(path, `${path}.${why}.${this.now()}`);
+    const old = this.sessions.get(key);
+    if (old) {
+      this.retired.push(old);
+      this.sessions.delete(key);
+    }
+  }
+
+  private store(agentId: string): SessionStore {
+    let store = this.stores.get(agentId);
+    if (!store) {
+      store = new SessionStore(this.options.paths.sessionsDir(agentId), this.warn);
+      this.stores.set(agentId, store);
+    }
+    return store;
+  }
+}
+
+function pickMeta(entry: SessionEntry): Omit<SessionMeta, 'key' | 'agentId'> {
+  const { createdAt: _created, updatedAt: _updated, ...rest } = entry;
+  return rest;
+}

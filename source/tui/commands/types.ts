@@ -1,0 +1,20 @@
+import type { TuiController } from '../controller.js';
+import type { TuiStore } from '../store/store.js';
+
+export interface CommandContext {
+  controller: TuiController;
+  store: TuiStore;
+  exit(): void;
+}
+
+/** A slash command as data: one file per command, collected in registry.ts. */
+export interface SlashCommand {
+  name: string;
+  aliases: readonly string[];
+  /** Argument synopsis for /help and the popup, e.g. `[model]`. */
+  args: string;
+  description: string;
+  /** Candidates for the argument being typed. */
+  complete?(partial: string, context: CommandContext): string[];
+  run(args: string, context: CommandContext): Promise<void> | void;
+}

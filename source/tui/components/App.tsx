@@ -1,0 +1,96 @@
+import { Box, useInput } from 'ink';
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import type { TuiController } from '../controller.js';
+import { currentCompletions, handleKey } from '../keymap.js';
+import { computeLayout, type Column } from '../layout.js';
+import { selectActiveApproval } from '../store/selectors.js';
+import type { PaneId, TuiState } from '../store/state.js';
+import type { TuiStore } from '../store/store.js';
+import { approvalLines } from '../text/approval-lines.js';
+import { ApprovalPrompt } from './ApprovalPrompt.js';
+import { ChatPane } from './ChatPane.js';
+import { ContextPane } from './ContextPane.js';
+import { Footer } from './Footer.js';
+import { Header } from './Header.js';
+import { InputBox, inputRows } from './InputBox.js';
+import { LanesPane } from './LanesPane.js';
+import { Popup, popupHeight } from './Popup.js';
+import { SessionsPane } from './SessionsPane.js';
+import { SubagentsPane } from './SubagentsPane.js';
+import { useTerminalSize } from './use-terminal-size.js';
+
+export interface AppProps {
+  store: TuiStore;
+  controller: TuiController;
+  exit(): void;
+  /** Fixed size for tests; the real terminal size otherwise. */
+  size?: { cols: number; rows: number };
+}
+
+function useClock(now: () => number): number {
+  const [time, setTime] = useState(now);
+  useEffect(() => {
+    const timer = setInterval(() => setTime(now()), 1000);
+    return () => clearInterval(timer);
+  }, [now]);
+  return time;
+}
+
+function SidePane({ id, state, width, height, now }: { id: PaneId; state: TuiState; width: number; height: number; now: number }) {
+  const focused = state.ui.focus === id;
+  switch (id) {
+    case 'sessions': return <SessionsPane state={state} width={width} height={height} focused={focused} />;
+    case 'lanes': return <LanesPane state={state} width={width} height={height} focused={focused} now={now} />;
+    case 'context': return <ContextPane state={state} width={width} height={height} focused={focused} />;
+    case 'subagents': return <SubagentsPane state={state} width={width} height={height} focused={focused} now={now} />;
+    case 'chat': return null;
+  }
+}
+
+function SideColumn({ column, state, now, side }: { column: Column; state: TuiState; now: number; side: 'left' | 'right' }) {
+  return (
+    <Box flexDirection="column" width={column.width} borderStyle="single" borderTop={false} borderBottom={false} borderLeft={side === 'right'} borderRight={side === 'left'} borderDimColor>
+      {column.panes.map((pane) => <SidePane key={pane.id} id={pane.id} state={state} width={column.width - 1} height={pane.height} now={now} />)}
+    </Box>
+  );
+}
+
+export function App({ store, controller, exit, size }: AppProps) {
+  const state = useSyncExternalStore(store.subscribe, store.getState);
+  const { cols, rows } = useTerminalSize(size);
+  const now = useClock(store.now);
+  const context = { store, controller, exit };
+  const approval = selectActiveApproval(state);
+  const promptLines = approval ? approvalLines(approval, cols, now, state.ui.confirmAlways === approval.id, state.approvals.pending.length - 1) : [];
+  const popup = approval ? [] : currentCompletions(state, context);
+  const picker = state.ui.picker;
+  const popupRows = picker ? popupHeight(picker.options.length, true) : popupHeight(popup.length, false);
+  const bottomRows = approval ? promptLines.length + 2 : 1 + inputRows(state.ui.editor, cols) + popupRows;
+  const layout = computeLayout({ cols, rows, hidden: state.ui.hidden, zoom: state.ui.zoom, bottomRows });
+  useInput((input, key) => handleKey(input, key, { ...context, layout }));
+
+  return (
+    <Box flexDirection="column" width={layout.width} height={layout.height}>
+      <Header state={state} width={layout.width} />
+      <Box height={layout.bodyHeight} width={layout.width}>
+        {layout.zoomed ? (
+          <SidePane id={layout.zoomed} state={state} width={layout.width} height={layout.bodyHeight} now={now} />
+        ) : (
+          <>
+            {layout.left ? <SideColumn column={layout.left} state={state} now={now} side="left" /> : null}
+            <ChatPane state={state} store={store} width={layout.chatWidth} height={layout.bodyHeight} />
+            {layout.right ? <SideColumn column={layout.right} state={state} now={now} side="right" /> : null}
+          </>
+        )}
+      </Box>
+      {approval ? <ApprovalPrompt lines={promptLines} width={layout.width} /> : (
+        <>
+          {picker ? <Popup title={picker.title} items={picker.options.map((o) => ({ label: o, description: '' }))} index={picker.index} width={layout.width} /> : null}
+          {!picker && popup.length > 0 ? <Popup items={popup} index={Math.min(state.ui.completionIndex, popup.length - 1)} width={layout.width} /> : null}
+          <InputBox editor={state.ui.editor} width={layout.width} active={state.ui.focus === 'chat'} />
+        </>
+      )}
+      <Footer state={state} width={layout.width} />
+    </Box>
+  );
+}

@@ -1,0 +1,21 @@
+import { Box, Text } from 'ink';
+import type { TuiState } from '../store/state.js';
+import { truncate } from '../text/width.js';
+
+const CONN_COLOR = { open: 'green', connecting: 'yellow', reconnecting: 'yellow', idle: 'gray', closed: 'red' } as const;
+
+export function Header({ state, width }: { state: TuiState; width: number }) {
+  const { conn } = state;
+  const latency = conn.state === 'open' && conn.latencyMs !== undefined ? ` ${conn.latencyMs}ms` : '';
+  const reason = conn.state !== 'open' && conn.reason ? ` (${conn.reason})` : '';
+  const left = ` claw · ${conn.host ?? 'gateway'}${conn.version ? ` v${conn.version}` : ''} · `;
+  const connText = `● ${conn.state}${latency}${reason}`;
+  const right = ` · agent ${state.agentId} · ${state.currentKey}`;
+  return (
+    <Box width={width} height={1}>
+      <Text bold wrap="truncate">{left}</Text>
+      <Text color={CONN_COLOR[conn.state]} wrap="truncate">{connText}</Text>
+      <Text dimColor wrap="truncate">{truncate(right, Math.max(0, width - left.length - connText.length))}</Text>
+    </Box>
+  );
+}

@@ -1,0 +1,197 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One scripted tool call; `arguments` as an object, or raw text to test malformed JSON. */
+export interface FakeToolCall {
+  id?: string;
+  name: string;
+  arguments: Record<string, unknown> | string;
+}
+
+/** A successful streamed reply. */
+export interface FakeStreamReply {
+  text?: string;
+  thinking?: string;
+  toolCalls?: FakeToolCall[];
+  /** Default: `toolUse` when there are tool calls, else `stop`. */
+  stopReason?: 'stop' | 'toolUse' | 'length';
+  /** Default: input ≈ request bytes / 4, output ≈ reply chars / 4. */
+  usage?: { input: number; output: number; cacheRead?: number };
+  /** Characters per text/thinking/argument delta (default 8). */
+  chunkSize?: number;
+  /** Pause before each SSE message, for slow streams. */
+  delayMs?: number;
+  /** Destroy the socket after this many SSE messages (mid-stream disconnect). */
+  disconnectAfter?: number;
+  /** After the first text delta, keep the stream open until the client goes away (abort tests). */
+  hang?: boolean;
+  /** Send the provider's in-stream error event after the text instead of finishing. */
+  streamError?: FakeErrorName;
+}
+
+export type FakeErrorName = 'auth' | 'rate_limit' | 'overloaded' | 'server' | 'context_length' | 'billing' | 'not_found';
+
+/** An HTTP error in the provider's own shape (status, error type, Retry-After). */
+export interface FakeErrorReply {
+  error: FakeErrorName;
+  /** Seconds, sent as the `retry-after` header. */
+  retryAfter?: number;
+  message?: string;
+}
+
+/** Anything else: an exact status, headers and body. */
+export interface FakeRawReply {
+  status: number;
+  body: string;
+  headers?: Record<string, string>;
+}
+
+export type FakeReply = FakeStreamReply | FakeErrorReply | FakeRawReply;
+/** Decide the reply from the request (for tests whose conversation length is not fixed). */
+export type FakeResponder = (request: RecordedRequest) => FakeReply;
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  /** The parsed JSON body (`{}` if it was not JSON). */
+  body: Record<string, unknown>;
+  rawBody: string;
+}
+
+export interface FakeLlmServer {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  /** What to put in `models.providers.<name>.baseUrl`. */
+  baseUrl: string;
+  /** Every request received, in order. */
+  requests: RecordedRequest[];
+  /** Queue replies, used one per request in order. */
+  reply(...replies: (FakeReply | FakeResponder)[]): void;
+  /** The reply when the queue is empty (default: HTTP 500 saying nothing was scripted). */
+  setDefault(reply: FakeReply | FakeResponder): void;
+  /** Scripted replies not yet used. */
+  pending(): number;
+  /** Resolves once `count` requests have arrived (polls; rejects after `timeoutMs`). */
+  waitForRequests(count: number, timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Writes SSE frames with the scripted pacing and failure behaviour. */
+export class SseWriter {
+  private sent = 0;
+  closed = false;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly reply: FakeStreamReply,
+  ) {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    res.on('close', () => {
+      this.closed = true;
+    });
+  }
+
+  /** False once the stream has ended (disconnect or client gone): stop writing. */
+  async send(data: string, event?: string): Promise<boolean> {
+    if (this.closed) return false;
+    if (this.reply.delayMs) await new Promise((resolve) => setTimeout(resolve, this.reply.delayMs));
+    if (this.closed) return false;
+    if (this.reply.disconnectAfter !== undefined && this.sent >= this.reply.disconnectAfter) {
+      this.closed = true;
+      this.res.socket?.destroy();
+      return false;
+    }
+    this.res.write(`${event ? `event: ${event}\n` : ''}data: ${data}\n\n`);
+    this.sent += 1;
+    return true;
+  }
+
+  /** Keeps the response open until the client disconnects. */
+  async hangUntilClosed(): Promise<void> {
+    while (!this.closed) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+
+  end(): void {
+    if (!this.closed) this.res.end();
+  }
+}
+
+export function splitText(text: string, size: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+}
+
+export function defaultUsage(request: RecordedRequest, reply: FakeStreamReply): { input: number; output: number; cacheRead?: number } {
+  if (reply.usage) return reply.usage;
+  const args = (reply.toolCalls ?? []).map((call) => (typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments))).join('');
+  return { input: Math.ceil(request.rawBody.length / 4), output: Math.ceil(((reply.text ?? '').length + (reply.thinking ?? '').length + args.length) / 4) + 1 };
+}
+
+export function isErrorReply(reply: FakeReply): reply is FakeErrorReply {
+  return 'error' in reply;
+}
+
+export function isRawReply(reply: FakeReply): reply is FakeRawReply {
+  return 'status' in reply && 'body' in reply;
+}
+
+export type FakeRenderer = (reply: FakeReply, request: RecordedRequest, res: ServerResponse) => Promise<void>;
+
+/** The HTTP server, request log and reply queue both fake providers share. */
+export async function startFakeLlmServer(options: { basePath: string; render: FakeRenderer }): Promise<FakeLlmServer> {
+  const requests: RecordedRequest[] = [];
+  const queue: (FakeReply | FakeResponder)[] = [];
+  let fallback: FakeReply | FakeResponder | undefined;
+
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const rawBody = Buffer.concat(chunks).toString('utf8');
+      let body: Record<string, unknown> = {};
+      try {
+        const parsed: unknown = JSON.parse(rawBody);
+        if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) body = parsed as Record<string, unknown>;
+      } catch {
+        // recorded as {}; tests see rawBody
+      }
+      const headers = Object.fromEntries(Object.entries(req.headers).map(([key, value]) => [key, Array.isArray(value) ? value.join(', ') : (value ?? '')]));
+      const recorded: RecordedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers, body, rawBody };
+      requests.push(recorded);
+      const next = queue.shift() ?? fallback;
+      const reply: FakeReply = next === undefined
+        ? { status: 500, body: JSON.stringify({ error: { type: 'fake_unscripted', message: `fake server: no scripted reply for request #${requests.length} (${recorded.path})` } }) }
+        : typeof next === 'function' ? next(recorded) : next;
+      options.render(reply, recorded, res).catch(() => res.socket?.destroy());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url,
+    baseUrl: `${url}${options.basePath}`,
+    requests,
+    reply: (...replies) => {
+      queue.push(...replies);
+    },
+    setDefault: (reply) => {
+      fallback = reply;
+    },
+    pending: () => queue.length,
+    async waitForRequests(count, timeoutMs = 20_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (requests.length < count) {
+        if (Date.now() > deadline) throw new Error(`fake server: expected ${count} requests, got ${requests.length}`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
