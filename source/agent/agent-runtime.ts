@@ -13,7 +13,6 @@ export interface AgentRuntimeDeps {
   paths: StatePaths;
   providers: Providers;
   registry: ToolRegistry;
-  events: TurnEvents;
   approvals: ApprovalGate;
   now: () => number;
   /** The `<available_skills>` block for an agent; empty until skills are wired. */
@@ -57,7 +56,7 @@ export class AgentRuntime {
   }
 
   /** The model a session would use now, or undefined when nothing is configured. */
-  async resolveModel(session: Pick<TurnSession, 'agentId' | 'model'>): Promise<string | undefined> {
+  async resolveModel(session: { agentId: string; model?: string | undefined }): Promise<string | undefined> {
     const entry = this.deps.config.agents.list.find((agent) => agent.id === session.agentId);
     return session.model ?? entry?.model ?? this.deps.config.agents.defaults.model ?? (await this.deps.providers.defaultModel());
   }
@@ -118,9 +117,8 @@ export class AgentRuntime {
    * tool/usage events; lifecycle and error/aborted events are the lane's, made
    * from the returned outcome, so a sender hears about every failure once.
    */
-  async runTurn(input: TurnInput): Promise<TurnOutcome> {
+  async runTurn(input: TurnInput, events: TurnEvents): Promise<TurnOutcome> {
     const { session } = input;
-    const { events } = this.deps;
     const base = { runId: input.runId, sessionKey: session.key };
     for (const message of input.messages) {
       await session.append({ type: 'message', role: 'user', content: message.text, ...(message.meta ? { meta: message.meta } : {}) });

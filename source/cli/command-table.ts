@@ -9,5 +9,8 @@ export const commandTable: Record<string, () => Promise<CommandRun>> = {
   gateway: async () => (await import('./commands/gateway.js')).run,
   status: async () => (await import('./commands/status.js')).run,
   config: async () => (await import('./commands/config.js')).run,
+  memory: async () => (await import('./commands/memory.js')).run,
+  attach: async () => (await import('./commands/attach.js')).run,
+  doctor: async () => (await import('./commands/doctor.js')).run,
   models: async () => (await import('./commands/models.js')).run,
 };

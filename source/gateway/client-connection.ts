@@ -1,5 +1,4 @@
 import {
-  CONNECT_TIMEOUT_MS,
   ClawError,
   MAX_FRAME_BYTES,
   PRE_AUTH_MAX_BYTES,
@@ -23,6 +22,7 @@ export interface ConnectionHost {
   dispatch(frame: RequestFrame, caller: CallerInfo): Promise<ResponseFrame>;
   closed(conn: ClientConnection): void;
   sendBufferLimit: number;
+  connectTimeoutMs: number;
 }
 
 export class HandshakeError extends ClawError {
@@ -54,7 +54,8 @@ export class ClientConnection {
   ) {
     this.caller = { connId, clientId: 'unknown', scopes: [], address };
     setReceiveLimit(ws, PRE_AUTH_MAX_BYTES);
-    this.connectTimer = setTimeout(() => this.close(closeCodes.connectTimeout, 'connect timeout: send a connect request within 10 s'), CONNECT_TIMEOUT_MS);
+    const seconds = Math.round(host.connectTimeoutMs / 1000);
+    this.connectTimer = setTimeout(() => this.close(closeCodes.connectTimeout, `connect timeout: send a connect request within ${seconds} s`), host.connectTimeoutMs);
     ws.on('message', (data, isBinary) => this.onMessage(data as Buffer, isBinary));
     ws.on('close', () => this.onClosed());
     ws.on('error', () => this.onClosed());

@@ -4,7 +4,6 @@ import { GatewayServer, isLoopbackBind } from './gateway-server.js';
 import { removeGatewayInfoSync, writeGatewayInfoSync } from './gateway-info.js';
 import { createFileLogger, type Logger } from './logger.js';
 import type { ModuleFactory } from './module.js';
-import { defaultModules } from './modules.js';
 import { acquireStateLockSync } from './state-lock.js';
 import { ensureGatewayTokenSync, hashToken } from './token-store.js';
 import { detectSupervisor, startWatchdog, systemdNotify, watchdogIntervalMs } from './supervision/index.js';
@@ -36,6 +35,8 @@ export async function runGatewayDaemon(options: DaemonOptions): Promise<void> {
     const bind = options.bind ?? config.gateway.bind;
     const token = ensureGatewayTokenSync(paths);
     if (!isLoopbackBind(bind)) log.warn(`binding ${bind}: reachable from other machines; every client must present the token`);
+    // Loaded here, not at import: `claw status` imports this file and must not pay for SQLite, watchers and providers.
+    const modules = options.modules ?? (await import('./modules.js')).defaultModules();
     server = new GatewayServer({
       config,
       paths,
@@ -43,7 +44,7 @@ export async function runGatewayDaemon(options: DaemonOptions): Promise<void> {
       bind,
       token,
       log,
-      modules: options.modules ?? defaultModules(),
+      modules,
       onShutdownRequest: (restart, reason) => void (restart ? restartInPlace(reason) : shutdown(reason, 0)),
     });
     port = await server.start();

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { CLAW_VERSION, type ClawConfig, type StatePaths } from '../config/index.js';
 import {
+  CONNECT_TIMEOUT_MS,
   MAX_FRAME_BYTES,
   PROTOCOL_VERSION,
   closeCodes,
@@ -34,6 +35,8 @@ export interface GatewayOptions {
   /** Asked to stop or restart (by RPC); the daemon decides how. */
   onShutdownRequest?: (restart: boolean, reason: string) => void;
   now?: () => number;
+  /** Time a new socket has to send `connect`; shorter only in tests. */
+  connectTimeoutMs?: number;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -229,6 +232,7 @@ export class GatewayServer {
     const connId = randomUUID();
     const connection = new ClientConnection(ws, connId, address, preAuthenticated, {
       sendBufferLimit: this.options.config.gateway.sendBufferLimitBytes,
+      connectTimeoutMs: this.options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
       accept: (conn, params) => this.acceptConnect(conn, params),
       afterHello: (conn, params) => this.replay(conn, params),
       dispatch: (frame, caller) => this.router.dispatch(frame, caller),

@@ -19,3 +19,6 @@ export { GatewayLockedError } from './state-lock.js';
 export type { GatewayModule, ModuleContext, ModuleFactory, HandlerTable, MethodHandler, CallerInfo, ModuleHealth } from './module.js';
 export * from './remote/index.js';
 export * from './supervision/index.js';
+export { sessionsModule, type SessionsModuleOptions } from './sessions-module.js';
+export { mcpModule, type McpModuleOptions } from './mcp-module.js';
+export * from './doctor/index.js';

@@ -1,5 +1,5 @@
 import type { ClawConfig, StatePaths } from '../config/index.js';
-import { embeddingProviderFromConfig, EmbeddingError, type EmbeddingProvider } from './embeddings.js';
+import { embeddingProviderFromConfig, EmbeddingError, type EmbeddingErrorKind, type EmbeddingProvider } from './embeddings.js';
 import { IndexStore } from './index-store.js';
 import { readMemoryLines } from './memory-get.js';
 import { memoryRoots } from './roots.js';
@@ -56,6 +56,23 @@ export class MemoryIndex {
     this.store = new IndexStore(options.paths.memoryIndex(options.agentId), options.vecExtensionPath ? { vecExtensionPath: options.vecExtensionPath } : {});
     const last = Number(this.store.getMeta('last_sync_at'));
     if (last > 0) this.lastSyncAt = last;
+    this.embeddingError = this.loadEmbeddingError();
+  }
+
+  // A quota or auth failure survives restarts, so a daemon restart does not
+  // hammer an exhausted account again; an explicit reindex clears it.
+  private loadEmbeddingError(): EmbeddingError | undefined {
+    const saved = this.store.getMeta('embedding_error');
+    if (!saved || !this.provider) return undefined;
+    const { kind, message, model } = JSON.parse(saved) as { kind: EmbeddingErrorKind; message: string; model: string };
+    return model === this.provider.model ? new EmbeddingError(kind, message) : undefined;
+  }
+
+  private setEmbeddingError(error: EmbeddingError | undefined): void {
+    this.embeddingError = error;
+    if (this.closed) return;
+    const fatal = error && error.kind !== 'transient' && this.provider;
+    this.store.setMeta('embedding_error', fatal ? JSON.stringify({ kind: error.kind, message: error.message, model: this.provider!.model }) : undefined);
   }
 
   /** Notes that files changed; the next search or sync picks it up. */
@@ -87,10 +104,10 @@ export class MemoryIndex {
         const embedded = await embedPending(this.store, this.provider, { shouldStop: () => this.closed, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
         stats.cacheHits = embedded.cacheHits;
         stats.embedded = embedded.embedded;
-        this.embeddingError = undefined;
+        this.setEmbeddingError(undefined);
       } catch (error) {
         if (!(error instanceof EmbeddingError)) throw error;
-        this.embeddingError = error;
+        this.setEmbeddingError(error);
       }
     }
     if (this.provider && !this.closed) stats.pendingEmbeddings = this.store.countPending(this.provider.model);
@@ -136,7 +153,7 @@ export class MemoryIndex {
         [queryVector] = await this.provider.embed([params.query], { maxRetries: 0 });
       } catch (error) {
         if (!(error instanceof EmbeddingError)) throw error;
-        if (error.kind !== 'transient') this.embeddingError = error;
+        if (error.kind !== 'transient') this.setEmbeddingError(error);
         warnings.push(`The query could not be embedded, so this search is keyword-only: ${error.message}`);
       }
     }

@@ -9,5 +9,7 @@ export * from './methods/sessions.js';
 export * from './methods/chat.js';
 export * from './methods/commands.js';
 export * from './methods/approvals.js';
+export * from './methods/tools.js';
 export * from './methods/memory.js';
+export * from './methods/mcp.js';
 export * from './events/runtime.js';

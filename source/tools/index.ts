@@ -47,3 +47,15 @@ export {
   type McpServerState,
   type McpServerStatus,
 } from './mcp/index.js';
+export { ApprovalInbox, type AlwaysEffect, type InboxOptions, type ResolveResult } from './approvals/inbox.js';
+export { createToolsRuntime, approvalRequestsFile, type ToolsRuntime, type ToolsRuntimeOptions } from './tools-runtime.js';
+export { parseCommand, planCommands, type ExecPlan, type PlanStep, type PlanCommand, type Redirect } from './exec/plan.js';
+export { authorizeExec, type AuthorizeInput, type AuthorizeResult, type ResolvedCommand } from './exec/authorize.js';
+export { readExecApprovalsFile, writeExecApprovalsFile, addExecRules, ruleText, type ExecApprovalsFile, type ExecRule } from './exec/approvals-policy.js';
+export { resolveExecutable } from './exec/resolve-executable.js';
+export { PlanRun, type RunOptions, type RunResult } from './exec/run-plan.js';
+export { JobManager } from './exec/jobs.js';
+export { createExecTool } from './exec/exec-tool.js';
+export { createProcessTool } from './exec/process-tool.js';
+export { createFsTools } from './fs/fs-tools.js';
+export { confinePath } from './fs/confine.js';

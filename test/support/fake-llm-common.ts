@@ -102,7 +102,8 @@ export class SseWriter {
       this.res.socket?.destroy();
       return false;
     }
-    this.res.write(`${event ? `event: ${event}\n` : ''}data: ${data}\n\n`);
+    // Wait for the bytes to reach the socket, so a scripted disconnect right after cannot swallow them.
+    await new Promise<void>((resolve) => this.res.write(`${event ? `event: ${event}\n` : ''}data: ${data}\n\n`, () => resolve()));
     this.sent += 1;
     return true;
   }

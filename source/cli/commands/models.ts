@@ -6,7 +6,7 @@ import { printJson } from '../format.js';
 const usage = 'Usage: claw models list [--json]';
 
 function formatTokens(n: number): string {
-  return n >= 1_000_000 ? `${(n / 1_000_000).toFixed(n % 1_000_000 ? 1 : 0)}M` : `${Math.round(n / 1000)}k`;
+  return n >= 1_000_000 ? `${Number((n / 1_000_000).toFixed(2))}M` : `${Math.round(n / 1000)}k`;
 }
 
 function formatPrice(listing: ModelListing): string {

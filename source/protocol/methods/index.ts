@@ -3,7 +3,9 @@ import { sessionMethods } from './sessions.js';
 import { chatMethods } from './chat.js';
 import { commandMethods } from './commands.js';
 import { approvalMethods } from './approvals.js';
+import { toolMethods } from './tools.js';
 import { memoryMethods } from './memory.js';
+import { mcpMethods } from './mcp.js';
 
 /**
  * Every RPC method the gateway may serve. A subsystem adds its methods in a
@@ -16,5 +18,7 @@ export const methods = {
   ...chatMethods,
   ...commandMethods,
   ...approvalMethods,
+  ...toolMethods,
   ...memoryMethods,
+  ...mcpMethods,
 };

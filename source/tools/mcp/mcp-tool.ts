@@ -39,7 +39,9 @@ async function approved(name: string, mcpTool: string, connection: McpConnection
       command: `${connection.name} ${mcpTool} ${JSON.stringify(args)}`,
       cwd: context.workspaceDir,
       envKeys: [],
-      reason: `MCP server "${connection.name}" has trust "ask": calling its tool "${mcpTool}" needs an operator's approval.`,
+      reason:
+        `MCP server "${connection.name}" has trust "ask": calling its tool "${mcpTool}" needs an operator's approval. ` +
+        '"session" allows this tool for the rest of the session, "always" until the gateway restarts (set trust "allow" in claw.json to make it permanent).',
     },
     context.signal,
   );

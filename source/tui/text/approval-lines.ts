@@ -16,7 +16,7 @@ export function approvalLines(approval: ApprovalRecord, width: number, now: numb
   if (confirmingAlways) {
     lines.push(...wrapText(`Always allow for agent ${approval.agentId}: writes an allowlist rule matching \`${approval.command}\`. y/Enter confirm · n/Esc back`, inner).map((text) => ({ text, color: 'magenta' as const, bold: true })));
   } else {
-    lines.push({ text: 'y once · s this session · a always… · n deny · Esc leave pending', color: 'cyan' });
+    lines.push(...wrapText('y once · s this session · a always… · n deny · Esc leave pending', inner).map((text) => ({ text, color: 'cyan' as const })));
   }
   return lines;
 }

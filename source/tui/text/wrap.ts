@@ -23,12 +23,13 @@ function wrapLine(line: string, limit: number, out: string[]): void {
   let currentWidth = 0;
   for (const word of line.split(/(?<= )/)) {
     const wordWidth = stringWidth(word);
-    if (currentWidth + wordWidth <= limit) {
+    // A trailing space may hang past the edge; it is trimmed when the line breaks.
+    if (currentWidth + stringWidth(word.trimEnd()) <= limit) {
       current += word;
       currentWidth += wordWidth;
       continue;
     }
-    if (current !== '' && wordWidth <= limit) {
+    if (current !== '' && stringWidth(word.trimEnd()) <= limit) {
       out.push(current.trimEnd());
       current = word;
       currentWidth = wordWidth;

@@ -51,7 +51,7 @@ function context(): ToolContext {
     workspaceDir: '/nonexistent',
     signal: controller.signal,
     onUpdate: () => {},
-    approvals: { request: async () => ({ id: 'none', approved: false, status: 'denied' }) },
+    approvals: { request: async () => ({ id: 'none', approved: false, status: 'denied' }), approvedForSession: () => false },
   };
 }
 

@@ -1,0 +1,1 @@
+export { runDoctor, checkNodeVersion, checkTokenFile, checkStateDir, checkSqliteVec, type DoctorCheck } from './doctor-checks.js';

@@ -1,0 +1,96 @@
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { z } from 'zod';
+import { defineTool } from '../define-tool.js';
+import { toolError, toolOk, type ToolContext, type ToolResult } from '../types.js';
+import { confinePath, PathRefused } from './confine.js';
+
+export interface FsToolOptions {
+  roots: readonly string[];
+  maxReadBytes: number;
+}
+
+function guarded(fn: () => ToolResult): ToolResult {
+  try {
+    return fn();
+  } catch (error) {
+    if (error instanceof PathRefused) return toolError(error.message);
+    const e = error as NodeJS.ErrnoException;
+    if (e.code === 'ENOENT') return toolError(`No such file: ${e.path ?? ''}. Check the path (relative paths start at the workspace).`);
+    if (e.code === 'EISDIR') return toolError(`${e.path ?? 'That path'} is a directory, not a file.`);
+    throw error;
+  }
+}
+
+function looksBinary(buffer: Buffer): boolean {
+  return buffer.subarray(0, 8192).includes(0);
+}
+
+export function createFsTools(options: FsToolOptions) {
+  const where = (path: string, context: ToolContext) => confinePath(path, context.workspaceDir, options.roots);
+
+  const read = defineTool({
+    name: 'read',
+    group: 'fs',
+    risk: 'low',
+    description: 'Read a text file, optionally a range of lines (1-based, inclusive).',
+    input: z.strictObject({ path: z.string().min(1), from: z.number().int().min(1).optional(), to: z.number().int().min(1).optional() }),
+    async execute(args, context) {
+      return guarded(() => {
+        const file = where(args.path, context);
+        const size = statSync(file).size;
+        const ranged = args.from !== undefined || args.to !== undefined;
+        if (size > options.maxReadBytes && !ranged) {
+          return toolError(`${args.path} is ${size} bytes, over the ${options.maxReadBytes}-byte read cap. Read it in parts with from/to line numbers.`);
+        }
+        const buffer = readFileSync(file);
+        if (looksBinary(buffer)) return toolError(`${args.path} is a binary file; read only works on text.`);
+        const lines = buffer.toString('utf8').split('\n');
+        const from = args.from ?? 1;
+        const to = Math.min(args.to ?? lines.length, lines.length);
+        const text = lines.slice(from - 1, to).join('\n');
+        if (text.length > options.maxReadBytes) return toolError(`Lines ${from}-${to} of ${args.path} exceed the read cap; ask for fewer lines.`);
+        return toolOk(text, { path: file, from, to, totalLines: lines.length });
+      });
+    },
+  });
+
+  const write = defineTool({
+    name: 'write',
+    group: 'fs',
+    risk: 'medium',
+    description: 'Create or overwrite a file with the given content (parent folders are created).',
+    input: z.strictObject({ path: z.string().min(1), content: z.string() }),
+    async execute(args, context) {
+      return guarded(() => {
+        const file = where(args.path, context);
+        mkdirSync(dirname(file), { recursive: true });
+        writeFileSync(file, args.content);
+        return toolOk(`Wrote ${args.content.length} characters to ${args.path}.`, { path: file });
+      });
+    },
+  });
+
+  const edit = defineTool({
+    name: 'edit',
+    group: 'fs',
+    risk: 'medium',
+    description: 'Replace one exact, unique occurrence of oldText with newText in a file.',
+    input: z.strictObject({ path: z.string().min(1), oldText: z.string().min(1), newText: z.string() }),
+    async execute(args, context) {
+      return guarded(() => {
+        const file = where(args.path, context);
+        const text = readFileSync(file, 'utf8');
+        const first = text.indexOf(args.oldText);
+        if (first < 0) return toolError(`oldText was not found in ${args.path}. Read the file and copy the text exactly, including whitespace.`);
+        if (text.indexOf(args.oldText, first + 1) >= 0) {
+          return toolError(`oldText occurs more than once in ${args.path}. Include more surrounding lines so it matches exactly one place.`);
+        }
+        writeFileSync(file, text.slice(0, first) + args.newText + text.slice(first + args.oldText.length));
+        return toolOk(`Edited ${args.path}.`, { path: file });
+      });
+    },
+  });
+
+  return [read, write, edit];
+}

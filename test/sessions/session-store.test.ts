@@ -1,0 +1,56 @@
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SessionStore, type SessionEntry } from '../../source/sessions/index.js';
+import { makeTempState, type TempState } from '../support/temp-state.js';
+
+let state: TempState;
+afterEach(() => state?.cleanup());
+
+function entry(sessionId: string, updatedAt = 1): SessionEntry {
+  return { sessionId, kind: 'main', createdAt: 1, updatedAt, tokens: { input: 0, output: 0, context: 0 }, costUsd: 0, compactionCount: 0 };
+}
+
+describe('sessions.json store', () => {
+  it('coalesces a burst of changes into few atomic writes holding the last state', async () => {
+    state = makeTempState();
+    const dir = state.paths.sessionsDir('main');
+    const store = new SessionStore(dir);
+    for (let i = 0; i < 500; i += 1) store.set(`agent:main:direct:${i}`, entry(`s${i}`, i));
+    await store.flush();
+    const onDisk = JSON.parse(readFileSync(join(dir, 'sessions.json'), 'utf8'));
+    expect(Object.keys(onDisk.sessions)).toHaveLength(500);
+    expect(readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('a crash between temp write and rename leaves the old file current and the temp file is cleaned up', async () => {
+    state = makeTempState();
+    const dir = state.paths.sessionsDir('main');
+    const store = new SessionStore(dir);
+    store.set('agent:main:main', entry('old'));
+    await store.flush();
+    // What writeFileAtomic leaves behind when the process dies before rename(): a complete or partial temp file.
+    const temp = join(dir, `.sessions.json.4242.deadbeef.tmp`);
+    writeFileSync(temp, JSON.stringify({ version: 1, sessions: { 'agent:main:main': entry('new') } }).slice(0, 40));
+    const reloaded = new SessionStore(dir);
+    expect(reloaded.get('agent:main:main')?.sessionId).toBe('old');
+    expect(existsSync(temp)).toBe(false);
+  });
+
+  it('a sessions.json truncated to 0 bytes is set aside and rebuilt from transcript headers', async () => {
+    state = makeTempState();
+    const dir = state.paths.sessionsDir('main');
+    const store = new SessionStore(dir);
+    store.set('agent:main:main', entry('s1'));
+    await store.flush();
+    writeFileSync(join(dir, 's1.jsonl'), `${JSON.stringify({ type: 'session', version: 1, id: 's1', key: 'agent:main:main', agentId: 'main', createdAt: 5 })}\n`);
+    writeFileSync(join(dir, 'sessions.json'), '');
+    const warnings: string[] = [];
+    const rebuilt = new SessionStore(dir, (m) => warnings.push(m));
+    expect(rebuilt.get('agent:main:main')?.sessionId).toBe('s1');
+    expect(warnings.join()).toMatch(/unreadable.*rebuilt/);
+    expect(readdirSync(dir).some((n) => n.startsWith('sessions.json.corrupt.'))).toBe(true);
+    await rebuilt.flush();
+    expect(JSON.parse(readFileSync(join(dir, 'sessions.json'), 'utf8')).sessions['agent:main:main'].sessionId).toBe('s1');
+  });
+});

@@ -1,0 +1,143 @@
+import { render } from 'ink-testing-library';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ChatPane } from '../../source/tui/components/ChatPane.js';
+import { ContextPane } from '../../source/tui/components/ContextPane.js';
+import { Footer } from '../../source/tui/components/Footer.js';
+import { Header } from '../../source/tui/components/Header.js';
+import { LanesPane } from '../../source/tui/components/LanesPane.js';
+import { SessionsPane } from '../../source/tui/components/SessionsPane.js';
+import { SubagentsPane } from '../../source/tui/components/SubagentsPane.js';
+import { ApprovalPrompt } from '../../source/tui/components/ApprovalPrompt.js';
+import { initialState, type TuiState } from '../../source/tui/store/state.js';
+import { TuiStore } from '../../source/tui/store/store.js';
+import { approvalLines } from '../../source/tui/text/approval-lines.js';
+import { approvalFixture, sessionFixture } from './support/fixtures.js';
+
+const key = 'agent:main:main';
+const cleanups: Array<() => void> = [];
+afterEach(() => { for (const c of cleanups.splice(0)) c(); });
+
+function show(node: React.ReactElement): string {
+  const instance = render(node);
+  cleanups.push(instance.unmount);
+  return instance.lastFrame() ?? '';
+}
+
+function withState(change: Partial<TuiState>): TuiState {
+  return { ...initialState(), ...change };
+}
+
+describe('panes from store fixtures', () => {
+  it('header shows host, version, connection, latency and agent', () => {
+    const state = withState({ conn: { state: 'open', host: 'devbox', version: '0.1.0', latencyMs: 3, methods: [] } });
+    const frame = show(<Header state={state} width={100} />);
+    expect(frame).toContain('devbox v0.1.0');
+    expect(frame).toContain('● open 3ms');
+    expect(frame).toContain('agent main');
+  });
+
+  it('sessions pane lists agents and sessions with running, queued and unread badges', () => {
+    const state = withState({
+      sessions: {
+        [key]: sessionFixture({ running: true }),
+        'agent:main:telegram:direct:42': sessionFixture({ key: 'agent:main:telegram:direct:42', updatedAt: 1, queued: 2 }),
+      },
+      unread: { 'agent:main:telegram:direct:42': 3 },
+    });
+    const frame = show(<SessionsPane state={state} width={36} height={6} focused={false} />);
+    expect(frame).toContain('main');
+    expect(frame).toMatch(/› main\s+▶/);
+    expect(frame).toMatch(/telegram:direct:42\s+\+2 •3/);
+  });
+
+  it('chat pane shows messages, collapsed tool cards, markers, errors and the stream', () => {
+    const store = new TuiStore(initialState());
+    cleanups.push(() => store.dispose());
+    const state = withState({
+      chats: {
+        [key]: {
+          hasMore: false,
+          running: true,
+          items: [
+            { kind: 'user', id: 'u1', text: 'build it' },
+            { kind: 'tool', id: 't1', name: 'exec', args: 'npm run build', output: 'compiled 12 files', status: 'done' },
+            { kind: 'compaction', id: 'c1', before: 90_000, after: 20_000 },
+            { kind: 'error', id: 'e1', message: 'Model call failed', hint: 'Check OPENAI_API_KEY, then send again.' },
+          ],
+          streaming: { runId: 'r', text: 'Working on 投资' },
+        },
+      },
+    });
+    const frame = show(<ChatPane state={state} store={store} width={70} height={14} />);
+    expect(frame).toContain('› build it');
+    expect(frame).toContain('✓ exec npm run build');
+    expect(frame).not.toContain('compiled 12 files');
+    expect(frame).toContain('compacted 90k → 20k tokens');
+    expect(frame).toContain('✗ Model call failed');
+    expect(frame).toContain('→ Check OPENAI_API_KEY');
+    expect(frame).toContain('Working on 投资▍');
+    const expanded = show(<ChatPane state={{ ...state, ui: { ...state.ui, toolsExpanded: true } }} store={store} width={70} height={14} />);
+    expect(expanded).toContain('compiled 12 files');
+  });
+
+  it('lanes pane shows global active/limit and busy lanes', () => {
+    const state = withState({
+      lanes: {
+        lanes: [{ key, depth: 2, active: true, runId: 'r', startedAt: 0, pool: 'main' }, { key: 'agent:main:idle', depth: 0, active: false, pool: 'main' }],
+        global: { active: 1, limit: 4 },
+        pools: {},
+      },
+    });
+    const frame = show(<LanesPane state={state} width={30} height={5} focused={false} now={65_000} />);
+    expect(frame).toContain('Lanes 1/4');
+    expect(frame).toContain('▶ 1m05s main +2');
+    expect(frame).not.toContain('idle');
+  });
+
+  it('context pane draws the stacked bar, thresholds and compactions', () => {
+    const state = withState({
+      context: {
+        [key]: {
+          sessionKey: key, window: 100_000, used: 60_000,
+          parts: [{ name: 'system', tokens: 10_000 }, { name: 'history', tokens: 50_000 }],
+          thresholds: { flush: 76_000, compact: 80_000 },
+          compactions: [{ at: 1, before: 95_000, after: 21_000 }],
+        },
+      },
+    });
+    const frame = show(<ContextPane state={state} width={42} height={8} focused={false} />);
+    expect(frame).toContain('Context 60k/100k 60%');
+    expect(frame).toContain('█');
+    expect(frame).toMatch(/F.*C/);
+    expect(frame).toContain('■ history 50k');
+    expect(frame).toContain('95k → 21k');
+  });
+
+  it('sub-agent pane shows an empty state, then the tree', () => {
+    expect(show(<SubagentsPane state={initialState()} width={40} height={4} focused={false} now={0} />)).toContain('no sub-agents running');
+    const state = withState({ subagents: [{ key: 'c1', parentKey: key, label: 'research', status: 'running', startedAt: 0, depth: 1, lastTool: 'web_fetch' }] });
+    expect(show(<SubagentsPane state={state} width={50} height={4} focused={false} now={3000} />)).toContain('└─▶ research 3s · web_fetch');
+  });
+
+  it('footer shows model, thinking, tokens/window and pending approvals', () => {
+    const state = withState({
+      sessions: { [key]: sessionFixture({ model: 'openai/gpt-x', thinking: 'low' }) },
+      approvals: { pending: [approvalFixture()] },
+    });
+    const frame = show(<Footer state={state} width={100} />);
+    expect(frame).toContain('openai/gpt-x · think low · 1.2k tok');
+    expect(frame).toContain('⚠ 1 approval');
+  });
+
+  it('approval prompt shows the whole command wrapped, cwd, agent, reason and time left', () => {
+    const approval = approvalFixture();
+    const lines = approvalLines(approval, 60, approval.createdAt + 60_000, false, 0);
+    const frame = show(<ApprovalPrompt lines={lines} width={60} />);
+    const joined = frame.split('\n').map((l) => l.replace(/^[│ ]+|[│ ]+$/g, '').replace(/^\$ /, '')).join('').replace(/\s/g, '');
+    expect(joined).toContain(approval.command.replace(/\s/g, ''));
+    expect(frame).toContain('cwd /home/me/project');
+    expect(frame).toContain('why: not in the allowlist');
+    expect(frame).toContain('29m00s left');
+    expect(frame).toContain('y once · s this session · a always');
+  });
+});
