@@ -13,7 +13,8 @@ export interface AgentRuntimeDeps {
   paths: StatePaths;
   providers: Providers;
   registry: ToolRegistry;
-  approvals: ApprovalGate;
+  /** The operator approval gate for a session's tool calls (per session: `session` approvals are remembered per key). */
+  approvals: (sessionKey: string) => ApprovalGate;
   now: () => number;
   /** The `<available_skills>` block for an agent; empty until skills are wired. */
   skillsBlock?: (agentId: string) => string;
@@ -149,7 +150,7 @@ export class AgentRuntime {
         maxIterations: defaults.maxIterations,
         signal,
         timedOut: () => timeout.signal.aborted && !input.signal.aborted,
-        toolContext: { agentId: session.agentId, sessionKey: session.key, sessionType: session.kind, workspaceDir, approvals: this.deps.approvals },
+        toolContext: { agentId: session.agentId, sessionKey: session.key, sessionType: session.kind, workspaceDir, approvals: this.deps.approvals(session.key) },
         setupHint: () => this.deps.providers.setupHint(),
       });
       if (outcome.status === 'completed' || outcome.status === 'suppressed') {

@@ -13,4 +13,5 @@ export const commandTable: Record<string, () => Promise<CommandRun>> = {
   attach: async () => (await import('./commands/attach.js')).run,
   doctor: async () => (await import('./commands/doctor.js')).run,
   models: async () => (await import('./commands/models.js')).run,
+  mcp: async () => (await import('./commands/mcp.js')).run,
 };

@@ -20,38 +20,49 @@ export function parseJsonc(text: string, source = 'JSON'): unknown {
   }
 }
 
-/** Blanks comments and trailing commas with spaces so offsets stay meaningful. */
+/**
+ * Blanks comments, then trailing commas, with spaces so offsets stay
+ * meaningful. Two passes so a comma followed by a comment and then `}` is
+ * still seen as trailing.
+ */
 function stripJsoncSyntax(text: string): string {
   const out = text.split('');
-  let i = 0;
-  let inString = false;
-  while (i < out.length) {
-    const ch = out[i];
-    if (inString) {
-      if (ch === '\\') i += 2;
-      else { if (ch === '"') inString = false; i += 1; }
-      continue;
+  forEachOutsideStrings(out, (i) => {
+    if (out[i] === '/' && out[i + 1] === '/') {
+      let j = i;
+      while (j < out.length && out[j] !== '\n') out[j++] = ' ';
+      return j;
     }
-    if (ch === '"') { inString = true; i += 1; continue; }
-    if (ch === '/' && out[i + 1] === '/') {
-      while (i < out.length && out[i] !== '\n') out[i++] = ' ';
-      continue;
+    if (out[i] === '/' && out[i + 1] === '*') {
+      let j = i + 2;
+      while (j < out.length && !(out[j] === '*' && out[j + 1] === '/')) j += 1;
+      const end = Math.min(j + 2, out.length);
+      for (let k = i; k < end; k += 1) if (out[k] !== '\n') out[k] = ' ';
+      return end;
     }
-    if (ch === '/' && out[i + 1] === '*') {
-      out[i++] = ' '; out[i++] = ' ';
-      while (i < out.length && !(out[i] === '*' && out[i + 1] === '/')) {
-        if (out[i] !== '\n') out[i] = ' ';
-        i += 1;
-      }
-      if (i < out.length) { out[i++] = ' '; out[i++] = ' '; }
-      continue;
-    }
-    if (ch === ',') {
+    return i + 1;
+  });
+  forEachOutsideStrings(out, (i) => {
+    if (out[i] === ',') {
       let j = i + 1;
       while (j < out.length && /\s/.test(out[j] ?? '')) j += 1;
       if (out[j] === '}' || out[j] === ']') out[i] = ' ';
     }
-    i += 1;
-  }
+    return i + 1;
+  });
   return out.join('');
+}
+
+/** Calls `visit` at each index outside string literals; it returns the next index to look at. */
+function forEachOutsideStrings(chars: string[], visit: (index: number) => number): void {
+  let i = 0;
+  while (i < chars.length) {
+    if (chars[i] === '"') {
+      i += 1;
+      while (i < chars.length && chars[i] !== '"') i += chars[i] === '\\' ? 2 : 1;
+      i += 1;
+      continue;
+    }
+    i = visit(i);
+  }
 }

@@ -54,7 +54,7 @@ export class ClientConnection {
   ) {
     this.caller = { connId, clientId: 'unknown', scopes: [], address };
     setReceiveLimit(ws, PRE_AUTH_MAX_BYTES);
-    const seconds = Math.round(host.connectTimeoutMs / 1000);
+    const seconds = host.connectTimeoutMs / 1000;
     this.connectTimer = setTimeout(() => this.close(closeCodes.connectTimeout, `connect timeout: send a connect request within ${seconds} s`), host.connectTimeoutMs);
     ws.on('message', (data, isBinary) => this.onMessage(data as Buffer, isBinary));
     ws.on('close', () => this.onClosed());

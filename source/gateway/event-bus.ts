@@ -17,6 +17,8 @@ export class EventBus {
   private seqCounter = 0;
   private readonly ring: BusRecord[] = [];
   private readonly listeners = new Set<Listener>();
+  private readonly undelivered: BusRecord[] = [];
+  private delivering = false;
   private readonly validate = process.env.CLAW_VALIDATE_EVENTS === '1';
 
   constructor(private readonly ringSize: number) {}
@@ -37,7 +39,18 @@ export class EventBus {
       this.ring.push(record);
       if (this.ring.length > this.ringSize) this.ring.splice(0, this.ring.length - this.ringSize);
     }
-    for (const listener of this.listeners) listener(record);
+    this.undelivered.push(record);
+    // An emit from inside a listener (a client dropped mid-fan-out emits
+    // presence) waits for the current event, so clients see seqs in order.
+    if (this.delivering) return;
+    this.delivering = true;
+    try {
+      for (let next = this.undelivered.shift(); next; next = this.undelivered.shift()) {
+        for (const listener of this.listeners) listener(next);
+      }
+    } finally {
+      this.delivering = false;
+    }
   }
 
   subscribe(listener: Listener): () => void {

@@ -67,7 +67,7 @@ export class IndexStore {
   }
 
   private migrate(): void {
-    const version = this.db.prepare('SELECT value FROM pragma_user_version').pluck().get();
+    const version = this.db.pragma('user_version', { simple: true });
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, abs_path TEXT NOT NULL, source TEXT NOT NULL, hash TEXT NOT NULL, mtime INTEGER NOT NULL, size INTEGER NOT NULL);
@@ -77,7 +77,7 @@ export class IndexStore {
         embedded_model TEXT);
       CREATE INDEX IF NOT EXISTS chunks_path ON chunks(path);
       CREATE INDEX IF NOT EXISTS chunks_embedded ON chunks(embedded_model);
-      CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
+      CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(text, tokenize = 'porter unicode61 remove_diacritics 2');
       CREATE TABLE IF NOT EXISTS embedding_cache (hash TEXT NOT NULL, model TEXT NOT NULL, dims INTEGER NOT NULL, vector BLOB NOT NULL, PRIMARY KEY (hash, model)) WITHOUT ROWID;
     `);
     if (version === 0) this.db.pragma(`user_version = ${SCHEMA_VERSION}`);

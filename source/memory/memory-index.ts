@@ -101,7 +101,7 @@ export class MemoryIndex {
     const fatal = this.embeddingError && this.embeddingError.kind !== 'transient';
     if (this.provider && this.store.vectorsAvailable && !this.closed && (!fatal || options.retryEmbeddings)) {
       try {
-        const embedded = await embedPending(this.store, this.provider, { shouldStop: () => this.closed, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+        const embedded = await embedPending(this.store, this.provider, { batch: this.config.memory.embeddings.batchSize, shouldStop: () => this.closed, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
         stats.cacheHits = embedded.cacheHits;
         stats.embedded = embedded.embedded;
         this.setEmbeddingError(undefined);

@@ -31,7 +31,8 @@ export function syncFiles(store: IndexStore, roots: MemoryRoots, chunking: Chunk
     } catch {
       return;
     }
-    const mtime = Math.floor(stat.mtimeMs);
+    // Microseconds: two writes within one millisecond must still look different.
+    const mtime = Math.floor(stat.mtimeMs * 1000);
     if (!options.force && row && row.mtime === mtime && row.size === stat.size) return;
     const content = readFileSync(file.absPath, 'utf8');
     const hash = hashText(content);
@@ -65,7 +66,7 @@ export interface EmbedPhaseResult {
  * after each batch, so an interrupted run resumes where it stopped. Provider
  * errors propagate after the finished batches are saved.
  */
-export async function embedPending(store: IndexStore, provider: EmbeddingProvider, options: { batch?: number; onProgress?: (p: SyncProgress) => void; shouldStop?: () => boolean } = {}): Promise<EmbedPhaseResult> {
+export async function embedPending(store: IndexStore, provider: EmbeddingProvider, options: { /** Chunks per provider request, so each finished request is saved. */ batch?: number; onProgress?: (p: SyncProgress) => void; shouldStop?: () => boolean } = {}): Promise<EmbedPhaseResult> {
   const batch = options.batch ?? 256;
   const total = store.countPending(provider.model);
   const result: EmbedPhaseResult = { cacheHits: 0, embedded: 0, pending: total };

@@ -8,7 +8,7 @@ const cjkRun = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=H
 const wordRun = /[\p{L}\p{N}]+/gu;
 const isCjk = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
-export const KEYWORD_TOKENIZER = 'unicode61 + CJK bigrams';
+export const KEYWORD_TOKENIZER = 'porter unicode61 + CJK bigrams';
 
 function bigrams(run: string): string[] {
   const chars = Array.from(run);

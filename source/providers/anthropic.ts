@@ -61,6 +61,8 @@ export async function* streamAnthropic(request: WireRequest): AsyncGenerator<Pro
 
   try {
     for await (const message of stream) {
+      // After message_stop, drain to the end of the body so the connection is reused.
+      if (stopped) continue;
       const event = parseEvent(message.data, model.ref);
       const type = event.type ?? message.event;
       const index = event.index ?? -1;
@@ -104,7 +106,6 @@ export async function* streamAnthropic(request: WireRequest): AsyncGenerator<Pro
         Object.assign(usageRaw, event.usage);
       } else if (type === 'message_stop') {
         stopped = true;
-        break;
       }
     }
   } catch (error) {

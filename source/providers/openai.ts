@@ -65,9 +65,12 @@ export async function* streamOpenAI(request: WireRequest): AsyncGenerator<Provid
   });
   try {
     for await (const message of stream) {
+      // Read on to the end of the body after [DONE]: leaving early would cancel the
+      // response and cost the keep-alive connection.
+      if (finished) continue;
       if (message.data === '[DONE]') {
         finished = true;
-        break;
+        continue;
       }
       const chunk = parseChunk(message.data, model.ref);
       if (chunk.error !== undefined) throw classifyStreamError(chunk.error, model.ref, auth.id);

@@ -39,6 +39,10 @@ export class SessionRegistry {
   private readonly now: () => number;
   private readonly warn: (message: string) => void;
   private readonly knownAgents: Set<string>;
+  /** Keys parse the same way every time; this is on the path of every message. */
+  private readonly resolved = new Map<string, ParsedSessionKey & { agentId: string }>();
+  /** New sessionId → the one it replaced, for the next transcript header. */
+  private readonly previous = new Map<string, string>();
   readonly defaultAgent: string;
   /** Repairs made while loading transcripts, for the log and tests. */
   readonly repairs: Array<{ key: string; path: string; repair: TranscriptRepair }> = [];
@@ -52,13 +56,17 @@ export class SessionRegistry {
 
   /** Parses and checks a key; the error names the valid shapes. */
   resolve(key: string): ParsedSessionKey & { agentId: string } {
+    const cached = this.resolved.get(key);
+    if (cached) return cached;
     const parsed = parseSessionKey(key);
     if (!parsed) throw new ClawError('bad_request', `"${key}" is not a session key. Valid shapes: ${sessionKeyShapes.join(', ')}.`);
     const agentId = parsed.agentId ?? this.defaultAgent;
     if (!this.knownAgents.has(agentId)) {
       throw new ClawError('bad_request', `Unknown agent "${agentId}" in ${key}; configured agents: ${[...this.knownAgents].join(', ')}. Add it to agents.list in claw.json.`);
     }
-    return { ...parsed, agentId };
+    const result = { ...parsed, agentId };
+    this.resolved.set(key, result);
+    return result;
   }
 
   get(key: string): { agentId: string; entry: SessionEntry } | undefined {
@@ -192,7 +200,6 @@ export class SessionRegistry {
     return join(this.options.paths.sessionsDir(agentId), `${sessionId}.jsonl`);
   }
 
-  private readonly previous = new Map<string, string>();
 
   private reopen(key: string): Promise<TranscriptSession> {
     const old = this.sessions.get(key);

@@ -1,8 +1,13 @@
 import { closeSync, fdatasync, openSync, readFileSync, writeSync } from 'node:fs';
 import { writeFileAtomicSync } from '../config/index.js';
 import {
-  transcriptEntry,
+  assistantMessageEntry,
+  compactionEntry,
+  customEntry,
+  modelChangeEntry,
+  toolResultEntry,
   transcriptHeader,
+  userMessageEntry,
   type ToolResultEntry,
   type TranscriptEntry,
   type TranscriptHeader,
@@ -24,6 +29,24 @@ export interface LoadedTranscript {
 }
 
 export const ABORTED_TOOL_RESULT = 'aborted: the turn ended before this tool returned (abort or gateway restart). Run it again if it is still needed.';
+
+const messageSchemas = { user: userMessageEntry, assistant: assistantMessageEntry, toolResult: toolResultEntry } as const;
+const otherSchemas = { model_change: modelChangeEntry, compaction: compactionEntry, custom: customEntry } as const;
+
+/**
+ * Validates one parsed line against the schema its type/role names; the same
+ * check as the `transcriptEntry` union, without trying every member per line.
+ */
+function parseEntry(value: unknown): TranscriptEntry | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { type, role } = value as { type?: unknown; role?: unknown };
+  const table: Record<string, { safeParse(v: unknown): { success: true; data: TranscriptEntry } | { success: false } }> = type === 'message' ? messageSchemas : otherSchemas;
+  const name = type === 'message' ? role : type;
+  if (typeof name !== 'string' || !Object.hasOwn(table, name)) return undefined;
+  const schema = table[name]!;
+  const parsed = schema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
 
 function parseLine(line: string): unknown {
   try {
@@ -95,8 +118,8 @@ export function loadTranscriptSync(path: string, now: number = Date.now()): Load
   for (let i = 1; i < lines.length; i += 1) {
     const line = lines[i]!;
     if (line.length === 0) continue;
-    const parsed = transcriptEntry.safeParse(parseLine(line));
-    if (parsed.success) entries.push(parsed.data);
+    const entry = parseEntry(parseLine(line));
+    if (entry) entries.push(entry);
     else repair.skippedLines += 1;
   }
   const fixed = repairDanglingToolCalls(entries, now);
@@ -106,16 +129,20 @@ export function loadTranscriptSync(path: string, now: number = Date.now()): Load
   return { header: header.data, entries, repair };
 }
 
+/** How long appended lines may sit in the page cache before an fdatasync; the inbound journal, not the transcript, is what acknowledgements wait for. */
+const SYNC_DELAY_MS = 100;
+
 /**
  * An open transcript for appending. Each append is one write(2) of whole
- * lines in call order (a crash can tear only the last line, which the loader
- * drops); fdatasync runs on the thread pool, coalesced, never on the event loop.
+ * lines in call order, so a killed process can tear only the last line (the
+ * loader drops it). fdatasync runs on the thread pool at most once per
+ * SYNC_DELAY_MS per file, never on the event loop.
  */
 export class TranscriptAppender {
   private fd: number | undefined;
-  private syncing = false;
-  private syncAgain = false;
-  private readonly idle: Array<() => void> = [];
+  private timer: NodeJS.Timeout | undefined;
+  private syncing: Promise<void> | undefined;
+  private dirty = false;
 
   constructor(readonly path: string) {
     this.fd = openSync(path, 'a', 0o600);
@@ -124,13 +151,24 @@ export class TranscriptAppender {
   append(entries: readonly TranscriptEntry[]): void {
     if (this.fd === undefined) throw new Error(`transcript ${this.path} is closed`);
     writeSync(this.fd, entries.map((e) => `${JSON.stringify(e)}\n`).join(''));
-    this.scheduleSync();
+    this.dirty = true;
+    if (!this.timer) {
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        void this.sync();
+      }, SYNC_DELAY_MS);
+      this.timer.unref();
+    }
   }
 
   /** Resolves once everything appended so far is on disk. */
-  flush(): Promise<void> {
-    if (!this.syncing) return Promise.resolve();
-    return new Promise((resolve) => this.idle.push(resolve));
+  async flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    while (this.syncing || this.dirty) {
+      if (this.syncing) await this.syncing;
+      else await this.sync();
+    }
   }
 
   async close(): Promise<void> {
@@ -139,22 +177,17 @@ export class TranscriptAppender {
     this.fd = undefined;
   }
 
-  private scheduleSync(): void {
-    if (this.syncing) {
-      this.syncAgain = true;
-      return;
-    }
+  private sync(): Promise<void> {
+    if (this.syncing) return this.syncing;
     const fd = this.fd;
-    if (fd === undefined) return;
-    this.syncing = true;
-    fdatasync(fd, () => {
-      this.syncing = false;
-      if (this.syncAgain && this.fd !== undefined) {
-        this.syncAgain = false;
-        this.scheduleSync();
-        return;
-      }
-      for (const resolve of this.idle.splice(0)) resolve();
+    if (fd === undefined || !this.dirty) return Promise.resolve();
+    this.dirty = false;
+    this.syncing = new Promise<void>((resolve) => {
+      fdatasync(fd, () => {
+        this.syncing = undefined;
+        resolve();
+      });
     });
+    return this.syncing;
   }
 }

@@ -3,7 +3,7 @@ import type { GatewayClient } from '../gateway/index.js';
 import { ClawError, type ApprovalRecord, type MethodName, type ParamsOf, type ResultOf } from '../protocol/index.js';
 import { appendItems, updateChat } from './store/chat-reducer.js';
 import { entriesToItems, prependHistory } from './store/history.js';
-import { reduceHello } from './store/reducers.js';
+import { reduceHello, reducePendingList } from './store/reducers.js';
 import { selectChat } from './store/selectors.js';
 import type { ChatItem } from './store/state.js';
 import type { TuiStore } from './store/store.js';
@@ -118,9 +118,11 @@ export class TuiController {
       const beforeId = older ? log.oldestEntryId ?? log.items.find((i) => i.entryId)?.entryId : undefined;
       const page = await this.call('sessions.history', { key, limit: HISTORY_PAGE, ...(beforeId ? { beforeId } : {}) });
       const items = entriesToItems(page.entries);
-      this.store.update((s) => updateChat(s, key, (current) => older
+      // Live items that arrived while the page loaded stay after it; a reload after
+      // a reconnect replaces what was shown with the gateway's transcript.
+      this.store.update((s) => updateChat(s, key, (current) => older || !current.items.some((i) => i.entryId)
         ? prependHistory(current, items, page.hasMore)
-        : prependHistory({ ...current, items: current.items.filter((i) => i.id.startsWith('local:') || i.id.startsWith('notice:')) }, items, page.hasMore)));
+        : prependHistory({ ...current, items: [] }, items, page.hasMore)));
     } catch (error) {
       if (!(error instanceof ClawError && error.code === 'not_found')) this.error(error, 'Scroll up again to retry.', key);
     }
@@ -132,7 +134,7 @@ export class TuiController {
       tasks.push(this.call('sessions.list', {}).then((r) => this.store.update((s) => ({ ...s, sessions: Object.fromEntries(r.sessions.map((x) => [x.key, x])) }))).catch(() => undefined));
     }
     if (this.serves('approvals.list')) {
-      tasks.push(this.call('approvals.list', { status: 'pending' }).then((r) => this.store.update((s) => ({ ...s, approvals: { ...s.approvals, pending: r.approvals.filter((a) => a.status === 'pending') } }))).catch(() => undefined));
+      tasks.push(this.call('approvals.list', { status: 'pending' }).then((r) => this.store.update((s) => reducePendingList(s, r.approvals))).catch(() => undefined));
     }
     tasks.push(this.loadHistory());
     await Promise.all(tasks);

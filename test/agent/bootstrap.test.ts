@@ -76,6 +76,7 @@ describe('bootstrap truncation', () => {
     ensureWorkspaceSync(dir);
     writeFileSync(join(dir, 'AGENTS.md'), 'a'.repeat(50_000));
     writeFileSync(join(dir, 'SOUL.md'), 'short soul');
+    writeFileSync(join(dir, 'MEMORY.md'), 'm'.repeat(5_000));
     const load = loadBootstrapSync(dir, { kind: 'main', firstRun: false, totalMax: 20_500 });
     const agents = load.files.find((f) => f.name === 'AGENTS.md');
     expect(agents).toMatchObject({ rawChars: 50_000, truncated: true });

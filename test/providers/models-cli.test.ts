@@ -16,7 +16,7 @@ beforeEach(() => {
 afterEach(() => state.cleanup());
 
 function env(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const out = { ...state.env, OLLAMA_HOST: '127.0.0.1:9' };
+  const out: NodeJS.ProcessEnv = { ...state.env, OLLAMA_HOST: '127.0.0.1:9' };
   delete out.OPENAI_API_KEY;
   delete out.ANTHROPIC_API_KEY;
   return { ...out, ...extra };

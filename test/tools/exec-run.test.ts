@@ -65,7 +65,6 @@ describe('exec with real processes', () => {
     await runtime.registry.invoke('exec', { command: 'echo one > out.txt; echo two >> out.txt' }, context);
     const result = await runtime.registry.invoke('exec', { command: 'cat < out.txt' }, context);
     expect(result.content).toContain('one\ntwo');
-    expect(join(workspaceDir, 'out.txt')).toBeTruthy();
   });
 
   it('reports a non-zero exit as an error result', async () => {

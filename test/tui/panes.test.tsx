@@ -122,7 +122,7 @@ describe('panes from store fixtures', () => {
   it('footer shows model, thinking, tokens/window and pending approvals', () => {
     const state = withState({
       sessions: { [key]: sessionFixture({ model: 'openai/gpt-x', thinking: 'low' }) },
-      approvals: { pending: [approvalFixture()] },
+      approvals: { pending: [approvalFixture()], resolvedIds: [] },
     });
     const frame = show(<Footer state={state} width={100} />);
     expect(frame).toContain('openai/gpt-x · think low · 1.2k tok');

@@ -1,3 +1,4 @@
+import { reducePendingList } from '../store/reducers.js';
 import type { SlashCommand } from './types.js';
 
 export const approvalsCommand: SlashCommand = {
@@ -7,8 +8,7 @@ export const approvalsCommand: SlashCommand = {
   description: 'Reload pending approval requests and answer them',
   async run(_args, { controller, store }) {
     const { approvals } = await controller.call('approvals.list', { status: 'pending' });
-    const pending = approvals.filter((a) => a.status === 'pending');
-    store.update((s) => ({ ...s, approvals: { ...s.approvals, pending }, ui: { ...s.ui, dismissed: [] } }));
-    if (pending.length === 0) controller.notice('No approval requests are pending.');
+    store.update((s) => reducePendingList({ ...s, ui: { ...s.ui, dismissed: [] } }, approvals));
+    if (store.getState().approvals.pending.length === 0) controller.notice('No approval requests are pending.');
   },
 };

@@ -75,7 +75,9 @@ export function reduceAgentEvent(state: TuiState, payload: AgentEventPayload): T
         if (payload.phase === 'start') return { ...log, running: true, runId: payload.runId };
         if (payload.phase === 'queued') return log;
         const settled = { ...settleStream(log), running: false };
-        if (payload.phase === 'error' && payload.detail) {
+        // The chat stream usually reported the same failure already, with its hint.
+        const reported = log.items.slice(-3).some((i) => i.kind === 'error' && i.id.startsWith(`${payload.runId}:`));
+        if (payload.phase === 'error' && payload.detail && !reported) {
           return appendItems(settled, [{ kind: 'error', id: `${payload.runId}:lifecycle`, message: payload.detail }]);
         }
         return settled;

@@ -44,8 +44,8 @@ function argsLine(args: Record<string, unknown>): string {
 
 /** Puts an older page in front of the window, still bounded (the newest items win). */
 export function prependHistory(log: ChatLog, older: ChatItem[], hasMore: boolean): ChatLog {
-  const seen = new Set(log.items.map((item) => item.id));
-  const fresh = older.filter((item) => !seen.has(item.id));
+  const seen = new Set(log.items.flatMap((item) => (item.entryId ? [item.id, item.entryId] : [item.id])));
+  const fresh = older.filter((item) => !seen.has(item.id) && !(item.kind === 'assistant' && item.entryId && seen.has(item.entryId)));
   const items = fresh.concat(log.items);
   const first = fresh.find((item) => item.entryId) ?? log.items.find((item) => item.entryId);
   const base: ChatLog = { ...log, items: items.length > CHAT_WINDOW * 2 ? items.slice(0, CHAT_WINDOW * 2) : items, hasMore };

@@ -13,6 +13,12 @@ export function reduceSessionsChanged(state: TuiState, payload: PayloadOf<'sessi
   return updateChat(next, payload.key, () => ({ ...emptyChat(), items: [{ kind: 'notice', id: `reset:${payload.session?.sessionId ?? Date.now()}`, text: 'New session started.' }] }));
 }
 
+/** Replaces the pending list from a list reply or snapshot, minus requests already seen resolved. */
+export function reducePendingList(state: TuiState, approvals: readonly ApprovalRecord[]): TuiState {
+  const pending = approvals.filter((a) => a.status === 'pending' && !state.approvals.resolvedIds.includes(a.id));
+  return { ...state, approvals: { ...state.approvals, pending } };
+}
+
 export function reduceApprovalRequested(state: TuiState, payload: PayloadOf<'approval.requested'>): TuiState {
   if (state.approvals.pending.some((a) => a.id === payload.approval.id)) return state;
   return { ...state, approvals: { ...state.approvals, pending: [...state.approvals.pending, payload.approval] } };
@@ -29,7 +35,8 @@ export function reduceApprovalResolved(state: TuiState, payload: PayloadOf<'appr
   const wasPending = state.approvals.pending.some((a) => a.id === approval.id);
   const pending = state.approvals.pending.filter((a) => a.id !== approval.id);
   const ui = state.ui.confirmAlways === approval.id ? { ...state.ui, confirmAlways: undefined } : state.ui;
-  const next: TuiState = { ...state, ui, approvals: { pending, lastResolved: { approval, at: now } } };
+  const resolvedIds = [...state.approvals.resolvedIds, approval.id].slice(-200);
+  const next: TuiState = { ...state, ui, approvals: { pending, resolvedIds, lastResolved: { approval, at: now } } };
   if (!wasPending) return next;
   return updateChat(next, approval.sessionKey, (log) => appendItems(log, [{ kind: 'notice', id: `approval:${approval.id}`, text: describeResolution(approval) }]));
 }
@@ -57,7 +64,7 @@ export function reduceHello(state: TuiState, hello: HelloPayload): TuiState {
     return parsed.success ? (parsed.data as z.infer<typeof snapshotShape>[K]) : undefined;
   };
   const approvals = pick('approvals');
-  if (approvals) next = { ...next, approvals: { ...next.approvals, pending: approvals.filter((a) => a.status === 'pending') } };
+  if (approvals) next = reducePendingList(next, approvals);
   const sessions = pick('sessions');
   if (sessions) next = { ...next, sessions: Object.fromEntries(sessions.map((s) => [s.key, s])) };
   const lanes = pick('lanes');

@@ -39,8 +39,9 @@ export function selectSessionRows(state: TuiState): SessionRow[] {
         kind: 'session',
         key: s.key,
         label: s.label ?? s.key,
-        running: lane?.active ?? s.running ?? selectChat(state, s.key).running,
-        queued: lane?.depth ?? s.queued ?? 0,
+        // Lane events are live; the session summary is only as fresh as its last change.
+        running: state.lanes ? Boolean(lane?.active) : Boolean(s.running) || selectChat(state, s.key).running,
+        queued: state.lanes ? lane?.depth ?? 0 : s.queued ?? 0,
         unread: state.unread[s.key] ?? 0,
         current: s.key === state.currentKey,
       });

@@ -49,7 +49,8 @@ export interface TuiState {
   lanes?: LanesPayload;
   context: Readonly<Record<string, ContextPayload>>;
   subagents: readonly SubagentNode[];
-  approvals: { pending: readonly ApprovalRecord[]; lastResolved?: ApprovalNotice };
+  /** `resolvedIds` guards against a list reply that was answered before a resolution event. */
+  approvals: { pending: readonly ApprovalRecord[]; resolvedIds: readonly string[]; lastResolved?: ApprovalNotice };
   /** Model reported by the latest usage event per session, for the footer. */
   runModel: Readonly<Record<string, string>>;
   ui: UiState;
@@ -92,7 +93,7 @@ export function initialState(options: { agentId?: string; sessionKey?: string } 
     chats: {},
     context: {},
     subagents: [],
-    approvals: { pending: [] },
+    approvals: { pending: [], resolvedIds: [] },
     runModel: {},
     ui: { focus: 'chat', hidden: [], scroll: 0, toolsExpanded: false, sessionCursor: 0, dismissed: [], editor: emptyEditor(), completionIndex: 0 },
   };
