@@ -14,4 +14,6 @@ export const commandTable: Record<string, () => Promise<CommandRun>> = {
   doctor: async () => (await import('./commands/doctor.js')).run,
   models: async () => (await import('./commands/models.js')).run,
   mcp: async () => (await import('./commands/mcp.js')).run,
+  approvals: async () => (await import('./commands/approvals.js')).run,
+  agent: async () => (await import('./commands/agent.js')).run,
 };

@@ -22,6 +22,14 @@ export interface ChunkRow {
   text: string;
 }
 
+export interface PendingChunk {
+  id: number;
+  hash: string;
+  text: string;
+  /** 1 when a vector from another model is stored for this chunk. */
+  hasVector: number;
+}
+
 export interface StoreOptions {
   /** Load the vector extension from here instead of the sqlite-vec package (tests use a bad path). */
   vecExtensionPath?: string;
@@ -46,6 +54,7 @@ export class IndexStore {
   readonly db: Database.Database;
   readonly vecError: string | undefined;
   private vecDims: number | undefined;
+  private readonly statements = new Map<string, Database.Statement>();
 
   constructor(readonly path: string, options: StoreOptions = {}) {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
@@ -83,13 +92,31 @@ export class IndexStore {
     if (version === 0) this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }
 
+  private stmt(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  /**
+   * Runs `work` in one transaction. FTS5 flushes a segment per commit, so
+   * grouping many files per commit makes a full build several times faster;
+   * each file's rows still land together or not at all.
+   */
+  batch<T>(work: () => T): T {
+    return this.db.transaction(work)();
+  }
+
   getMeta(key: string): string | undefined {
-    return this.db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(key) as string | undefined;
+    return this.stmt('SELECT value FROM meta WHERE key = ?').pluck().get(key) as string | undefined;
   }
 
   setMeta(key: string, value: string | undefined): void {
-    if (value === undefined) this.db.prepare('DELETE FROM meta WHERE key = ?').run(key);
-    else this.db.prepare('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+    if (value === undefined) this.stmt('DELETE FROM meta WHERE key = ?').run(key);
+    else this.stmt('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
   }
 
   get vectorsAvailable(): boolean {
@@ -101,21 +128,21 @@ export class IndexStore {
   }
 
   fileRows(): Map<string, FileRow> {
-    const rows = this.db.prepare('SELECT path, hash, mtime, size FROM files').all() as FileRow[];
+    const rows = this.stmt('SELECT path, hash, mtime, size FROM files').all() as FileRow[];
     return new Map(rows.map((row) => [row.path, row]));
   }
 
   /** Replaces a file's chunks in one transaction, so an interrupted run never leaves half a file. */
   replaceFile(file: MemoryFile, meta: { hash: string; mtime: number; size: number }, chunks: Chunk[]): void {
-    const insertChunk = this.db.prepare('INSERT INTO chunks(path, source, start_line, end_line, hash, text) VALUES (?, ?, ?, ?, ?, ?)');
-    const insertFts = this.db.prepare('INSERT INTO chunks_fts(rowid, text) VALUES (?, ?)');
+    const insertChunk = this.stmt('INSERT INTO chunks(path, source, start_line, end_line, hash, text) VALUES (?, ?, ?, ?, ?, ?)');
+    const insertFts = this.stmt('INSERT INTO chunks_fts(rowid, text) VALUES (?, ?)');
     this.db.transaction(() => {
       this.deleteChunks(file.path);
       for (const chunk of chunks) {
         const { lastInsertRowid } = insertChunk.run(file.path, file.source, chunk.startLine, chunk.endLine, chunk.hash, chunk.text);
         insertFts.run(lastInsertRowid, segmentForIndex(chunk.text));
       }
-      this.db.prepare(`INSERT INTO files(path, abs_path, source, hash, mtime, size) VALUES (?, ?, ?, ?, ?, ?)
+      this.stmt(`INSERT INTO files(path, abs_path, source, hash, mtime, size) VALUES (?, ?, ?, ?, ?, ?)
         ON CONFLICT(path) DO UPDATE SET abs_path = excluded.abs_path, source = excluded.source, hash = excluded.hash, mtime = excluded.mtime, size = excluded.size`)
         .run(file.path, file.absPath, file.source, meta.hash, meta.mtime, meta.size);
     })();
@@ -123,38 +150,38 @@ export class IndexStore {
 
   /** Records a new mtime for a file whose content hash did not change. */
   touchFile(path: string, mtime: number, size: number): void {
-    this.db.prepare('UPDATE files SET mtime = ?, size = ? WHERE path = ?').run(mtime, size, path);
+    this.stmt('UPDATE files SET mtime = ?, size = ? WHERE path = ?').run(mtime, size, path);
   }
 
   removeFile(path: string): void {
     this.db.transaction(() => {
       this.deleteChunks(path);
-      this.db.prepare('DELETE FROM files WHERE path = ?').run(path);
+      this.stmt('DELETE FROM files WHERE path = ?').run(path);
     })();
   }
 
   private deleteChunks(path: string): void {
-    const ids = this.db.prepare('SELECT id FROM chunks WHERE path = ?').pluck().all(path) as number[];
-    const deleteFts = this.db.prepare('DELETE FROM chunks_fts WHERE rowid = ?');
+    const ids = this.stmt('SELECT id FROM chunks WHERE path = ?').pluck().all(path) as number[];
+    const deleteFts = this.stmt('DELETE FROM chunks_fts WHERE rowid = ?');
     const deleteVec = this.vecDims ? this.db.prepare('DELETE FROM chunks_vec WHERE rowid = ?') : undefined;
     for (const id of ids) {
       deleteFts.run(id);
       deleteVec?.run(BigInt(id));
     }
-    this.db.prepare('DELETE FROM chunks WHERE path = ?').run(path);
+    this.stmt('DELETE FROM chunks WHERE path = ?').run(path);
   }
 
   /** Chunks without a vector from `model` after `afterId`, in id order (a cursor, so every pass ends). */
-  pendingChunks(model: string, afterId: number, limit: number): { id: number; hash: string; text: string }[] {
-    return this.db.prepare('SELECT id, hash, text FROM chunks WHERE id > ? AND (embedded_model IS NULL OR embedded_model != ?) ORDER BY id LIMIT ?').all(afterId, model, limit) as { id: number; hash: string; text: string }[];
+  pendingChunks(model: string, afterId: number, limit: number): PendingChunk[] {
+    return this.stmt('SELECT id, hash, text, embedded_model IS NOT NULL AS hasVector FROM chunks WHERE id > ? AND (embedded_model IS NULL OR embedded_model != ?) ORDER BY id LIMIT ?').all(afterId, model, limit) as PendingChunk[];
   }
 
   countPending(model: string): number {
-    return this.db.prepare('SELECT count(*) FROM chunks WHERE embedded_model IS NULL OR embedded_model != ?').pluck().get(model) as number;
+    return this.stmt('SELECT count(*) FROM chunks WHERE embedded_model IS NULL OR embedded_model != ?').pluck().get(model) as number;
   }
 
   cachedVectors(hashes: string[], model: string): Map<string, Float32Array> {
-    const get = this.db.prepare('SELECT vector FROM embedding_cache WHERE hash = ? AND model = ?').pluck();
+    const get = this.stmt('SELECT vector FROM embedding_cache WHERE hash = ? AND model = ?').pluck();
     const out = new Map<string, Float32Array>();
     for (const hash of new Set(hashes)) {
       const blob = get.get(hash, model) as Buffer | undefined;
@@ -174,18 +201,20 @@ export class IndexStore {
   }
 
   /** Stores vectors for chunks (and in the cache) in one transaction. */
-  storeVectors(rows: { id: number; hash: string; vector: Float32Array }[], model: string): void {
+  storeVectors(rows: (PendingChunk & { vector: Float32Array })[], model: string): void {
     if (!this.vectorsAvailable || rows.length === 0) return;
     this.db.transaction(() => {
       this.ensureVecTable(rows[0]!.vector.length);
-      const cache = this.db.prepare('INSERT OR REPLACE INTO embedding_cache(hash, model, dims, vector) VALUES (?, ?, ?, ?)');
+      const cache = this.stmt('INSERT OR REPLACE INTO embedding_cache(hash, model, dims, vector) VALUES (?, ?, ?, ?)');
+      // The vec table may have just been recreated: prepare against the current one.
       const del = this.db.prepare('DELETE FROM chunks_vec WHERE rowid = ?');
       const ins = this.db.prepare('INSERT INTO chunks_vec(rowid, embedding) VALUES (?, ?)');
-      const mark = this.db.prepare('UPDATE chunks SET embedded_model = ? WHERE id = ?');
+      const mark = this.stmt('UPDATE chunks SET embedded_model = ? WHERE id = ?');
       for (const row of rows) {
         if (row.vector.length !== this.vecDims) continue;
         cache.run(row.hash, model, row.vector.length, toBlob(row.vector));
-        del.run(BigInt(row.id));
+        // Chunk ids are never reused, so only a chunk re-embedded for a new model has an old row.
+        if (row.hasVector) del.run(BigInt(row.id));
         ins.run(BigInt(row.id), toBlob(row.vector));
         mark.run(model, row.id);
       }
@@ -193,12 +222,12 @@ export class IndexStore {
   }
 
   keywordSearch(match: string, limit: number): { id: number; rank: number }[] {
-    return this.db.prepare('SELECT rowid AS id, bm25(chunks_fts) AS rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?').all(match, limit) as { id: number; rank: number }[];
+    return this.stmt('SELECT rowid AS id, bm25(chunks_fts) AS rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?').all(match, limit) as { id: number; rank: number }[];
   }
 
   vectorSearch(vector: Float32Array, k: number): { id: number; distance: number }[] {
     if (!this.vecDims || vector.length !== this.vecDims) return [];
-    return this.db.prepare('SELECT rowid AS id, distance FROM chunks_vec WHERE embedding MATCH ? AND k = ?').all(toBlob(vector), k) as { id: number; distance: number }[];
+    return this.stmt('SELECT rowid AS id, distance FROM chunks_vec WHERE embedding MATCH ? AND k = ?').all(toBlob(vector), k) as { id: number; distance: number }[];
   }
 
   chunksByIds(ids: number[]): Map<number, ChunkRow> {
@@ -208,7 +237,7 @@ export class IndexStore {
   }
 
   counts(): { files: number; chunks: number; embedded: number } {
-    const row = this.db.prepare('SELECT (SELECT count(*) FROM files) AS files, (SELECT count(*) FROM chunks) AS chunks, (SELECT count(*) FROM chunks WHERE embedded_model IS NOT NULL) AS embedded').get() as { files: number; chunks: number; embedded: number };
+    const row = this.stmt('SELECT (SELECT count(*) FROM files) AS files, (SELECT count(*) FROM chunks) AS chunks, (SELECT count(*) FROM chunks WHERE embedded_model IS NOT NULL) AS embedded').get() as { files: number; chunks: number; embedded: number };
     return row;
   }
 

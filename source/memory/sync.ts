@@ -5,6 +5,9 @@ import type { IndexStore } from './index-store.js';
 import { listMemoryFiles } from './sources.js';
 import type { MemoryRoots, SyncProgress } from './types.js';
 
+/** Files per commit: large enough to amortise FTS5 segment flushes, small enough that an interrupted build keeps most of its work. */
+const FILES_PER_COMMIT = 100;
+
 export interface FilePhaseResult {
   filesScanned: number;
   filesChanged: number;
@@ -15,14 +18,15 @@ export interface FilePhaseResult {
 /**
  * Brings files and chunks in line with the markdown on disk. A file whose
  * mtime and size are unchanged is skipped without reading; one whose content
- * hash is unchanged is not re-chunked. Each file is its own transaction.
+ * hash is unchanged is not re-chunked. Files commit in groups, and a file's
+ * rows always land together, so an interrupted build resumes cleanly.
  */
 export function syncFiles(store: IndexStore, roots: MemoryRoots, chunking: ChunkOptions, options: { force?: boolean; onProgress?: (p: SyncProgress) => void } = {}): FilePhaseResult {
   const files = listMemoryFiles(roots);
   const known = store.fileRows();
   const result: FilePhaseResult = { filesScanned: files.length, filesChanged: 0, filesRemoved: 0, chunksWritten: 0 };
   const report = (done: number) => options.onProgress?.({ phase: 'files', filesDone: done, filesTotal: files.length, chunks: result.chunksWritten, embeddingsDone: 0, embeddingsTotal: 0 });
-  files.forEach((file, i) => {
+  const syncOne = (file: (typeof files)[number], i: number) => {
     const row = known.get(file.path);
     known.delete(file.path);
     let stat;
@@ -45,11 +49,16 @@ export function syncFiles(store: IndexStore, roots: MemoryRoots, chunking: Chunk
     result.filesChanged++;
     result.chunksWritten += chunks.length;
     report(i + 1);
-  });
-  for (const path of known.keys()) {
-    store.removeFile(path);
-    result.filesRemoved++;
+  };
+  for (let from = 0; from < files.length; from += FILES_PER_COMMIT) {
+    store.batch(() => files.slice(from, from + FILES_PER_COMMIT).forEach((file, i) => syncOne(file, from + i)));
   }
+  store.batch(() => {
+    for (const path of known.keys()) {
+      store.removeFile(path);
+      result.filesRemoved++;
+    }
+  });
   report(files.length);
   return result;
 }

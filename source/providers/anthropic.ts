@@ -1,7 +1,7 @@
 import { finalStopReason, MessageAssembler, parseToolArguments, withCost } from './assemble.js';
 import { classifyStreamError } from './classify.js';
 import { ProviderError } from './errors.js';
-import { postSse } from './http.js';
+import { DEFAULT_IDLE_TIMEOUT_MS, postSse } from './http.js';
 import { messagesBody } from './anthropic-messages.js';
 import type { ProviderEvent, StopReason, Usage, WireRequest } from './types.js';
 
@@ -49,6 +49,7 @@ export async function* streamAnthropic(request: WireRequest): AsyncGenerator<Pro
     headers,
     body: messagesBody(request),
     signal: request.signal,
+    idleTimeoutMs: request.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     model: model.ref,
     profile: auth.id,
   });

@@ -22,12 +22,9 @@ export function credentialsPath(credentialsDir: string, provider: string): strin
 /** Profiles from the credentials file, or [] when there is none. */
 export function readCredentialProfiles(credentialsDir: string, provider: string): AuthProfile[] {
   const file = credentialsPath(credentialsDir, provider);
-  let mode: number;
-  try {
-    mode = statSync(file).mode;
-  } catch {
-    return [];
-  }
+  const stats = statSync(file, { throwIfNoEntry: false });
+  if (!stats) return [];
+  const { mode } = stats;
   // Like ssh with private keys: a key file others can read is refused, not silently used.
   if (process.platform !== 'win32' && (mode & 0o077) !== 0) {
     throw new ProviderError('not_configured', `${file} is readable by other users; run \`chmod 600 ${file}\` and try again.`);

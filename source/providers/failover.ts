@@ -8,9 +8,11 @@ export interface FailoverPolicy {
   maxRetries: number;
   baseDelayMs: number;
   maxDelayMs: number;
+  /** A stream silent for this long fails as a network error (and is retried if nothing was streamed yet). */
+  idleTimeoutMs: number;
 }
 
-export const defaultFailoverPolicy: FailoverPolicy = { maxRetries: 3, baseDelayMs: 1000, maxDelayMs: 30_000 };
+export const defaultFailoverPolicy: FailoverPolicy = { maxRetries: 3, baseDelayMs: 1000, maxDelayMs: 30_000, idleTimeoutMs: 120_000 };
 
 export interface FailoverDeps {
   resolve(ref: string): ResolvedModel;
@@ -53,6 +55,8 @@ export async function* streamWithFailover(request: TurnRequest, deps: FailoverDe
     let retries = 0;
     let current = pickProfile(profiles, model.provider, deps.cooldowns, tried, isLastModel);
     if (!current) failures.push(allCoolingError(model, profiles, deps));
+    const previous = failures.at(-1);
+    if (current && refIndex > 0 && previous) yield { ...retryEvent(model, current, 0, 0, previous), reason: `fallback after ${previous.kind}` };
     while (current) {
       throwIfAborted(request.signal, model.ref);
       const profile: AuthProfile = current;
@@ -66,6 +70,7 @@ export async function* streamWithFailover(request: TurnRequest, deps: FailoverDe
           thinking: request.thinking,
           maxOutputTokens: Math.min(request.maxOutputTokens ?? model.maxOutput, model.maxOutput),
           signal: request.signal,
+          idleTimeoutMs: deps.policy.idleTimeoutMs,
         });
         deps.cooldowns.succeed(model.provider, profile.id);
         return;

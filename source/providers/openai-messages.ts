@@ -48,6 +48,10 @@ export function chatCompletionsBody(request: WireRequest): Record<string, unknow
   // api.openai.com wants max_completion_tokens (reasoning models refuse max_tokens); compatible servers know max_tokens.
   body[model.provider === 'openai' ? 'max_completion_tokens' : 'max_tokens'] = request.maxOutputTokens;
   if (request.tools.length > 0) body.tools = toChatTools(request.tools);
-  if (model.reasoning && request.thinking !== 'off') body.reasoning_effort = effort[request.thinking];
+  if (model.reasoning && request.thinking !== 'off') {
+    // Only the gpt-5 family knows `minimal`; o-series models refuse it.
+    const level = request.thinking === 'minimal' && !model.id.startsWith('gpt-5') ? 'low' : request.thinking;
+    body.reasoning_effort = effort[level];
+  }
   return body;
 }

@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { finalStopReason, MessageAssembler, parseToolArguments, withCost } from './assemble.js';
 import { classifyStreamError } from './classify.js';
 import { ProviderError } from './errors.js';
-import { postSse } from './http.js';
+import { DEFAULT_IDLE_TIMEOUT_MS, postSse } from './http.js';
 import { chatCompletionsBody } from './openai-messages.js';
 import type { ProviderEvent, StopReason, Usage, WireRequest } from './types.js';
 
@@ -46,6 +47,8 @@ export async function* streamOpenAI(request: WireRequest): AsyncGenerator<Provid
 
   const flushToolCalls = function* (): Generator<ProviderEvent> {
     for (const [, draft] of [...drafts].sort(([a], [b]) => a - b)) {
+      // Results are paired with calls by id, so a server that sends none gets one made up.
+      if (!draft.id) draft.id = `call_${randomUUID().replaceAll('-', '').slice(0, 24)}`;
       const parsed = parseToolArguments(draft.args);
       assembler.addToolCall(draft.id, draft.name, parsed.arguments);
       const event: ProviderEvent = { type: 'tool_call', id: draft.id, name: draft.name, arguments: parsed.arguments };
@@ -60,6 +63,7 @@ export async function* streamOpenAI(request: WireRequest): AsyncGenerator<Provid
     headers,
     body: chatCompletionsBody(request),
     signal: request.signal,
+    idleTimeoutMs: request.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     model: model.ref,
     profile: auth.id,
   });
@@ -90,10 +94,12 @@ export async function* streamOpenAI(request: WireRequest): AsyncGenerator<Provid
           yield { type: 'text_delta', text: delta.content };
         }
         for (const call of delta.tool_calls ?? []) {
-          const index = call.index ?? drafts.size;
+          // Servers that omit `index` start a call with its id and continue it without.
+          const index = call.index ?? (call.id || drafts.size === 0 ? drafts.size : drafts.size - 1);
           const draft = drafts.get(index) ?? { id: '', name: '', args: '' };
           if (call.id) draft.id = call.id;
-          if (call.function?.name) draft.name += call.function.name;
+          // The name arrives whole; some servers repeat it in every chunk.
+          if (call.function?.name && !draft.name) draft.name = call.function.name;
           if (call.function?.arguments) draft.args += call.function.arguments;
           drafts.set(index, draft);
         }

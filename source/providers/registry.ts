@@ -31,7 +31,19 @@ export function createProviders(options: ProvidersOptions): Providers {
   const clock = options.clock ?? realClock;
   const policy = { ...defaultFailoverPolicy, ...options.policy };
   const cooldowns = new ProfileCooldowns(() => clock.now());
-  const settings = (): Map<string, ProviderSettings> => providerSettings(options.config, env);
+  // Config and env are fixed for this object's life; a bad provider entry rethrows on every use.
+  let cached: { settings: Map<string, ProviderSettings> } | { error: unknown } | undefined;
+  const settings = (): Map<string, ProviderSettings> => {
+    if (!cached) {
+      try {
+        cached = { settings: providerSettings(options.config, env) };
+      } catch (error) {
+        cached = { error };
+      }
+    }
+    if ('error' in cached) throw cached.error;
+    return cached.settings;
+  };
   const credentialsDir = options.paths.credentials;
 
   const profilesOf = (provider: ProviderSettings): AuthProfile[] => {

@@ -25,7 +25,9 @@ function isCjk(code: number): boolean {
 export function estimateTokens(text: string, family: WireApi = 'openai'): number {
   let cjk = 0;
   for (let i = 0; i < text.length; i += 1) {
-    if (isCjk(text.charCodeAt(i))) cjk += 1;
+    const code = text.charCodeAt(i);
+    // Most text is below the first CJK block: one comparison per character.
+    if (code >= 0x3040 && isCjk(code)) cjk += 1;
   }
   return Math.ceil(cjk * CJK_TOKENS_PER_CHAR + (text.length - cjk) / charsPerToken[family]);
 }

@@ -117,6 +117,8 @@ export interface WireRequest {
   thinking: ThinkingLevel;
   maxOutputTokens: number;
   signal: AbortSignal | undefined;
+  /** Fail as a network error after this long without a byte (default 120 s). */
+  idleTimeoutMs?: number;
 }
 
 /** Injectable time, so failover tests run without real waiting. */

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, renameSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ClawConfig, StatePaths } from '../config/index.js';
+import { writeFileAtomic, type ClawConfig, type StatePaths } from '../config/index.js';
 import { ClawError, type TranscriptEntry, type TranscriptHeader } from '../protocol/index.js';
 import type { SessionMeta, SessionMetaPatch } from '../queue/index.js';
 import { defaultAgentId, parseSessionKey, sessionKeyShapes, type ParsedSessionKey } from '../routing/index.js';
@@ -214,7 +213,7 @@ export class SessionRegistry {
     const { agentId, entry } = this.require(key);
     const path = this.transcriptPath(agentId, entry.sessionId);
     let entries: TranscriptEntry[] = [];
-    if (existsSync(path)) {
+    if (existsSync(path) && !headerless(path)) {
       const loaded = loadTranscriptSync(path, this.now());
       entries = loaded.entries;
       const { repair } = loaded;
@@ -225,7 +224,7 @@ export class SessionRegistry {
     } else {
       const previousSessionId = this.previous.get(entry.sessionId);
       const header: TranscriptHeader = { type: 'session', version: 1, id: entry.sessionId, key, agentId, createdAt: entry.createdAt, ...(previousSessionId ? { previousSessionId } : {}) };
-      await writeFile(path, `${JSON.stringify(header)}\n`, { flag: 'wx', mode: 0o600 });
+      await writeFileAtomic(path, `${JSON.stringify(header)}\n`, 0o600);
     }
     return new TranscriptSession(key, agentId, entry.sessionId, path, entries, this, this.now);
   }
@@ -248,6 +247,11 @@ export class SessionRegistry {
     }
     return store;
   }
+}
+
+/** A transcript file that never got its whole header line (a crash while creating it) holds nothing to keep. */
+function headerless(path: string): boolean {
+  return !readFileSync(path, 'utf8').includes('\n');
 }
 
 function pickMeta(entry: SessionEntry): Omit<SessionMeta, 'key' | 'agentId'> {

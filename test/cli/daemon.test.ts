@@ -9,6 +9,9 @@ import { assertBuilt, descendantsOf, isAlive, readyz, runClaw, spawnGatewayRun }
 let state: TempState;
 const pids = new Set<number>();
 
+// Each test spawns several real node processes; on a loaded 2-core machine that takes a while.
+const slow = { timeout: 180_000 };
+
 beforeAll(assertBuilt);
 
 beforeEach(() => {
@@ -34,7 +37,7 @@ function logText(): string {
 }
 
 describe('claw gateway start/status/stop', () => {
-  it('starts detached, answers status over RPC, refuses a second gateway, stops cleanly', async () => {
+  it('starts detached, answers status over RPC, refuses a second gateway, stops cleanly', slow, async () => {
     const started = await runClaw(['gateway', 'start', '--port', '0'], state.env);
     expect(started.stderr).toBe('');
     expect(started.code).toBe(0);
@@ -83,7 +86,7 @@ describe('claw gateway start/status/stop', () => {
     expect(logText()).not.toContain(token);
   });
 
-  it('takes over a stale lock and pid file left by a dead gateway', async () => {
+  it('takes over a stale lock and pid file left by a dead gateway', slow, async () => {
     const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
     await waitFor(() => !isAlive(dead), 'the throwaway process to exit');
     writeFileSync(state.paths.gatewayLock, String(dead));
@@ -101,12 +104,11 @@ describe('claw gateway start/status/stop', () => {
 });
 
 describe('claw gateway run', () => {
-  it('exits 0 on SIGTERM, leaving no processes, no gateway.json and a redacted log', async () => {
+  it('exits 0 on SIGTERM, leaving no processes, no gateway.json and a redacted log', slow, async () => {
     const run = spawnGatewayRun(state.env);
     pids.add(run.child.pid!);
     await waitFor(() => readGatewayInfoSync(state.paths)?.pid === run.child.pid, 'gateway.json from the child');
     const info = readGatewayInfoSync(state.paths)!;
-    await waitFor(() => false || existsSync(state.paths.gatewayInfo), 'info');
     expect(await readyz(info.port)).toBe(200);
     const children = descendantsOf(run.child.pid!);
     run.child.kill('SIGTERM');
@@ -120,7 +122,7 @@ describe('claw gateway run', () => {
     expect(log).not.toContain(readFileSync(state.paths.gatewayToken, 'utf8').trim());
   });
 
-  it('restarts in place on SIGUSR1: same pid and port, new epoch', async () => {
+  it('restarts in place on SIGUSR1: same pid and port, new epoch', slow, async () => {
     const started = await runClaw(['gateway', 'start', '--port', '0'], state.env);
     expect(started.code).toBe(0);
     const before = readGatewayInfoSync(state.paths)!;

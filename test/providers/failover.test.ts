@@ -90,6 +90,7 @@ describe('failover', () => {
     expect(primary.requests).toHaveLength(4);
     expect(clock.sleeps).toEqual([750, 1500, 3000]);
     expect(backup.requests[0]?.body.model).toBe('claude-haiku-4-5');
+    expect(retries(events).at(-1)).toMatchObject({ model: 'anthropic/claude-haiku-4-5', reason: 'fallback after server' });
   });
 
   it('moves to the fallback at once when Retry-After exceeds 60 s, and never loops on quota errors', async () => {
@@ -169,6 +170,32 @@ describe('failover', () => {
     controller.abort();
     await expect(run).rejects.toMatchObject({ kind: 'aborted' });
     expect(primary.requests).toHaveLength(1);
+  });
+
+  it('fails a stalled stream after the idle timeout and retries it when nothing was streamed', async () => {
+    const clock = fakeClock();
+    // Generous, so a loaded machine's pauses between real chunks are not taken for a stall.
+    const providers = makeProviders(state, config(), { env, clock, policy: { idleTimeoutMs: 1500 } });
+    primary.reply({ hang: true });
+    primary.setDefault({ text: 'recovered' });
+    // The first reply sends only its opening chunk, then stalls until the client gives up.
+    const events = await collect(providers.streamTurn(baseRequest('main/big')));
+    expect(textOf(events)).toBe('recovered');
+    expect(events.find((e) => e.type === 'retry')).toMatchObject({ reason: 'network' });
+
+    primary.setDefault({ text: 'said something', hang: true });
+    const stalled = await collectUntilError(providers.streamTurn(baseRequest('main/big')));
+    expect(stalled.error).toMatchObject({ kind: 'network', afterOutput: true, message: expect.stringContaining('no data from the provider') });
+  });
+
+  it('classifies Anthropic 529 overloaded and 429 with Retry-After by status and error type', async () => {
+    const clock = fakeClock();
+    const providers = makeProviders(state, config(), { env, clock });
+    backup.reply({ error: 'overloaded' }, { error: 'rate_limit', retryAfter: 4 }, { text: 'fine' });
+    const events = await collect(providers.streamTurn(baseRequest('anthropic/claude-haiku-4-5')));
+    expect(textOf(events)).toBe('fine');
+    expect(retries(events).map((e) => (e.type === 'retry' ? e.reason : ''))).toEqual(['overloaded (HTTP 529)', 'rate_limit (HTTP 429)']);
+    expect(clock.sleeps).toEqual([750, 4000]);
   });
 
   it('classifies context-length errors on both providers and does not fall back', async () => {

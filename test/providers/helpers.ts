@@ -1,5 +1,5 @@
 import { configSchema, type ClawConfigInput } from '../../source/config/index.js';
-import { createProviders, type Clock, type ProviderEvent, type Providers, type TurnRequest } from '../../source/providers/index.js';
+import { createProviders, type Clock, type FailoverPolicy, type ProviderEvent, type Providers, type TurnRequest } from '../../source/providers/index.js';
 import type { TempState } from '../support/temp-state.js';
 
 /** A clock whose sleep returns at once and records the requested delays. */
@@ -20,12 +20,17 @@ export function fakeClock(start = 1_700_000_000_000): Clock & { sleeps: number[]
   };
 }
 
-export function makeProviders(state: TempState, config: ClawConfigInput, options: { env?: NodeJS.ProcessEnv; clock?: Clock } = {}): Providers {
+export function makeProviders(
+  state: TempState,
+  config: ClawConfigInput,
+  options: { env?: NodeJS.ProcessEnv; clock?: Clock; policy?: Partial<FailoverPolicy> } = {},
+): Providers {
   return createProviders({
     config: configSchema.parse(config),
     paths: state.paths,
     env: options.env ?? { OLLAMA_HOST: '127.0.0.1:9' },
     clock: options.clock ?? fakeClock(),
+    ...(options.policy ? { policy: options.policy } : {}),
   });
 }
 

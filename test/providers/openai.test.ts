@@ -119,3 +119,29 @@ describe('OpenAI-compatible provider', () => {
     expect(doneOf(await collect(providers.streamTurn(baseRequest('fake/m1')))).stopReason).toBe('length');
   });
 });
+
+describe('OpenAI-compatible servers that bend the format', () => {
+  it('accepts tool calls without index, repeated names, a finish in the same chunk, no [DONE], and no id', async () => {
+    const providers = makeProviders(state, config(), { env: { FAKE_KEY: 'k' } });
+    const chunk = (delta: unknown, finish: string | null = null) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    const sse = (body: string) => ({ status: 200, headers: { 'content-type': 'text/event-stream' }, body });
+    llm.reply(
+      sse(
+        chunk({ role: 'assistant', tool_calls: [{ id: 'x1', function: { name: 'read', arguments: '{"pa' } }] }) +
+          chunk({ tool_calls: [{ function: { name: 'read', arguments: 'th":"a"}' } }] }) +
+          chunk({ tool_calls: [{ id: 'x2', function: { name: 'read', arguments: '{"path":"b"}' } }] }, 'tool_calls'),
+      ),
+      sse(chunk({ tool_calls: [{ function: { name: 'read', arguments: '{}' } }] }, 'tool_calls')),
+    );
+    const events = await collect(providers.streamTurn(baseRequest('fake/m1', { tools: [readTool] })));
+    const calls = events.flatMap((e) => (e.type === 'tool_call' ? [[e.id, e.name, e.arguments]] : []));
+    expect(calls).toEqual([
+      ['x1', 'read', { path: 'a' }],
+      ['x2', 'read', { path: 'b' }],
+    ]);
+    expect(doneOf(events).stopReason).toBe('toolUse');
+
+    const [made] = (await collect(providers.streamTurn(baseRequest('fake/m1')))).flatMap((e) => (e.type === 'tool_call' ? [e.id] : []));
+    expect(made).toMatch(/^call_[0-9a-f]{24}$/);
+  });
+});

@@ -23,7 +23,10 @@ export interface FakeStreamReply {
   delayMs?: number;
   /** Destroy the socket after this many SSE messages (mid-stream disconnect). */
   disconnectAfter?: number;
-  /** After the first text delta, keep the stream open until the client goes away (abort tests). */
+  /**
+   * After the first text delta (at once when there is no text), keep the
+   * stream open until the client goes away: abort and stall tests.
+   */
   hang?: boolean;
   /** Send the provider's in-stream error event after the text instead of finishing. */
   streamError?: FakeErrorName;

@@ -64,6 +64,7 @@ async function stream(reply: FakeStreamReply, request: RecordedRequest, res: Ser
 
   if (!(await out.send(chunk({ role: 'assistant', content: '' })))) return;
   for (const piece of splitText(reply.thinking ?? '', size)) if (!(await out.send(chunk({ reasoning_content: piece })))) return;
+  if (reply.hang && !reply.text) return out.hangUntilClosed();
   for (const piece of splitText(reply.text ?? '', size)) {
     if (!(await out.send(chunk({ content: piece })))) return;
     if (reply.hang) return out.hangUntilClosed();

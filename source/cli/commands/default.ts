@@ -9,15 +9,18 @@ import { describeStatus } from './status.js';
  */
 export const run: CommandRun = async () => {
   const paths = statePaths();
+  const interactive = Boolean(process.stdout.isTTY && process.stdin.isTTY);
+  // Ink and React load only here, so other commands start fast; loading them
+  // while the gateway is found or started keeps the first frame early.
+  const tui = interactive ? import('../../tui/index.js') : undefined;
   const { started, gateway } = await startGatewayDetached(paths);
-  if (!process.stdout.isTTY || !process.stdin.isTTY) {
+  if (!tui) {
     if (started) process.stdout.write('started the local gateway\n');
     process.stdout.write(describeStatus(await gatewayStatus(paths), paths.root));
     return 0;
   }
   const client = new GatewayClient({ url: gateway.url, token: process.env.CLAW_GATEWAY_TOKEN || gateway.token, reconnect: true, clientName: 'claw-tui' });
-  // Loaded only here so every other command starts without React and Ink.
-  const [{ runTui }] = await Promise.all([import('../../tui/index.js'), client.connect()]);
+  const [{ runTui }] = await Promise.all([tui, client.connect()]);
   try {
     return await runTui({ client });
   } finally {

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 import { toolError, toolOk, type ToolContext, type ToolResult } from '../types.js';
+import { createApplyPatchTool } from './apply-patch.js';
 import { confinePath, PathRefused } from './confine.js';
 
 export interface FsToolOptions {
@@ -92,5 +93,5 @@ export function createFsTools(options: FsToolOptions) {
     },
   });
 
-  return [read, write, edit];
+  return [read, write, edit, createApplyPatchTool(where)];
 }

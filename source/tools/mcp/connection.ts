@@ -103,11 +103,19 @@ export class McpConnection {
       const why = this.lastError ? `: ${this.lastError}` : '';
       throw new McpCallError(`MCP server "${this.name}" is not connected (${this.state}${why}). claw reconnects it automatically; try again shortly.`);
     }
+    // The SDK never removes its abort listener; a per-call signal keeps a turn's long-lived one clean.
+    const perCall = new AbortController();
+    const forward = () => perCall.abort(signal?.reason);
+    signal?.addEventListener('abort', forward, { once: true });
+    if (signal?.aborted) forward();
     try {
-      const options = signal ? { timeout: this.config.timeoutMs, signal } : { timeout: this.config.timeoutMs };
-      return (await client.callTool({ name: tool, arguments: args }, undefined, options)) as CallToolResult;
+      const result = await client.callTool({ name: tool, arguments: args }, undefined, { timeout: this.config.timeoutMs, signal: perCall.signal });
+      return result as CallToolResult;
     } catch (error) {
+      if (signal?.aborted) throw new McpCallError(`The call to "${tool}" on MCP server "${this.name}" was cancelled.`);
       throw this.#describeCallFailure(error, client, tool);
+    } finally {
+      signal?.removeEventListener('abort', forward);
     }
   }
 

@@ -38,7 +38,7 @@ function manage(servers: Record<string, unknown>) {
   return { registry, manager, context, status };
 }
 
-describe('MCP over streamable HTTP', () => {
+describe('MCP over streamable HTTP', { timeout: 90_000 }, () => {
   it('connects with the configured headers, lists, calls and follows list_changed', async () => {
     const remote = await server({ token: 'sesame' });
     const env = manage({ web: { url: remote.url, headers: { 'x-test-token': 'sesame' }, trust: 'allow' } });

@@ -44,7 +44,7 @@ async function pidOf(env: ReturnType<typeof setup>, tool: string): Promise<numbe
   return JSON.parse(/\{.*\}/.exec(result.content)![0]).pid as number;
 }
 
-describe('MCP over stdio', () => {
+describe('MCP over stdio', { timeout: 90_000 }, () => {
   it('lists the server tools, registers them as mcp__<server>__<tool> and calls them', async () => {
     const env = setup({ local: stdioServerEntry({ trust: 'allow', env: { MCP_TEST_TAG: 'from-config' } }) });
     await env.ready('local');

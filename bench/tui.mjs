@@ -1,0 +1,122 @@
+// TUI figures from issue 8: first frame after `claw` with the daemon running,
+// render time per streamed delta with 100 vs 10,000 messages in history, and
+// RSS with a 10,000-message session. Prints one JSON object.
+// Usage: npm run build && node bench/tui.mjs [--quick]
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createElement } from 'react';
+import { render } from 'ink-testing-library';
+import { GatewayClient } from '../dist/gateway/index.js';
+import { App, TuiController, TuiStore, initialState } from '../dist/tui/index.js';
+
+const quick = process.argv.includes('--quick');
+const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+const key = 'agent:main:main';
+const ms = (start) => Number(process.hrtime.bigint() - start) / 1e6;
+const round = (n, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const sleep = (t) => new Promise((resolve) => setTimeout(resolve, t));
+
+/** Spawns `claw` on a pseudo-terminal (util-linux `script`) and times the first drawn frame. */
+async function firstFrameMs(env) {
+  const started = process.hrtime.bigint();
+  const child = spawn('script', ['-qfec', `${process.execPath} ${cli}`, '/dev/null'], { env: { ...env, COLUMNS: '120', LINES: '40' }, stdio: ['pipe', 'pipe', 'ignore'] });
+  let out = '';
+  const elapsed = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no frame within 30 s: ${out.slice(-500)}`)), 30_000);
+    child.stdout.on('data', (chunk) => {
+      out += chunk.toString('utf8');
+      if (out.includes('Sessions') && out.includes('❯')) {
+        clearTimeout(timer);
+        resolve(ms(started));
+      }
+    });
+  });
+  child.kill('SIGTERM');
+  await new Promise((resolve) => child.once('close', resolve));
+  return elapsed;
+}
+
+function seededStore(messages) {
+  const store = new TuiStore(initialState(), { frameMs: 1_000_000 });
+  for (let i = 0; i < messages; i++) {
+    store.applyEvent('chat', { runId: `r${i}`, sessionKey: key, state: 'final', text: `message ${i}: ${'lorem ipsum dolor sit amet '.repeat(3)}` });
+  }
+  return store;
+}
+
+/** Mean ms from a delta arriving to its frame being written, over `deltas` deltas. */
+async function deltaCost(messages, deltas) {
+  const store = seededStore(messages);
+  const client = new GatewayClient({ url: 'ws://127.0.0.1:9', token: 'unused' });
+  const controller = new TuiController(client, store);
+  const app = render(createElement(App, { store, controller, exit: () => {}, size: { cols: 160, rows: 48 } }));
+  await sleep(50);
+  const samples = [];
+  for (let i = 0; i < deltas; i++) {
+    const before = app.frames.length;
+    const start = process.hrtime.bigint();
+    store.applyEvent('chat', { runId: 'live', sessionKey: key, state: 'delta', delta: `token${i} ` });
+    store.flush();
+    while (app.frames.length === before) await new Promise((resolve) => setImmediate(resolve));
+    samples.push(ms(start));
+  }
+  app.unmount();
+  store.dispose();
+  return { perDeltaMs: median(samples) };
+}
+
+/** RSS of a fresh process holding a rendered TUI fed 10,000 messages (run as a child for a clean figure). */
+async function rssChild() {
+  const store = seededStore(10_000);
+  const client = new GatewayClient({ url: 'ws://127.0.0.1:9', token: 'unused' });
+  const app = render(createElement(App, { store, controller: new TuiController(client, store), exit: () => {}, size: { cols: 160, rows: 48 } }));
+  for (let i = 0; i < 200; i++) {
+    store.applyEvent('chat', { runId: 'live', sessionKey: key, state: 'delta', delta: `token${i} ` });
+    store.flush();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  globalThis.gc?.();
+  await sleep(100);
+  process.stdout.write(JSON.stringify({ rss: process.memoryUsage().rss, frames: app.frames.length }));
+  app.unmount();
+  store.dispose();
+}
+
+if (process.argv.includes('--rss-child')) {
+  await rssChild();
+  process.exit(0);
+}
+
+const state = mkdtempSync(join(tmpdir(), 'claw-bench-tui-'));
+const env = { ...process.env, CLAW_STATE_DIR: state };
+for (const k of Object.keys(env)) if (k === 'CI' || k.startsWith('CI_')) delete env[k];
+delete env.CLAW_GATEWAY_PORT;
+delete env.CLAW_GATEWAY_TOKEN;
+try {
+  const start = spawnSync(process.execPath, [cli, 'gateway', 'start', '--port', '0'], { env, encoding: 'utf8' });
+  if (start.status !== 0) throw new Error(`gateway start failed: ${start.stderr}`);
+  const frames = [];
+  for (let i = 0; i < (quick ? 2 : 5); i++) frames.push(await firstFrameMs(env));
+
+  const deltas = quick ? 60 : 300;
+  await deltaCost(100, 30);
+  const small = await deltaCost(100, deltas);
+  const large = await deltaCost(10_000, deltas);
+  const ratio = large.perDeltaMs / small.perDeltaMs;
+  const child = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--rss-child'], { encoding: 'utf8' });
+  const rss = JSON.parse(child.stdout).rss;
+  console.log(JSON.stringify({
+    bench: 'tui',
+    loadavg1: round(loadavg()[0]),
+    first_frame_ms: { median: round(median(frames)), min: round(Math.min(...frames)), runs: frames.length, target: 200 },
+    delta_render_ms: { history_100: round(small.perDeltaMs, 3), history_10000: round(large.perDeltaMs, 3), ratio: round(ratio, 3), target_ratio: 1.3, deltas },
+    rss_mb_10000_messages: { value: round(rss / 1048576, 1), target: 150 },
+  }));
+} finally {
+  spawnSync(process.execPath, [cli, 'gateway', 'stop'], { env, encoding: 'utf8' });
+  rmSync(state, { recursive: true, force: true });
+}

@@ -1,0 +1,76 @@
+import { parseArgs } from 'node:util';
+import { statePaths } from '../../config/index.js';
+import { connectLocal, startGatewayDetached } from '../../gateway/index.js';
+import { ClawError, type ChatEventPayload } from '../../protocol/index.js';
+import type { CommandRun } from '../command.js';
+import { printJson } from '../format.js';
+
+const DEFAULT_SESSION = 'agent:main:main';
+
+function parseAgentArgs(argv: readonly string[]): { message: string; session: string; json: boolean } {
+  const { values, positionals } = parseArgs({
+    args: argv.slice(1),
+    options: {
+      message: { type: 'string', short: 'm' },
+      session: { type: 'string', short: 's' },
+      json: { type: 'boolean', default: false },
+      port: { type: 'string' },
+      bind: { type: 'string' },
+    },
+    allowPositionals: true,
+    strict: false,
+  });
+  const message = typeof values.message === 'string' ? values.message : positionals.join(' ');
+  if (!message.trim()) throw new ClawError('bad_request', 'Nothing to send. Usage: claw agent -m "your message" [--session KEY] [--json]');
+  return { message, session: typeof values.session === 'string' ? values.session : DEFAULT_SESSION, json: values.json === true };
+}
+
+/**
+ * `claw agent -m "…"`: one message through the gateway (started if needed),
+ * the reply streamed to stdout as it arrives. Exit 0 on a reply, 1 when the
+ * turn failed or was aborted.
+ */
+export const run: CommandRun = async ({ argv }) => {
+  const { message, session, json } = parseAgentArgs(argv);
+  const paths = statePaths();
+  await startGatewayDetached(paths);
+  const client = await connectLocal(paths, { clientName: 'claw-agent' });
+  try {
+    // Events can arrive before chat.send answers with the runId: keep them until then.
+    const early: ChatEventPayload[] = [];
+    let runId: string | undefined;
+    let finish: (event: ChatEventPayload) => void = () => undefined;
+    const ended = new Promise<ChatEventPayload>((resolve) => {
+      finish = resolve;
+    });
+    const handle = (event: ChatEventPayload): void => {
+      if (event.state === 'delta') {
+        if (!json) process.stdout.write(event.delta);
+        return;
+      }
+      finish(event);
+    };
+    client.on('chat', (event) => {
+      if (event.sessionKey !== session) return;
+      if (runId === undefined) early.push(event);
+      else if (event.runId === runId) handle(event);
+    });
+    const sent = await client.request('chat.send', { sessionKey: session, text: message });
+    runId = sent.runId;
+    for (const event of early.splice(0)) if (event.runId === runId) handle(event);
+    const end = await ended;
+    if (json) printJson(end);
+    if (end.state === 'final') {
+      if (!json && !end.suppressed) process.stdout.write(end.text.endsWith('\n') ? '' : '\n');
+      return 0;
+    }
+    if (!json) {
+      const text =
+        end.state === 'error' ? `claw: ${end.message}${end.hint ? `\n${end.hint}` : ''}` : `claw: the turn was aborted (${end.state === 'aborted' ? end.reason : 'no reason given'})`;
+      process.stderr.write(`\n${text}\n`);
+    }
+    return 1;
+  } finally {
+    client.close();
+  }
+};

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import type { ClawConfig, StatePaths } from '../config/index.js';
+import { getMemory, searchMemory } from '../memory/index.js';
+import { ClawError } from '../protocol/index.js';
+import { defineTool } from './define-tool.js';
+import { toolError, toolOk } from './types.js';
+
+export interface MemoryToolOptions {
+  config: ClawConfig;
+  paths: StatePaths;
+}
+
+/**
+ * `memory_search` and `memory_get` (group `memory`) over the calling agent's
+ * memory index, shared with the gateway's memory module in this process.
+ */
+export function createMemoryTools(options: MemoryToolOptions) {
+  const memory_search = defineTool({
+    name: 'memory_search',
+    group: 'memory',
+    risk: 'low',
+    description: 'Search long-term memory (MEMORY.md, memory/*.md and extra notes) before answering about prior work, decisions, dates, people, preferences or todos. Returns path, line range, score and a snippet; read more with memory_get.',
+    input: z.strictObject({
+      query: z.string().min(1).max(2000),
+      maxResults: z.number().int().min(1).max(50).optional(),
+      minScore: z.number().min(0).max(1).optional(),
+    }),
+    async execute(args, context) {
+      const result = await searchMemory({ ...options, agentId: context.agentId }, args);
+      return toolOk(JSON.stringify(result, null, 2), { mode: result.mode, count: result.results.length, warnings: result.warnings });
+    },
+  });
+
+  const memory_get = defineTool({
+    name: 'memory_get',
+    group: 'memory',
+    risk: 'low',
+    description: 'Read lines of a memory file found by memory_search (path as returned; from is 1-based; lines defaults to the rest, at most 400).',
+    input: z.strictObject({
+      path: z.string().min(1),
+      from: z.number().int().min(1).optional(),
+      lines: z.number().int().min(1).max(400).optional(),
+    }),
+    async execute(args, context) {
+      try {
+        const result = getMemory({ ...options, agentId: context.agentId }, args);
+        return toolOk(`${result.path} lines ${result.from}-${result.to} of ${result.totalLines}:\n${result.text}`, { path: result.path, from: result.from, to: result.to, totalLines: result.totalLines });
+      } catch (error) {
+        if (error instanceof ClawError) return toolError(error.message);
+        throw error;
+      }
+    },
+  });
+
+  return [memory_search, memory_get];
+}
