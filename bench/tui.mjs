@@ -71,7 +71,12 @@ async function deltaCost(messages, deltas) {
 
 /** RSS of a fresh process holding a rendered TUI fed 10,000 messages (run as a child for a clean figure). */
 async function rssChild() {
-  const store = seededStore(10_000);
+  // Messages arrive over time in a real session; yielding lets the collector keep up as it would.
+  const store = new TuiStore(initialState(), { frameMs: 1_000_000 });
+  for (let i = 0; i < 10_000; i++) {
+    store.applyEvent('chat', { runId: `r${i}`, sessionKey: key, state: 'final', text: `message ${i}: ${'lorem ipsum dolor sit amet '.repeat(3)}` });
+    if (i % 100 === 0) await new Promise((resolve) => setImmediate(resolve));
+  }
   const client = new GatewayClient({ url: 'ws://127.0.0.1:9', token: 'unused' });
   const app = render(createElement(App, { store, controller: new TuiController(client, store), exit: () => {}, size: { cols: 160, rows: 48 } }));
   for (let i = 0; i < 200; i++) {
@@ -81,7 +86,7 @@ async function rssChild() {
   }
   globalThis.gc?.();
   await sleep(100);
-  process.stdout.write(JSON.stringify({ rss: process.memoryUsage().rss, frames: app.frames.length }));
+  process.stdout.write(JSON.stringify({ rss: process.memoryUsage().rss, heapUsed: process.memoryUsage().heapUsed, frames: app.frames.length }));
   app.unmount();
   store.dispose();
 }

@@ -82,8 +82,13 @@ async function streamModel(context: TurnLoopContext, messages: readonly HistoryM
     const content = partialContent(thinking, reply.text, calls);
     if (context.signal.aborted) return { content, stopReason: 'aborted', usage, model: context.model, suppressed: false };
     const message = error instanceof Error ? error.message : String(error);
-    const setup = isProviderError(error) && (error.kind === 'not_configured' || error.kind === 'auth');
-    const hint = setup ? context.setupHint() : 'Try again with /retry, or switch models with /model.';
+    const kind = isProviderError(error) ? error.kind : undefined;
+    const hint =
+      kind === 'not_configured'
+        ? context.setupHint()
+        : kind === 'auth'
+          ? 'Fix the key named above, then resend the message or run /retry.'
+          : 'Try again with /retry, or switch models with /model.';
     return { content, stopReason: 'error', usage, model: context.model, suppressed: false, error: { message, hint } };
   }
 }

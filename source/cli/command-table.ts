@@ -16,4 +16,6 @@ export const commandTable: Record<string, () => Promise<CommandRun>> = {
   mcp: async () => (await import('./commands/mcp.js')).run,
   approvals: async () => (await import('./commands/approvals.js')).run,
   agent: async () => (await import('./commands/agent.js')).run,
+  sessions: async () => (await import('./commands/sessions.js')).run,
+  message: async () => (await import('./commands/message.js')).run,
 };

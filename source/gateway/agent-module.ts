@@ -1,12 +1,16 @@
 import { CommandRegistry, type AgentRuntime, type CommandHost } from '../agent/index.js';
+import { ClawError } from '../protocol/index.js';
 import type { Providers } from '../providers/index.js';
 import type { GatewayModule, ModuleFactory } from './module.js';
 
 export interface AgentModuleOptions {
   runtime: AgentRuntime;
   providers: Providers;
-  /** Sessions and lanes as commands need them (see registryCommandHost). */
-  host: CommandHost;
+  /**
+   * Sessions and lanes as commands need them (see sessionCommandHost); a
+   * function when the sessions module creates them after this module.
+   */
+  host: CommandHost | (() => CommandHost | undefined);
   commands?: CommandRegistry;
 }
 
@@ -19,9 +23,11 @@ export function agentModule(options: AgentModuleOptions): ModuleFactory {
       handlers: {
         'commands.list': () => ({ commands: commands.info() }),
         'commands.run': async ({ sessionKey, text }) => {
+          const host = typeof options.host === 'function' ? options.host() : options.host;
+          if (!host) throw new ClawError('unavailable', 'Sessions are still starting; run the command again in a moment.');
           const result = await commands.run(text, {
             sessionKey,
-            host: options.host,
+            host,
             providers: options.providers,
             resolveModel: (session) => options.runtime.resolveModel(session),
             lastError: (key) => options.runtime.lastError(key),

@@ -3,10 +3,11 @@ import type { GatewayModule, ModuleFactory } from './module.js';
 
 export interface McpModuleOptions {
   /**
-   * The registry agent turns use, so MCP tools reach the model. Without one the
+   * The registry agent turns use, so MCP tools reach the model; a getter when
+   * that registry is only built by an earlier module's start. Without one the
    * module keeps its own (servers still connect and `mcp.list` still reports).
    */
-  registry?: ToolRegistry;
+  registry?: ToolRegistry | (() => ToolRegistry | undefined);
   backoff?: McpManagerOptions['backoff'];
   connectTimeoutMs?: number;
 }
@@ -14,7 +15,8 @@ export interface McpModuleOptions {
 /** Connects the `mcpServers` from claw.json in the background and serves `mcp.list`. */
 export function mcpModule(options: McpModuleOptions = {}): ModuleFactory {
   return ({ config, log, now }): GatewayModule => {
-    const registry = options.registry ?? new ToolRegistry();
+    const given = typeof options.registry === 'function' ? options.registry() : options.registry;
+    const registry = given ?? new ToolRegistry();
     const reported = new Map<string, string | undefined>();
     const manager: McpManager = new McpManager(config.mcpServers, {
       registry,

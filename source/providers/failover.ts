@@ -56,7 +56,7 @@ export async function* streamWithFailover(request: TurnRequest, deps: FailoverDe
     let current = pickProfile(profiles, model.provider, deps.cooldowns, tried, isLastModel);
     if (!current) failures.push(allCoolingError(model, profiles, deps));
     const previous = failures.at(-1);
-    if (current && refIndex > 0 && previous) yield { ...retryEvent(model, current, 0, 0, previous), reason: `fallback after ${previous.kind}` };
+    if (current && refIndex > 0 && previous) yield retryEvent(model, current, 0, 0, previous, 'fallback after ');
     while (current) {
       throwIfAborted(request.signal, model.ref);
       const profile: AuthProfile = current;
@@ -131,8 +131,8 @@ function backoffDelay(retries: number, error: ProviderError, deps: FailoverDeps)
   return Math.round(ceiling / 2 + deps.clock.random() * (ceiling / 2));
 }
 
-function retryEvent(model: ResolvedModel, profile: AuthProfile, attempt: number, delayMs: number, error: ProviderError): ProviderEvent {
-  return { type: 'retry', model: model.ref, profile: profile.id, attempt, delayMs, reason: `${error.kind}${error.status ? ` (HTTP ${error.status})` : ''}` };
+function retryEvent(model: ResolvedModel, profile: AuthProfile, attempt: number, delayMs: number, error: ProviderError, prefix = ''): ProviderEvent {
+  return { type: 'retry', model: model.ref, profile: profile.id, attempt, delayMs, reason: `${prefix}${error.kind}${error.status ? ` (HTTP ${error.status})` : ''}` };
 }
 
 function allCoolingError(model: ResolvedModel, profiles: AuthProfile[], deps: FailoverDeps): ProviderError {

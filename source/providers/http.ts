@@ -26,10 +26,10 @@ export async function* postSse(options: PostStreamOptions): AsyncGenerator<SseMe
   const { model, profile, signal, idleTimeoutMs } = options;
   // A provider that stops sending without closing would otherwise hold the turn until its timeout.
   const idle = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
+  const timer = setTimeout(() => idle.abort(), idleTimeoutMs);
+  // refresh() restarts the countdown without allocating a new timer per chunk.
   const arm = (): void => {
-    clearTimeout(timer);
-    timer = setTimeout(() => idle.abort(), idleTimeoutMs);
+    timer.refresh();
   };
   const combined = signal ? AbortSignal.any([signal, idle.signal]) : idle.signal;
   const fail = (error: unknown): ProviderError =>
@@ -37,7 +37,6 @@ export async function* postSse(options: PostStreamOptions): AsyncGenerator<SseMe
       ? new ProviderError('network', `${model}: no data from the provider for ${Math.round(idleTimeoutMs / 1000)}s. Try again.`, { model, profile, cause: error })
       : classifyThrown(error, signal, model, profile);
 
-  arm();
   let response: Response;
   try {
     response = await fetch(options.url, {

@@ -128,8 +128,14 @@ describe('claw approvals against a gateway with a pending exec request', () => {
     expect(rt.inbox.list()).toHaveLength(0);
   }, SLOW);
 
-  it('refuses bad usage and unknown ids with a clear message', async () => {
-    const { claw } = await startPublishedGateway();
+  it('shows control characters escaped, and refuses bad usage and unknown ids with a clear message', async () => {
+    const { claw, execAsking } = await startPublishedGateway();
+    const hidden = await execAsking("touch 'x\u001b[2K\rinnocent'");
+    const listed = await claw('list');
+    expect(listed.stdout).toContain("command  touch 'x\\x1b[2K\\x0dinnocent'\n");
+    expect(listed.stdout).not.toContain('\u001b');
+    expect((await claw('deny', hidden.record.id)).code).toBe(0);
+    expect((await hidden.result).isError).toBe(true);
     expect(await claw('approve')).toMatchObject({ code: 2, stderr: expect.stringContaining('approve needs an approval ID') });
     expect(await claw('approve', 'x', '--session', '--always')).toMatchObject({ code: 2, stderr: expect.stringContaining('either --session or --always') });
     expect(await claw('deny', 'x', '--always')).toMatchObject({ code: 2, stderr: expect.stringContaining('--always only applies to `approve`') });

@@ -27,6 +27,13 @@ export function runClaw(args: string[], env: NodeJS.ProcessEnv): Promise<CliResu
   });
 }
 
+/** Like runClaw, but fails with the child's stderr when it does not exit 0. */
+export async function runClawOk(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+  const result = await runClaw(args, env);
+  if (result.code !== 0) throw new Error(`claw ${args.join(' ')} exited ${String(result.code)}:\n${result.stderr}${result.stdout}`);
+  return result;
+}
+
 /** A foreground `claw gateway run` child; its exit is observable, unlike a detached start. */
 export function spawnGatewayRun(env: NodeJS.ProcessEnv, extraArgs: string[] = []): { child: ChildProcess; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>; output: () => string } {
   const child = spawn(process.execPath, [cliEntry, 'gateway', 'run', '--port', '0', ...extraArgs], { env, stdio: ['ignore', 'pipe', 'pipe'] });

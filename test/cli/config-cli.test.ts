@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempState, type TempState } from '../support/temp-state.js';
-import { assertBuilt, runClaw } from './cli-process.js';
+import { assertBuilt, runClaw, runClawOk } from './cli-process.js';
 
 let state: TempState;
 const slow = { timeout: 180_000 };
@@ -12,12 +12,12 @@ afterEach(() => state.cleanup());
 
 describe('claw config', () => {
   it('sets, gets and unsets keys in the real file, atomically', slow, async () => {
-    expect((await runClaw(['config', 'path'], state.env)).stdout).toBe(`${state.paths.config}\n`);
+    expect((await runClawOk(['config', 'path'], state.env)).stdout).toBe(`${state.paths.config}\n`);
 
     expect(await runClaw(['config', 'set', 'gateway.port', '19001'], state.env)).toMatchObject({ code: 0, stdout: 'gateway.port = 19001\n' });
     expect(JSON.parse(readFileSync(state.paths.config, 'utf8'))).toEqual({ gateway: { port: 19001 } });
-    expect((await runClaw(['config', 'get', 'gateway.port'], state.env)).stdout).toBe('19001\n');
-    expect((await runClaw(['config', 'get', 'gateway.bind'], state.env)).stdout).toBe('127.0.0.1\n');
+    expect((await runClawOk(['config', 'get', 'gateway.port'], state.env)).stdout).toBe('19001\n');
+    expect((await runClawOk(['config', 'get', 'gateway.bind'], state.env)).stdout).toBe('127.0.0.1\n');
 
     const bad = await runClaw(['config', 'set', 'gateway.port', 'abc'], state.env);
     expect(bad.code).toBe(2);
@@ -30,7 +30,7 @@ describe('claw config', () => {
     expect(JSON.parse(readFileSync(state.paths.config, 'utf8'))).toEqual({ gateway: { port: 19001 } });
 
     expect(await runClaw(['config', 'unset', 'gateway.port'], state.env)).toMatchObject({ code: 0, stdout: 'unset gateway.port\n' });
-    expect((await runClaw(['config', 'get', 'gateway.port'], state.env)).stdout).toBe('18789\n');
+    expect((await runClawOk(['config', 'get', 'gateway.port'], state.env)).stdout).toBe('18789\n');
     expect(readdirSync(state.dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 

@@ -4,7 +4,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readGatewayInfoSync } from '../../source/gateway/index.js';
 import { waitFor } from '../gateway/raw-client.js';
 import { makeTempState, type TempState } from '../support/temp-state.js';
-import { assertBuilt, descendantsOf, isAlive, readyz, runClaw, spawnGatewayRun } from './cli-process.js';
+import { assertBuilt, descendantsOf, isAlive, readyz, runClaw, runClawOk, spawnGatewayRun } from './cli-process.js';
 
 let state: TempState;
 const pids = new Set<number>();
@@ -38,7 +38,7 @@ function logText(): string {
 
 describe('claw gateway start/status/stop', () => {
   it('starts detached, answers status over RPC, refuses a second gateway, stops cleanly', slow, async () => {
-    const started = await runClaw(['gateway', 'start', '--port', '0'], state.env);
+    const started = await runClawOk(['gateway', 'start', '--port', '0'], state.env);
     expect(started.stderr).toBe('');
     expect(started.code).toBe(0);
     const match = /^started: ws:\/\/127\.0\.0\.1:(\d+) \(pid (\d+)\)$/m.exec(started.stdout);
@@ -55,16 +55,15 @@ describe('claw gateway start/status/stop', () => {
     const token = readFileSync(state.paths.gatewayToken, 'utf8').trim();
     expect(readFileSync(state.paths.gatewayInfo, 'utf8')).not.toContain(token);
 
-    const status = await runClaw(['status'], state.env);
-    expect(status.code).toBe(0);
+    const status = await runClawOk(['status'], state.env);
     expect(status.stdout).toContain('gateway: running');
     expect(status.stdout).toContain(`pid      ${pid}`);
     expect(status.stdout).toContain(`ws://127.0.0.1:${port}`);
-    const json = JSON.parse((await runClaw(['gateway', 'status', '--json'], state.env)).stdout) as { running: boolean; source: string; status: { pid: number; port: number; stateDir: string } };
+    const json = JSON.parse((await runClawOk(['gateway', 'status', '--json'], state.env)).stdout) as { running: boolean; source: string; status: { pid: number; port: number; stateDir: string } };
     expect(json).toMatchObject({ running: true, source: 'rpc', status: { pid, port, stateDir: state.dir } });
-    expect((await runClaw(['gateway', 'token'], state.env)).stdout.trim()).toBe(token);
+    expect((await runClawOk(['gateway', 'token'], state.env)).stdout.trim()).toBe(token);
 
-    const again = await runClaw(['gateway', 'start', '--port', '0'], state.env);
+    const again = await runClawOk(['gateway', 'start', '--port', '0'], state.env);
     expect(again.stdout).toContain(`already running: ws://127.0.0.1:${port} (pid ${pid})`);
 
     const second = spawnGatewayRun(state.env);
@@ -93,7 +92,7 @@ describe('claw gateway start/status/stop', () => {
     writeFileSync(state.paths.gatewayInfo, JSON.stringify({ pid: dead, port: 1, bind: '127.0.0.1', tokenHash: 'x', startedAt: 0, version: '0', epoch: 'old' }));
     const before = await runClaw(['status'], state.env);
     expect(before.code).toBe(3);
-    const started = await runClaw(['gateway', 'start', '--port', '0'], state.env);
+    const started = await runClawOk(['gateway', 'start', '--port', '0'], state.env);
     expect(started.code).toBe(0);
     const info = readGatewayInfoSync(state.paths)!;
     pids.add(info.pid);
@@ -123,18 +122,18 @@ describe('claw gateway run', () => {
   });
 
   it('restarts in place on SIGUSR1: same pid and port, new epoch', slow, async () => {
-    const started = await runClaw(['gateway', 'start', '--port', '0'], state.env);
+    const started = await runClawOk(['gateway', 'start', '--port', '0'], state.env);
     expect(started.code).toBe(0);
     const before = readGatewayInfoSync(state.paths)!;
     pids.add(before.pid);
-    const restarted = await runClaw(['gateway', 'restart'], state.env);
+    const restarted = await runClawOk(['gateway', 'restart'], state.env);
     expect(restarted.stderr).toBe('');
     expect(restarted.stdout).toContain(`restarted: ws://127.0.0.1:${before.port} (pid ${before.pid})`);
     const after = readGatewayInfoSync(state.paths)!;
     expect(after).toMatchObject({ pid: before.pid, port: before.port });
     expect(after.epoch).not.toBe(before.epoch);
     expect(await readyz(after.port)).toBe(200);
-    const status = JSON.parse((await runClaw(['status', '--json'], state.env)).stdout) as { status: { epoch: string } };
+    const status = JSON.parse((await runClawOk(['status', '--json'], state.env)).stdout) as { status: { epoch: string } };
     expect(status.status.epoch).toBe(after.epoch);
     expect(logText()).toContain('restarting in place: SIGUSR1');
   });

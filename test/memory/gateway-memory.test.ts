@@ -6,6 +6,7 @@ import { ClawError } from '../../source/protocol/index.js';
 import { startFakeEmbeddingsServer, type FakeEmbeddingsServer } from '../support/fake-embeddings-server.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 import { makeTempState, type TempState } from '../support/temp-state.js';
+import { waitFor } from './memory-fixture.js';
 
 let gateway: TestGateway | undefined;
 let server: FakeEmbeddingsServer | undefined;
@@ -18,15 +19,6 @@ afterEach(async () => {
   server = undefined;
   state = undefined;
 });
-
-async function waitFor(check: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe('memory gateway module', () => {
   it('serves memory.status, memory.search and memory.reindex, and watches the workspace', async () => {

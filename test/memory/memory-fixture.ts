@@ -50,3 +50,13 @@ export function memoryFixture(memory: Record<string, unknown> = {}): MemoryFixtu
 export function embeddingsConfig(baseUrl: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { embeddings: { provider: 'openai', baseUrl, model: 'fake-embed', batchSize: 16, timeoutMs: 2000, maxRetries: 2 }, ...extra };
 }
+
+/** Polls `check` until it holds; generous, because CI machines are busy. */
+export async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}

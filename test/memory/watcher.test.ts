@@ -2,7 +2,7 @@ import { renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { watchMemory, type MemoryIndex, type MemoryWatcher, type SyncStats } from '../../source/memory/index.js';
-import { memoryFixture, type MemoryFixture } from './memory-fixture.js';
+import { memoryFixture, waitFor, type MemoryFixture } from './memory-fixture.js';
 
 let fx: MemoryFixture;
 let watcher: MemoryWatcher | undefined;
@@ -11,15 +11,6 @@ afterEach(async () => {
   watcher = undefined;
   await fx.cleanup();
 });
-
-async function waitFor(check: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 const paths = async (index: MemoryIndex, query: string) => (await index.search({ query })).results.map((r) => r.path);
 

@@ -90,7 +90,7 @@ describe('failover', () => {
     expect(primary.requests).toHaveLength(4);
     expect(clock.sleeps).toEqual([750, 1500, 3000]);
     expect(backup.requests[0]?.body.model).toBe('claude-haiku-4-5');
-    expect(retries(events).at(-1)).toMatchObject({ model: 'anthropic/claude-haiku-4-5', reason: 'fallback after server' });
+    expect(retries(events).at(-1)).toMatchObject({ model: 'anthropic/claude-haiku-4-5', reason: 'fallback after server (HTTP 500)' });
   });
 
   it('moves to the fallback at once when Retry-After exceeds 60 s, and never loops on quota errors', async () => {

@@ -112,5 +112,5 @@ describe.skipIf(!existsSync(CLI_ENTRY))('kill -9 during a burst', () => {
       expect(users.get(id), `user ${id}`).toBe(1);
       expect(replies.get(`echo: ${id}`), `reply ${id}`).toBe(1);
     }
-  }, 300_000);
+  }, 900_000);
 });

@@ -35,13 +35,10 @@ describe('lanes under load through a real gateway', () => {
       const client = clients[session % CLIENTS]!;
       return client.request('chat.send', { sessionKey: key, text, idempotencyKey: text, ...(session % 2 === 1 ? { queueMode: 'followup' as const } : {}) });
     });
-    const t0 = Date.now();
     const acks = await Promise.all(requests);
-    console.log("acks ms", Date.now() - t0);
     expect(acks.every((a) => a.status === 'started' || a.status === 'queued')).toBe(true);
 
     await vi.waitFor(() => expect(terminal.size).toBe(MESSAGES), { timeout: 60_000, interval: 50 });
-    console.log("done ms", Date.now() - t0);
     expect([...terminal.values()].every((count) => count === 1)).toBe(true);
     expect(runner.maxActive).toBeLessThanOrEqual(4);
     expect(runner.maxActive).toBeGreaterThan(1);
@@ -62,5 +59,5 @@ describe('lanes under load through a real gateway', () => {
       const users = entries.flatMap((e) => (e.type === 'message' && e.role === 'user' ? [e.content] : []));
       expect(users, key).toEqual(texts);
     }
-  });
+  }, 180_000);
 });

@@ -66,6 +66,15 @@ describe('apply_patch', () => {
     expect(file('b.txt')).toBe('alpha  \nBETA\nend\nalpha\nEND\n');
   });
 
+  it('inserts after an @@ line, appends without one, and tolerates a blank line between file sections', async () => {
+    put('c.txt', 'function a() {\n}\nfunction b() {\n}\n');
+    put('d.txt', 'last\n');
+    const result = await patch('*** Update File: c.txt', '@@ function b() {', '+  return 1;', '', '*** Update File: d.txt', '@@', ' last', '+appended', '');
+    expect(result.isError).toBe(false);
+    expect(file('c.txt')).toBe('function a() {\n}\nfunction b() {\n  return 1;\n}\n');
+    expect(file('d.txt')).toBe('last\nappended\n');
+  });
+
   it('deletes a file', async () => {
     put('gone.txt', 'bye\n');
     const result = await patch('*** Delete File: gone.txt');

@@ -76,6 +76,10 @@ export const run: CommandRun = async ({ argv, flags }) => {
     return 2;
   }
   const timeoutSeconds = Number(stringFlag(argv, 'timeout') ?? 600);
+  if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) {
+    process.stderr.write('claw message: --timeout takes a number of seconds.\n');
+    return 2;
+  }
   const client = await connectLocal(statePaths(), { clientName: 'claw-message' });
   try {
     const waiter = waitForEnding(client, timeoutSeconds * 1000);

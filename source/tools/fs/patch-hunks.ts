@@ -1,4 +1,4 @@
-import type { Hunk } from './patch-parser.js';
+import type { Hunk, HunkLine } from './patch-parser.js';
 
 /** Why a hunk did not apply, in words a model can act on. */
 export class HunkMismatch extends Error {}
@@ -85,25 +85,24 @@ export function applyHunks(text: string, hunks: readonly Hunk[]): string {
       if (anchorAt < 0) throw new HunkMismatch(`${describeHunk(hunk, index)}: the @@ line ${JSON.stringify(hunk.anchor)} was not found after line ${cursor}.`);
       cursor = anchorAt + 1;
     }
+    const oldOf = (part: readonly HunkLine[]) => part.filter((l) => l.kind !== 'add').map((l) => l.text);
+    // A hunk with no old lines inserts after its @@ line, or appends when it has none.
+    const locate = (part: readonly HunkLine[]) => {
+      const old = oldOf(part);
+      if (old.length === 0) return hunk.anchor ? cursor : lines.length;
+      return seek(lines, old, cursor, hunk.endOfFile);
+    };
     let body = hunk.lines;
-    let old = body.filter((l) => l.kind !== 'add').map((l) => l.text);
-    if (old.length === 0) {
-      const at = hunk.anchor ? cursor : lines.length;
-      edits.push({ at, remove: 0, insert: body.map((l) => l.text) });
-      cursor = at;
-      return;
-    }
-    let at = seek(lines, old, cursor, hunk.endOfFile);
+    let at = locate(body);
     // A blank context line a model left between sections is not part of the file.
-    while (at < 0 && body.length > 0 && body[body.length - 1]!.kind === 'context' && body[body.length - 1]!.text.trim() === '') {
+    while (at < 0 && body.length > 1 && body[body.length - 1]!.kind === 'context' && body[body.length - 1]!.text.trim() === '') {
       body = body.slice(0, -1);
-      old = body.filter((l) => l.kind !== 'add').map((l) => l.text);
-      if (old.length === 0) break;
-      at = seek(lines, old, cursor, hunk.endOfFile);
+      at = locate(body);
     }
+    const old = oldOf(body);
     if (at < 0) {
       const expected = hunk.lines.filter((l) => l.kind !== 'add').map((l) => `  ${l.kind === 'remove' ? '-' : ' '}${l.text}`).join('\n');
-      throw new HunkMismatch(`${describeHunk(hunk, index)} did not match. It expects these lines${cursor > 0 ? ` after line ${cursor}` : ''}:\n${expected}\n${closestMiss(lines, old, cursor)}`);
+      throw new HunkMismatch(`${describeHunk(hunk, index)} did not match. It expects these lines${cursor > 0 ? ` after line ${cursor}` : ''}:\n${expected}\n${closestMiss(lines, oldOf(hunk.lines), cursor)}`);
     }
     // Context lines keep the file's own text, which may differ in trailing whitespace.
     const insert: string[] = [];

@@ -126,8 +126,9 @@ export class McpConnection {
     if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
       return new McpCallError(`MCP server "${this.name}" went away during the call${this.#stderrNote()}. claw reconnects it automatically; try again shortly.`);
     }
+    if (error instanceof McpError) return new McpCallError(`MCP server "${this.name}" refused the call: ${error.message}`);
     if (this.#client === client) this.#probe(client);
-    return new McpCallError(`MCP server "${this.name}" failed the call: ${message(error)}`);
+    return new McpCallError(`MCP server "${this.name}" could not be reached during the call (${message(error)}). claw reconnects it automatically; try again shortly.`);
   }
 
   #stderrNote(): string {

@@ -163,11 +163,10 @@ async function readCapped(response: IncomingMessage, maxBytes: number): Promise<
   return { body: Buffer.concat(chunks), truncated };
 }
 
-function describeFailure(error: unknown, url: URL, timedOut: boolean, timeoutMs: number): WebFetchError {
+function describeFailure(error: unknown, url: URL, stop: { timedOut: boolean; aborted: boolean }, timeoutMs: number): WebFetchError {
   if (error instanceof WebFetchError) return error;
-  if (timedOut) return new WebFetchError('timeout', `Fetching ${url.href} took longer than ${timeoutMs} ms and was stopped. Try again later or a smaller page.`);
-  const name = (error as Error)?.name;
-  if (name === 'AbortError') return new WebFetchError('aborted', `Fetching ${url.href} was cancelled.`);
+  if (stop.timedOut) return new WebFetchError('timeout', `Fetching ${url.href} took longer than ${timeoutMs} ms and was stopped. Try again later or a smaller page.`);
+  if (stop.aborted) return new WebFetchError('aborted', `Fetching ${url.href} was cancelled.`);
   return new WebFetchError('network', `Fetching ${url.href} failed: ${(error as Error)?.message ?? String(error)}.`);
 }
 
@@ -195,7 +194,7 @@ export async function guardedFetch(rawUrl: string, options: GuardedFetchOptions)
   try {
     for (;;) {
       const pinned = await checkedAddress(url, policy, resolve);
-      if (controller.signal.aborted) throw new Error('aborted');
+      controller.signal.throwIfAborted();
       const response = await requestOnce(url, pinned, controller.signal);
       const location = response.headers.location;
       if (REDIRECT_STATUSES.has(response.statusCode ?? 0) && location) {
@@ -224,7 +223,7 @@ export async function guardedFetch(rawUrl: string, options: GuardedFetchOptions)
       };
     }
   } catch (error) {
-    throw describeFailure(error, url, timedOut, options.timeoutMs);
+    throw describeFailure(error, url, { timedOut, aborted: controller.signal.aborted }, options.timeoutMs);
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onOuterAbort);

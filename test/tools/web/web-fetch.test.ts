@@ -210,6 +210,19 @@ describe('web_fetch', () => {
     expect(result.content).toMatch(/took longer than 200 ms/);
   });
 
+  it('stops when the turn is cancelled', async () => {
+    const site = await serve(() => {});
+    const registry = new ToolRegistry();
+    registry.register(createWebFetchTool(config({ allowPrivate: ['127.0.0.1'] })));
+    const ctx = context();
+    const pending = registry.invoke('web_fetch', { url: `${site.url}/hang` }, ctx);
+    while (site.hits.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    controllers.at(-1)!.abort();
+    const result = await pending;
+    expect(result.details?.kind).toBe('aborted');
+    expect(result.content).toMatch(/was cancelled/);
+  });
+
   it('returns binary content as an error and defangs a fake closing fence', async () => {
     const site = await serve((req, res) => {
       if (req.url === '/img') return void res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0]));
