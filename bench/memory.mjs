@@ -1,7 +1,7 @@
 // Memory index: build time for 10k chunks (embedding time excluded), keyword and
 // hybrid query latency at 10k and 100k chunks, incremental reindex after one edit,
 // and the FTS tokenizer comparison (porter unicode61 + CJK bigrams vs trigram).
-// Usage: npm run build && node bench/memory.mjs [--quick]
+// Usage: npm run build && node bench/memory.mjs [--quick | --skip-100k]
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import { configSchema, statePaths } from '../dist/config/index.js';
 import { MemoryIndex, chunkMarkdown } from '../dist/memory/index.js';
 
 const quick = process.argv.includes('--quick');
+const skipLarge = quick || process.argv.includes('--skip-100k');
 const DIMS = 384;
 const QUERIES = 200;
 
@@ -150,7 +151,7 @@ function compareTokenizers(texts) {
 }
 
 const small = await scenario(quick ? 100 : 1000, 10);
-const large = quick ? undefined : await scenario(10_000, 10);
+const large = skipLarge ? undefined : await scenario(10_000, 10);
 const texts = [];
 for (let f = 0; texts.length < 10_000; f++) texts.push(...chunkMarkdown(section(f), { tokens: 400, overlap: 80 }).map((c) => c.text));
 console.log(JSON.stringify({

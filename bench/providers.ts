@@ -1,6 +1,6 @@
 // Providers benchmark: what claw's streaming layer adds on top of the wire.
 // Run: npx tsx bench/providers.ts  — prints one JSON object.
-// Raw and claw runs alternate; figures are medians.
+// Raw and claw runs alternate; figures are medians of process CPU milliseconds.
 // - stream: one reply of 5,000 text deltas read as raw bytes vs through
 //   streamTurn (SSE parse + JSON + events + assembly): per-delta overhead.
 // - call: 200 sequential one-delta replies, raw fetch vs streamTurn: per-call overhead.
@@ -34,10 +34,13 @@ try {
 
   // Raw and provider runs alternate so load from other processes hits both alike; medians reported.
   const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+  // CPU time of this process (fake server included, equally for both sides): steadier than
+  // wall time on a machine shared with other work.
   const timeIt = async (fn: () => Promise<unknown>): Promise<number> => {
-    const t = performance.now();
+    const before = process.cpuUsage();
     await fn();
-    return performance.now() - t;
+    const used = process.cpuUsage(before);
+    return (used.user + used.system) / 1000;
   };
 
   const deltas = 5000;

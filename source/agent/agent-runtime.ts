@@ -2,7 +2,8 @@ import { hostname, platform, release } from 'node:os';
 import type { ClawConfig, StatePaths } from '../config/index.js';
 import type { Providers, ThinkingLevel, ToolSchema } from '../providers/index.js';
 import type { ApprovalGate, ToolRegistry } from '../tools/index.js';
-import { loadBootstrapSync, type BootstrapFileReport, type SessionKind } from './bootstrap.js';
+import { type BootstrapFileReport, type SessionKind } from './bootstrap.js';
+import { BootstrapCache } from './bootstrap-cache.js';
 import { buildSystemPrompt, type PromptSection, type SystemPrompt } from './system-prompt.js';
 import { runTurnLoop } from './turn-loop.js';
 import type { TurnEvents, TurnInput, TurnOutcome, TurnSession } from './turn-types.js';
@@ -38,9 +39,8 @@ export interface LastError {
 
 const SUBAGENT_OR_CRON: ReadonlySet<SessionKind> = new Set(['subagent', 'cron']);
 
-function localTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone;
-}
+// Resolving it builds an Intl formatter (milliseconds); the zone of a running daemon does not change.
+const localTimeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /**
  * The agent runtime: turns a session and new messages into a streamed,
@@ -48,6 +48,10 @@ function localTimeZone(): string {
  */
 export class AgentRuntime {
   readonly #lastErrors = new Map<string, LastError>();
+  readonly #bootstrap = new BootstrapCache();
+  readonly #preparedWorkspaces = new Set<string>();
+  /** Workspaces whose first turn is known to be done: no file read per turn. */
+  readonly #bootstrapped = new Set<string>();
 
   constructor(private readonly deps: AgentRuntimeDeps) {}
 
@@ -77,8 +81,12 @@ export class AgentRuntime {
   /** Builds the system prompt a turn of this session would get. */
   systemPrompt(session: Pick<TurnSession, 'agentId' | 'kind' | 'channel'>, model: string): { prompt: SystemPrompt; bootstrap: BootstrapFileReport[]; tools: ToolSchema[] } {
     const workspaceDir = this.workspaceDir(session.agentId);
-    ensureWorkspaceSync(workspaceDir);
-    const bootstrap = loadBootstrapSync(workspaceDir, { kind: session.kind, firstRun: isFirstRunSync(workspaceDir) });
+    if (!this.#preparedWorkspaces.has(workspaceDir)) {
+      ensureWorkspaceSync(workspaceDir);
+      this.#preparedWorkspaces.add(workspaceDir);
+    }
+    if (!this.#bootstrapped.has(workspaceDir) && !isFirstRunSync(workspaceDir)) this.#bootstrapped.add(workspaceDir);
+    const bootstrap = this.#bootstrap.load(workspaceDir, { kind: session.kind, firstRun: !this.#bootstrapped.has(workspaceDir) });
     const tools = this.#tools(session);
     const prompt = buildSystemPrompt({
       tools,
@@ -88,7 +96,7 @@ export class AgentRuntime {
         model,
         channel: session.channel,
         sessionKind: session.kind,
-        timeZone: localTimeZone(),
+        timeZone: localTimeZone,
         host: hostname(),
         os: `${platform()} ${release()}`,
         workspaceDir,
@@ -154,7 +162,10 @@ export class AgentRuntime {
         setupHint: () => this.deps.providers.setupHint(),
       });
       if (outcome.status === 'completed' || outcome.status === 'suppressed') {
-        markFirstRunCompleteSync(workspaceDir, this.deps.now());
+        if (!this.#bootstrapped.has(workspaceDir)) {
+          markFirstRunCompleteSync(workspaceDir, this.deps.now());
+          this.#bootstrapped.add(workspaceDir);
+        }
         this.#lastErrors.delete(session.key);
         events.chat({ ...base, state: 'final', text: outcome.text, ...(outcome.status === 'suppressed' ? { suppressed: true } : {}) });
         return outcome;

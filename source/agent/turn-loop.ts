@@ -102,11 +102,9 @@ export async function runTurnLoop(context: TurnLoopContext): Promise<TurnOutcome
   const { input, events } = context;
   const { session } = input;
   const base = { runId: input.runId, sessionKey: session.key };
-  const steered: string[] = [];
-  const steerPending = (): boolean => {
-    steered.push(...(input.takeSteered?.() ?? []));
-    return steered.length > 0;
-  };
+  // Taking a steered message may append it at once, so it is only taken
+  // after every result of the round is on disk (results must follow their calls).
+  const steerPending = (): boolean => input.hasSteered?.() ?? false;
   let iterations = 0;
   let lastModel: string | undefined = context.model;
   while (iterations < context.maxIterations) {
@@ -158,8 +156,9 @@ export async function runTurnLoop(context: TurnLoopContext): Promise<TurnOutcome
       calls,
     );
     if (end === 'aborted') return { status: context.timedOut() ? 'timeout' : 'aborted', text: '', model: lastModel, iterations };
-    steerPending();
-    for (const text of steered.splice(0)) await session.append({ type: 'message', role: 'user', content: text });
+    for (const message of input.takeSteered?.() ?? []) {
+      if (!message.appended) await session.append({ type: 'message', role: 'user', content: message.text });
+    }
   }
   return {
     status: 'limit',

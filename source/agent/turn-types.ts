@@ -51,8 +51,17 @@ export interface TurnInput {
   messages: ReadonlyArray<{ text: string; meta?: UserMessageEntry['meta'] }>;
   /** Aborts the stream and any running tool; the transcript stays paired. */
   signal: AbortSignal;
-  /** Drains messages steered into the running turn (queue mode `steer`). */
-  takeSteered?(): string[];
+  /**
+   * Drains messages steered into the running turn (queue mode `steer`).
+   * `appended`: the caller already wrote it to the transcript.
+   */
+  takeSteered?(): Array<{ text: string; appended: boolean }>;
+  /**
+   * Whether a steered message waits, without taking it. With it, the calls
+   * left in a round are skipped as soon as one arrives; without it, steered
+   * messages are taken once the round's results are all on disk.
+   */
+  hasSteered?(): boolean;
 }
 
 export type TurnStatus = 'completed' | 'suppressed' | 'aborted' | 'timeout' | 'error' | 'limit';

@@ -74,7 +74,8 @@ export function agentTurnRunner(runtime: AgentRuntime): TurnRunner {
         // The lane has already appended the user messages.
         messages: [],
         signal: turn.signal,
-        takeSteered: () => turn.takeSteered().map((message) => message.text),
+        // The lane appends steered messages to the transcript as they are taken.
+        takeSteered: () => turn.takeSteered().map((message) => ({ text: message.text, appended: true })),
       }, {
         chat: (payload) => turn.emit('chat', payload),
         agent: (payload) => turn.emit('agent', payload),

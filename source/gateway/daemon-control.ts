@@ -68,7 +68,8 @@ export async function startGatewayDetached(paths: StatePaths, options: { port?: 
   let exitCode: number | null = null;
   child.on('exit', (code) => { exitCode = code ?? 1; });
   child.unref();
-  const deadline = Date.now() + (options.timeoutMs ?? 15_000);
+  // Generous: a cold start on a busy 2-core box can take several seconds, and giving up leaves a gateway starting anyway.
+  const deadline = Date.now() + (options.timeoutMs ?? 30_000);
   while (Date.now() < deadline) {
     if (exitCode !== null) {
       throw new ClawError('unavailable', `The gateway exited during start (code ${exitCode}). See ${outPath} and ${paths.logs}.`);

@@ -176,6 +176,11 @@ export class IndexStore {
     return this.stmt('SELECT id, hash, text, embedded_model IS NOT NULL AS hasVector FROM chunks WHERE id > ? AND (embedded_model IS NULL OR embedded_model != ?) ORDER BY id LIMIT ?').all(afterId, model, limit) as PendingChunk[];
   }
 
+  /** Chunks never embedded; walks only the NULL entries of an index, so searches can afford it. */
+  countUnembedded(): number {
+    return this.stmt('SELECT count(*) FROM chunks WHERE embedded_model IS NULL').pluck().get() as number;
+  }
+
   countPending(model: string): number {
     return this.stmt('SELECT count(*) FROM chunks WHERE embedded_model IS NULL OR embedded_model != ?').pluck().get(model) as number;
   }

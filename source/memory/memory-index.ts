@@ -157,8 +157,8 @@ export class MemoryIndex {
         warnings.push(`The query could not be embedded, so this search is keyword-only: ${error.message}`);
       }
     }
-    const pending = this.provider ? this.store.countPending(this.provider.model) : 0;
-    if (queryVector && pending > 0) warnings.push(`${pending} chunks are still waiting for embeddings; they are found by keyword only.`);
+    const pending = queryVector ? this.store.countUnembedded() : 0;
+    if (pending > 0) warnings.push(`${pending} chunks are still waiting for embeddings; they are found by keyword only.`);
     return searchIndex(this.store, params, this.searchSettings(), { queryVector, now: this.now(), warnings });
   }
 

@@ -35,27 +35,28 @@ export async function* readSse(body: AsyncIterable<Uint8Array>): AsyncGenerator<
 
   for await (const chunk of body) {
     buffer += decoder.decode(chunk, { stream: true });
-    let lineEnd: number;
-    while ((lineEnd = findLineEnd(buffer)) >= 0) {
+    // Walk the buffer with a cursor and remembered CR/LF positions: rescanning
+    // (or re-slicing) the rest for every line is quadratic in a large chunk.
+    let pos = 0;
+    let lf = buffer.indexOf('\n');
+    let cr = buffer.indexOf('\r');
+    for (;;) {
+      if (lf >= 0 && lf < pos) lf = buffer.indexOf('\n', pos);
+      if (cr >= 0 && cr < pos) cr = buffer.indexOf('\r', pos);
+      const lineEnd = lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr);
+      if (lineEnd < 0) break;
       // A CR at the very end may be the first half of a CRLF still in flight.
-      if (buffer[lineEnd] === '\r' && lineEnd + 1 === buffer.length) break;
-      const skip = buffer[lineEnd] === '\r' && buffer[lineEnd + 1] === '\n' ? 2 : 1;
-      const message = takeLine(buffer.slice(0, lineEnd));
-      buffer = buffer.slice(lineEnd + skip);
+      if (lineEnd === cr && lineEnd + 1 === buffer.length) break;
+      const skip = lineEnd === cr && lf === lineEnd + 1 ? 2 : 1;
+      const message = takeLine(buffer.slice(pos, lineEnd));
+      pos = lineEnd + skip;
       if (message) yield message;
     }
+    buffer = buffer.slice(pos);
   }
   buffer += decoder.decode();
   for (const line of [...buffer.split(/\r\n|\r|\n/), '']) {
     const message = takeLine(line);
     if (message) yield message;
   }
-}
-
-function findLineEnd(text: string): number {
-  const lf = text.indexOf('\n');
-  const cr = text.indexOf('\r');
-  if (lf < 0) return cr;
-  if (cr < 0) return lf;
-  return Math.min(lf, cr);
 }

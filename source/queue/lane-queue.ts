@@ -64,9 +64,9 @@ export class LaneQueue {
     }
     if (!options.force && !this.makeRoom(lane, message)) return 'dropped';
     const busy = lane.active !== undefined || lane.waitingForSlot || lane.queue.length > 0;
-    if (message.mode === 'interrupt' && lane.active) {
+    if (message.mode === 'interrupt') {
       lane.queue.unshift(message);
-      this.abortTurn(lane.active, 'interrupted by a newer message');
+      if (lane.active) this.abortTurn(lane.active, 'interrupted by a newer message');
     } else {
       lane.queue.push(message);
     }

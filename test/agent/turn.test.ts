@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ABORTED_RESULT, ensureWorkspaceSync } from '../../source/agent/index.js';
+import { ABORTED_RESULT, SKIPPED_RESULT, ensureWorkspaceSync } from '../../source/agent/index.js';
 import type { AgentEventPayload, TranscriptEntry } from '../../source/protocol/index.js';
 import { defineTool, toolOk, type ToolDefinition } from '../../source/tools/index.js';
 import { startFakeAnthropic } from '../support/fake-anthropic-server.js';
@@ -170,5 +170,44 @@ describe('turn outcomes', () => {
     await client.request('chat.send', { sessionKey: KEY, text: 'second question' });
     expect(await second.ended()).toMatchObject({ state: 'final', text: 'Answering both.' });
     expect(JSON.stringify(llm.requests[0]?.body)).toContain('first question');
+  });
+
+  it('injects a steered message at the next tool boundary and skips the remaining calls', async () => {
+    let release: () => void = () => undefined;
+    let started = false;
+    const gate: ToolDefinition = defineTool({
+      name: 'gate',
+      group: 'runtime',
+      risk: 'low',
+      description: 'Waits until the test releases it.',
+      input: z.strictObject({}),
+      async execute() {
+        started = true;
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        return toolOk('gate passed');
+      },
+    }) as unknown as ToolDefinition;
+    llm = await startFakeOpenAI();
+    gateway = await startAgentGateway({ config: { ...providerConfig('openai', llm), tools: { profile: 'full' } }, tools: [gate] });
+    writeNotes(gateway);
+    llm.reply({ toolCalls: [{ id: 'g1', name: 'gate', arguments: {} }, { id: 'r1', name: 'read', arguments: { path: 'notes.txt' } }] }, { text: 'Switching to French.' });
+    const client = await gateway.connect();
+    const run = collectRun(client);
+    const sent = await client.request('chat.send', { sessionKey: KEY, text: 'read my notes' });
+    await waitFor(() => started, 'the gate tool to start');
+    await client.request('chat.send', { sessionKey: KEY, text: 'answer in French', queueMode: 'steer' });
+    await waitFor(() => {
+      release();
+      return run.events.some((e) => e.state !== 'delta');
+    }, 'the turn to end');
+    expect(run.events.find((e) => e.state === 'final')).toMatchObject({ runId: sent.runId, text: 'Switching to French.' });
+    const entries = await history(gateway);
+    const shape = entries.flatMap((e) => (e.type === 'message' ? [e.role === 'toolResult' ? `toolResult:${e.toolCallId}` : e.role] : []));
+    expect(shape).toEqual(['user', 'assistant', 'toolResult:g1', 'toolResult:r1', 'user', 'assistant']);
+    const skipped = entries.find((e) => e.type === 'message' && e.role === 'toolResult' && e.toolCallId === 'r1');
+    expect(skipped).toMatchObject({ isError: true, content: SKIPPED_RESULT });
+    expect(JSON.stringify(llm.requests[1]?.body)).toContain('answer in French');
   });
 });

@@ -125,6 +125,20 @@ describe('session registry', () => {
     await daily.close();
   });
 
+  it('a transcript that a crash left without its header line is started afresh', async () => {
+    state = makeTempState();
+    const registry = new SessionRegistry({ paths: state.paths, config });
+    const { sessionId } = registry.ensure('agent:main:main').entry;
+    await registry.flush();
+    const path = join(state.paths.sessionsDir('main'), `${sessionId}.jsonl`);
+    writeFileSync(path, '{"type":"session","ver');
+    const session = await registry.open('agent:main:main');
+    expect(session.entries()).toEqual([]);
+    session.append({ type: 'message', role: 'user', content: 'works' });
+    await registry.close();
+    expect(loadTranscriptSync(path).entries).toHaveLength(1);
+  });
+
   it('rejects malformed keys and unknown agents with the valid shapes', () => {
     state = makeTempState();
     const registry = new SessionRegistry({ paths: state.paths, config });

@@ -1,0 +1,36 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadBootstrapSync, type BootstrapLoad, type BootstrapOptions } from './bootstrap.js';
+import { bootstrapFileNames } from './workspace.js';
+
+function signature(dir: string): string {
+  return bootstrapFileNames
+    .map((name) => {
+      try {
+        const stat = statSync(join(dir, name));
+        return `${stat.mtimeMs}:${stat.size}`;
+      } catch {
+        return '-';
+      }
+    })
+    .join('|');
+}
+
+/**
+ * Bootstrap files are read on every turn but change rarely: a stat per file
+ * decides whether the last load still holds, so an edit shows up on the next
+ * turn without re-reading 150,000 characters each time.
+ */
+export class BootstrapCache {
+  readonly #entries = new Map<string, { signature: string; load: BootstrapLoad }>();
+
+  load(dir: string, options: BootstrapOptions): BootstrapLoad {
+    const key = `${dir}\u0000${options.kind}\u0000${options.firstRun}`;
+    const current = signature(dir);
+    const cached = this.#entries.get(key);
+    if (cached?.signature === current) return cached.load;
+    const load = loadBootstrapSync(dir, options);
+    this.#entries.set(key, { signature: current, load });
+    return load;
+  }
+}
