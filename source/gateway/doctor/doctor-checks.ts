@@ -2,7 +2,6 @@ import { existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import { loadConfig, resolveGatewayPort, type ClawConfig, type StatePaths } from '../../config/index.js';
-import { createProviders } from '../../providers/index.js';
 import { findLocalGateway } from '../daemon-control.js';
 import { currentServiceEnvironment, serviceInstalled, serviceFilePath } from '../supervision/index.js';
 
@@ -90,6 +89,8 @@ export function checkSqliteVec(): DoctorCheck {
 }
 
 export async function checkProvider(paths: StatePaths, config: ClawConfig): Promise<DoctorCheck> {
+  // Loaded here, not at the top: gateway/index.ts is on the path of every CLI command.
+  const { createProviders } = await import('../../providers/index.js');
   const providers = createProviders({ config, paths });
   const model = await providers.defaultModel();
   if (model) return { name: 'provider', status: 'ok', detail: `default model ${model}` };

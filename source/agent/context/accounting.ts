@@ -1,0 +1,134 @@
+import type { ContextPayload } from '../../protocol/index.js';
+import { estimateMessageTokens, estimateTokens, reportedContextTokens, type ToolSchema, type WireApi } from '../../providers/index.js';
+import type { HistoryMessage } from '../turn-types.js';
+import { isSummaryMessage, type CompactionRecord } from './assembly.js';
+import { contextThresholds, defaultContextSettings, type ContextSettings, type ContextThresholds } from './thresholds.js';
+
+export interface ContextSources {
+  window: number;
+  family: WireApi;
+  systemPrompt: { text: string; sections: ReadonlyArray<{ name: string; chars: number }> };
+  /** Injected characters of each bootstrap file, inside the prompt's bootstrap section. */
+  bootstrap: ReadonlyArray<{ name: string; injectedChars: number }>;
+  tools: readonly ToolSchema[];
+  /** The assembled history (summary first when there is one). */
+  messages: readonly HistoryMessage[];
+  settings?: ContextSettings;
+}
+
+export interface ContextPart {
+  name: string;
+  tokens: number;
+}
+
+export interface ContextAccount {
+  window: number;
+  /** Provider-reported when the last reply in view carried usage, else the estimate. */
+  used: number;
+  estimated: number;
+  /** Set when `used` comes from provider-reported usage. */
+  reported: number | undefined;
+  parts: ContextPart[];
+  thresholds: ContextThresholds;
+}
+
+export function toolSchemaTokens(tools: readonly ToolSchema[], family: WireApi): number {
+  let total = 0;
+  for (const tool of tools) total += estimateTokens(tool.name + tool.description + JSON.stringify(tool.parameters), family);
+  return total;
+}
+
+/** The last user message, when nothing but the turn's reply and tool rounds follow it. */
+function newMessageIndex(messages: readonly HistoryMessage[]): number {
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index]!;
+    if (message.role === 'user') return isSummaryMessage(message) ? -1 : index;
+  }
+  return -1;
+}
+
+/**
+ * Provider-reported size of the context: the last reply in view that carried
+ * usage, plus estimates of what was appended after it. Usage from before the
+ * compaction in force is not in `messages`, so it can never be stale.
+ */
+export function reportedTokens(messages: readonly HistoryMessage[], family: WireApi): number | undefined {
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index]!;
+    if (message.role !== 'assistant' || !message.usage) continue;
+    let total = reportedContextTokens(message.usage);
+    for (const later of messages.slice(index + 1)) total += estimateMessageTokens(later, family);
+    return total;
+  }
+  return undefined;
+}
+
+function systemParts(sources: ContextSources): ContextPart[] {
+  const { text, sections } = sources.systemPrompt;
+  const totalChars = sections.reduce((sum, section) => sum + section.chars, 0);
+  // Sections are sized in characters; one estimate of the whole prompt gives the rate.
+  const perChar = totalChars === 0 ? 0 : estimateTokens(text, sources.family) / totalChars;
+  const parts: ContextPart[] = [];
+  for (const section of sections) {
+    if (section.chars === 0) continue;
+    const tokens = Math.round(section.chars * perChar);
+    if (section.name === 'bootstrap') {
+      let files = 0;
+      for (const file of sources.bootstrap) {
+        if (file.injectedChars === 0) continue;
+        const fileTokens = Math.round(file.injectedChars * perChar);
+        files += fileTokens;
+        parts.push({ name: `bootstrap:${file.name}`, tokens: fileTokens });
+      }
+      parts.push({ name: 'system:bootstrap', tokens: Math.max(0, tokens - files) });
+    } else if (section.name === 'skills') parts.push({ name: 'skills', tokens });
+    else if (section.name === 'tools') parts.push({ name: 'system:tools', tokens });
+    else parts.push({ name: `system:${section.name}`, tokens });
+  }
+  return parts;
+}
+
+/** Tokens of every part of the context, the total, and the marks that act on it. */
+export function accountContext(sources: ContextSources): ContextAccount {
+  const { family, messages } = sources;
+  const parts = systemParts(sources);
+  parts.push({ name: 'tools', tokens: toolSchemaTokens(sources.tools, family) });
+  const newIndex = newMessageIndex(messages);
+  let summary = 0;
+  let conversation = 0;
+  let toolResults = 0;
+  let newMessage = 0;
+  messages.forEach((message, index) => {
+    const tokens = estimateMessageTokens(message, family);
+    if (index === newIndex) newMessage += tokens;
+    else if (isSummaryMessage(message)) summary += tokens;
+    else if (message.role === 'toolResult') toolResults += tokens;
+    else conversation += tokens;
+  });
+  parts.push({ name: 'history:summary', tokens: summary }, { name: 'history:messages', tokens: conversation }, { name: 'history:tool results', tokens: toolResults }, { name: 'new message', tokens: newMessage });
+  const estimated = parts.reduce((sum, part) => sum + part.tokens, 0);
+  const reported = reportedTokens(messages, family);
+  const used = reported ?? estimated;
+  // Calibrate the per-part estimates to the provider's count so they add up to what it reported.
+  const scale = reported !== undefined && estimated > 0 ? reported / estimated : 1;
+  return {
+    window: sources.window,
+    used,
+    estimated,
+    reported,
+    parts: parts.map((part) => ({ name: part.name, tokens: Math.round(part.tokens * scale) })),
+    thresholds: contextThresholds(sources.window, sources.settings ?? defaultContextSettings),
+  };
+}
+
+/** The `context` event for a session. */
+export function contextEventPayload(sessionKey: string, account: ContextAccount, compactions: readonly CompactionRecord[]): ContextPayload {
+  return {
+    sessionKey,
+    window: account.window,
+    used: account.used,
+    parts: account.parts,
+    thresholds: { flush: account.thresholds.flush, compact: account.thresholds.compact },
+    compactions: compactions.map(({ at, before, after }) => ({ at, before, after })),
+  };
+}

@@ -1,0 +1,101 @@
+import type { CompactionEntry, TranscriptEntry } from '../../protocol/index.js';
+import type { HistoryMessage } from '../turn-types.js';
+
+/**
+ * `/compact undo` appends a custom entry naming the compaction it reverts;
+ * the compaction itself stays on disk, assembly just stops honouring it.
+ */
+export const COMPACTION_UNDO = 'compaction_undo';
+
+export interface CompactionUndoData {
+  compactionId: string;
+}
+
+export const SUMMARY_PREFIX = '[Summary of the earlier conversation]\n';
+
+export function compactionUndoEntry(compactionId: string): Pick<Extract<TranscriptEntry, { type: 'custom' }>, 'type' | 'customType' | 'data'> {
+  return { type: 'custom', customType: COMPACTION_UNDO, data: { compactionId } satisfies CompactionUndoData };
+}
+
+function undoneId(entry: TranscriptEntry): string | undefined {
+  if (entry.type !== 'custom' || entry.customType !== COMPACTION_UNDO) return undefined;
+  const data = entry.data as Partial<CompactionUndoData> | null;
+  return typeof data?.compactionId === 'string' ? data.compactionId : undefined;
+}
+
+function isMessage(entry: TranscriptEntry): entry is HistoryMessage {
+  return entry.type === 'message';
+}
+
+export interface AssembledContext {
+  /** The compaction in force (the latest one not undone), if any. */
+  compaction: CompactionEntry | undefined;
+  /** Index in the entries of the first message the model sees verbatim. */
+  start: number;
+  /** Summary (as a synthetic user message) followed by the kept messages. */
+  messages: HistoryMessage[];
+}
+
+/** The compaction in force: the latest one that no later undo entry names. */
+export function effectiveCompaction(entries: readonly TranscriptEntry[]): { entry: CompactionEntry; index: number } | undefined {
+  const undone = new Set<string>();
+  for (let index = entries.length - 1; index >= 0; index -= 1) {
+    const entry = entries[index]!;
+    const undo = undoneId(entry);
+    if (undo !== undefined) undone.add(undo);
+    else if (entry.type === 'compaction' && !undone.has(entry.id)) return { entry, index };
+  }
+  return undefined;
+}
+
+/** The summary as the model sees it: a user message at the head of the history. */
+export function summaryMessage(entry: CompactionEntry): HistoryMessage {
+  return { id: entry.id, parentId: entry.parentId, timestamp: entry.timestamp, type: 'message', role: 'user', content: SUMMARY_PREFIX + entry.summary, meta: { synthetic: 'compaction' } };
+}
+
+export function isSummaryMessage(message: HistoryMessage): boolean {
+  return message.role === 'user' && message.meta?.synthetic === 'compaction';
+}
+
+/**
+ * What the model sees of a transcript: the summary of the compaction in force
+ * and the messages from its first kept entry on; without one, every message.
+ * Custom and model-change entries are bookkeeping, not conversation.
+ */
+export function assembleContext(entries: readonly TranscriptEntry[]): AssembledContext {
+  const found = effectiveCompaction(entries);
+  if (!found) return { compaction: undefined, start: 0, messages: entries.filter(isMessage) };
+  let start = found.index + 1;
+  // The kept entry precedes its compaction: search backwards from there.
+  for (let index = found.index - 1; index >= 0; index -= 1) {
+    if (entries[index]!.id === found.entry.firstKeptEntryId) {
+      start = index;
+      break;
+    }
+  }
+  const messages: HistoryMessage[] = [summaryMessage(found.entry)];
+  for (let index = start; index < entries.length; index += 1) {
+    const entry = entries[index]!;
+    if (isMessage(entry)) messages.push(entry);
+  }
+  return { compaction: found.entry, start, messages };
+}
+
+export interface CompactionRecord {
+  id: string;
+  at: number;
+  before: number;
+  after: number;
+}
+
+/** Compactions still in force, oldest first, for the `context` event and `/status`. */
+export function compactionHistory(entries: readonly TranscriptEntry[]): CompactionRecord[] {
+  const undone = new Set<string>();
+  for (const entry of entries) {
+    const undo = undoneId(entry);
+    if (undo !== undefined) undone.add(undo);
+  }
+  return entries.flatMap((entry) =>
+    entry.type === 'compaction' && !undone.has(entry.id) ? [{ id: entry.id, at: entry.timestamp, before: entry.tokensBefore, after: entry.tokensAfter ?? entry.tokensBefore }] : [],
+  );
+}

@@ -1,0 +1,16 @@
+export {
+  assembleContext,
+  compactionHistory,
+  compactionUndoEntry,
+  effectiveCompaction,
+  isSummaryMessage,
+  summaryMessage,
+  COMPACTION_UNDO,
+  SUMMARY_PREFIX,
+  type AssembledContext,
+  type CompactionRecord,
+  type CompactionUndoData,
+} from './assembly.js';
+export { accountContext, contextEventPayload, reportedTokens, toolSchemaTokens, type ContextAccount, type ContextPart, type ContextSources } from './accounting.js';
+export { contextThresholds, defaultContextSettings, type ContextSettings, type ContextThresholds } from './thresholds.js';
+export { guardToolResult, toolResultCap, type GuardedResult } from './tool-result-guard.js';
