@@ -7,10 +7,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createElement } from 'react';
-import { render } from 'ink-testing-library';
 import { GatewayClient } from '../dist/gateway/index.js';
-import { App, TuiController, TuiStore, initialState } from '../dist/tui/index.js';
+
+// As `claw` does: React's development build is not what users run.
+process.env.NODE_ENV ??= 'production';
+const { createElement } = await import('react');
+const { render } = await import('ink-testing-library');
+const { App, TuiController, TuiStore, initialState } = await import('../dist/tui/index.js');
 
 const quick = process.argv.includes('--quick');
 const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));

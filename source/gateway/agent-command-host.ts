@@ -13,6 +13,8 @@ export interface SessionServices {
    * (the inbound journal owns acceptance, so the sessions module supplies it).
    */
   retry(key: string): Promise<{ runId: string }>;
+  /** Runs before a transcript is replaced (saves the conversation to memory). */
+  beforeReset?(key: string): Promise<void>;
 }
 
 /** Slash commands' view of sessions and lanes, over the sessions module's services. */
@@ -35,6 +37,7 @@ export function sessionCommandHost(services: SessionServices): CommandHost {
       return summary(key);
     },
     async newSession(key, model) {
+      await services.beforeReset?.(key);
       if (!sessions.get(key)) sessions.ensure(key);
       sessions.reset(key, model ? { model } : {});
       services.changed(key, 'reset');
@@ -42,6 +45,7 @@ export function sessionCommandHost(services: SessionServices): CommandHost {
     },
     async reset(key) {
       if (!sessions.get(key)) throw new ClawError('not_found', `${key} has no transcript yet; nothing to reset.`);
+      await services.beforeReset?.(key);
       sessions.reset(key);
       services.changed(key, 'reset');
       return summary(key);

@@ -1,28 +1,19 @@
 import { AgentRuntime } from '../agent/index.js';
 import { ClawError } from '../protocol/index.js';
 import { createProviders, type Providers } from '../providers/index.js';
-import { createFsTools, ToolRegistry, type ApprovalGate, type ToolDefinition } from '../tools/index.js';
+import type { ToolsRuntime } from '../tools/index.js';
 import type { TurnRunner } from '../queue/index.js';
 import { agentTurnRunner } from './agent-turn-runner.js';
+import { describeSessionKey } from './approvals-module.js';
 import type { GatewayModule, ModuleContext, ModuleFactory } from './module.js';
 
-const MAX_READ_BYTES = 1_000_000;
-
-/**
- * Until the approvals inbox hands out gates, anything that needs an operator
- * decision is refused with a reason the model can relay.
- */
-const noApprovalsGate: ApprovalGate = {
-  async request() {
-    return { id: 'none', approved: false, status: 'denied' };
-  },
-  approvedForSession: () => false,
-};
-
 export interface AgentStackOptions {
-  /** Extra tools (exec, web, memory, MCP …) registered next to the fs tools. */
-  tools?: (context: ModuleContext) => ToolDefinition[];
-  approvals?: (sessionKey: string) => ApprovalGate;
+  /**
+   * The gateway's one tools runtime (registry + approval inbox), shared with
+   * the approvals and MCP modules so every tool and every approval is the same
+   * one the operator sees.
+   */
+  tools: (context: ModuleContext) => ToolsRuntime;
 }
 
 export interface AgentStack {
@@ -36,24 +27,22 @@ export interface AgentStack {
 }
 
 /**
- * The agent runtime as daemon modules: the runtime needs the module context
+ * The agent runtime as a daemon module: the runtime needs the module context
  * (config, paths), while the sessions module needs a runner when the module
  * list is built, so the runner delegates to the runtime once it exists.
  */
-export function agentStack(options: AgentStackOptions = {}): AgentStack {
+export function agentStack(options: AgentStackOptions): AgentStack {
   let runtime: AgentRuntime | undefined;
   let providers: Providers | undefined;
   const module: ModuleFactory = (context): GatewayModule => {
     providers = createProviders({ config: context.config, paths: context.paths });
-    const registry = new ToolRegistry();
-    const fs = createFsTools({ roots: context.config.tools.fsRoots, maxReadBytes: MAX_READ_BYTES }) as unknown as ToolDefinition[];
-    for (const tool of [...fs, ...(options.tools?.(context) ?? [])]) registry.register(tool);
+    const tools = options.tools(context);
     runtime = new AgentRuntime({
       config: context.config,
       paths: context.paths,
       providers,
-      registry,
-      approvals: options.approvals ?? (() => noApprovalsGate),
+      registry: tools.registry,
+      approvals: (sessionKey) => tools.inbox.gate(describeSessionKey(sessionKey).agentId, sessionKey),
       now: context.now,
     });
     return { name: 'agent-runtime', handlers: {} };

@@ -75,6 +75,7 @@ export function agentTurnRunner(runtime: AgentRuntime): TurnRunner {
         messages: [],
         signal: turn.signal,
         // The lane appends steered messages to the transcript as they are taken.
+        hasSteered: () => turn.hasSteered(),
         takeSteered: () => turn.takeSteered().map((message) => ({ text: message.text, appended: true })),
       }, {
         chat: (payload) => turn.emit('chat', payload),

@@ -84,6 +84,32 @@ export class InboundService {
   }
 
   /**
+   * `/retry`: runs the session's last user message again. It goes through the
+   * journal like any message, under the original messageId, so the lane does
+   * not append it to the transcript a second time.
+   */
+  async retry(sessionKey: string): Promise<{ runId: string }> {
+    const { journal, lanes, sessions } = this.deps;
+    const session = await sessions.open(sessionKey);
+    const last = [...session.entries()].reverse().find((e) => e.type === 'message' && e.role === 'user');
+    if (!last || last.type !== 'message' || last.role !== 'user') {
+      throw new ClawError('not_found', `Nothing to retry: ${sessionKey} has no message from you yet.`);
+    }
+    const record = await journal.accept({
+      dedupeKey: `retry\u0000${randomUUID()}`,
+      runId: randomUUID(),
+      messageId: last.meta?.messageId ?? last.id,
+      sessionKey,
+      agentId: session.agentId,
+      channel: last.meta?.channel ?? 'tui',
+      text: last.content,
+      mode: 'followup',
+    });
+    lanes.enqueue(queued(record));
+    return { runId: record.runId };
+  }
+
+  /**
    * After a restart: a message whose reply is already in its transcript only
    * lacks its outcome record; anything else runs again, in acceptance order.
    */

@@ -13,12 +13,16 @@ import {
 } from '../queue/index.js';
 import { SessionRegistry, type SessionEntry } from '../sessions/index.js';
 import { InboundService } from './inbound-service.js';
+import { saveConversationToMemory } from './session-memory-hook.js';
+import type { SessionServices } from './agent-command-host.js';
 import type { GatewayModule, ModuleFactory } from './module.js';
 
 export interface SessionsModuleOptions {
   /** The agent runtime's runner; without one every turn fails visibly with "no model configured". */
   runner?: TurnRunner;
   clock?: Clock;
+  /** Receives the sessions and lanes once they exist, for the slash commands. */
+  onServices?: (services: SessionServices) => void;
 }
 
 const LANES_EVENT_INTERVAL_MS = 100;
@@ -94,6 +98,14 @@ export function sessionsModule(options: SessionsModuleOptions = {}): ModuleFacto
       log.info(`inbound journal: ${requeued} unfinished message(s) re-queued, ${completed} found already answered`);
     }
 
+    options.onServices?.({
+      sessions,
+      lanes,
+      changed,
+      retry: (key) => inbound.retry(key),
+      beforeReset: (key) => saveConversationToMemory(sessions, key, { config, paths, now, log }).then(() => undefined),
+    });
+
     const module: GatewayModule = {
       name: 'sessions',
       handlers: {
@@ -105,13 +117,15 @@ export function sessionsModule(options: SessionsModuleOptions = {}): ModuleFacto
           return { session: summary(key, agentId, entry) };
         },
         'sessions.history': ({ key, beforeId, limit }) => sessions.history(key, beforeId, limit ?? 100),
-        'sessions.new': ({ key, model }) => {
+        'sessions.new': async ({ key, model }) => {
+          await saveConversationToMemory(sessions, key, { config, paths, now, log });
           if (!sessions.get(key)) sessions.ensure(key);
           const entry = sessions.reset(key, model ? { model } : {});
           changed(key, 'reset');
           return { session: summary(key, sessions.resolve(key).agentId, entry) };
         },
-        'sessions.reset': ({ key }) => {
+        'sessions.reset': async ({ key }) => {
+          await saveConversationToMemory(sessions, key, { config, paths, now, log });
           const entry = sessions.reset(key);
           changed(key, 'reset');
           return { session: summary(key, sessions.resolve(key).agentId, entry) };

@@ -48,6 +48,7 @@ export class ActiveTurn {
       session,
       progress,
       emit: turnEmit,
+      hasSteered: () => !this.finished && this.steered.length > 0,
       takeSteered: () => {
         if (this.finished) return [];
         const drained = this.steered.splice(0);

@@ -56,6 +56,8 @@ export interface TurnContext {
   signal: AbortSignal;
   /** Messages sent in steer mode since the turn began; drain them at tool boundaries. */
   takeSteered(): QueuedMessage[];
+  /** Whether steered messages wait, without taking them (so a tool round can end cleanly first). */
+  hasSteered(): boolean;
   /** Tell the watchdog the turn is alive (a token streamed, a tool returned). */
   progress(): void;
   session: SessionHandle;

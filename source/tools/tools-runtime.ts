@@ -8,6 +8,8 @@ import { createProcessTool } from './exec/process-tool.js';
 import { createFsTools } from './fs/fs-tools.js';
 import { ToolRegistry } from './registry.js';
 import type { ToolDefinition } from './types.js';
+import { createWebFetchTool } from './web/index.js';
+import { createMemoryTools } from './memory-tools.js';
 
 /** The tools side of a gateway: the registry with the built-in tools, the approval inbox, background jobs. */
 export interface ToolsRuntime {
@@ -27,7 +29,7 @@ export function approvalRequestsFile(paths: StatePaths): string {
   return join(paths.root, 'approval-requests.json');
 }
 
-/** Builds the registry with fs, exec and process registered, and the inbox that exec asks. */
+/** Builds the registry with the built-in tools (fs, exec, process, web_fetch, memory) and the inbox that exec asks. */
 export function createToolsRuntime(options: ToolsRuntimeOptions): ToolsRuntime {
   const { config, paths } = options;
   const now = options.now ?? Date.now;
@@ -44,6 +46,8 @@ export function createToolsRuntime(options: ToolsRuntimeOptions): ToolsRuntime {
     ...(createFsTools({ roots: config.tools.fsRoots, maxReadBytes: config.tools.fs.maxReadBytes }) as ToolDefinition[]),
     createExecTool({ approvalsFile: paths.execApprovals, jobs, timeoutSeconds: exec.timeoutSeconds, maxOutputChars: exec.maxOutputChars }) as ToolDefinition,
     createProcessTool(jobs) as ToolDefinition,
+    createWebFetchTool(config.tools.web) as ToolDefinition,
+    ...(config.memory.enabled ? (createMemoryTools({ config, paths }) as ToolDefinition[]) : []),
   ];
   for (const tool of builtins) registry.register(tool);
   return {

@@ -71,10 +71,10 @@ async function stagedSummary(calls: Calls, chunks: readonly Unit[][], limit: num
 }
 
 /** A summary with every identifier: named once to the summariser, then appended mechanically. */
-async function withIdentifiers(calls: Calls, summary: string, identifiers: readonly Identifier[], budget: number): Promise<{ summary: string; appended: string[] }> {
+async function withIdentifiers(calls: Calls, summary: string, identifiers: readonly Identifier[], budget: number, instructions: string | undefined): Promise<{ summary: string; appended: string[] }> {
   let missing = missingIdentifiers(summary, identifiers);
   if (missing.length === 0) return { summary, appended: [] };
-  const revised = await calls.run(missingIdentifiersPrompt(summary, missing, budget), budget);
+  const revised = await calls.run(missingIdentifiersPrompt(summary, missing, budget, instructions), budget);
   const revisedMissing = missingIdentifiers(revised, identifiers);
   if (revised && revisedMissing.length < missing.length) {
     summary = revised;
@@ -126,7 +126,7 @@ export async function compactHistory(request: CompactionRequest): Promise<Compac
     try {
       const draft = await stagedSummary(calls, chunks, limit, budget, request.instructions);
       if (!draft) continue;
-      const checked = await withIdentifiers(calls, draft, identifiers, budget);
+      const checked = await withIdentifiers(calls, draft, identifiers, budget, request.instructions);
       const tokensAfter = tokensAfterOf(checked.summary);
       if (tokensAfter >= estimatedBefore) {
         lastProblem = `the summary (${estimateTokens(checked.summary, family)} tokens) did not make the context smaller`;

@@ -59,7 +59,7 @@ export function mergePrompt(partials: readonly string[], budgetTokens: number, i
   return `These are summaries of consecutive parts of one conversation, oldest first. Merge them into one summary; later parts win where they disagree, and keep every identifier.\n\n${format}\n\n${budgetLine(budgetTokens)}${extra(instructions)}\n\n${blocks}`;
 }
 
-export function missingIdentifiersPrompt(summary: string, missing: readonly Identifier[], budgetTokens: number): string {
+export function missingIdentifiersPrompt(summary: string, missing: readonly Identifier[], budgetTokens: number, instructions?: string): string {
   const list = missing.map((identifier) => `- ${identifier.value}`).join('\n');
-  return `This summary left out identifiers from the conversation it summarises. Rewrite the whole summary so that each of these appears verbatim (under "Exact identifiers" or where it belongs):\n${list}\n\n${format}\n\n${budgetLine(budgetTokens)}\n\n<summary>\n${summary}\n</summary>`;
+  return `This summary left out identifiers from the conversation it summarises. Rewrite the whole summary so that each of these appears verbatim (under "Exact identifiers" or where it belongs):\n${list}\n\n${format}\n\n${budgetLine(budgetTokens)}${extra(instructions)}\n\n<summary>\n${summary}\n</summary>`;
 }

@@ -12,6 +12,8 @@ export const run: CommandRun = async () => {
   const interactive = Boolean(process.stdout.isTTY && process.stdin.isTTY);
   // Ink and React load only here, so other commands start fast; loading them
   // while the gateway is found or started keeps the first frame early.
+  // React's development build keeps debug data per render and grows without bound in a long session.
+  if (interactive) process.env.NODE_ENV ??= 'production';
   const tui = interactive ? import('../../tui/index.js') : undefined;
   const { started, gateway } = await startGatewayDetached(paths);
   if (!tui) {
