@@ -1,11 +1,14 @@
 import { hostname, platform, release } from 'node:os';
 import type { ClawConfig, StatePaths } from '../config/index.js';
+import type { ContextPayload } from '../protocol/index.js';
 import type { Providers, ThinkingLevel, ToolSchema } from '../providers/index.js';
 import type { ApprovalGate, ToolRegistry } from '../tools/index.js';
 import { type BootstrapFileReport, type SessionKind } from './bootstrap.js';
 import { BootstrapCache } from './bootstrap-cache.js';
 import { buildSystemPrompt, type PromptSection, type SystemPrompt } from './system-prompt.js';
-import { runTurnLoop } from './turn-loop.js';
+import { ContextWindow, memoryFlushPrompt } from './compaction/index.js';
+import { runMemoryFlushTurn } from './memory-flush-turn.js';
+import { runTurnLoop, type TurnLoopContext } from './turn-loop.js';
 import type { TurnEvents, TurnInput, TurnOutcome, TurnSession } from './turn-types.js';
 import { ensureWorkspaceSync, isFirstRunSync, markFirstRunCompleteSync } from './workspace.js';
 
@@ -19,6 +22,8 @@ export interface AgentRuntimeDeps {
   now: () => number;
   /** The `<available_skills>` block for an agent; empty until skills are wired. */
   skillsBlock?: (agentId: string) => string;
+  /** Where `context` events go when the turn's events have no context sink (the gateway bus). */
+  publishContext?: (payload: ContextPayload) => void;
 }
 
 export interface ContextReport {
@@ -122,6 +127,35 @@ export class AgentRuntime {
   }
 
   /**
+   * The context window of a session with the model it would use now, for
+   * commands (`/context`, `/compact`); undefined when no model is configured.
+   */
+  async contextWindow(session: TurnSession, events: TurnEvents, runId: string): Promise<ContextWindow | undefined> {
+    const model = await this.resolveModel(session);
+    if (!model) return undefined;
+    const built = this.systemPrompt(session, model);
+    return this.#window(session, events, runId, model, built);
+  }
+
+  #window(session: TurnSession, events: TurnEvents, runId: string, model: string, built: ReturnType<AgentRuntime['systemPrompt']>, extra: { signal?: AbortSignal; flush?: () => Promise<void> } = {}): ContextWindow {
+    const entry = this.deps.config.agents.list.find((agent) => agent.id === session.agentId);
+    const publish = this.deps.publishContext;
+    return new ContextWindow({
+      runId,
+      session,
+      events: events.context || !publish ? events : { ...events, context: publish },
+      providers: this.deps.providers,
+      model,
+      fallbacks: entry?.fallbacks ?? this.deps.config.agents.defaults.fallbacks,
+      settings: this.deps.config.compaction,
+      system: built.prompt,
+      bootstrap: built.bootstrap,
+      tools: built.tools,
+      ...extra,
+    });
+  }
+
+  /**
    * Runs one turn. It streams `chat` deltas and the final reply and `agent`
    * tool/usage events; lifecycle and error/aborted events are the lane's, made
    * from the returned outcome, so a sender hears about every failure once.
@@ -145,7 +179,7 @@ export class AgentRuntime {
     try {
       const built = this.systemPrompt(session, model);
       const thinking: ThinkingLevel = session.thinking ?? entry?.thinking ?? defaults.thinking;
-      const outcome = await runTurnLoop({
+      const loop: TurnLoopContext = {
         input,
         providers: this.deps.providers,
         registry: this.deps.registry,
@@ -160,7 +194,12 @@ export class AgentRuntime {
         timedOut: () => timeout.signal.aborted && !input.signal.aborted,
         toolContext: { agentId: session.agentId, sessionKey: session.key, sessionType: session.kind, workspaceDir, approvals: this.deps.approvals(session.key) },
         setupHint: () => this.deps.providers.setupHint(),
-      });
+      };
+      // The flush turn gets a window without a flush of its own: it never flushes or compacts.
+      const flushLoop = { ...loop, window: this.#window(session, events, input.runId, model, built, { signal }) };
+      const flush = (): Promise<void> => runMemoryFlushTurn(flushLoop, memoryFlushPrompt(this.deps.now(), localTimeZone));
+      const window = this.#window(session, events, input.runId, model, built, { signal, flush });
+      const outcome = await runTurnLoop({ ...loop, window });
       if (outcome.status === 'completed' || outcome.status === 'suppressed') {
         if (!this.#bootstrapped.has(workspaceDir)) {
           markFirstRunCompleteSync(workspaceDir, this.deps.now());
@@ -168,6 +207,7 @@ export class AgentRuntime {
         }
         this.#lastErrors.delete(session.key);
         events.chat({ ...base, state: 'final', text: outcome.text, ...(outcome.status === 'suppressed' ? { suppressed: true } : {}) });
+        await this.#afterTurn(session.key, window);
         return outcome;
       }
       if (outcome.status === 'aborted') return outcome;
@@ -177,6 +217,16 @@ export class AgentRuntime {
       return this.#failed(session.key, outcome);
     } finally {
       clearTimeout(timer);
+    }
+  }
+
+  /** Flush and compaction after an answered turn: the reply is already out, so a failure here is recorded, not thrown. */
+  async #afterTurn(sessionKey: string, window: ContextWindow): Promise<void> {
+    try {
+      await window.afterTurn();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.#lastErrors.set(sessionKey, { at: this.deps.now(), message: `Context maintenance after the turn failed: ${message}`, hint: 'Run /compact to try again, or /new to start a fresh session.' });
     }
   }
 

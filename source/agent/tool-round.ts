@@ -22,6 +22,8 @@ export interface ToolRoundContext {
   toolContext: Omit<ToolContext, 'signal' | 'onUpdate'>;
   /** Checked after each call: when true the remaining calls are skipped. */
   steerPending(): boolean;
+  /** Caps a result before it enters the transcript (the context window's tool-result guard). */
+  guard?(content: string, toolName: string): string;
 }
 
 function forDisplay(text: string): string {
@@ -64,13 +66,13 @@ async function runOne(context: ToolRoundContext, call: ToolCall): Promise<ToolRe
   return result;
 }
 
-async function appendResult(session: TurnSession, call: ToolCall, result: ToolResult): Promise<void> {
-  await session.append({
+async function appendResult(context: ToolRoundContext, call: ToolCall, result: ToolResult): Promise<void> {
+  await context.session.append({
     type: 'message',
     role: 'toolResult',
     toolCallId: call.id,
     toolName: call.name,
-    content: result.content,
+    content: context.guard ? context.guard(result.content, call.name) : result.content,
     isError: result.isError,
     ...(result.details ? { details: result.details } : {}),
   });
@@ -88,10 +90,10 @@ export async function runToolRound(context: ToolRoundContext, calls: readonly To
   for (const call of calls) {
     if (end === 'continue' && context.signal.aborted) end = 'aborted';
     if (end !== 'continue') {
-      await appendResult(context.session, call, { content: end === 'aborted' ? ABORTED_RESULT : SKIPPED_RESULT, isError: true });
+      await appendResult(context, call, { content: end === 'aborted' ? ABORTED_RESULT : SKIPPED_RESULT, isError: true });
       continue;
     }
-    await appendResult(context.session, call, await runOne(context, call));
+    await appendResult(context, call, await runOne(context, call));
     if (context.signal.aborted) end = 'aborted';
     else if (context.steerPending()) end = 'steered';
   }

@@ -1,5 +1,6 @@
-import { isProviderError, type AssistantBlock, type Providers, type ProviderEvent, type ToolSchema, type Usage } from '../providers/index.js';
+import { isProviderError, type AssistantBlock, type ProviderErrorKind, type Providers, type ProviderEvent, type ToolSchema, type Usage } from '../providers/index.js';
 import type { ToolContext, ToolRegistry } from '../tools/index.js';
+import { overflowFailure, type ContextWindow } from './compaction/index.js';
 import { ReplyStream } from './reply-stream.js';
 import { ABORTED_RESULT, runToolRound, type ToolCall } from './tool-round.js';
 import type { HistoryMessage, TurnEvents, TurnInput, TurnOutcome } from './turn-types.js';
@@ -21,6 +22,8 @@ export interface TurnLoopContext {
   toolContext: Omit<ToolContext, 'signal' | 'onUpdate'>;
   /** Failure hint for errors that are about setup (no key, unknown provider). */
   setupHint(): string;
+  /** Accounting, auto-compaction, the tool-result guard and overflow recovery of the session. */
+  window?: ContextWindow;
 }
 
 interface StreamResult {
@@ -29,7 +32,7 @@ interface StreamResult {
   usage: Usage | undefined;
   model: string;
   suppressed: boolean;
-  error?: { message: string; hint?: string };
+  error?: { message: string; hint?: string; kind?: ProviderErrorKind };
 }
 
 function toolCallsOf(content: readonly AssistantBlock[]): ToolCall[] {
@@ -89,7 +92,7 @@ async function streamModel(context: TurnLoopContext, messages: readonly HistoryM
         : kind === 'auth'
           ? 'Fix the key named above, then resend the message or run /retry.'
           : 'Try again with /retry, or switch models with /model.';
-    return { content, stopReason: 'error', usage, model: context.model, suppressed: false, error: { message, hint } };
+    return { content, stopReason: 'error', usage, model: context.model, suppressed: false, error: { message, hint, ...(kind ? { kind } : {}) } };
   }
 }
 
@@ -109,8 +112,9 @@ export async function runTurnLoop(context: TurnLoopContext): Promise<TurnOutcome
   let lastModel: string | undefined = context.model;
   while (iterations < context.maxIterations) {
     iterations += 1;
+    await context.window?.autoCompact();
     const history = await session.history();
-    const result = await streamModel(context, history);
+    const result = await streamModel(context, context.window ? context.window.view(history) : history);
     lastModel = result.model;
     if (result.usage) {
       events.agent({ ...base, stream: 'usage', usage: result.usage, model: result.model });
@@ -120,6 +124,14 @@ export async function runTurnLoop(context: TurnLoopContext): Promise<TurnOutcome
     // An empty assistant message is refused by providers on the next call, so
     // a failure before any output leaves only the error event behind.
     const failedEmpty = result.content.length === 0 && (result.stopReason === 'error' || result.stopReason === 'aborted');
+    if (failedEmpty && result.error?.kind === 'context_length' && context.window) {
+      // Recovery steps are finite (compact, then two tighter cuts), so this retry cannot loop.
+      if (await context.window.recoverOverflow()) {
+        iterations -= 1;
+        continue;
+      }
+      return { status: 'error', text: '', model: lastModel, iterations, error: overflowFailure(lastModel ?? context.model, context.window.window) };
+    }
     if (!failedEmpty) {
       await session.append({
         type: 'message',
@@ -152,6 +164,7 @@ export async function runTurnLoop(context: TurnLoopContext): Promise<TurnOutcome
         signal: context.signal,
         toolContext: context.toolContext,
         steerPending,
+        ...(context.window ? { guard: (content: string, toolName: string) => context.window!.guard(content, toolName) } : {}),
       },
       calls,
     );

@@ -2,6 +2,7 @@ import type {
   AgentEventPayload,
   AssistantMessageEntry,
   ChatEventPayload,
+  ContextPayload,
   ToolResultEntry,
   TranscriptEntry,
   Usage,
@@ -33,12 +34,18 @@ export interface TurnSession {
   append(entry: NewTranscriptEntry): Promise<TranscriptEntry>;
   /** Adds one model call's usage to the session's token and cost counters. */
   addUsage(usage: Usage, model: string, contextTokens: number): Promise<void>;
+  /** The whole transcript, compacted parts included (compaction reads and cuts it). */
+  entries(): readonly TranscriptEntry[];
+  /** Records the session's compaction count (sessions.json), for /status. */
+  setCompactionCount(count: number): Promise<void>;
 }
 
 /** Where a turn's events go; the gateway's event bus implements it. */
 export interface TurnEvents {
   chat(payload: ChatEventPayload): void;
   agent(payload: AgentEventPayload): void;
+  /** Context window usage by part, after each turn and when it changes. */
+  context?(payload: ContextPayload): void;
 }
 
 export interface TurnInput {

@@ -7,6 +7,7 @@ import { queueSection } from './sections/queue.js';
 import { toolsSection } from './sections/tools.js';
 import { memorySection } from './sections/memory.js';
 import { mcpServersSection } from './sections/mcp.js';
+import { compactionSection } from './sections/compaction.js';
 
 /**
  * The whole of claw.json. Each section lives in its own file next to its
@@ -24,6 +25,7 @@ export const configSchema = z.strictObject({
   tools: toolsSection.prefault({}),
   memory: memorySection.prefault({}),
   mcpServers: mcpServersSection.default({}),
+  compaction: compactionSection.prefault({}),
 });
 
 export type ClawConfig = z.output<typeof configSchema>;

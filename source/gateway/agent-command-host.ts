@@ -2,6 +2,7 @@ import type { CommandHost } from '../agent/index.js';
 import { ClawError, type SessionSummary } from '../protocol/index.js';
 import type { LaneQueue } from '../queue/index.js';
 import type { SessionRegistry } from '../sessions/index.js';
+import { sessionAdapter } from './agent-turn-runner.js';
 
 export interface SessionServices {
   sessions: SessionRegistry;
@@ -55,5 +56,9 @@ export function sessionCommandHost(services: SessionServices): CommandHost {
       return lanes.abort(key).aborted;
     },
     retry: (key) => services.retry(key),
+    async turnSession(key) {
+      if (!sessions.get(key)) sessions.ensure(key);
+      return sessionAdapter(await sessions.open(key));
+    },
   };
 }

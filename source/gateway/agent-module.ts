@@ -16,7 +16,7 @@ export interface AgentModuleOptions {
 
 /** Serves `commands.run` and `commands.list` over the agent's slash-command registry. */
 export function agentModule(options: AgentModuleOptions): ModuleFactory {
-  return (): GatewayModule => {
+  return ({ bus }): GatewayModule => {
     const commands = options.commands ?? new CommandRegistry();
     return {
       name: 'agent',
@@ -31,6 +31,9 @@ export function agentModule(options: AgentModuleOptions): ModuleFactory {
             providers: options.providers,
             resolveModel: (session) => options.runtime.resolveModel(session),
             lastError: (key) => options.runtime.lastError(key),
+            contextWindow: (session, runId) =>
+              options.runtime.contextWindow(session, { chat: (p) => bus.emit('chat', p), agent: (p) => bus.emit('agent', p), context: (p) => bus.emit('context', p) }, runId),
+            contextReport: (session) => options.runtime.contextReport(session),
           });
           return result.data === undefined ? { reply: result.reply } : { reply: result.reply, data: result.data };
         },

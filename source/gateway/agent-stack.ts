@@ -44,6 +44,7 @@ export function agentStack(options: AgentStackOptions): AgentStack {
       registry: tools.registry,
       approvals: (sessionKey) => tools.inbox.gate(describeSessionKey(sessionKey).agentId, sessionKey),
       now: context.now,
+      publishContext: (payload) => context.bus.emit('context', payload),
     });
     return { name: 'agent-runtime', handlers: {} };
   };

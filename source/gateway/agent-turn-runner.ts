@@ -1,38 +1,24 @@
-import type { AgentRuntime, HistoryMessage, TurnOutcome as AgentOutcome, TurnSession } from '../agent/index.js';
+import { assembleContext, type AgentRuntime, type HistoryMessage, type TurnOutcome as AgentOutcome, type TurnSession } from '../agent/index.js';
 import type { TranscriptEntry } from '../protocol/index.js';
 import type { SessionHandle, TurnContext, TurnOutcome, TurnRunner } from '../queue/index.js';
 
-function isMessage(entry: TranscriptEntry): entry is HistoryMessage {
-  return entry.type === 'message';
-}
-
-/**
- * What the model sees of a transcript: after a compaction, its summary and
- * the entries it kept; otherwise every message. Custom entries (turn
- * outcomes, model changes) are bookkeeping, not conversation.
- */
+/** What the model sees of a transcript (the compaction in force honoured, undone ones not). */
 export function modelHistory(entries: readonly TranscriptEntry[]): HistoryMessage[] {
-  let start = 0;
-  let summary: HistoryMessage | undefined;
-  for (let index = entries.length - 1; index >= 0; index -= 1) {
-    const entry = entries[index];
-    if (entry?.type !== 'compaction') continue;
-    const kept = entries.findIndex((candidate) => candidate.id === entry.firstKeptEntryId);
-    start = kept >= 0 ? kept : index + 1;
-    summary = { id: entry.id, parentId: entry.parentId, timestamp: entry.timestamp, type: 'message', role: 'user', content: `[Summary of the earlier conversation]\n${entry.summary}`, meta: { synthetic: 'compaction' } };
-    break;
-  }
-  const messages = entries.slice(start).filter(isMessage);
-  return summary ? [summary, ...messages] : messages;
+  return assembleContext(entries).messages;
 }
 
 function turnSession(turn: TurnContext, session: SessionHandle): TurnSession {
+  return sessionAdapter(session, turn.messages[0]?.channel);
+}
+
+/** A session as the agent runtime sees it, for turns and for slash commands outside a turn. */
+export function sessionAdapter(session: SessionHandle, channel?: string): TurnSession {
   const meta = session.meta();
   return {
     key: session.key,
     agentId: session.agentId,
     kind: meta.kind,
-    channel: turn.messages[0]?.channel ?? meta.lastChannel ?? 'tui',
+    channel: channel ?? meta.lastChannel ?? 'tui',
     model: meta.model,
     thinking: meta.thinking,
     history: async () => modelHistory(session.entries()),
@@ -41,6 +27,8 @@ function turnSession(turn: TurnContext, session: SessionHandle): TurnSession {
       if (!stamped) throw new Error('the session store returned no entry for an append');
       return stamped;
     },
+    entries: () => session.entries(),
+    setCompactionCount: async (compactionCount) => session.updateMeta({ compactionCount }),
     addUsage: async (usage, _model, contextTokens) => {
       const current = session.meta();
       session.updateMeta({

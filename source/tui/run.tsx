@@ -10,6 +10,8 @@ export interface RunTuiOptions {
   client: GatewayClient;
   agentId?: string;
   sessionKey?: string;
+  /** How the gateway is reached when it is remote (the ssh destination), for the header. */
+  via?: string;
   stdout?: NodeJS.WriteStream;
   stdin?: NodeJS.ReadStream;
   /** Called with the first frame's time, for the startup benchmark. */
@@ -22,7 +24,7 @@ export interface RunTuiOptions {
  */
 export async function runTui(options: RunTuiOptions): Promise<number> {
   const stdout = options.stdout ?? process.stdout;
-  const store = new TuiStore(initialState({ ...(options.agentId ? { agentId: options.agentId } : {}), ...(options.sessionKey ? { sessionKey: options.sessionKey } : {}) }));
+  const store = new TuiStore(initialState({ ...(options.agentId ? { agentId: options.agentId } : {}), ...(options.sessionKey ? { sessionKey: options.sessionKey } : {}), ...(options.via ? { via: options.via } : {}) }));
   const controller = new TuiController(options.client, store);
   let finish: (code: number) => void = () => undefined;
   const done = new Promise<number>((resolve) => { finish = resolve; });

@@ -45,7 +45,7 @@ export const statusCommand: SlashCommand = {
       `tokens   ${formatTokens(session.tokens.input)} in, ${formatTokens(session.tokens.output)} out`,
       `cost     $${session.costUsd.toFixed(4)}`,
       `queue    ${session.running ? 'running' : 'idle'}, ${session.queued} queued`,
-      `error    ${error ? `${error.message}${error.hint ? ` (${error.hint})` : ''}` : 'none'}`,
+      `error    ${error ? `${error.message}${error.hint ? ` ${error.hint.split('\n')[0]}` : ''}` : 'none'}`,
     ];
     return { reply: lines.join('\n'), data };
   },

@@ -1,6 +1,8 @@
 import type { SessionSummary } from '../../protocol/index.js';
 import type { Providers, ThinkingLevel } from '../../providers/index.js';
-import type { LastError } from '../agent-runtime.js';
+import type { ContextReport, LastError } from '../agent-runtime.js';
+import type { ContextWindow } from '../compaction/index.js';
+import type { TurnSession } from '../turn-types.js';
 
 /**
  * What slash commands need from sessions and lanes. Those subsystems sit
@@ -16,6 +18,8 @@ export interface CommandHost {
   abort(key: string): Promise<boolean>;
   /** Runs a turn on the transcript as it stands (no new message). */
   retry(key: string): Promise<{ runId: string }>;
+  /** The open transcript of a session, as turns see it (created if the key is new). */
+  turnSession(key: string): Promise<TurnSession>;
 }
 
 export interface CommandContext {
@@ -27,6 +31,10 @@ export interface CommandContext {
   /** The model the session uses now (override, agent or default). */
   resolveModel(session: SessionSummary): Promise<string | undefined>;
   lastError(sessionKey: string): LastError | undefined;
+  /** The session's context window with its current model; undefined when no model is configured. */
+  contextWindow(session: TurnSession, runId: string): Promise<ContextWindow | undefined>;
+  /** System prompt, bootstrap files and tool schemas as a turn would get them now. */
+  contextReport(session: TurnSession): Promise<ContextReport>;
   /** The registry's own list, for /help. */
   list(): readonly SlashCommand[];
 }

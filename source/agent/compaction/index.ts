@@ -5,3 +5,4 @@ export { initialRecoveryState, nextRecoveryStep, overflowFailure, shrinkToolResu
 export { providerSummariser } from './provider-summariser.js';
 export { SUMMARY_SECTIONS } from './prompts.js';
 export { CHUNK_RATIO, SAFETY_MARGIN, STAGE_PARTS, groupUnits, maxChunkTokens, splitForCompaction, stageChunks, type CompactionSplit, type Unit } from './units.js';
+export { ContextWindow, commandRunId, MEMORY_FLUSH_RECORD, type ContextWindowOptions } from './context-window.js';

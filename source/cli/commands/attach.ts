@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { attachOverSsh, GatewayClient, type SshTunnel } from '../../gateway/index.js';
 import type { CommandRun } from '../command.js';
+import { prepareInteractiveEnv } from '../tui-env.js';
 
 const usage = `Usage:
   claw attach user@host[:sshport] [--remote-port N] [--agent ID] [--start] [--ssh-config FILE] [--remote-claw CMD]
@@ -32,6 +33,7 @@ export const run: CommandRun = async ({ argv }) => {
   let url: string;
   let token: string;
   let tunnel: SshTunnel | undefined;
+  let via = target;
   if (/^wss?:\/\//.test(target)) {
     token = values.token ?? process.env.CLAW_GATEWAY_TOKEN ?? '';
     if (!token) {
@@ -43,6 +45,7 @@ export const run: CommandRun = async ({ argv }) => {
       return 2;
     }
     url = target;
+    via = new URL(target).host;
   } else {
     const remotePort = values['remote-port'] === undefined ? undefined : Number(values['remote-port']);
     if (remotePort !== undefined && (!Number.isInteger(remotePort) || remotePort < 1 || remotePort > 65535)) {
@@ -62,8 +65,9 @@ export const run: CommandRun = async ({ argv }) => {
   const client = new GatewayClient({ url, token, reconnect: true, clientName: 'claw-tui' });
   try {
     await client.connect();
+    prepareInteractiveEnv();
     const { runTui } = await import('../../tui/index.js');
-    return await runTui({ client, ...(values.agent ? { agentId: values.agent } : {}) });
+    return await runTui({ client, via, ...(values.agent ? { agentId: values.agent } : {}) });
   } finally {
     client.close();
     tunnel?.close();

@@ -2,6 +2,7 @@ import { statePaths } from '../../config/index.js';
 import { gatewayStatus, GatewayClient, startGatewayDetached } from '../../gateway/index.js';
 import type { CommandRun } from '../command.js';
 import { describeStatus } from './status.js';
+import { prepareInteractiveEnv } from '../tui-env.js';
 
 /**
  * `claw` with no command: find the local gateway (starting it when needed) and
@@ -12,8 +13,7 @@ export const run: CommandRun = async () => {
   const interactive = Boolean(process.stdout.isTTY && process.stdin.isTTY);
   // Ink and React load only here, so other commands start fast; loading them
   // while the gateway is found or started keeps the first frame early.
-  // React's development build keeps debug data per render and grows without bound in a long session.
-  if (interactive) process.env.NODE_ENV ??= 'production';
+  if (interactive) prepareInteractiveEnv();
   const tui = interactive ? import('../../tui/index.js') : undefined;
   const { started, gateway } = await startGatewayDetached(paths);
   if (!tui) {

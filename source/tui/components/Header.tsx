@@ -8,7 +8,8 @@ export function Header({ state, width }: { state: TuiState; width: number }) {
   const { conn } = state;
   const latency = conn.state === 'open' && conn.latencyMs !== undefined ? ` ${conn.latencyMs}ms` : '';
   const reason = conn.state !== 'open' && conn.reason ? ` (${conn.reason})` : '';
-  const left = ` claw · ${conn.host ?? 'gateway'}${conn.version ? ` v${conn.version}` : ''} · `;
+  const where = conn.via ? `${conn.via} (${conn.host ?? 'remote'})` : (conn.host ?? 'gateway');
+  const left = ` claw · ${where}${conn.version ? ` v${conn.version}` : ''} · `;
   const connText = `● ${conn.state}${latency}${reason}`;
   const right = ` · agent ${state.agentId} · ${state.currentKey}`;
   return (

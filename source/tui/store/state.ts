@@ -40,7 +40,7 @@ export interface ApprovalNotice {
 }
 
 export interface TuiState {
-  conn: { state: ConnState; latencyMs?: number; host?: string; version?: string; reason?: string; methods: readonly string[] };
+  conn: { state: ConnState; latencyMs?: number; host?: string; version?: string; reason?: string; methods: readonly string[]; via?: string };
   agentId: string;
   currentKey: string;
   sessions: Readonly<Record<string, SessionSummary>>;
@@ -82,10 +82,10 @@ export function emptyChat(): ChatLog {
   return { items: [], hasMore: false, running: false };
 }
 
-export function initialState(options: { agentId?: string; sessionKey?: string } = {}): TuiState {
+export function initialState(options: { agentId?: string; sessionKey?: string; via?: string } = {}): TuiState {
   const agentId = options.agentId ?? 'main';
   return {
-    conn: { state: 'idle', methods: [] },
+    conn: { state: 'idle', methods: [], ...(options.via ? { via: options.via } : {}) },
     agentId,
     currentKey: options.sessionKey ?? `agent:${agentId}:main`,
     sessions: {},

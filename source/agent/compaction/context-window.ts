@@ -1,0 +1,234 @@
+import { randomUUID } from 'node:crypto';
+import { estimateTokens, type Providers, type ToolSchema, type WireApi } from '../../providers/index.js';
+import type { TranscriptEntry } from '../../protocol/index.js';
+import type { BootstrapFileReport } from '../bootstrap.js';
+import {
+  accountContext,
+  compactionHistory,
+  contextEventPayload,
+  guardToolResult,
+  toolResultCap,
+  toolSchemaTokens,
+  type ContextAccount,
+  type ContextSettings,
+} from '../context/index.js';
+import type { PromptSection } from '../system-prompt.js';
+import type { HistoryMessage, TurnEvents, TurnSession } from '../turn-types.js';
+import { compactHistory, type CompactionResult, type Summariser } from './compact.js';
+import { memoryFlushDue } from './memory-flush.js';
+import { initialRecoveryState, nextRecoveryStep, shrinkToolResults } from './overflow.js';
+import { providerSummariser } from './provider-summariser.js';
+
+/** The custom entry recording that a memory flush ran in a compaction cycle. */
+export const MEMORY_FLUSH_RECORD = 'memory_flush';
+
+/** Used when the model is not in the catalogue; the catalogue's own default. */
+const FALLBACK_WINDOW = 128_000;
+
+export interface ContextWindowOptions {
+  runId: string;
+  session: TurnSession;
+  events: TurnEvents;
+  providers: Providers;
+  model: string;
+  fallbacks?: readonly string[];
+  settings: ContextSettings;
+  system: { text: string; sections: readonly PromptSection[] };
+  bootstrap: readonly BootstrapFileReport[];
+  tools: readonly ToolSchema[];
+  signal?: AbortSignal;
+  /**
+   * Runs the silent memory-flush turn; absent inside that turn, which also
+   * never compacts (it must not start another flush or compaction).
+   */
+  flush?: () => Promise<void>;
+  /** Replaces the model as summariser (tests, benchmarks). */
+  summarise?: Summariser;
+}
+
+/** Compactions ever made in this transcript, undone ones included: the flush cycle number. */
+function compactionCycle(entries: readonly TranscriptEntry[]): number {
+  let count = 0;
+  for (const entry of entries) if (entry.type === 'compaction') count += 1;
+  return count;
+}
+
+function lastFlushCycle(entries: readonly TranscriptEntry[]): number | undefined {
+  for (let index = entries.length - 1; index >= 0; index -= 1) {
+    const entry = entries[index]!;
+    if (entry.type !== 'custom' || entry.customType !== MEMORY_FLUSH_RECORD) continue;
+    const data = entry.data as { memoryFlushCompactionCount?: unknown } | null;
+    if (typeof data?.memoryFlushCompactionCount === 'number') return data.memoryFlushCompactionCount;
+  }
+  return undefined;
+}
+
+/**
+ * One session's context window during a turn (or a command): accounting,
+ * the tool-result guard, auto-compaction with its memory flush, and the
+ * bounded overflow recovery. Every change is announced as `agent`
+ * compaction and `context` events.
+ */
+export class ContextWindow {
+  readonly window: number;
+  readonly family: WireApi;
+  readonly #options: ContextWindowOptions;
+  readonly #recovery = initialRecoveryState();
+  #shrinkShare: number | undefined;
+
+  constructor(options: ContextWindowOptions) {
+    this.#options = options;
+    let window = FALLBACK_WINDOW;
+    let family: WireApi = 'openai';
+    try {
+      const resolved = options.providers.resolveModel(options.model);
+      window = resolved.contextWindow;
+      family = resolved.api;
+    } catch {
+      // An unresolvable model fails the turn with its own setup hint; accounting just assumes the default window.
+    }
+    this.window = window;
+    this.family = family;
+  }
+
+  get #session(): TurnSession {
+    return this.#options.session;
+  }
+
+  /** System prompt and tool schemas: what compaction cannot shrink. */
+  fixedTokens(): number {
+    return estimateTokens(this.#options.system.text, this.family) + toolSchemaTokens(this.#options.tools, this.family);
+  }
+
+  async account(messages?: readonly HistoryMessage[]): Promise<ContextAccount> {
+    const { system, bootstrap, tools, settings } = this.#options;
+    return accountContext({
+      window: this.window,
+      family: this.family,
+      systemPrompt: system,
+      bootstrap,
+      tools,
+      messages: messages ?? (await this.#session.history()),
+      settings,
+    });
+  }
+
+  async publish(account?: ContextAccount): Promise<ContextAccount> {
+    const current = account ?? (await this.account());
+    this.#options.events.context?.(contextEventPayload(this.#session.key, current, compactionHistory(this.#session.entries())));
+    return current;
+  }
+
+  /** A tool result as it may enter the transcript: at most the configured share of the window. */
+  guard(content: string, toolName: string): string {
+    return guardToolResult(content, toolName, toolResultCap(this.window, this.#options.settings.toolResultMaxShare), this.family).content;
+  }
+
+  /** The history as this turn sends it: tool results cut tighter once overflow recovery asked for it. */
+  view(messages: HistoryMessage[]): HistoryMessage[] {
+    if (this.#shrinkShare === undefined) return messages;
+    return shrinkToolResults(messages, this.window, this.#shrinkShare, this.family).messages;
+  }
+
+  flushDue(account: ContextAccount): boolean {
+    if (!this.#options.flush) return false;
+    const entries = this.#session.entries();
+    return memoryFlushDue({
+      enabled: this.#options.settings.memoryFlush.enabled,
+      used: account.used,
+      thresholds: account.thresholds,
+      compactionCount: compactionCycle(entries),
+      memoryFlushCompactionCount: lastFlushCycle(entries),
+    });
+  }
+
+  /** Marks this compaction cycle's flush as done (before it runs, so a failing flush is not retried). */
+  async recordFlush(): Promise<void> {
+    await this.#session.append({ type: 'custom', customType: MEMORY_FLUSH_RECORD, data: { memoryFlushCompactionCount: compactionCycle(this.#session.entries()) } });
+  }
+
+  async #flushIfDue(account: ContextAccount): Promise<void> {
+    if (this.#options.flush && this.flushDue(account)) await this.#options.flush();
+  }
+
+  /**
+   * Compacts now. Announces start and end (or error with the reason) on the
+   * `agent` stream; on success appends the compaction entry and publishes
+   * the new context.
+   */
+  async compact(instructions?: string, runId = this.#options.runId): Promise<CompactionResult> {
+    const account = await this.account();
+    const base = { runId, sessionKey: this.#session.key, stream: 'compaction' as const };
+    const { events, settings } = this.#options;
+    events.agent({ ...base, phase: 'start', tokensBefore: account.used });
+    const result = await compactHistory({
+      messages: await this.#session.history(),
+      fixedTokens: this.fixedTokens(),
+      window: this.window,
+      family: this.family,
+      thresholds: account.thresholds,
+      maxAttempts: settings.maxAttempts,
+      summarise: this.#options.summarise ?? providerSummariser(this.#options.providers, this.#options.model, this.#options.fallbacks ?? []),
+      usedTokens: account.used,
+      ...(instructions ? { instructions } : {}),
+      ...(this.#options.signal ? { signal: this.#options.signal } : {}),
+    });
+    if (!result.ok) {
+      events.agent({ ...base, phase: 'error', tokensBefore: result.tokensBefore, detail: result.reason });
+      return result;
+    }
+    await this.#session.append({ type: 'compaction', summary: result.summary, firstKeptEntryId: result.firstKeptEntryId, tokensBefore: result.tokensBefore, tokensAfter: result.tokensAfter });
+    await this.#session.setCompactionCount(compactionHistory(this.#session.entries()).length);
+    events.agent({ ...base, phase: 'end', tokensBefore: result.tokensBefore, tokensAfter: result.tokensAfter, detail: `${result.summarisedMessages} messages summarised` });
+    await this.publish();
+    return result;
+  }
+
+  /**
+   * Before a model call and after a turn: past the compaction mark, flush
+   * memory if this cycle has not, then compact (once per call: a failed pass
+   * is reported, not repeated). Inside the flush turn, nothing happens.
+   */
+  async autoCompact(): Promise<void> {
+    if (!this.#options.flush) return;
+    let account = await this.account();
+    if (account.used <= account.thresholds.compact) return;
+    await this.#flushIfDue(account);
+    account = await this.account();
+    if (account.used > account.thresholds.compact) await this.compact();
+  }
+
+  /** After a turn: the flush once the flush mark is passed, then compaction if due. */
+  async afterTurn(): Promise<void> {
+    if (!this.#options.flush) return;
+    await this.#flushIfDue(await this.account());
+    await this.autoCompact();
+    await this.publish();
+  }
+
+  /**
+   * The next step after a provider's context-length error: flush and compact
+   * once, then cut tool results tighter, then give up. Returns whether the
+   * model call should be retried.
+   */
+  async recoverOverflow(): Promise<boolean> {
+    const canCompact = this.#options.flush !== undefined && !this.#recovery.compacted;
+    const step = nextRecoveryStep(this.#recovery, canCompact);
+    if (step.kind === 'give_up') return false;
+    if (step.kind === 'compact') {
+      this.#recovery.compacted = true;
+      await this.#flushIfDue(await this.account());
+      const result = await this.compact();
+      if (result.ok) return true;
+      return this.recoverOverflow();
+    }
+    this.#recovery.shrinks += 1;
+    this.#shrinkShare = step.share;
+    return true;
+  }
+}
+
+/** A run id for compaction started outside a turn (`/compact`). */
+export function commandRunId(): string {
+  return `compact-${randomUUID()}`;
+}
