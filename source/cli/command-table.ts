@@ -18,4 +18,5 @@ export const commandTable: Record<string, () => Promise<CommandRun>> = {
   agent: async () => (await import('./commands/agent.js')).run,
   sessions: async () => (await import('./commands/sessions.js')).run,
   message: async () => (await import('./commands/message.js')).run,
+  context: async () => (await import('./commands/context.js')).run,
 };

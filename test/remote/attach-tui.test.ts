@@ -65,6 +65,7 @@ describe.runIf(hasTmux() && Boolean(sshdPath()))('claw attach user@host in a rea
     expect(count(screen, 'echo: second after the drop')).toBe(1);
 
     t.keys('C-c');
+    await expect.poll(() => t.screen(), poll).toContain('Ctrl+C again to quit');
     t.keys('C-c');
     await expect.poll(() => t.screen(), poll).toContain('ATTACH-EXITED rc=0');
   });

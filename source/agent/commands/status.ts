@@ -1,3 +1,4 @@
+import { compactionHistory } from '../context/index.js';
 import type { SlashCommand } from './types.js';
 
 function formatTokens(n: number): string {
@@ -24,6 +25,8 @@ export const statusCommand: SlashCommand = {
       }
     }
     const error = lastError(sessionKey);
+    const compactions = compactionHistory((await host.turnSession(sessionKey)).entries());
+    const lastCompaction = compactions.at(-1)?.at;
     const data = {
       sessionKey,
       sessionId: session.sessionId,
@@ -36,6 +39,8 @@ export const statusCommand: SlashCommand = {
       running: session.running,
       queued: session.queued,
       lastError: error,
+      compactionCount: session.compactionCount,
+      ...(lastCompaction !== undefined ? { lastCompactionAt: lastCompaction } : {}),
     };
     const used = window ? `${formatTokens(session.tokens.context)} / ${formatTokens(window)} (${Math.round((session.tokens.context / window) * 100)}%)` : formatTokens(session.tokens.context);
     const lines = [
@@ -44,6 +49,7 @@ export const statusCommand: SlashCommand = {
       `context  ${used}`,
       `tokens   ${formatTokens(session.tokens.input)} in, ${formatTokens(session.tokens.output)} out`,
       `cost     $${session.costUsd.toFixed(4)}`,
+      `compact  ${session.compactionCount === 0 ? 'never' : `${session.compactionCount}, last ${lastCompaction !== undefined ? new Date(lastCompaction).toISOString() : 'unknown'}`}`,
       `queue    ${session.running ? 'running' : 'idle'}, ${session.queued} queued`,
       `error    ${error ? `${error.message}${error.hint ? ` ${error.hint.split('\n')[0]}` : ''}` : 'none'}`,
     ];

@@ -1,0 +1,49 @@
+import type { ContextAccount, CompactionRecord } from '../context/index.js';
+import type { ContextReport } from '../agent-runtime.js';
+
+export function formatTokens(n: number): string {
+  return n >= 10_000 ? `${Math.round(n / 1000)}k` : n.toLocaleString('en-US');
+}
+
+function chars(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+function pad(text: string, width: number): string {
+  return text.length >= width ? `${text} ` : text.padEnd(width);
+}
+
+export function usageLine(account: ContextAccount): string {
+  const share = account.window > 0 ? Math.round((account.used / account.window) * 100) : 0;
+  const source = account.reported !== undefined ? 'as the provider counted' : 'estimated';
+  return `context   ${formatTokens(account.used)} / ${formatTokens(account.window)} tokens (${share}%, ${source}); memory flush at ${formatTokens(account.thresholds.flush)}, compaction at ${formatTokens(account.thresholds.compact)}`;
+}
+
+export function compactionsLine(compactions: readonly CompactionRecord[]): string {
+  const last = compactions.at(-1);
+  if (!last) return 'compactions  none';
+  return `compactions  ${compactions.length}, last ${new Date(last.at).toISOString()} (${formatTokens(last.before)} → ${formatTokens(last.after)} tokens)`;
+}
+
+/** `/context list`: what the system prompt is made of, in characters, and the tokens used. */
+export function formatContextList(report: ContextReport, account: ContextAccount, compactions: readonly CompactionRecord[]): string {
+  const lines = [`model     ${report.model ?? 'none configured'}`, usageLine(account), `system prompt  ${chars(report.systemPromptChars)} chars`];
+  for (const section of report.sections) if (section.chars > 0 && section.name !== 'bootstrap') lines.push(`  ${pad(section.name, 14)}${chars(section.chars)} chars`);
+  lines.push('bootstrap files (raw → injected chars)');
+  for (const file of report.bootstrap) {
+    const state = file.missing ? 'missing' : `${chars(file.rawChars)} → ${chars(file.injectedChars)}${file.truncated ? '  TRUNCATED' : ''}`;
+    lines.push(`  ${pad(file.name, 14)}${state}`);
+  }
+  const skills = report.sections.find((section) => section.name === 'skills')?.chars ?? 0;
+  lines.push(`skills block   ${skills > 0 ? `${chars(skills)} chars` : 'none'}`);
+  lines.push(`tool schemas   ${report.tools.length} tools, ${chars(report.toolSchemaChars)} chars`);
+  lines.push(compactionsLine(compactions));
+  return lines.join('\n');
+}
+
+/** `/context detail`: tokens per part of the context. */
+export function formatContextDetail(account: ContextAccount, compactions: readonly CompactionRecord[]): string {
+  const width = Math.max(...account.parts.map((part) => part.name.length)) + 2;
+  const rows = account.parts.map((part) => `  ${pad(part.name, width)}${formatTokens(part.tokens).padStart(7)}`);
+  return [usageLine(account), 'part', ...rows, `  ${pad('total', width)}${formatTokens(account.used).padStart(7)}`, compactionsLine(compactions)].join('\n');
+}
