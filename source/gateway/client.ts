@@ -136,6 +136,19 @@ export class GatewayClient {
     return () => this.helloListeners.delete(listener);
   }
 
+  /**
+   * Skips the rest of the backoff wait: for callers that know the path is back
+   * (e.g. an SSH tunnel that has just reopened).
+   */
+  reconnectNow(): void {
+    if (this.state !== 'reconnecting' || this.closedByUser || !this.reconnectTimer) return;
+    clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = undefined;
+    this.connect().catch(() => {
+      // A failure ends in a close event, which schedules the next try.
+    });
+  }
+
   get seq(): number {
     return this.lastSeq;
   }
@@ -210,6 +223,7 @@ export class GatewayClient {
     const delayMs = Math.round(base * (0.9 + Math.random() * 0.2));
     this.setState('reconnecting', { delayMs, reason: this.lastCloseReason });
     this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
       this.connect().catch(() => {
         // connect() failing ends in a close event, which schedules the next try.
       });

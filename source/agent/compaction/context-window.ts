@@ -4,6 +4,7 @@ import type { TranscriptEntry } from '../../protocol/index.js';
 import type { BootstrapFileReport } from '../bootstrap.js';
 import {
   accountContext,
+  assembleContext,
   compactionHistory,
   contextEventPayload,
   guardToolResult,
@@ -100,17 +101,10 @@ export class ContextWindow {
     return estimateTokens(this.#options.system.text, this.family) + toolSchemaTokens(this.#options.tools, this.family);
   }
 
-  async account(messages?: readonly HistoryMessage[]): Promise<ContextAccount> {
+  async account(): Promise<ContextAccount> {
     const { system, bootstrap, tools, settings } = this.#options;
-    return accountContext({
-      window: this.window,
-      family: this.family,
-      systemPrompt: system,
-      bootstrap,
-      tools,
-      messages: messages ?? (await this.#session.history()),
-      settings,
-    });
+    const assembled = assembleContext(this.#session.entries());
+    return accountContext({ window: this.window, family: this.family, systemPrompt: system, bootstrap, tools, messages: assembled.messages, freshFrom: assembled.freshFrom, settings });
   }
 
   async publish(account?: ContextAccount): Promise<ContextAccount> {

@@ -13,6 +13,8 @@ export interface ContextSources {
   tools: readonly ToolSchema[];
   /** The assembled history (summary first when there is one). */
   messages: readonly HistoryMessage[];
+  /** Replies before this index predate the compaction in force: their usage is not evidence. */
+  freshFrom?: number;
   settings?: ContextSettings;
 }
 
@@ -49,11 +51,12 @@ function newMessageIndex(messages: readonly HistoryMessage[]): number {
 
 /**
  * Provider-reported size of the context: the last reply in view that carried
- * usage, plus estimates of what was appended after it. Usage from before the
- * compaction in force is not in `messages`, so it can never be stale.
+ * usage, plus estimates of what was appended after it. Replies kept from
+ * before the compaction in force (before `freshFrom`) measured the old,
+ * longer context, so they are not used.
  */
-export function reportedTokens(messages: readonly HistoryMessage[], family: WireApi): number | undefined {
-  for (let index = messages.length - 1; index >= 0; index -= 1) {
+export function reportedTokens(messages: readonly HistoryMessage[], family: WireApi, freshFrom = 0): number | undefined {
+  for (let index = messages.length - 1; index >= freshFrom; index -= 1) {
     const message = messages[index]!;
     if (message.role !== 'assistant' || !message.usage) continue;
     let total = reportedContextTokens(message.usage);
@@ -107,7 +110,7 @@ export function accountContext(sources: ContextSources): ContextAccount {
   });
   parts.push({ name: 'history:summary', tokens: summary }, { name: 'history:messages', tokens: conversation }, { name: 'history:tool results', tokens: toolResults }, { name: 'new message', tokens: newMessage });
   const estimated = parts.reduce((sum, part) => sum + part.tokens, 0);
-  const reported = reportedTokens(messages, family);
+  const reported = reportedTokens(messages, family, sources.freshFrom);
   const used = reported ?? estimated;
   // Calibrate the per-part estimates to the provider's count so they add up to what it reported.
   const scale = reported !== undefined && estimated > 0 ? reported / estimated : 1;

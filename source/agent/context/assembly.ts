@@ -34,6 +34,11 @@ export interface AssembledContext {
   start: number;
   /** Summary (as a synthetic user message) followed by the kept messages. */
   messages: HistoryMessage[];
+  /**
+   * Index in `messages` of the first one appended after the compaction: usage
+   * reported on earlier replies measured the context before it was compacted.
+   */
+  freshFrom: number;
 }
 
 /** The compaction in force: the latest one that no later undo entry names. */
@@ -64,7 +69,7 @@ export function isSummaryMessage(message: HistoryMessage): boolean {
  */
 export function assembleContext(entries: readonly TranscriptEntry[]): AssembledContext {
   const found = effectiveCompaction(entries);
-  if (!found) return { compaction: undefined, start: 0, messages: entries.filter(isMessage) };
+  if (!found) return { compaction: undefined, start: 0, messages: entries.filter(isMessage), freshFrom: 0 };
   let start = found.index + 1;
   // The kept entry precedes its compaction: search backwards from there.
   for (let index = found.index - 1; index >= 0; index -= 1) {
@@ -74,11 +79,13 @@ export function assembleContext(entries: readonly TranscriptEntry[]): AssembledC
     }
   }
   const messages: HistoryMessage[] = [summaryMessage(found.entry)];
+  let freshFrom = -1;
   for (let index = start; index < entries.length; index += 1) {
     const entry = entries[index]!;
+    if (index > found.index && freshFrom < 0) freshFrom = messages.length;
     if (isMessage(entry)) messages.push(entry);
   }
-  return { compaction: found.entry, start, messages };
+  return { compaction: found.entry, start, messages, freshFrom: freshFrom < 0 ? messages.length : freshFrom };
 }
 
 export interface CompactionRecord {

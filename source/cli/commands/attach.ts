@@ -63,6 +63,7 @@ export const run: CommandRun = async ({ argv }) => {
     token = attachment.info.token;
   }
   const client = new GatewayClient({ url, token, reconnect: true, clientName: 'claw-tui' });
+  tunnel?.onState((state) => { if (state === 'open') client.reconnectNow(); });
   try {
     await client.connect();
     prepareInteractiveEnv();

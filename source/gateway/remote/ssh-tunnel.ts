@@ -141,7 +141,8 @@ export class SshTunnel {
 
   private scheduleRespawn(): void {
     this.attempt += 1;
-    const delay = Math.min(30_000, 1000 * 2 ** (this.attempt - 1));
+    // The first respawn is immediate (a dropped link is often back at once); then 1 s doubling to 30 s.
+    const delay = this.attempt === 1 ? 0 : Math.min(30_000, 1000 * 2 ** (this.attempt - 2));
     this.retryTimer = setTimeout(() => {
       if (this.closing) return;
       this.spawnOnce(20_000).catch((error: Error) => {
