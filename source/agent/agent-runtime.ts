@@ -207,9 +207,10 @@ export class AgentRuntime {
         }
         this.#lastErrors.delete(session.key);
         events.chat({ ...base, state: 'final', text: outcome.text, ...(outcome.status === 'suppressed' ? { suppressed: true } : {}) });
-        await this.#afterTurn(session.key, window);
+        await this.#afterTurn(session.key, window, true);
         return outcome;
       }
+      await this.#afterTurn(session.key, window, false);
       if (outcome.status === 'aborted') return outcome;
       if (outcome.status === 'timeout') {
         return this.#failed(session.key, { ...outcome, error: { message: `The turn took longer than ${defaults.turnTimeoutSeconds} s and was stopped.`, hint: 'Send a follow-up to continue, or raise agents.defaults.turnTimeoutSeconds in claw.json.' } });
@@ -220,10 +221,15 @@ export class AgentRuntime {
     }
   }
 
-  /** Flush and compaction after an answered turn: the reply is already out, so a failure here is recorded, not thrown. */
-  async #afterTurn(sessionKey: string, window: ContextWindow): Promise<void> {
+  /**
+   * After an answered turn: flush and compaction when due, then the `context`
+   * event; after a failed one only the event. The reply is already out, so a
+   * failure here is recorded for /status, not thrown.
+   */
+  async #afterTurn(sessionKey: string, window: ContextWindow, answered: boolean): Promise<void> {
     try {
-      await window.afterTurn();
+      if (answered) await window.afterTurn();
+      else await window.publish();
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       this.#lastErrors.set(sessionKey, { at: this.deps.now(), message: `Context maintenance after the turn failed: ${message}`, hint: 'Run /compact to try again, or /new to start a fresh session.' });

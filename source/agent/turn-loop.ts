@@ -102,7 +102,7 @@ async function streamModel(context: TurnLoopContext, messages: readonly HistoryM
  * iteration limit. Every step is on disk before the next one starts.
  */
 export async function runTurnLoop(context: TurnLoopContext): Promise<TurnOutcome> {
-  const { input, events } = context;
+  const { input, events, window } = context;
   const { session } = input;
   const base = { runId: input.runId, sessionKey: session.key };
   // Taking a steered message may append it at once, so it is only taken
@@ -112,9 +112,9 @@ export async function runTurnLoop(context: TurnLoopContext): Promise<TurnOutcome
   let lastModel: string | undefined = context.model;
   while (iterations < context.maxIterations) {
     iterations += 1;
-    await context.window?.autoCompact();
+    await window?.autoCompact();
     const history = await session.history();
-    const result = await streamModel(context, context.window ? context.window.view(history) : history);
+    const result = await streamModel(context, window ? window.view(history) : history);
     lastModel = result.model;
     if (result.usage) {
       events.agent({ ...base, stream: 'usage', usage: result.usage, model: result.model });
@@ -124,13 +124,13 @@ export async function runTurnLoop(context: TurnLoopContext): Promise<TurnOutcome
     // An empty assistant message is refused by providers on the next call, so
     // a failure before any output leaves only the error event behind.
     const failedEmpty = result.content.length === 0 && (result.stopReason === 'error' || result.stopReason === 'aborted');
-    if (failedEmpty && result.error?.kind === 'context_length' && context.window) {
+    if (failedEmpty && result.error?.kind === 'context_length' && window) {
       // Recovery steps are finite (compact, then two tighter cuts), so this retry cannot loop.
-      if (await context.window.recoverOverflow()) {
+      if (await window.recoverOverflow()) {
         iterations -= 1;
         continue;
       }
-      return { status: 'error', text: '', model: lastModel, iterations, error: overflowFailure(lastModel ?? context.model, context.window.window) };
+      return { status: 'error', text: '', model: lastModel, iterations, error: overflowFailure(lastModel ?? context.model, window.window) };
     }
     if (!failedEmpty) {
       await session.append({
@@ -164,7 +164,7 @@ export async function runTurnLoop(context: TurnLoopContext): Promise<TurnOutcome
         signal: context.signal,
         toolContext: context.toolContext,
         steerPending,
-        ...(context.window ? { guard: (content: string, toolName: string) => context.window!.guard(content, toolName) } : {}),
+        ...(window ? { guard: (content: string, toolName: string) => window.guard(content, toolName) } : {}),
       },
       calls,
     );

@@ -46,6 +46,17 @@ describe('accountContext', () => {
     expect(Math.abs(total - account.used)).toBeLessThanOrEqual(account.parts.length);
   });
 
+  it('ignores usage reported before the compaction in force: it measured the longer context', () => {
+    const kept = { ...assistant('kept answer'), usage: { input: 90_000, output: 10 } } as HistoryMessage;
+    const fresh = user('after the compaction');
+    const summary = summaryMessage(compaction('short summary', kept.id));
+    const stale = accountContext({ ...sources([summary, kept, fresh]), freshFrom: 2 });
+    expect(stale.reported).toBeUndefined();
+    expect(stale.used).toBeLessThan(5_000);
+    const reply = { ...assistant('new answer'), usage: { input: 3_000, output: 10 } } as HistoryMessage;
+    expect(accountContext({ ...sources([summary, kept, fresh, reply]), freshFrom: 2 }).reported).toBe(3_010);
+  });
+
   it('builds a context event that matches the protocol schema', () => {
     const account = accountContext(sources([user('hi')]));
     const payload = contextEventPayload('agent:main:main', account, [{ id: 'x', at: 5, before: 900, after: 100 }]);

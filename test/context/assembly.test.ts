@@ -27,6 +27,8 @@ describe('assembleContext', () => {
     expect(assembled.messages.map((m) => m.role)).toEqual(['user', 'user', 'assistant', 'toolResult', 'assistant']);
     expect(assembled.messages[0]).toMatchObject({ content: `${SUMMARY_PREFIX}S1`, meta: { synthetic: 'compaction' } });
     expect(assembled.messages.slice(1)).toEqual([c, d, e, f]);
+    // Only f was appended after the compaction.
+    expect(assembled.freshFrom).toBe(4);
   });
 
   it('honours an undo: the view returns to the previous compaction, then to none', () => {

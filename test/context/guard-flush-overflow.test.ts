@@ -24,7 +24,7 @@ describe('tool-result guard', () => {
   });
 
   it('names the way to read the rest per tool', () => {
-    expect(guardToolResult(words(5_000), 'read', 500).content).toContain('call read again with an offset and limit');
+    expect(guardToolResult(words(5_000), 'read', 500).content).toContain('call read again with from/to line numbers');
     expect(guardToolResult(words(5_000), 'mcp__x__y', 500).content).toContain('call the tool again with a narrower request');
   });
 });

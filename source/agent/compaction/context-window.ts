@@ -202,23 +202,24 @@ export class ContextWindow {
 
   /**
    * The next step after a provider's context-length error: flush and compact
-   * once, then cut tool results tighter, then give up. Returns whether the
-   * model call should be retried.
+   * once, then cut tool results tighter (only when that changes something),
+   * then give up. Returns whether the model call should be retried.
    */
   async recoverOverflow(): Promise<boolean> {
-    const canCompact = this.#options.flush !== undefined && !this.#recovery.compacted;
-    const step = nextRecoveryStep(this.#recovery, canCompact);
-    if (step.kind === 'give_up') return false;
-    if (step.kind === 'compact') {
-      this.#recovery.compacted = true;
-      await this.#flushIfDue(await this.account());
-      const result = await this.compact();
-      if (result.ok) return true;
-      return this.recoverOverflow();
+    for (;;) {
+      const step = nextRecoveryStep(this.#recovery, this.#options.flush !== undefined);
+      if (step.kind === 'give_up') return false;
+      if (step.kind === 'compact') {
+        this.#recovery.compacted = true;
+        await this.#flushIfDue(await this.account());
+        if ((await this.compact()).ok) return true;
+        continue;
+      }
+      this.#recovery.shrinks += 1;
+      if (shrinkToolResults(await this.#session.history(), this.window, step.share, this.family).shrunk === 0) continue;
+      this.#shrinkShare = step.share;
+      return true;
     }
-    this.#recovery.shrinks += 1;
-    this.#shrinkShare = step.share;
-    return true;
   }
 }
 

@@ -1,4 +1,4 @@
-import { execa, type ResultPromise } from 'execa';
+import type { ResultPromise } from 'execa';
 import { isAbsolute, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { OutputBuffer } from './output-buffer.js';
@@ -43,6 +43,8 @@ export class PlanRun {
   #stdin: Writable | null = null;
   #timer: NodeJS.Timeout | undefined;
   #started = Date.now();
+  #spawning = true;
+  #earlyInput: string[] = [];
 
   constructor(
     readonly plan: ExecPlan,
@@ -57,6 +59,11 @@ export class PlanRun {
   }
 
   write(text: string): boolean {
+    if (this.#spawning && this.options.interactive) {
+      // Input sent before the process exists is kept and written once it does.
+      this.#earlyInput.push(text);
+      return true;
+    }
     if (!this.#stdin || this.#stdin.destroyed) return false;
     this.#stdin.write(text);
     return true;
@@ -122,6 +129,9 @@ export class PlanRun {
   }
 
   async #pipeline(commands: PlanCommand[], executables: string[]): Promise<number | null> {
+    // execa costs ~0.2 s to load: paid by the first command, not by every gateway start.
+    const { execa } = await import('execa');
+    if (this.#killed) return null;
     const children: Child[] = commands.map((command, position) => {
       const input = command.redirects.find((r) => r.fd === 0);
       const out = command.redirects.findLast((r) => r.fd === 1);
@@ -164,6 +174,8 @@ export class PlanRun {
       child.stdin?.on('error', () => undefined);
     });
     if (this.options.interactive) this.#stdin = children[0]!.stdin ?? null;
+    this.#spawning = false;
+    for (const text of this.#earlyInput.splice(0)) this.#stdin?.write(text);
     const results = await Promise.all(children);
     for (const child of children) this.#children.delete(child);
     const last = results[results.length - 1]!;

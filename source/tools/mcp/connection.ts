@@ -1,11 +1,35 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, McpError, ToolListChangedNotificationSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { CLAW_VERSION, type ClawConfig } from '../../config/index.js';
 
 export type McpServerConfig = ClawConfig['mcpServers'][string];
+
+interface McpSdk {
+  Client: typeof import('@modelcontextprotocol/sdk/client/index.js').Client;
+  StdioClientTransport: typeof import('@modelcontextprotocol/sdk/client/stdio.js').StdioClientTransport;
+  StreamableHTTPClientTransport: typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPClientTransport;
+  types: typeof import('@modelcontextprotocol/sdk/types.js');
+}
+
+let sdk: McpSdk | undefined;
+
+/**
+ * The SDK takes ~0.4 s to load and most gateways configure no MCP server, so
+ * it is loaded by the first connection instead of at gateway start.
+ */
+async function loadSdk(): Promise<McpSdk> {
+  if (!sdk) {
+    const [client, stdio, http, types] = await Promise.all([
+      import('@modelcontextprotocol/sdk/client/index.js'),
+      import('@modelcontextprotocol/sdk/client/stdio.js'),
+      import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+      import('@modelcontextprotocol/sdk/types.js'),
+    ]);
+    sdk = { Client: client.Client, StdioClientTransport: stdio.StdioClientTransport, StreamableHTTPClientTransport: http.StreamableHTTPClientTransport, types };
+  }
+  return sdk;
+}
 export type McpServerState = 'connecting' | 'ready' | 'error' | 'disabled';
 
 export interface McpServerStatus {
@@ -120,6 +144,8 @@ export class McpConnection {
   }
 
   #describeCallFailure(error: unknown, client: Client, tool: string): McpCallError {
+    // A call only happens on a connected client, so the SDK is loaded.
+    const { ErrorCode, McpError } = sdk!.types;
     if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
       return new McpCallError(`MCP tool "${tool}" on server "${this.name}" did not answer within ${this.config.timeoutMs} ms (mcpServers.${this.name}.timeoutMs) and was abandoned.`);
     }
@@ -141,7 +167,7 @@ export class McpConnection {
     this.hooks.onState();
   }
 
-  #makeTransport(): Transport {
+  #makeTransport({ StdioClientTransport, StreamableHTTPClientTransport }: McpSdk): Transport {
     const config = this.config;
     if ('url' in config) {
       return new StreamableHTTPClientTransport(new URL(config.url), {
@@ -170,6 +196,10 @@ export class McpConnection {
     this.nextRetryAt = undefined;
     this.#stderrTail = '';
     this.#setState('connecting');
+    const loaded = await loadSdk();
+    if (this.#closed) return;
+    const { Client } = loaded;
+    const { ToolListChangedNotificationSchema } = loaded.types;
     const client = new Client({ name: 'claw', version: CLAW_VERSION }, { capabilities: {} });
     client.onclose = () => {
       if (this.#client === client) this.#lost(new Error(`the connection closed${this.#stderrNote()}`), client);
@@ -178,7 +208,7 @@ export class McpConnection {
       if (this.#client === client) this.#probe(client);
     };
     try {
-      await client.connect(this.#makeTransport(), { timeout: this.hooks.connectTimeoutMs });
+      await client.connect(this.#makeTransport(loaded), { timeout: this.hooks.connectTimeoutMs });
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
         if (this.#client === client) void this.#refresh(client).catch((error: unknown) => this.#lost(error, client));
       });
