@@ -1,0 +1,70 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeRawConfig } from '../../source/config/index.js';
+import { CLI_ENTRY, runCli, runCliSync } from '../support/cli-process.js';
+import { startFakeOpenAI } from '../support/fake-openai-server.js';
+import type { FakeLlmServer } from '../support/fake-llm-common.js';
+import { makeTempState, type TempState } from '../support/temp-state.js';
+import { hasTmux, TmuxTerminal } from './support/tmux.js';
+
+const poll = { timeout: 30_000, interval: 100 };
+
+function shellQuote(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+describe.skipIf(!hasTmux())('a full agent turn in the TUI (tmux, fake model)', () => {
+  let state: TempState | undefined;
+  let term: TmuxTerminal | undefined;
+  let llm: FakeLlmServer | undefined;
+
+  afterEach(async () => {
+    term?.kill();
+    if (state) {
+      runCliSync(['gateway', 'stop'], state.env);
+      state.cleanup();
+    }
+    await llm?.close();
+    term = undefined;
+    state = undefined;
+    llm = undefined;
+  });
+
+  it('streams a reply, asks for an exec approval that y grants, shows the tool result, and lists the context', { timeout: 120_000 }, async () => {
+    llm = await startFakeOpenAI();
+    state = makeTempState();
+    writeRawConfig(state.paths.config, {
+      models: { providers: { fake: { api: 'openai', baseUrl: llm.baseUrl, models: { m: { contextWindow: 64_000 } } } } },
+      agents: { defaults: { model: 'fake/m' } },
+    });
+    const env = Object.fromEntries(Object.entries(state.env).filter(([k]) => k !== 'CI' && !k.startsWith('CI_')));
+    const started = await runCli(['gateway', 'start', '--port', '0'], env);
+    expect(started.code, started.stderr).toBe(0);
+
+    // `touch` is not on the read-only safe list, so the default policy asks the operator.
+    llm.reply(
+      { text: 'I will create the file.', toolCalls: [{ id: 'call_1', name: 'exec', arguments: { command: 'touch approved-by-tui.txt' } }] },
+      { text: 'Done: the file approved-by-tui.txt exists now.' },
+    );
+    term = new TmuxTerminal(`env -u CI CLAW_STATE_DIR=${shellQuote(state.dir)} TERM=xterm-256color ${shellQuote(process.execPath)} ${shellQuote(CLI_ENTRY)}; sleep 600`, { cols: 100, rows: 32 });
+    const t = term;
+    await expect.poll(() => t.screen(), poll).toContain('● open');
+
+    t.type('please create approved-by-tui.txt');
+    t.keys('Enter');
+    await expect.poll(() => t.screen(), poll).toContain('touch approved-by-tui.txt');
+    expect(t.screen()).toMatch(/approv/i);
+    expect(existsSync(join(state.paths.workspace('main'), 'approved-by-tui.txt'))).toBe(false);
+
+    t.type('y');
+    await expect.poll(() => t.screen(), poll).toContain('Done: the file approved-by-tui.txt exists now.');
+    expect(existsSync(join(state.paths.workspace('main'), 'approved-by-tui.txt'))).toBe(true);
+    expect(t.screen()).toContain('exec');
+
+    t.type('/context list');
+    t.keys('Enter');
+    await expect.poll(() => t.screen(), poll).toMatch(/AGENTS\.md/);
+    expect(t.screen()).toMatch(/window|tokens/i);
+  });
+});
