@@ -26,7 +26,8 @@ export function entriesToItems(entries: readonly TranscriptEntry[]): ChatItem[] 
           items.push({ kind: 'tool', id: block.id, entryId: entry.id, name: block.name, args: argsLine(block.arguments), output: '', status: 'running' });
         }
       }
-      if (text.trim() !== '') items.push({ kind: 'assistant', id: `${entry.id}:${items.length}`, entryId: entry.id, text, ...(entry.model ? { model: entry.model } : {}) });
+      // NO_REPLY is the agent declining to answer (heartbeats, memory flushes): never shown.
+      if (text.trim() !== '' && text.trim() !== 'NO_REPLY') items.push({ kind: 'assistant', id: `${entry.id}:${items.length}`, entryId: entry.id, text, ...(entry.model ? { model: entry.model } : {}) });
       if (entry.stopReason === 'error' && entry.errorMessage) items.push({ kind: 'error', id: `${entry.id}:error`, entryId: entry.id, message: entry.errorMessage });
     } else {
       const index = toolIndex.get(entry.toolCallId);
