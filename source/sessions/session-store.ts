@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, unlinkSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../config/index.js';
 import { transcriptHeader } from '../protocol/index.js';
@@ -9,8 +9,19 @@ export interface StoreWarning {
   (message: string): void;
 }
 
+const HEADER_BYTES = 16 * 1024;
+
+/** The header line only: startup reads every transcript's, so never the whole file. */
 function readHeaderSync(path: string): unknown {
-  const text = readFileSync(path, 'utf8');
+  const buffer = Buffer.alloc(HEADER_BYTES);
+  const fd = openSync(path, 'r');
+  let length: number;
+  try {
+    length = readSync(fd, buffer, 0, HEADER_BYTES, 0);
+  } finally {
+    closeSync(fd);
+  }
+  const text = buffer.subarray(0, length).toString('utf8');
   const newline = text.indexOf('\n');
   try {
     return JSON.parse(newline < 0 ? text : text.slice(0, newline));
@@ -105,6 +116,7 @@ export class SessionStore {
     }
     if (parsed?.success) {
       for (const [key, entry] of Object.entries(parsed.data.sessions)) this.entries.set(key, entry);
+      this.rebuildFromTranscripts();
       return;
     }
     const aside = `${this.file}.corrupt.${Date.now()}`;
@@ -114,8 +126,16 @@ export class SessionStore {
     this.markDirty();
   }
 
-  /** Newest transcript per key wins; settings (model, labels) are lost, conversations are not. */
+  /**
+   * Brings the index in line with the transcripts on disk. sessions.json is
+   * written lazily, so a crash can leave a transcript it does not name yet (a
+   * new session, or one started by a reset); such a transcript is adopted, the
+   * newest per key winning, so its messages are never appended a second time
+   * into yet another file. Settings of a known key are kept; an index rebuilt
+   * from nothing loses settings (model, labels), never conversations.
+   */
   private rebuildFromTranscripts(): void {
+    let changed = false;
     for (const name of readdirSync(this.dir)) {
       if (!name.endsWith('.jsonl')) continue;
       const header = transcriptHeader.safeParse(readHeaderSync(join(this.dir, name)));
@@ -124,17 +144,12 @@ export class SessionStore {
       const kind = parseSessionKey(key)?.kind;
       if (!kind) continue;
       const current = this.entries.get(key);
-      if (current && current.createdAt >= createdAt) continue;
-      this.entries.set(key, {
-        sessionId: id,
-        kind,
-        createdAt,
-        updatedAt: createdAt,
-        tokens: { input: 0, output: 0, context: 0 },
-        costUsd: 0,
-        compactionCount: 0,
-      });
+      if (current && (current.sessionId === id || current.createdAt >= createdAt)) continue;
+      this.entries.set(key, current
+        ? { ...current, sessionId: id, createdAt, updatedAt: Math.max(current.updatedAt, createdAt) }
+        : { sessionId: id, kind, createdAt, updatedAt: createdAt, tokens: { input: 0, output: 0, context: 0 }, costUsd: 0, compactionCount: 0 });
+      changed = true;
     }
-    if (this.entries.size > 0) this.markDirty();
+    if (changed) this.markDirty();
   }
 }

@@ -37,6 +37,25 @@ describe('sessions.json store', () => {
     expect(existsSync(temp)).toBe(false);
   });
 
+  it('adopts transcripts a crash left unnamed in sessions.json, so no message lands in a second file', async () => {
+    state = makeTempState();
+    const dir = state.paths.sessionsDir('main');
+    const store = new SessionStore(dir);
+    store.set('agent:main:main', { ...entry('old'), model: 'fake/m' });
+    await store.flush();
+    const header = (id: string, key: string, createdAt: number) =>
+      `${JSON.stringify({ type: 'session', version: 1, id, key, agentId: 'main', createdAt })}\n`;
+    // Written after the last sessions.json write, then the process was killed.
+    writeFileSync(join(dir, 'newer.jsonl'), header('newer', 'agent:main:main', 5));
+    writeFileSync(join(dir, 'orphan.jsonl'), header('orphan', 'agent:main:tui:direct:op', 7));
+    writeFileSync(join(dir, 'older.jsonl'), header('older', 'agent:main:tui:direct:op', 3));
+    const reloaded = new SessionStore(dir);
+    expect(reloaded.get('agent:main:main')).toMatchObject({ sessionId: 'newer', model: 'fake/m' });
+    expect(reloaded.get('agent:main:tui:direct:op')).toMatchObject({ sessionId: 'orphan', kind: 'direct' });
+    await reloaded.flush();
+    expect(new SessionStore(dir).get('agent:main:tui:direct:op')?.sessionId).toBe('orphan');
+  });
+
   it('a sessions.json truncated to 0 bytes is set aside and rebuilt from transcript headers', async () => {
     state = makeTempState();
     const dir = state.paths.sessionsDir('main');
