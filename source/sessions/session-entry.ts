@@ -1,26 +1,18 @@
 import { z } from 'zod';
-import { queueModeName, sessionKind, thinkingLevelName } from '../protocol/index.js';
+import { sessionSummary } from '../protocol/index.js';
 
-/** One key's record in `agents/<agentId>/sessions/sessions.json`. */
-export const sessionEntry = z.object({
-  sessionId: z.string().min(1),
-  kind: sessionKind,
-  createdAt: z.number(),
-  updatedAt: z.number(),
-  label: z.string().optional(),
-  model: z.string().optional(),
-  thinking: thinkingLevelName.optional(),
-  queueMode: queueModeName.optional(),
-  tokens: z.object({
-    input: z.number().int().min(0),
-    output: z.number().int().min(0),
-    context: z.number().int().min(0),
-  }).default({ input: 0, output: 0, context: 0 }),
-  costUsd: z.number().min(0).default(0),
-  compactionCount: z.number().int().min(0).default(0),
-  lastChannel: z.string().optional(),
-  spawnedBy: z.string().optional(),
-  spawnDepth: z.number().int().min(0).optional(),
+const summaryFields = sessionSummary.shape;
+
+/**
+ * One key's record in `agents/<agentId>/sessions/sessions.json`: the wire
+ * summary without what the path and the live lanes supply (key, agentId,
+ * running, queued). Counters default so older files still load, and unknown
+ * keys are dropped rather than refused.
+ */
+export const sessionEntry = z.object(sessionSummary.omit({ key: true, agentId: true, running: true, queued: true }).shape).extend({
+  tokens: summaryFields.tokens.default({ input: 0, output: 0, context: 0 }),
+  costUsd: summaryFields.costUsd.default(0),
+  compactionCount: summaryFields.compactionCount.default(0),
 });
 export type SessionEntry = z.infer<typeof sessionEntry>;
 
