@@ -1,33 +1,21 @@
-import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeRawConfig } from '../../source/config/index.js';
-import { CLI_ENTRY, runCli, runCliSync } from '../support/cli-process.js';
-import { startFakeOpenAI } from '../support/fake-openai-server.js';
+import { runCli } from '../support/cli-process.js';
 import type { FakeLlmServer } from '../support/fake-llm-common.js';
-import { makeTempState, type TempState } from '../support/temp-state.js';
+import { startFakeModelDaemon, type FakeModelDaemon } from '../support/fake-model-daemon.js';
+import type { TempState } from '../support/temp-state.js';
 
 // Child processes on a loaded 2-core machine: generous limits, no timing asserts.
 const SLOW = 90_000;
+let daemon: FakeModelDaemon;
 let state: TempState;
 let llm: FakeLlmServer;
 
 beforeAll(async () => {
-  if (!existsSync(CLI_ENTRY)) throw new Error('dist/ is missing: run `npm run build` before this test');
-  llm = await startFakeOpenAI();
-  state = makeTempState();
-  writeRawConfig(state.paths.config, {
-    models: { providers: { fake: { api: 'openai', baseUrl: llm.baseUrl, models: { m: {} } } } },
-    agents: { defaults: { model: 'fake/m' } },
-  });
-  const started = await runCli(['gateway', 'start', '--port', '0'], state.env, SLOW);
-  if (started.code !== 0) throw new Error(`gateway start failed: ${started.stderr}`);
+  daemon = await startFakeModelDaemon({ timeoutMs: SLOW });
+  ({ state, llm } = daemon);
 }, SLOW);
 
-afterAll(async () => {
-  runCliSync(['gateway', 'stop'], state.env);
-  state.cleanup();
-  await llm.close();
-});
+afterAll(() => daemon.stop());
 
 describe('claw agent -m', () => {
   it('streams the reply from the model through the daemon', async () => {

@@ -1,11 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeRawConfig } from '../../source/config/index.js';
-import { CLI_ENTRY, runCli, runCliSync } from '../support/cli-process.js';
-import { startFakeOpenAI } from '../support/fake-openai-server.js';
-import type { FakeLlmServer } from '../support/fake-llm-common.js';
-import { makeTempState, type TempState } from '../support/temp-state.js';
+import { CLI_ENTRY } from '../support/cli-process.js';
+import { startFakeModelDaemon, type FakeModelDaemon } from '../support/fake-model-daemon.js';
 import { hasTmux, TmuxTerminal } from './support/tmux.js';
 
 const poll = { timeout: 30_000, interval: 100 };
@@ -15,32 +12,22 @@ function shellQuote(value: string): string {
 }
 
 describe.skipIf(!hasTmux())('a full agent turn in the TUI (tmux, fake model)', () => {
-  let state: TempState | undefined;
+  let daemon: FakeModelDaemon | undefined;
   let term: TmuxTerminal | undefined;
-  let llm: FakeLlmServer | undefined;
 
   afterEach(async () => {
     term?.kill();
-    if (state) {
-      runCliSync(['gateway', 'stop'], state.env);
-      state.cleanup();
-    }
-    await llm?.close();
+    await daemon?.stop();
     term = undefined;
-    state = undefined;
-    llm = undefined;
+    daemon = undefined;
   });
 
   it('streams a reply, asks for an exec approval that y grants, shows the tool result, and lists the context', { timeout: 120_000 }, async () => {
-    llm = await startFakeOpenAI();
-    state = makeTempState();
-    writeRawConfig(state.paths.config, {
-      models: { providers: { fake: { api: 'openai', baseUrl: llm.baseUrl, models: { m: { contextWindow: 64_000 } } } } },
-      agents: { defaults: { model: 'fake/m' } },
+    daemon = await startFakeModelDaemon({
+      contextWindow: 64_000,
+      env: (env) => Object.fromEntries(Object.entries(env).filter(([k]) => k !== 'CI' && !k.startsWith('CI_'))),
     });
-    const env = Object.fromEntries(Object.entries(state.env).filter(([k]) => k !== 'CI' && !k.startsWith('CI_')));
-    const started = await runCli(['gateway', 'start', '--port', '0'], env);
-    expect(started.code, started.stderr).toBe(0);
+    const { llm, state } = daemon;
 
     // `touch` is not on the read-only safe list, so the default policy asks the operator.
     llm.reply(
