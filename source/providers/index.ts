@@ -17,7 +17,7 @@ export type {
   WireRequest,
 } from './types.js';
 export { ProviderError, isProviderError, providerErrorKinds, type ProviderErrorKind } from './errors.js';
-export { createProviders, setupHint, type ProvidersOptions } from './registry.js';
+export { createProviders, setupGuide, type ProvidersOptions } from './registry.js';
 export { defaultFailoverPolicy, type FailoverPolicy } from './failover.js';
 export { COOLDOWN_STEPS_MS, BILLING_COOLDOWN_MS } from './cooldowns.js';
 export { realClock } from './clock.js';

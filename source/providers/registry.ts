@@ -124,12 +124,16 @@ export function createProviders(options: ProvidersOptions): Providers {
       return listings;
     },
 
-    setupHint: () => setupHint(credentialsDir, env),
+    setupHint: () => SETUP_HINT,
+    setupGuide: () => setupGuide(credentialsDir, env),
   };
 }
 
+/** The one line a chat shows when no provider is usable; the full guide is one command away. */
+const SETUP_HINT = 'Run `claw models list` to see every way to add one (key file, env var, Ollama, local server), then /retry.';
+
 /** What to set when no provider is usable: every way, with the exact names and paths. */
-export function setupHint(credentialsDir: string, env: NodeJS.ProcessEnv = process.env): string {
+export function setupGuide(credentialsDir: string, env: NodeJS.ProcessEnv = process.env): string {
   return [
     'No model provider is configured. Do one of these, then resend the message (or /retry):',
     `  • Put a key in ${credentialsPath(credentialsDir, 'anthropic')} or ${credentialsPath(credentialsDir, 'openai')} as {"apiKey": "…"} (chmod 600); takes effect without a restart.`,

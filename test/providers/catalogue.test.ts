@@ -86,9 +86,9 @@ describe('model catalogue and credentials', () => {
   it('picks a default model: configured provider, then keys, then a live Ollama', async () => {
     const none = makeProviders(state, {}, { env: { OLLAMA_HOST: '127.0.0.1:9' } });
     expect(await none.defaultModel()).toBeUndefined();
-    expect(none.setupHint()).toMatch(/ANTHROPIC_API_KEY.*OPENAI_API_KEY/s);
-    expect(none.setupHint()).toContain(`${state.paths.credentials}/anthropic.json`);
-    expect(none.setupHint()).toContain('http://127.0.0.1:9');
+    expect(none.setupGuide()).toMatch(/ANTHROPIC_API_KEY.*OPENAI_API_KEY/s);
+    expect(none.setupGuide()).toContain(`${state.paths.credentials}/anthropic.json`);
+    expect(none.setupGuide()).toContain('http://127.0.0.1:9');
 
     expect(await makeProviders(state, {}, { env: { OPENAI_API_KEY: 'k' } }).defaultModel()).toBe('openai/gpt-4.1');
     expect(await makeProviders(state, {}, { env: { OPENAI_API_KEY: 'k', ANTHROPIC_API_KEY: 'k' } }).defaultModel()).toBe('anthropic/claude-sonnet-4-5');

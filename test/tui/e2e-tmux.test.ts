@@ -43,7 +43,9 @@ describe.skipIf(!hasTmux())('claw TUI in a real terminal (tmux)', () => {
 
     t.type('hello from the e2e test');
     t.keys('Enter');
-    await expect.poll(() => t.screen(), poll).toContain('› hello from the e2e test');
+    // With no model the turn fails at once; its one-line hint must leave the user's line on screen.
+    await expect.poll(() => t.screen(), poll).toContain('then /retry');
+    expect(t.screen()).toContain('› hello from the e2e test');
 
     t.type('/status');
     await expect.poll(() => t.screen(), poll).toContain('Gateway and session status');

@@ -44,6 +44,6 @@ export const run: CommandRun = async ({ args, flags }) => {
   }
   process.stdout.write(renderModelTable(listings, defaultRef));
   if (defaultRef) process.stdout.write(`\n* default model: ${defaultRef}${config.agents.defaults.model ? '' : ' (set agents.defaults.model to choose another)'}\n`);
-  else process.stdout.write(`\n${providers.setupHint()}\n`);
+  else process.stdout.write(`\n${providers.setupGuide()}\n`);
   return 0;
 };

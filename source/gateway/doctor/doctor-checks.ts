@@ -94,7 +94,7 @@ export async function checkProvider(paths: StatePaths, config: ClawConfig): Prom
   const providers = createProviders({ config, paths });
   const model = await providers.defaultModel();
   if (model) return { name: 'provider', status: 'ok', detail: `default model ${model}` };
-  return { name: 'provider', status: 'fail', detail: 'no model provider is configured', fix: providers.setupHint() };
+  return { name: 'provider', status: 'fail', detail: 'no model provider is configured', fix: providers.setupGuide() };
 }
 
 export function checkSupervision(): DoctorCheck {
