@@ -5,7 +5,7 @@
 //    tunnel was back up.
 // Run: npm run build && npx tsx bench/attach.ts [--rounds N]
 import { spawnSync } from 'node:child_process';
-import { attachOverSsh, GatewayClient } from '../source/gateway/index.js';
+import { attachOverSsh, GatewayClient } from '../source/client/index.js';
 import { CLI_ENTRY } from '../test/support/cli-process.js';
 import { makeTempState } from '../test/support/temp-state.js';
 import { startTestSshd } from '../test/support/sshd.js';

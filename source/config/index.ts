@@ -11,3 +11,5 @@ export { dmScopes } from './sections/sessions.js';
 export { toolProfiles } from './sections/tools.js';
 export { resolveGatewayPort } from './gateway-port.js';
 export { CLAW_VERSION } from './version.js';
+export { systemClock, sleepOn, type Clock, type TimerHandle } from './clock.js';
+export { ensureGatewayTokenSync, readGatewayTokenSync } from './gateway-token-file.js';

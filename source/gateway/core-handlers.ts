@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { CLAW_VERSION } from '../config/index.js';
 import type { HealthPayload, PresenceEntry } from '../protocol/index.js';
 import type { GatewayModule } from './module.js';
-import { detectSupervisor } from './supervision/index.js';
+import { detectSupervisor } from '../daemon/supervision/index.js';
 
 export interface CoreHost {
   startedAt: number;

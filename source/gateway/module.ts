@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import type { ClawConfig, StatePaths } from '../config/index.js';
 import type { Methods, MethodName, ResultOf } from '../protocol/index.js';
-import type { EventBus } from './event-bus.js';
-import type { Logger } from './logger.js';
+import type { EventBus } from '../core/event-bus.js';
+import type { Logger } from '../core/logger.js';
 
 /** Who is calling: passed to every handler. */
 export interface CallerInfo {

@@ -1,7 +1,7 @@
 import type { ClawConfig, StatePaths } from '../config/index.js';
 import { agentWorkspace, writeSessionMemory, type ConversationMessage } from '../memory/index.js';
 import type { SessionRegistry } from '../sessions/index.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../core/logger.js';
 
 /**
  * Before `/new` or `/reset` replaces a transcript, its recent conversation is

@@ -7,10 +7,10 @@ import {
   LaneQueue,
   noModelRunner,
   testRunnerFromEnv,
-  type Clock,
   type TurnEmitter,
   type TurnRunner,
 } from '../queue/index.js';
+import type { Clock } from '../config/index.js';
 import { SessionRegistry, type SessionEntry } from '../sessions/index.js';
 import { InboundService } from './inbound-service.js';
 import { saveConversationToMemory } from './session-memory-hook.js';

@@ -8,7 +8,6 @@ import type * as Ws from 'ws';
  */
 const ws = createRequire(import.meta.url)('ws') as typeof Ws;
 
-export const WebSocket = ws.WebSocket;
-export type WebSocket = Ws.WebSocket;
 export const WebSocketServer = ws.WebSocketServer;
 export type WebSocketServer = Ws.WebSocketServer;
+export type WebSocket = Ws.WebSocket;

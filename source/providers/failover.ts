@@ -1,7 +1,9 @@
 import { MAX_RETRY_AFTER_MS } from './classify.js';
 import type { ProfileCooldowns } from './cooldowns.js';
 import { ProviderError } from './errors.js';
-import type { AuthProfile, Clock, ProviderEvent, ResolvedModel, TurnRequest, WireRequest } from './types.js';
+import { sleepOn, type Clock } from '../config/index.js';
+import { ProviderError as RetryAbort } from './errors.js';
+import type { AuthProfile, ProviderEvent, ResolvedModel, TurnRequest, WireRequest } from './types.js';
 
 export interface FailoverPolicy {
   /** Retries of one model after server/network/overload errors (beyond the first try). */
@@ -21,6 +23,8 @@ export interface FailoverDeps {
   call(request: WireRequest): AsyncIterable<ProviderEvent>;
   cooldowns: ProfileCooldowns;
   clock: Clock;
+  /** In [0, 1): the jitter source. */
+  random(): number;
   policy: FailoverPolicy;
 }
 
@@ -102,7 +106,9 @@ export async function* streamWithFailover(request: TurnRequest, deps: FailoverDe
         const delayMs = backoffDelay(retries, error, deps);
         retries += 1;
         yield retryEvent(model, profile, retries, delayMs, error);
-        await deps.clock.sleep(delayMs, request.signal);
+        await sleepOn(deps.clock, delayMs, request.signal).catch(() => {
+          throw new RetryAbort('aborted', 'The request was cancelled while waiting to retry.');
+        });
         current = profile;
       }
     }
@@ -128,7 +134,7 @@ function backoffDelay(retries: number, error: ProviderError, deps: FailoverDeps)
   if (error.retryAfterMs !== undefined) return error.retryAfterMs;
   const ceiling = Math.min(deps.policy.maxDelayMs, deps.policy.baseDelayMs * 2 ** retries);
   // "Equal jitter": at least half the step, so retries never bunch up at zero.
-  return Math.round(ceiling / 2 + deps.clock.random() * (ceiling / 2));
+  return Math.round(ceiling / 2 + deps.random() * (ceiling / 2));
 }
 
 function retryEvent(model: ResolvedModel, profile: AuthProfile, attempt: number, delayMs: number, error: ProviderError, prefix = ''): ProviderEvent {

@@ -2,7 +2,6 @@ export type {
   Providers,
   AssistantBlock,
   AuthProfile,
-  Clock,
   ModelCost,
   ModelListing,
   ProviderEvent,
@@ -20,7 +19,6 @@ export { ProviderError, isProviderError, providerErrorKinds, type ProviderErrorK
 export { createProviders, setupGuide, type ProvidersOptions } from './registry.js';
 export { defaultFailoverPolicy, type FailoverPolicy } from './failover.js';
 export { COOLDOWN_STEPS_MS, BILLING_COOLDOWN_MS } from './cooldowns.js';
-export { realClock } from './clock.js';
 export { normalizeToolSchema } from './tool-schema.js';
 export { estimateTokens, estimateMessageTokens, estimateContextTokens, reportedContextTokens, type ContextParts } from './tokens.js';
 export { splitModelRef } from './catalogue.js';

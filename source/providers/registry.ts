@@ -2,14 +2,14 @@ import type { ClawConfig, StatePaths } from '../config/index.js';
 import { streamAnthropic } from './anthropic.js';
 import { builtinProviders, defaultModelFor } from './builtin-models.js';
 import { providerSettings, resolveModelRef, type ProviderSettings } from './catalogue.js';
-import { realClock } from './clock.js';
 import { ProfileCooldowns } from './cooldowns.js';
 import { authProfilesFor, credentialsPath, missingKeyMessage } from './credentials.js';
 import { ProviderError } from './errors.js';
 import { defaultFailoverPolicy, streamWithFailover, type FailoverPolicy } from './failover.js';
 import { ollamaOrigin, probeOllamaModels } from './ollama.js';
 import { streamOpenAI } from './openai.js';
-import type { AuthProfile, Clock, ModelListing, ProviderEvent, Providers, ResolvedModel, TurnRequest, WireRequest } from './types.js';
+import { systemClock, type Clock } from '../config/index.js';
+import type { AuthProfile, ModelListing, ProviderEvent, Providers, ResolvedModel, TurnRequest, WireRequest } from './types.js';
 
 export interface ProvidersOptions {
   config: ClawConfig;
@@ -17,6 +17,8 @@ export interface ProvidersOptions {
   /** Where API keys and OLLAMA_HOST are read; default process.env. */
   env?: NodeJS.ProcessEnv;
   clock?: Clock;
+  /** In [0, 1): the retry jitter source; default Math.random. */
+  random?: () => number;
   policy?: Partial<FailoverPolicy>;
 }
 
@@ -28,7 +30,8 @@ export interface ProvidersOptions {
  */
 export function createProviders(options: ProvidersOptions): Providers {
   const env = options.env ?? process.env;
-  const clock = options.clock ?? realClock;
+  const clock = options.clock ?? systemClock;
+  const random = options.random ?? Math.random;
   const policy = { ...defaultFailoverPolicy, ...options.policy };
   const cooldowns = new ProfileCooldowns(() => clock.now());
   // Config and env are fixed for this object's life; a bad provider entry rethrows on every use.
@@ -88,6 +91,7 @@ export function createProviders(options: ProvidersOptions): Providers {
         call,
         cooldowns,
         clock,
+        random,
         policy,
       });
     },

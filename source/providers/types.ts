@@ -121,14 +121,6 @@ export interface WireRequest {
   idleTimeoutMs?: number;
 }
 
-/** Injectable time, so failover tests run without real waiting. */
-export interface Clock {
-  now(): number;
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-  /** In [0, 1): jitter source. */
-  random(): number;
-}
-
 export interface ModelListing {
   ref: string;
   provider: string;

@@ -1,5 +1,5 @@
 import type { AgentEventPayload, ChatEventPayload } from '../protocol/index.js';
-import type { Clock, TimerHandle } from './clock.js';
+import type { Clock, TimerHandle } from '../config/index.js';
 import type { QueuedMessage, SessionHandle, TurnContext } from './turn-runner.js';
 
 export interface TurnEmitter {

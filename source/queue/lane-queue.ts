@@ -1,6 +1,6 @@
 import type { LanesPayload } from '../protocol/index.js';
 import { ActiveTurn, type TurnEmitter } from './active-turn.js';
-import { systemClock, type Clock, type TimerHandle } from './clock.js';
+import { systemClock, type Clock, type TimerHandle } from '../config/index.js';
 import { poolForSessionKey, type PoolName, type QueueConfig } from './modes.js';
 import { Pool } from './pool.js';
 import type { OutcomeStatus } from './journal-records.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { GatewayClient } from '../gateway/index.js';
+import type { GatewayClient } from '../client/index.js';
 import { ClawError, type ApprovalRecord, type MethodName, type ParamsOf, type ResultOf } from '../protocol/index.js';
 import { appendItems, updateChat } from './store/chat-reducer.js';
 import { entriesToItems, prependHistory } from './store/history.js';

@@ -1,5 +1,5 @@
 import { render } from 'ink';
-import type { GatewayClient } from '../gateway/index.js';
+import type { GatewayClient } from '../client/index.js';
 import { App } from './components/App.js';
 import { TuiController } from './controller.js';
 import { initialState } from './store/state.js';

@@ -1,7 +1,8 @@
 import { AgentRuntime } from '../../source/agent/index.js';
 import { loadConfig, writeRawConfig } from '../../source/config/index.js';
 import { agentTurnRunner } from '../../source/gateway/agent-turn-runner.js';
-import { sessionsModule, type GatewayClient } from '../../source/gateway/index.js';
+import { sessionsModule } from '../../source/gateway/index.js';
+import { type GatewayClient } from '../../source/client/index.js';
 import type { ChatEventPayload, TranscriptEntry } from '../../source/protocol/index.js';
 import { createProviders } from '../../source/providers/index.js';
 import { createFsTools, ToolRegistry, type ApprovalGate, type ToolDefinition } from '../../source/tools/index.js';

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { readGatewayInfoSync } from '../../source/gateway/index.js';
+import { readGatewayInfoSync } from '../../source/client/index.js';
 import { waitFor } from '../gateway/raw-client.js';
 import { makeTempState, type TempState } from '../support/temp-state.js';
 import { assertBuilt, descendantsOf, isAlive, readyz, runClaw, runClawOk, spawnGatewayRun } from './cli-process.js';

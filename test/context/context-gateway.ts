@@ -1,4 +1,4 @@
-import type { GatewayClient } from '../../source/gateway/index.js';
+import type { GatewayClient } from '../../source/client/index.js';
 import { defaultModules } from '../../source/gateway/modules.js';
 import type { AgentEventPayload, ContextPayload, TranscriptEntry } from '../../source/protocol/index.js';
 import type { FakeLlmServer, FakeReply, RecordedRequest } from '../support/fake-llm-common.js';

@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeAnthropic } from '../support/fake-anthropic-server.js';
 import { startFakeOpenAI, type FakeLlmServer } from '../support/fake-openai-server.js';
 import { makeTempState, type TempState } from '../support/temp-state.js';
-import { COOLDOWN_STEPS_MS, ProviderError, realClock, type ProviderEvent } from '../../source/providers/index.js';
+import { COOLDOWN_STEPS_MS, ProviderError, type ProviderEvent } from '../../source/providers/index.js';
+import { systemClock } from '../../source/config/index.js';
 import { baseRequest, collect, collectUntilError, doneOf, fakeClock, makeProviders, textOf } from './helpers.js';
 
 let state: TempState;
@@ -162,7 +163,7 @@ describe('failover', () => {
 
   it('aborts while waiting to retry', async () => {
     // Real clock: Retry-After 30 s would wait; the abort ends the wait.
-    const real = makeProviders(state, config(), { env, clock: realClock });
+    const real = makeProviders(state, config(), { env, clock: systemClock });
     primary.reply({ error: 'rate_limit', retryAfter: 30 });
     const controller = new AbortController();
     const run = collect(real.streamTurn(baseRequest('main/big', { signal: controller.signal })));

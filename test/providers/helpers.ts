@@ -1,5 +1,6 @@
 import { configSchema, type ClawConfigInput } from '../../source/config/index.js';
-import { createProviders, type Clock, type FailoverPolicy, type ProviderEvent, type Providers, type TurnRequest } from '../../source/providers/index.js';
+import type { Clock, TimerHandle } from '../../source/config/index.js';
+import { createProviders, type FailoverPolicy, type ProviderEvent, type Providers, type TurnRequest } from '../../source/providers/index.js';
 import type { TempState } from '../support/temp-state.js';
 
 /** A clock whose sleep returns at once and records the requested delays. */
@@ -9,14 +10,17 @@ export function fakeClock(start = 1_700_000_000_000): Clock & { sleeps: number[]
   return {
     sleeps,
     now: () => now,
-    random: () => 0.5,
     advance: (ms) => {
       now += ms;
     },
-    sleep: async (ms) => {
+    // A retry's wait passes at once: time jumps ahead and the timer fires on the next tick.
+    setTimer: (callback, ms): TimerHandle => {
       sleeps.push(ms);
       now += ms;
+      queueMicrotask(callback);
+      return { id: sleeps.length };
     },
+    clearTimer: () => undefined,
   };
 }
 
@@ -30,6 +34,7 @@ export function makeProviders(
     paths: state.paths,
     env: options.env ?? { OLLAMA_HOST: '127.0.0.1:9' },
     clock: options.clock ?? fakeClock(),
+    random: () => 0.5,
     ...(options.policy ? { policy: options.policy } : {}),
   });
 }

@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkNodeVersion, type DoctorCheck } from '../../source/gateway/index.js';
+import { checkNodeVersion, type DoctorCheck } from '../../source/daemon/index.js';
 import { runCli } from '../support/cli-process.js';
 import { makeTempState, type TempState } from '../support/temp-state.js';
 

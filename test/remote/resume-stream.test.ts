@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { GatewayClient } from '../../source/gateway/index.js';
+import { GatewayClient } from '../../source/client/index.js';
 import type { ChatEventPayload } from '../../source/protocol/index.js';
 import { startFakeOpenAI } from '../support/fake-openai-server.js';
 import type { FakeLlmServer } from '../support/fake-llm-common.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attachOverSsh, GatewayClient, parseSshTarget } from '../../source/gateway/index.js';
+import { attachOverSsh, GatewayClient, parseSshTarget } from '../../source/client/index.js';
 import { ClawError } from '../../source/protocol/index.js';
 import { makeTempState, type TempState } from '../support/temp-state.js';
 import { CLI_ENTRY, runCli, runCliSync } from '../support/cli-process.js';

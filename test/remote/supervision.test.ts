@@ -2,17 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  detectSupervisor,
-  installService,
-  launchdPlist,
-  shouldPingWatchdog,
-  startWatchdog,
-  systemdUnit,
-  uninstallService,
-  watchdogIntervalMs,
-  type ServiceEnvironment,
-} from '../../source/gateway/index.js';
+import { detectSupervisor, installService, launchdPlist, shouldPingWatchdog, startWatchdog, systemdUnit, uninstallService, watchdogIntervalMs, type ServiceEnvironment } from '../../source/daemon/index.js';
 import { makeTempState } from '../support/temp-state.js';
 
 const spec = { nodePath: '/usr/bin/node', cliEntry: '/opt/claw app/dist/cli/main.js', stateDir: '/home/me/.claw' };

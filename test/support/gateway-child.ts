@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { GatewayClient, readGatewayInfoSync, readGatewayTokenSync } from '../../source/gateway/index.js';
+import { GatewayClient, readGatewayInfoSync } from '../../source/client/index.js';
+import { readGatewayTokenSync } from '../../source/config/index.js';
 import type { TempState } from './temp-state.js';
 
 export const CLI_ENTRY = join(import.meta.dirname, '..', '..', 'dist', 'cli', 'main.js');

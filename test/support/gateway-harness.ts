@@ -1,12 +1,8 @@
 import { loadConfig, writeRawConfig } from '../../source/config/index.js';
-import {
-  GatewayClient,
-  GatewayServer,
-  ensureGatewayTokenSync,
-  silentLogger,
-  type GatewayClientOptions,
-  type ModuleFactory,
-} from '../../source/gateway/index.js';
+import { GatewayClient, type GatewayClientOptions } from '../../source/client/index.js';
+import { GatewayServer, type ModuleFactory } from '../../source/gateway/index.js';
+import { ensureGatewayTokenSync } from '../../source/config/index.js';
+import { silentLogger } from '../../source/core/index.js';
 import { makeTempState, type TempState } from './temp-state.js';
 
 export interface TestGateway {

@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from '../../source/queue/index.js';
+import type { Clock, TimerHandle } from '../../source/config/index.js';
 
 /** A clock that only moves when the test says so; timers fire in time order during advance(). */
 export class ManualClock implements Clock {

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, chmodSync, r
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:net';
-import { freeLocalPort } from '../../source/gateway/index.js';
+import { freeLocalPort } from '../../source/client/index.js';
 
 export interface TestSshd {
   port: number;

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { statePaths } from '../../config/index.js';
-import { connectLocal, startGatewayDetached } from '../../gateway/index.js';
+import { connectLocal, startGatewayDetached } from '../../client/index.js';
 import { ClawError, type ChatEventPayload } from '../../protocol/index.js';
 import type { CommandRun } from '../command.js';
 import { printJson } from '../format.js';

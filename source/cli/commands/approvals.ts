@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { statePaths } from '../../config/index.js';
 import { ClawError, type ApprovalRecord } from '../../protocol/index.js';
-import type { GatewayClient } from '../../gateway/index.js';
+import type { GatewayClient } from '../../client/index.js';
 import type { CommandRun } from '../command.js';
 import { formatDuration, printJson } from '../format.js';
 
@@ -149,7 +149,7 @@ export const run: CommandRun = async ({ argv }) => {
   if (action !== 'list' && action !== 'approve' && action !== 'deny') return fail(`unknown action "${action}".\n${usage}`);
   if (values.all && action !== 'list') return fail(`--all only applies to \`list\`.\n${usage}`);
 
-  const { connectLocal } = await import('../../gateway/index.js');
+  const { connectLocal } = await import('../../client/index.js');
   const client = await connectLocal(statePaths(), { clientName: 'claw-approvals' });
   try {
     if (action === 'list') return await list(client, values.all ?? false, values.json ?? false);

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { attachOverSsh, GatewayClient, type SshTunnel } from '../../gateway/index.js';
+import { attachOverSsh, GatewayClient, type SshTunnel } from '../../client/index.js';
 import type { CommandRun } from '../command.js';
 import { prepareInteractiveEnv } from '../tui-env.js';
 

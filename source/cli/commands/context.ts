@@ -1,5 +1,5 @@
 import { statePaths } from '../../config/index.js';
-import { connectLocal } from '../../gateway/index.js';
+import { connectLocal } from '../../client/index.js';
 import type { CommandRun } from '../command.js';
 import { printJson } from '../format.js';
 import { positionals, stringFlag } from './flag-values.js';

@@ -1,5 +1,5 @@
 import { statePaths } from '../../config/index.js';
-import { gatewayStatus, GatewayClient, startGatewayDetached } from '../../gateway/index.js';
+import { gatewayStatus, GatewayClient, startGatewayDetached } from '../../client/index.js';
 import type { CommandRun } from '../command.js';
 import { describeStatus } from './status.js';
 import { prepareInteractiveEnv } from '../tui-env.js';

@@ -1,5 +1,4 @@
 import { statePaths } from '../../config/index.js';
-import { runDoctor } from '../../gateway/index.js';
 import type { CommandRun } from '../command.js';
 import { printJson } from '../format.js';
 
@@ -7,6 +6,7 @@ const marks = { ok: '✓', warn: '!', fail: '✗' } as const;
 
 /** `claw doctor`: each check with its fix; exit 1 when any check fails. */
 export const run: CommandRun = async ({ flags }) => {
+  const { runDoctor } = await import('../../daemon/index.js');
   const checks = await runDoctor(statePaths());
   if (flags.json) printJson(checks);
   else {

@@ -1,19 +1,12 @@
 import { CLAW_VERSION, statePaths } from '../../config/index.js';
-import {
-  readGatewayTokenSync,
-  ensureGatewayTokenSync,
-  findLocalGateway,
-  currentServiceEnvironment,
-  installService,
-  uninstallService,
-  restartGateway,
-  runGatewayDaemon,
-  startGatewayDetached,
-  stopGateway,
-} from '../../gateway/index.js';
+import { ensureGatewayTokenSync, readGatewayTokenSync } from '../../config/index.js';
+import { findLocalGateway, restartGateway, startGatewayDetached, stopGateway } from '../../client/index.js';
 import type { CommandRun } from '../command.js';
 import { printJson } from '../format.js';
 import { run as runStatus } from './status.js';
+
+// The daemon (server, SQLite, providers) loads only for the actions that run or install it.
+const daemon = () => import('../../daemon/index.js');
 
 const usage = 'Usage: claw gateway run|start|stop|restart|status|token|connect-info|install|uninstall [--port N] [--json]';
 
@@ -23,7 +16,7 @@ export const run: CommandRun = async (input) => {
   const { flags } = input;
   switch (action) {
     case 'run':
-      await runGatewayDaemon({
+      await (await daemon()).runGatewayDaemon({
         paths,
         echo: Boolean(process.stdout.isTTY),
         ...(flags.port !== undefined ? { port: flags.port } : {}),
@@ -65,6 +58,7 @@ export const run: CommandRun = async (input) => {
       return 0;
     }
     case 'install': {
+      const { currentServiceEnvironment, installService } = await daemon();
       const env = currentServiceEnvironment();
       const outcome = installService(paths, env, { enable: !input.argv.includes('--no-enable') });
       if (flags.json) {
@@ -81,6 +75,7 @@ export const run: CommandRun = async (input) => {
       return 0;
     }
     case 'uninstall': {
+      const { currentServiceEnvironment, uninstallService } = await daemon();
       const outcome = uninstallService(currentServiceEnvironment());
       if (flags.json) printJson(outcome);
       else process.stdout.write(outcome.removed ? `removed ${outcome.path}\n` : `no service was installed (${outcome.path})\n`);

@@ -84,7 +84,7 @@ async function list(json: boolean): Promise<number> {
   const paths = statePaths();
   const config = loadConfig(paths.config);
   // Loaded only here: the gateway's module graph is heavy and add/remove never need it.
-  const { connectLocal, findLocalGateway } = await import('../../gateway/index.js');
+  const { connectLocal, findLocalGateway } = await import('../../client/index.js');
   if (findLocalGateway(paths)) {
     const client = await connectLocal(paths);
     try {

@@ -1,5 +1,5 @@
 import { loadConfig, statePaths, type StatePaths } from '../../config/index.js';
-import { connectLocal, findLocalGateway } from '../../gateway/index.js';
+import { connectLocal, findLocalGateway } from '../../client/index.js';
 import { MemoryIndex, type MemorySearchResult, type MemoryStatus, type SyncProgress, type SyncStats } from '../../memory/index.js';
 import { ClawError } from '../../protocol/index.js';
 import type { CommandRun } from '../command.js';

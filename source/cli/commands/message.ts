@@ -1,5 +1,5 @@
 import { statePaths } from '../../config/index.js';
-import { connectLocal, type GatewayClient } from '../../gateway/index.js';
+import { connectLocal, type GatewayClient } from '../../client/index.js';
 import { queueModeName, type ChatEventPayload } from '../../protocol/index.js';
 import type { CommandRun } from '../command.js';
 import { printJson } from '../format.js';

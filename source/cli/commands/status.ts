@@ -1,5 +1,5 @@
 import { statePaths } from '../../config/index.js';
-import { gatewayStatus, type GatewayStatus } from '../../gateway/index.js';
+import { gatewayStatus, type GatewayStatus } from '../../client/index.js';
 import type { CommandRun } from '../command.js';
 import { formatDuration, printJson } from '../format.js';
 

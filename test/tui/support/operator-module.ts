@@ -1,5 +1,6 @@
 import type { ApprovalRecord } from '../../../source/protocol/index.js';
-import type { EventBus, GatewayModule, ModuleFactory } from '../../../source/gateway/index.js';
+import type { EventBus } from '../../../source/core/index.js';
+import type { GatewayModule, ModuleFactory } from '../../../source/gateway/index.js';
 
 export interface OperatorFake {
   factory: ModuleFactory;

@@ -1,11 +1,9 @@
 import { hostname } from 'node:os';
-import { CLAW_VERSION, loadConfig, resolveGatewayPort, type StatePaths } from '../config/index.js';
-import { GatewayServer, isLoopbackBind } from './gateway-server.js';
-import { removeGatewayInfoSync, writeGatewayInfoSync } from './gateway-info.js';
-import { createFileLogger, type Logger } from './logger.js';
-import type { ModuleFactory } from './module.js';
+import { CLAW_VERSION, ensureGatewayTokenSync, loadConfig, resolveGatewayPort, type StatePaths } from '../config/index.js';
+import { GatewayServer, hashToken, isLoopbackBind, type ModuleFactory } from '../gateway/index.js';
+import { removeGatewayInfoSync, writeGatewayInfoSync } from '../client/index.js';
+import { createFileLogger, type Logger } from '../core/index.js';
 import { acquireStateLockSync } from './state-lock.js';
-import { ensureGatewayTokenSync, hashToken } from './token-store.js';
 import { detectSupervisor, startWatchdog, systemdNotify, watchdogIntervalMs } from './supervision/index.js';
 
 export interface DaemonOptions {
@@ -36,7 +34,7 @@ export async function runGatewayDaemon(options: DaemonOptions): Promise<void> {
     const token = ensureGatewayTokenSync(paths);
     if (!isLoopbackBind(bind)) log.warn(`binding ${bind}: reachable from other machines; every client must present the token`);
     // Loaded here, not at import: `claw status` imports this file and must not pay for SQLite, watchers and providers.
-    const modules = options.modules ?? (await import('./modules.js')).defaultModules();
+    const modules = options.modules ?? (await import('../gateway/modules.js')).defaultModules();
     server = new GatewayServer({
       config,
       paths,

@@ -1,19 +1,11 @@
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { isProcessAlive } from '../client/index.js';
 
 export class GatewayLockedError extends Error {
   constructor(readonly pid: number, readonly stateDir: string) {
     super(`Another claw gateway (pid ${pid}) is already running for ${stateDir}. Stop it with \`claw gateway stop\`, or use another CLAW_STATE_DIR.`);
     this.name = 'GatewayLockedError';
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -37,7 +29,7 @@ export function acquireStateLockSync(lockPath: string, stateDir: string): () => 
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       let owner = NaN;
       try { owner = Number(readFileSync(lockPath, 'utf8').trim()); } catch { /* raced with removal */ }
-      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner)) {
+      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isProcessAlive(owner)) {
         throw new GatewayLockedError(owner, stateDir);
       }
       try { unlinkSync(lockPath); } catch { /* raced with another taker */ }
@@ -46,4 +38,3 @@ export function acquireStateLockSync(lockPath: string, stateDir: string): () => 
   throw new Error(`Could not take the gateway lock ${lockPath}; remove it if no gateway is running.`);
 }
 
-export { isAlive as isProcessAlive };

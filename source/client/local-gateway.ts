@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StatePaths } from '../config/index.js';
 import { ClawError, type StatusPayload } from '../protocol/index.js';
-import { GatewayClient } from './client.js';
+import { GatewayClient } from './gateway-client.js';
 import { dialHost, readGatewayInfoSync, removeGatewayInfoSync, type GatewayInfo } from './gateway-info.js';
-import { isProcessAlive } from './state-lock.js';
-import { readGatewayTokenSync } from './token-store.js';
+import { readGatewayTokenSync } from '../config/index.js';
+import { isProcessAlive } from './process-alive.js';
 
 const cliEntry = fileURLToPath(new URL('../cli/main.js', import.meta.url));
 
