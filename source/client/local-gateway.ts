@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StatePaths } from '../config/index.js';
@@ -53,11 +53,20 @@ export interface StartResult {
  * `/readyz` answers. Returns the existing gateway when one is already running.
  */
 export async function startGatewayDetached(paths: StatePaths, options: { port?: number; timeoutMs?: number } = {}): Promise<StartResult> {
+  // Generous: a cold start on a busy 2-core box can take several seconds, and giving up leaves a gateway starting anyway.
+  const deadline = Date.now() + (options.timeoutMs ?? 30_000);
   const existing = findLocalGateway(paths);
-  if (existing && (await httpReady(existing.info))) return { started: false, gateway: existing };
+  if (existing) {
+    // A live gateway that is slow to answer (busy machine, still starting) is waited for, never doubled.
+    while (Date.now() < deadline && findLocalGateway(paths)?.info.pid === existing.info.pid) {
+      if (await httpReady(existing.info)) return { started: false, gateway: existing };
+      await sleep(50);
+    }
+  }
   mkdirSync(paths.logs, { recursive: true, mode: 0o700 });
   const outPath = join(paths.logs, 'gateway-stdio.log');
   const out = openSync(outPath, 'a', 0o600);
+  const logStart = fstatSync(out).size;
   const args = [cliEntry, 'gateway', 'run', ...(options.port !== undefined ? ['--port', String(options.port)] : [])];
   const child = spawn(process.execPath, args, {
     detached: true,
@@ -68,11 +77,10 @@ export async function startGatewayDetached(paths: StatePaths, options: { port?: 
   let exitCode: number | null = null;
   child.on('exit', (code) => { exitCode = code ?? 1; });
   child.unref();
-  // Generous: a cold start on a busy 2-core box can take several seconds, and giving up leaves a gateway starting anyway.
-  const deadline = Date.now() + (options.timeoutMs ?? 30_000);
   while (Date.now() < deadline) {
     if (exitCode !== null) {
-      throw new ClawError('unavailable', `The gateway exited during start (code ${exitCode}). See ${outPath} and ${paths.logs}.`);
+      const reason = readFileSync(outPath).subarray(logStart).toString('utf8').trim();
+      throw new ClawError('unavailable', `The gateway exited during start (code ${exitCode})${reason ? `:\n${reason}` : `. See ${outPath} and ${paths.logs}.`}`);
     }
     const found = findLocalGateway(paths);
     if (found && found.info.pid === child.pid && (await httpReady(found.info))) return { started: true, gateway: found };

@@ -1,2 +1,8 @@
+export { createCore, Core, type CoreOptions } from './create-core.js';
+export type { Service, ServiceHealth } from './service.js';
+export { Lifecycle, type LifecycleEvents, type LifecycleEvent, type LifecycleListener } from './lifecycle.js';
+export type { InboundPort, AcceptResult } from './inbound-service.js';
+export type { OutboundPort, OutboundReply, DeliveryResult, ChannelDelivery } from './outbound.js';
 export { createFileLogger, silentLogger, redactSecrets, type Logger } from './logger.js';
 export { EventBus } from './event-bus.js';
+export { modelHistory, agentTurnRunner } from './agent-turn-runner.js';

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { CLAW_VERSION, ensureGatewayTokenSync, loadConfig, resolveGatewayPort, type StatePaths } from '../config/index.js';
-import { GatewayServer, hashToken, isLoopbackBind, type ModuleFactory } from '../gateway/index.js';
+import { GatewayServer, coreModule, hashToken, isLoopbackBind, type ModuleFactory } from '../gateway/index.js';
 import { removeGatewayInfoSync, writeGatewayInfoSync } from '../client/index.js';
 import { createFileLogger, type Logger } from '../core/index.js';
 import { acquireStateLockSync } from './state-lock.js';
@@ -33,8 +33,7 @@ export async function runGatewayDaemon(options: DaemonOptions): Promise<void> {
     const bind = options.bind ?? config.gateway.bind;
     const token = ensureGatewayTokenSync(paths);
     if (!isLoopbackBind(bind)) log.warn(`binding ${bind}: reachable from other machines; every client must present the token`);
-    // Loaded here, not at import: `claw status` imports this file and must not pay for SQLite, watchers and providers.
-    const modules = options.modules ?? (await import('../gateway/modules.js')).defaultModules();
+    const modules = options.modules ?? [coreModule()];
     server = new GatewayServer({
       config,
       paths,
@@ -43,6 +42,7 @@ export async function runGatewayDaemon(options: DaemonOptions): Promise<void> {
       token,
       log,
       modules,
+      supervisor: detectSupervisor(),
       onShutdownRequest: (restart, reason) => void (restart ? restartInPlace(reason) : shutdown(reason, 0)),
     });
     port = await server.start();
@@ -79,6 +79,13 @@ export async function runGatewayDaemon(options: DaemonOptions): Promise<void> {
 
   const restartInPlace = async (reason: string): Promise<void> => {
     if (stopping) return;
+    try {
+      loadConfig(paths.config);
+    } catch (error) {
+      // Stopping first would leave nothing running: keep this gateway and say why.
+      log.error(`restart refused: ${error instanceof Error ? error.message : String(error)}`);
+      return;
+    }
     stopping = true;
     log.info(`restarting in place: ${reason}`);
     try {

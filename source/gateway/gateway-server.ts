@@ -10,13 +10,14 @@ import {
   closeCodes,
   events as eventSpecs,
   type ConnectParams,
+  type GatewaySnapshot,
   type HealthPayload,
   type HelloPayload,
   type PresenceEntry,
 } from '../protocol/index.js';
 import { AuthLimiter } from './auth-limiter.js';
 import { ClientConnection, HandshakeError } from './client-connection.js';
-import { coreModule } from './core-handlers.js';
+import { gatewayHandlers } from './gateway-handlers.js';
 import { EventBus } from '../core/event-bus.js';
 import type { Logger } from '../core/logger.js';
 import type { GatewayModule, ModuleFactory } from './module.js';
@@ -35,6 +36,8 @@ export interface GatewayOptions {
   /** Asked to stop or restart (by RPC); the daemon decides how. */
   onShutdownRequest?: (restart: boolean, reason: string) => void;
   now?: () => number;
+  /** The service manager running the daemon (reported by `status`). */
+  supervisor?: 'systemd' | 'launchd' | 'none';
   /** Time a new socket has to send `connect`; shorter only in tests. */
   connectTimeoutMs?: number;
 }
@@ -88,7 +91,7 @@ export class GatewayServer {
     this.state = 'starting';
     log.addSecret(token);
     const context = { config: this.options.config, paths: this.options.paths, bus: this.bus, log, now: this.now };
-    this.modules = [coreModule(this.coreHost())];
+    this.modules = [gatewayHandlers(this.coreHost())];
     for (const factory of this.options.modules) this.modules.push(await factory(context));
     for (const module of this.modules) this.router.register(module.handlers);
     await new Promise<void>((resolve, reject) => {
@@ -125,7 +128,7 @@ export class GatewayServer {
     const deadline = this.now() + this.options.config.gateway.drainTimeoutMs;
     await Promise.all(this.modules.map(async (module) => {
       try {
-        await module.drain?.(deadline);
+        await module.drain?.(deadline, reason);
       } catch (error) {
         this.options.log.warn(`module ${module.name} failed to drain`, { error: String(error) });
       }
@@ -154,12 +157,13 @@ export class GatewayServer {
     for (const module of this.modules) {
       const result = module.health?.();
       if (result) checks[module.name] = result;
+      Object.assign(checks, module.healthChecks?.());
     }
     return { ok: Object.values(checks).every((c) => c.ok), uptimeMs: this.now() - this.startedAt, checks };
   }
 
-  snapshot(): Record<string, unknown> {
-    const snapshot: Record<string, unknown> = { presence: this.presence(), health: this.health() };
+  snapshot(): GatewaySnapshot {
+    const snapshot: GatewaySnapshot = { presence: this.presence(), health: this.health() };
     for (const module of this.modules) Object.assign(snapshot, module.snapshot?.());
     return snapshot;
   }
@@ -170,6 +174,7 @@ export class GatewayServer {
       stateDir: this.options.paths.root,
       bind: this.options.bind,
       epoch: this.epoch,
+      supervisor: this.options.supervisor ?? 'none',
       port: () => this.listeningPort,
       seq: () => this.bus.seq,
       presence: () => this.presence(),

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { ClawConfig, StatePaths } from '../config/index.js';
-import type { Methods, MethodName, ResultOf } from '../protocol/index.js';
+import type { GatewaySnapshot, Methods, MethodName, ResultOf } from '../protocol/index.js';
 import type { EventBus } from '../core/event-bus.js';
 import type { Logger } from '../core/logger.js';
 
@@ -31,10 +31,12 @@ export interface ModuleHealth {
 export interface GatewayModule {
   name: string;
   handlers: HandlerTable;
-  snapshot?(): Record<string, unknown>;
+  snapshot?(): GatewaySnapshot;
   health?(): ModuleHealth;
+  /** Several named checks at once (the core reports one per service). */
+  healthChecks?(): Record<string, ModuleHealth>;
   /** Finish or checkpoint running work; must resolve by `deadline` (epoch ms). */
-  drain?(deadline: number): Promise<void>;
+  drain?(deadline: number, reason: string): Promise<void>;
   close?(): Promise<void>;
 }
 

@@ -34,7 +34,7 @@ export function createProviders(options: ProvidersOptions): Providers {
   const random = options.random ?? Math.random;
   const policy = { ...defaultFailoverPolicy, ...options.policy };
   const cooldowns = new ProfileCooldowns(() => clock.now());
-  // Config and env are fixed for this object's life; a bad provider entry rethrows on every use.
+  // Derived from the config until reload(); a bad provider entry rethrows on every use.
   let cached: { settings: Map<string, ProviderSettings> } | { error: unknown } | undefined;
   const settings = (): Map<string, ProviderSettings> => {
     if (!cached) {
@@ -128,6 +128,9 @@ export function createProviders(options: ProvidersOptions): Providers {
       return listings;
     },
 
+    reload: () => {
+      cached = undefined;
+    },
     setupHint: () => SETUP_HINT,
     setupGuide: () => setupGuide(credentialsDir, env),
   };

@@ -142,6 +142,8 @@ export interface Providers {
   /** The model to use when neither session nor agent names one; probes Ollama if nothing else is set up. */
   defaultModel(): Promise<string | undefined>;
   listModels(): Promise<ModelListing[]>;
+  /** Re-derives providers and models from the (live) config after a reload; cooldowns are kept. */
+  reload(): void;
   /** One line for a chat: where to look when no provider is configured. */
   setupHint(): string;
   /** Exactly what to set when no provider is configured, every way, one per line. */

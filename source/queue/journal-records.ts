@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { queueModeName } from '../protocol/index.js';
+import { queueModeName, replyRoute } from '../protocol/index.js';
 
 export const acceptedRecord = z.object({
   t: z.literal('accepted'),
@@ -16,6 +16,8 @@ export const acceptedRecord = z.object({
   mode: queueModeName,
   senderId: z.string().optional(),
   senderName: z.string().optional(),
+  /** Absent in journals written before routes were kept: such replies go to the session's events only. */
+  route: replyRoute.optional(),
 });
 export type AcceptedRecord = z.infer<typeof acceptedRecord>;
 

@@ -14,7 +14,7 @@ export interface LaneQueueOptions {
   runner: TurnRunner;
   openSession(sessionKey: string, agentId: string): Promise<SessionHandle>;
   /** Exactly once per message: how it ended. */
-  onOutcome(message: QueuedMessage, status: OutcomeStatus, detail: { reason?: string; turnRunId?: string }): void;
+  onOutcome(message: QueuedMessage, status: OutcomeStatus, detail: { reason?: string; turnRunId?: string; text?: string }): void;
   emit: TurnEmitter;
   /** Lane depths or activity changed (callers throttle the `lanes` event). */
   onChange?(): void;
@@ -270,6 +270,7 @@ export class LaneQueue {
         this.options.onOutcome(message, status, {
           ...(outcome.error !== undefined ? { reason: outcome.error } : {}),
           ...(message.runId !== turn.runId ? { turnRunId: turn.runId } : {}),
+          ...(outcome.text !== undefined ? { text: outcome.text } : {}),
         });
       }
     }

@@ -3,6 +3,7 @@ import type {
   AgentEventPayload,
   ChatEventPayload,
   TranscriptEntry,
+  ReplyRoute,
   SessionSummary,
 } from '../protocol/index.js';
 
@@ -44,6 +45,7 @@ export interface QueuedMessage {
   acceptedAt: number;
   senderId?: string | undefined;
   senderName?: string | undefined;
+  route?: ReplyRoute | undefined;
 }
 
 export interface TurnContext {

@@ -1,7 +1,9 @@
 import type { ClawConfig } from '../config/index.js';
 
 export type Binding = ClawConfig['bindings'][number];
-export type PeerKind = 'direct' | 'group';
+import type { PeerKind } from '../protocol/index.js';
+
+export type { PeerKind };
 
 /** Where an inbound message came from, as routing needs it. */
 export interface RouteSource {

@@ -1,7 +1,6 @@
 import { AgentRuntime } from '../../source/agent/index.js';
 import { loadConfig, writeRawConfig } from '../../source/config/index.js';
-import { agentTurnRunner } from '../../source/gateway/agent-turn-runner.js';
-import { sessionsModule } from '../../source/gateway/index.js';
+import { agentTurnRunner } from '../../source/core/index.js';
 import { type GatewayClient } from '../../source/client/index.js';
 import type { ChatEventPayload, TranscriptEntry } from '../../source/protocol/index.js';
 import { createProviders } from '../../source/providers/index.js';
@@ -36,7 +35,7 @@ export async function startAgentGateway(options: { config: Record<string, unknow
   for (const tool of createFsTools({ roots: [], maxReadBytes: 1_000_000 })) registry.register(tool as unknown as ToolDefinition);
   for (const tool of options.tools ?? []) registry.register(tool);
   const runtime = new AgentRuntime({ config, paths: state.paths, providers, registry, approvals: () => refusingGate, now: Date.now });
-  const gateway = await startTestGateway({ state, modules: [sessionsModule({ runner: agentTurnRunner(runtime) })] });
+  const gateway = await startTestGateway({ state, core: { runner: agentTurnRunner(runtime) } });
   return {
     ...gateway,
     runtime,

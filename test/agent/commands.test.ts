@@ -1,18 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AgentRuntime } from '../../source/agent/index.js';
-import { loadConfig, writeRawConfig } from '../../source/config/index.js';
-import { agentModule } from '../../source/gateway/agent-module.js';
-import { sessionCommandHost } from '../../source/gateway/agent-command-host.js';
-import { agentTurnRunner } from '../../source/gateway/agent-turn-runner.js';
-import type { ModuleFactory } from '../../source/gateway/index.js';
-import type { AgentEventPayload, ChatEventPayload } from '../../source/protocol/index.js';
-import { createProviders } from '../../source/providers/index.js';
-import { LaneQueue, type TurnEmitter } from '../../source/queue/index.js';
-import { SessionRegistry } from '../../source/sessions/index.js';
-import { ToolRegistry } from '../../source/tools/index.js';
 import { startFakeOpenAI } from '../support/fake-openai-server.js';
 import type { FakeLlmServer } from '../support/fake-llm-common.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
@@ -33,65 +21,11 @@ afterEach(async () => {
   cleanup = undefined;
 });
 
-/**
- * Real sessions, lanes, runtime and providers behind commands.run. Retry is
- * the lane re-running the last user message, which the lane does not append twice.
- */
+/** The daemon's real services behind commands.run, with providers that see only the config. */
 async function startCommandGateway(config: Record<string, unknown>): Promise<TestGateway> {
   const state = makeTempState();
   cleanup = state.cleanup;
-  writeRawConfig(state.paths.config, config);
-  const loaded = loadConfig(state.paths.config);
-  const providers = createProviders({ config: loaded, paths: state.paths, env: { OLLAMA_HOST: 'http://127.0.0.1:9' } });
-  const runtime = new AgentRuntime({
-    config: loaded,
-    paths: state.paths,
-    providers,
-    registry: new ToolRegistry(),
-    approvals: () => ({ request: async () => ({ id: 'none', approved: false, status: 'denied' }), approvedForSession: () => false }),
-    now: Date.now,
-  });
-  const stack: ModuleFactory = async (context) => {
-    const sessions = new SessionRegistry({ paths: context.paths, config: context.config });
-    const emit = ((event: 'chat' | 'agent', payload: ChatEventPayload | AgentEventPayload) => {
-      if (event === 'chat') context.bus.emit('chat', payload as ChatEventPayload);
-      else context.bus.emit('agent', payload as AgentEventPayload);
-    }) as TurnEmitter;
-    const lanes = new LaneQueue({ config: context.config.queue, runner: agentTurnRunner(runtime), openSession: (key) => sessions.open(key), onOutcome: () => undefined, emit });
-    let seq = 0;
-    const host = sessionCommandHost({
-      sessions,
-      lanes,
-      changed: () => undefined,
-      async retry(key) {
-        const session = await sessions.open(key);
-        const last = [...session.entries()].reverse().find((e) => e.type === 'message' && e.role === 'user');
-        if (!last || last.type !== 'message' || last.role !== 'user') throw new Error('nothing to retry');
-        const runId = randomUUID();
-        seq += 1;
-        lanes.enqueue({ seq, runId, messageId: last.meta?.messageId ?? last.id, sessionKey: key, agentId: session.agentId, channel: 'tui', text: last.content, mode: 'followup', acceptedAt: Date.now() });
-        return { runId };
-      },
-    });
-    const module = await agentModule({ runtime, providers, host })(context);
-    return {
-      ...module,
-      handlers: {
-        ...module.handlers,
-        'chat.send': async ({ sessionKey, text }) => {
-          sessions.ensure(sessionKey, 'tui');
-          const runId = randomUUID();
-          seq += 1;
-          lanes.enqueue({ seq, runId, messageId: runId, sessionKey, agentId: 'main', channel: 'tui', text, mode: 'followup', acceptedAt: Date.now() });
-          return { runId, messageId: runId, idempotencyKey: runId, status: 'started' as const };
-        },
-      },
-      async close() {
-        await sessions.close();
-      },
-    };
-  };
-  return startTestGateway({ state, modules: [stack] });
+  return startTestGateway({ state, config, core: {} });
 }
 
 function fakeConfig(server: FakeLlmServer, apiKeyEnv?: string): Record<string, unknown> {

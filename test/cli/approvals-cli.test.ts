@@ -1,7 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { approvalsModule } from '../../source/gateway/approvals-module.js';
 import { writeGatewayInfoSync } from '../../source/client/gateway-info.js';
 import { hashToken } from '../../source/gateway/index.js';
 import { readGatewayInfoSync } from '../../source/client/index.js';
@@ -40,17 +39,15 @@ afterEach(async () => {
  * daemon does, so the CLI child process dials it like any local gateway.
  */
 async function startPublishedGateway() {
-  let runtime: ToolsRuntime | undefined;
-  gateway = await startTestGateway({
-    modules: [approvalsModule({ runtime: (context) => (runtime = createToolsRuntime({ config: context.config, paths: context.paths })) })],
-  });
+  gateway = await startTestGateway({ core: {} });
+  const runtime: ToolsRuntime = gateway.core.tools;
   const { state, url, token } = gateway;
   writeGatewayInfoSync(state.paths, {
     pid: process.pid, port: Number(new URL(url).port), bind: '127.0.0.1', tokenHash: hashToken(token), startedAt: Date.now(), version: 'test', epoch: 'test',
   });
   const workspace = state.paths.workspace('main');
   mkdirSync(workspace, { recursive: true });
-  const rt = runtime!;
+  const rt = runtime;
   const context: ToolContext = {
     agentId: 'main', sessionKey: 'agent:main:main', sessionType: 'main', workspaceDir: workspace,
     signal: new AbortController().signal, onUpdate: () => undefined, approvals: rt.inbox.gate('main', 'agent:main:main'),

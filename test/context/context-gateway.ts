@@ -1,5 +1,4 @@
 import type { GatewayClient } from '../../source/client/index.js';
-import { defaultModules } from '../../source/gateway/modules.js';
 import type { AgentEventPayload, ContextPayload, TranscriptEntry } from '../../source/protocol/index.js';
 import type { FakeLlmServer, FakeReply, RecordedRequest } from '../support/fake-llm-common.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
@@ -22,7 +21,7 @@ export function smallWindowConfig(llm: FakeLlmServer, extra: Record<string, unkn
 
 /** The full daemon module list (sessions, agent runtime, commands) in-process. */
 export async function startContextGateway(config: Record<string, unknown>, state: TempState = makeTempState()): Promise<TestGateway> {
-  return startTestGateway({ state, config, modules: defaultModules() });
+  return startTestGateway({ state, config, core: { env: process.env } });
 }
 
 export function systemOf(request: RecordedRequest): string {

@@ -1,7 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { memoryModule } from '../../source/gateway/memory-module.js';
 import { ClawError } from '../../source/protocol/index.js';
 import { startFakeEmbeddingsServer, type FakeEmbeddingsServer } from '../support/fake-embeddings-server.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
@@ -30,7 +29,7 @@ describe('memory gateway module', () => {
     gateway = await startTestGateway({
       state,
       config: { memory: { watchDebounceMs: 100, embeddings: { provider: 'openai', baseUrl: server.baseUrl, model: 'fake-embed', maxRetries: 0 } } },
-      modules: [memoryModule],
+      core: {},
     });
     const client = await gateway.connect();
 
@@ -66,7 +65,7 @@ describe('memory gateway module', () => {
     gateway = await startTestGateway({
       state,
       config: { memory: { embeddings: { provider: 'openai', baseUrl: server.baseUrl, model: 'fake-embed' } } },
-      modules: [memoryModule],
+      core: {},
     });
     const client = await gateway.connect();
     await waitFor(async () => (await client.request('health')).checks.memory?.ok === false, 'the quota error in health');

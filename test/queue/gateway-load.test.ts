@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { sessionsModule } from '../../source/gateway/index.js';
 import { journalRecord, type JournalRecord } from '../../source/queue/index.js';
 import { loadTranscriptSync } from '../../source/sessions/index.js';
 import { InstantRunner } from '../support/scripted-runner.js';
@@ -20,7 +19,7 @@ const CLIENTS = 5;
 describe('lanes under load through a real gateway', () => {
   it('1,000 messages over 50 sessions from 5 clients: order kept, cap kept, one outcome each', async () => {
     const runner = new InstantRunner();
-    gateway = await startTestGateway({ modules: [sessionsModule({ runner })], config: { queue: { mode: 'collect', debounceMs: 0 } } });
+    gateway = await startTestGateway({ core: { runner }, config: { queue: { mode: 'collect', debounceMs: 0 } } });
     const clients = await Promise.all(Array.from({ length: CLIENTS }, () => gateway!.connect()));
     const terminal = new Map<string, number>();
     clients[0]!.on('chat', (p) => { if (p.state !== 'delta') terminal.set(p.runId, (terminal.get(p.runId) ?? 0) + 1); });

@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { sessionsModule } from '../../source/gateway/index.js';
 import type { ChatEventPayload, SessionSummary } from '../../source/protocol/index.js';
 import { echoRunner } from '../../source/queue/index.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
@@ -14,18 +13,18 @@ const waitFor = <T>(fn: () => T): Promise<T> => vi.waitFor(fn, { timeout: 10_000
 
 describe('sessions.* and chat.* through the gateway', () => {
   it('without a runner, a message fails visibly with what to configure', async () => {
-    gateway = await startTestGateway({ modules: [sessionsModule()] });
+    gateway = await startTestGateway({ core: {} });
     const client = await gateway.connect();
     const chat: ChatEventPayload[] = [];
     client.on('chat', (payload) => chat.push(payload));
     const sent = await client.request('chat.send', { sessionKey: 'agent:main:main', text: 'hello' });
     expect(sent.status).toBe('started');
     expect(sent.idempotencyKey).toMatch(/[0-9a-f-]{36}/);
-    await waitFor(() => expect(chat).toContainEqual(expect.objectContaining({ runId: sent.runId, state: 'error', message: expect.stringMatching(/No model configured/) })));
+    await waitFor(() => expect(chat).toContainEqual(expect.objectContaining({ runId: sent.runId, state: 'error', message: expect.stringMatching(/No model provider is configured/) })));
   });
 
   it('serves list, get, history, patch, new, reset and delete', async () => {
-    gateway = await startTestGateway({ modules: [sessionsModule({ runner: echoRunner })] });
+    gateway = await startTestGateway({ core: { runner: echoRunner } });
     const client = await gateway.connect();
     const changes: string[] = [];
     client.on('sessions.changed', (p) => changes.push(`${p.reason}:${p.key}`));
@@ -64,7 +63,7 @@ describe('sessions.* and chat.* through the gateway', () => {
   });
 
   it('answers bad input with clear errors and writes nothing', async () => {
-    gateway = await startTestGateway({ modules: [sessionsModule({ runner: echoRunner })], config: { session: { maxMessageChars: 10 } } });
+    gateway = await startTestGateway({ core: { runner: echoRunner }, config: { session: { maxMessageChars: 10 } } });
     const client = await gateway.connect();
     await expect(client.request('sessions.get', { key: 'agent:main:main' })).rejects.toMatchObject({ code: 'not_found', message: expect.stringMatching(/claw sessions/) });
     await expect(client.request('chat.send', { sessionKey: 'agent:main:main', text: 'x'.repeat(11) })).rejects.toMatchObject({ code: 'bad_request', message: expect.stringMatching(/11 characters; the limit is 10/) });
@@ -77,14 +76,14 @@ describe('sessions.* and chat.* through the gateway', () => {
   it('chat.abort stops a running turn and the sender sees it', async () => {
     let release: (() => void) | undefined;
     gateway = await startTestGateway({
-      modules: [sessionsModule({
+      core: {
         runner: {
           run: (turn) => new Promise((resolve) => {
             release = () => resolve({ status: 'replied', text: 'late' });
             turn.signal.addEventListener('abort', () => resolve({ status: 'aborted', error: 'stopped by the user' }));
           }),
         },
-      })],
+      },
     });
     const client = await gateway.connect();
     const chat: ChatEventPayload[] = [];

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { approvalsModule } from '../../source/gateway/approvals-module.js';
+import { systemClock } from '../../source/config/index.js';
 import { createToolsRuntime, readExecApprovalsFile, type ToolsRuntime } from '../../source/tools/index.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 import type { ApprovalRecord } from '../../source/protocol/index.js';
@@ -21,17 +21,11 @@ async function waitFor(check: () => boolean, what: string): Promise<void> {
 }
 
 async function start(clock = { now: Date.now() }) {
-  let runtime: ToolsRuntime | undefined;
-  gateway = await startTestGateway({
-    modules: [
-      approvalsModule({
-        runtime: (context) => (runtime = createToolsRuntime({ config: context.config, paths: context.paths, now: () => clock.now })),
-      }),
-    ],
-  });
+  gateway = await startTestGateway({ core: { clock: { ...systemClock, now: () => clock.now } } });
+  const runtime: ToolsRuntime = gateway.core.tools;
   mkdirSync(gateway.state.paths.workspace('main'), { recursive: true });
-  const ask = (command: string) => runtime!.inbox.request({ kind: 'exec', command, cwd: gateway!.state.dir, envKeys: [], reason: 'test', agentId: 'main', sessionKey: 'agent:main:main' });
-  return { runtime: () => runtime!, ask, clock };
+  const ask = (command: string) => runtime.inbox.request({ kind: 'exec', command, cwd: gateway!.state.dir, envKeys: [], reason: 'test', agentId: 'main', sessionKey: 'agent:main:main' });
+  return { runtime: () => runtime, ask, clock };
 }
 
 describe('approvals over a real gateway', () => {
@@ -108,7 +102,7 @@ describe('approvals over a real gateway', () => {
     void ask('touch durable');
     const state = gateway!.state;
     await gateway!.server.stop('restart');
-    gateway = await startTestGateway({ state, modules: [approvalsModule()] });
+    gateway = await startTestGateway({ state, core: {} });
     const client = await gateway.connect();
     const { approvals } = await client.request('approvals.list', {});
     expect(approvals.map((a) => a.command)).toEqual(['touch durable']);

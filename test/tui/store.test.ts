@@ -95,7 +95,8 @@ describe('event reducers', () => {
       snapshot: {
         approvals: [approvalFixture(), approvalFixture({ id: 'old', status: 'approved' })],
         sessions: [sessionFixture({ model: 'openai/gpt-x', running: true })],
-        lanes: 'not a lanes payload',
+        // A gateway of another version may send a key in a shape this client does not know.
+        lanes: 'not a lanes payload' as never,
       },
     });
     expect(state.approvals.pending.map((a) => a.id)).toEqual(['ap-1']);

@@ -37,6 +37,12 @@ export class CommandRegistry {
     this.#commands.push(command);
   }
 
+  /** Whether `text` names a command of this registry (so a channel routes it here, not to the model). */
+  knows(text: string): boolean {
+    const parsed = parseCommandText(text);
+    return parsed !== undefined && this.#byName.has(parsed.name);
+  }
+
   list(): readonly SlashCommand[] {
     return this.#commands;
   }

@@ -1,5 +1,5 @@
 import { CLAW_VERSION, statePaths } from '../../config/index.js';
-import { ensureGatewayTokenSync, readGatewayTokenSync } from '../../config/index.js';
+import { ensureGatewayTokenSync, loadConfig, readGatewayTokenSync } from '../../config/index.js';
 import { findLocalGateway, restartGateway, startGatewayDetached, stopGateway } from '../../client/index.js';
 import type { CommandRun } from '../command.js';
 import { printJson } from '../format.js';
@@ -37,6 +37,13 @@ export const run: CommandRun = async (input) => {
       return 0;
     }
     case 'restart': {
+      // A gateway restarted on a broken file would not come back: refuse while it is still running.
+      try {
+        loadConfig(paths.config);
+      } catch (error) {
+        process.stderr.write(`claw: not restarting; the gateway keeps running on its last good config.\n${error instanceof Error ? error.message : String(error)}\n`);
+        return 1;
+      }
       const gateway = await restartGateway(paths);
       if (flags.json) printJson({ url: gateway.url, pid: gateway.info.pid });
       else process.stdout.write(`restarted: ${gateway.url} (pid ${gateway.info.pid})\n`);

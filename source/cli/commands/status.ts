@@ -1,5 +1,6 @@
 import { statePaths } from '../../config/index.js';
 import { gatewayStatus, type GatewayStatus } from '../../client/index.js';
+import type { ConfigStatus } from '../../protocol/index.js';
 import type { CommandRun } from '../command.js';
 import { formatDuration, printJson } from '../format.js';
 
@@ -26,8 +27,15 @@ export function describeStatus(status: GatewayStatus, stateDir: string): string 
     `  clients  ${s.clients.length}: ${clients}`,
     `  state    ${s.stateDir}`,
     `  service  ${s.supervisor === 'none' ? 'not supervised (see `claw gateway install`)' : `supervised by ${s.supervisor}`}`,
+    ...configLines(s.config),
     '',
   ].join('\n');
+}
+
+function configLines(config: ConfigStatus | undefined): string[] {
+  if (!config || config.state === 'ok') return [`  config   live (changes to claw.json apply without a restart)`];
+  if (config.state === 'restart-needed') return [`  config   ${config.restartNeeded.join(', ')} changed: run \`claw gateway restart\` to apply`];
+  return [`  config   claw.json is INVALID; still running the last good config:`, ...(config.error ?? '').split('\n').map((line) => `           ${line}`)];
 }
 
 export const run: CommandRun = async ({ flags }) => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEvent } from '../define.js';
-import { healthPayload, presenceEntry } from '../methods/gateway.js';
+import { configStatus, healthPayload, presenceEntry } from '../gateway-state.js';
 
 export const gatewayEvents = {
   tick: defineEvent({
@@ -19,6 +19,12 @@ export const gatewayEvents = {
     name: 'health',
     description: 'A subsystem check changed state.',
     payload: healthPayload,
+    scope: 'read',
+  }),
+  config: defineEvent({
+    name: 'config',
+    description: 'claw.json changed: applied live, invalid (the last good config keeps running), or waiting for a restart.',
+    payload: configStatus,
     scope: 'read',
   }),
   shutdown: defineEvent({

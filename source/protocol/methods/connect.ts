@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { scope } from '../frames.js';
+import { gatewaySnapshot } from '../snapshot.js';
 
 /** Params of the mandatory first request. */
 export const connectParams = z.strictObject({
@@ -31,7 +32,7 @@ export const helloPayload = z.strictObject({
   methods: z.array(z.string()),
   events: z.array(z.string()),
   /** Current state, so a client can render before any event arrives. */
-  snapshot: z.record(z.string(), z.unknown()),
+  snapshot: gatewaySnapshot,
   /** The seq of the newest event at the time of hello. */
   seq: z.number().int().min(0),
   /**

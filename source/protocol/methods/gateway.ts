@@ -1,23 +1,7 @@
 import { z } from 'zod';
 import { defineMethod } from '../define.js';
-
-export const healthPayload = z.strictObject({
-  ok: z.boolean(),
-  uptimeMs: z.number(),
-  checks: z.record(z.string(), z.strictObject({ ok: z.boolean(), detail: z.string().optional() })),
-});
-export type HealthPayload = z.infer<typeof healthPayload>;
-
-export const presenceEntry = z.strictObject({
-  connId: z.string(),
-  clientId: z.string(),
-  clientName: z.string().optional(),
-  version: z.string(),
-  address: z.string(),
-  connectedAt: z.number(),
-  scopes: z.array(z.string()),
-});
-export type PresenceEntry = z.infer<typeof presenceEntry>;
+import { configStatus, healthPayload, presenceEntry } from '../gateway-state.js';
+import { gatewaySnapshot } from '../snapshot.js';
 
 export const statusPayload = z.strictObject({
   version: z.string(),
@@ -32,6 +16,8 @@ export const statusPayload = z.strictObject({
   seq: z.number().int(),
   /** The service manager running the gateway, if any. */
   supervisor: z.enum(['systemd', 'launchd', 'none']),
+  /** Absent when the gateway runs without the core services (tests of the transport alone). */
+  config: configStatus.optional(),
 });
 export type StatusPayload = z.infer<typeof statusPayload>;
 
@@ -68,8 +54,9 @@ export const gatewayMethods = {
     name: 'events.snapshot',
     description: 'The current state snapshot, for a client that noticed a seq gap.',
     params: z.strictObject({}).optional(),
-    result: z.strictObject({ seq: z.number().int(), snapshot: z.record(z.string(), z.unknown()) }),
+    result: z.strictObject({ seq: z.number().int(), snapshot: gatewaySnapshot }),
     scope: 'read',
     mutating: false,
   }),
 };
+

@@ -1,6 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { mcpModule } from '../../../source/gateway/index.js';
-import { ToolRegistry } from '../../../source/tools/index.js';
 import { startTestGateway, type TestGateway } from '../../support/gateway-harness.js';
 import { stdioServerEntry, waitFor } from '../../support/mcp-servers.js';
 
@@ -11,12 +9,12 @@ afterEach(async () => {
 });
 
 describe('gateway mcp module', { timeout: 90_000 }, () => {
-  it('serves mcp.list and registers tools in the registry it is given, removing them on close', async () => {
-    const registry = new ToolRegistry();
+  it("serves mcp.list and registers tools in the gateway's registry, removing them on close", async () => {
     gateway = await startTestGateway({
       config: { mcpServers: { local: stdioServerEntry({ trust: 'allow' }), off: stdioServerEntry({ enabled: false }) } },
-      modules: [mcpModule({ registry: () => registry, backoff: { initialMs: 100, maxMs: 400 } })],
+      core: { mcp: { backoff: { initialMs: 100, maxMs: 400 } } },
     });
+    const { registry } = gateway.core.tools;
     const client = await gateway.connect();
     const servers = await waitFor(async () => {
       const { servers: listed } = await client.request('mcp.list', {});
@@ -28,6 +26,6 @@ describe('gateway mcp module', { timeout: 90_000 }, () => {
 
     await gateway.stop();
     gateway = undefined;
-    expect(registry.list()).toEqual([]);
+    expect(registry.list().filter((tool) => tool.name.startsWith('mcp__'))).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ClawConfig } from '../config/index.js';
 import type { InboundMessage } from '../channels/index.js';
-import { ClawError } from '../protocol/index.js';
+import { ClawError, type ReplyRoute } from '../protocol/index.js';
+import type { Lifecycle } from './lifecycle.js';
 import {
   resolveQueueMode,
   type AcceptedRecord,
@@ -23,8 +24,24 @@ export interface InboundServiceDeps {
   journal: InboundJournal;
   lanes: LaneQueue;
   sessions: SessionRegistry;
+  lifecycle: Lifecycle;
   sessionChanged(key: string, reason: 'created' | 'reset'): void;
   warn(message: string): void;
+}
+
+/** The one way in: every trigger (TUI, CLI, channels, cron, heartbeat, webhooks, announces) calls this. */
+export interface InboundPort {
+  accept(message: InboundMessage): Promise<AcceptResult>;
+}
+
+/** Where the reply to a message goes, from what its channel told us. */
+function routeOf(message: InboundMessage): ReplyRoute {
+  return {
+    channel: message.channel,
+    ...(message.accountId !== undefined ? { accountId: message.accountId } : {}),
+    peer: message.peer,
+    ...(message.threadId !== undefined ? { threadId: message.threadId } : {}),
+  };
 }
 
 function queued(record: AcceptedRecord): QueuedMessage {
@@ -40,6 +57,7 @@ function queued(record: AcceptedRecord): QueuedMessage {
     acceptedAt: record.at,
     ...(record.senderId !== undefined ? { senderId: record.senderId } : {}),
     ...(record.senderName !== undefined ? { senderName: record.senderName } : {}),
+    ...(record.route !== undefined ? { route: record.route } : {}),
   };
 }
 
@@ -47,7 +65,7 @@ function queued(record: AcceptedRecord): QueuedMessage {
  * The path of every inbound message: check, route, dedupe, journal durably,
  * then hand to its lane. Also replays the journal after a restart.
  */
-export class InboundService {
+export class InboundService implements InboundPort {
   constructor(private readonly deps: InboundServiceDeps) {}
 
   async accept(message: InboundMessage): Promise<AcceptResult> {
@@ -74,12 +92,20 @@ export class InboundService {
       mode,
       ...(message.senderId !== undefined ? { senderId: message.senderId } : {}),
       ...(message.senderName !== undefined ? { senderName: message.senderName } : {}),
+      route: routeOf(message),
     });
     // Nothing may await between the journal and the lane: acceptance order is lane order.
     const ensured = sessions.ensure(sessionKey, message.channel);
     if (ensured.created) this.deps.sessionChanged(sessionKey, 'created');
     if (ensured.reset) this.deps.sessionChanged(sessionKey, 'reset');
     const status = lanes.enqueue(queued(record));
+    void this.deps.lifecycle.emit('message:received', {
+      sessionKey,
+      messageId: message.messageId,
+      channel: message.channel,
+      text: message.text,
+      ...(message.senderId !== undefined ? { senderId: message.senderId } : {}),
+    });
     return { runId: record.runId, sessionKey, status };
   }
 

@@ -1,26 +1,26 @@
 import { hostname } from 'node:os';
 import { CLAW_VERSION } from '../config/index.js';
-import type { HealthPayload, PresenceEntry } from '../protocol/index.js';
+import type { GatewaySnapshot, HealthPayload, PresenceEntry } from '../protocol/index.js';
 import type { GatewayModule } from './module.js';
-import { detectSupervisor } from '../daemon/supervision/index.js';
 
 export interface CoreHost {
   startedAt: number;
   stateDir: string;
   bind: string;
   epoch: string;
+  supervisor: 'systemd' | 'launchd' | 'none';
   port(): number;
   seq(): number;
   presence(): PresenceEntry[];
   health(): HealthPayload;
-  snapshot(): Record<string, unknown>;
+  snapshot(): GatewaySnapshot;
   requestShutdown(restart: boolean, reason: string): void;
 }
 
 /** The gateway's own methods: health, status, shutdown and snapshot resync. */
-export function coreModule(host: CoreHost): GatewayModule {
+export function gatewayHandlers(host: CoreHost): GatewayModule {
   return {
-    name: 'core',
+    name: 'gateway',
     handlers: {
       health: () => host.health(),
       status: () => ({
@@ -34,7 +34,11 @@ export function coreModule(host: CoreHost): GatewayModule {
         clients: host.presence(),
         epoch: host.epoch,
         seq: host.seq(),
-        supervisor: detectSupervisor(),
+        supervisor: host.supervisor,
+        ...(() => {
+          const config = host.snapshot().config;
+          return config ? { config } : {};
+        })(),
       }),
       'gateway.shutdown': (params, caller) => {
         const restart = params?.restart ?? false;

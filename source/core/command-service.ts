@@ -1,0 +1,44 @@
+import { CommandRegistry, type AgentRuntime, type CommandHost } from '../agent/index.js';
+import type { CommandInfo } from '../protocol/index.js';
+import type { Providers } from '../providers/index.js';
+import type { EventBus } from './event-bus.js';
+
+/**
+ * The one slash-command registry. The TUI, the CLI and every channel run
+ * commands through it (`commands.run`), and `commands.list` gives clients
+ * each command's synopsis and argument values for completion.
+ */
+export class CommandService {
+  readonly #registry = new CommandRegistry();
+
+  constructor(
+    private readonly host: CommandHost,
+    private readonly agent: AgentRuntime,
+    private readonly providers: Providers,
+    private readonly events: EventBus,
+  ) {}
+
+  list(): CommandInfo[] {
+    return this.#registry.info();
+  }
+
+  /** Whether the text is a slash command this registry knows (`/name …`). */
+  isCommand(text: string): boolean {
+    return this.#registry.knows(text);
+  }
+
+  async run(sessionKey: string, text: string): Promise<{ reply: string; data?: unknown }> {
+    const { agent, events } = this;
+    const result = await this.#registry.run(text, {
+      sessionKey,
+      host: this.host,
+      providers: this.providers,
+      resolveModel: (session) => agent.resolveModel(session),
+      lastError: (key) => agent.lastError(key),
+      contextWindow: (session, runId) =>
+        agent.contextWindow(session, { chat: (p) => events.emit('chat', p), agent: (p) => events.emit('agent', p), context: (p) => events.emit('context', p) }, runId),
+      contextReport: (session) => agent.contextReport(session),
+    });
+    return result.data === undefined ? { reply: result.reply } : { reply: result.reply, data: result.data };
+  }
+}

@@ -1,0 +1,226 @@
+import { join } from 'node:path';
+import { AgentRuntime } from '../agent/index.js';
+import { systemClock, type ClawConfig, type Clock, type StatePaths } from '../config/index.js';
+import type { AgentEventPayload, ChatEventPayload, ContextPayload, GatewaySnapshot } from '../protocol/index.js';
+import { createProviders, type Providers } from '../providers/index.js';
+import { InboundJournal, LaneQueue, testRunnerFromEnv, type TurnEmitter, type TurnRunner } from '../queue/index.js';
+import { parseSessionKey } from '../routing/index.js';
+import { SessionRegistry } from '../sessions/index.js';
+import { createToolsRuntime, type ToolsRuntime } from '../tools/index.js';
+import { agentTurnRunner } from './agent-turn-runner.js';
+import { CommandService } from './command-service.js';
+import { sessionCommandHost } from './command-host.js';
+import { ConfigStore } from './config-store.js';
+import type { EventBus } from './event-bus.js';
+import { InboundService } from './inbound-service.js';
+import { Lifecycle } from './lifecycle.js';
+import type { Logger } from './logger.js';
+import { McpService, type McpServiceOptions } from './mcp-service.js';
+import { MemoryService } from './memory-service.js';
+import { Outbound } from './outbound.js';
+import type { Service, ServiceHealth } from './service.js';
+import { saveConversationOnReset } from './session-memory.js';
+import { SessionsService } from './sessions-service.js';
+import { throttle } from './throttle.js';
+
+export interface CoreOptions {
+  config: ClawConfig;
+  paths: StatePaths;
+  log: Logger;
+  /** The wire event stream the gateway broadcasts to clients. */
+  events: EventBus;
+  clock?: Clock;
+  /** Where provider keys and OLLAMA_HOST are read; default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Replaces the agent as what runs turns (tests; CLAW_TEST_RUNNER does the same from the environment). */
+  runner?: TurnRunner;
+  mcp?: McpServiceOptions;
+  /** Subsystems added on top of the built-ins, started after them in this order. */
+  services?: readonly Service[];
+}
+
+const LANES_EVENT_INTERVAL_MS = 100;
+const SNAPSHOT_SESSIONS = 200;
+
+/**
+ * The daemon's composition root: every service, built once in dependency
+ * order and handed to each other directly — no late binding. The gateway's
+ * RPC methods are thin adapters over these; a new subsystem is a `Service`
+ * that gets this object in `start(core)` and uses only its ports.
+ */
+export class Core {
+  readonly config: ConfigStore;
+  readonly clock: Clock;
+  readonly lifecycle: Lifecycle;
+  readonly providers: Providers;
+  readonly tools: ToolsRuntime;
+  readonly agent: AgentRuntime;
+  readonly memory: MemoryService;
+  readonly sessions: SessionsService;
+  readonly lanes: LaneQueue;
+  readonly inbound: InboundService;
+  readonly outbound: Outbound;
+  readonly commands: CommandService;
+  readonly mcp: McpService;
+  readonly services: readonly Service[];
+  readonly #contexts = new Map<string, ContextPayload>();
+  readonly #stopLanesEvent: () => void;
+  #unsubscribe: Array<() => void> = [];
+
+  private constructor(
+    readonly paths: StatePaths,
+    readonly log: Logger,
+    readonly events: EventBus,
+    private readonly journal: InboundJournal,
+    options: CoreOptions,
+  ) {
+    const { config } = options;
+    const clock = options.clock ?? systemClock;
+    const now = (): number => clock.now();
+    this.clock = clock;
+    this.config = new ConfigStore(config, paths.config, log, clock);
+    this.lifecycle = new Lifecycle(log);
+    this.outbound = new Outbound(log);
+    this.providers = createProviders({ config, paths, clock, ...(options.env ? { env: options.env } : {}) });
+    this.tools = createToolsRuntime({ config, paths, now });
+    this.memory = new MemoryService(config, paths, log);
+    this.agent = new AgentRuntime({
+      config,
+      paths,
+      providers: this.providers,
+      registry: this.tools.registry,
+      approvals: (sessionKey) => this.tools.inbox.gate(parseSessionKey(sessionKey)?.agentId ?? 'main', sessionKey),
+      now,
+      publishContext: (payload) => {
+        this.#contexts.set(payload.sessionKey, payload);
+        events.emit('context', payload);
+      },
+    });
+    const runner = options.runner ?? testRunnerFromEnv() ?? agentTurnRunner(this.agent);
+    const registry = new SessionRegistry({ paths, config, now, warn: (message) => log.warn(message) });
+    const lanesEvent = throttle(clock, () => events.emit('lanes', this.lanes.snapshot()), LANES_EVENT_INTERVAL_MS);
+    this.#stopLanesEvent = () => lanesEvent.cancel();
+    this.lanes = new LaneQueue({
+      config: config.queue,
+      runner,
+      clock,
+      openSession: (key) => registry.open(key),
+      onOutcome: (message, status, detail) => {
+        journal.finish(message.seq, status, { ...(detail.reason ? { reason: detail.reason } : {}), ...(detail.turnRunId ? { turnRunId: detail.turnRunId } : {}) })
+          .catch((error: unknown) => log.error(`journal outcome for ${message.messageId} not written: ${String(error)}`));
+        const reply = { sessionKey: message.sessionKey, runId: detail.turnRunId ?? message.runId, messageId: message.messageId, status, text: detail.text ?? detail.reason ?? '' };
+        void this.outbound.deliver(message.route ?? { channel: message.channel }, reply);
+        if (status === 'replied') void this.lifecycle.emit('message:sent', { sessionKey: message.sessionKey, runId: reply.runId, channel: message.channel, text: reply.text });
+      },
+      emit: this.#turnEmitter(),
+      onChange: () => lanesEvent.poke(),
+    });
+    this.sessions = new SessionsService(registry, this.lanes, events, this.lifecycle);
+    this.inbound = new InboundService({
+      config,
+      journal,
+      lanes: this.lanes,
+      sessions: registry,
+      lifecycle: this.lifecycle,
+      sessionChanged: (key, reason) => this.sessions.changed(key, reason),
+      warn: (message) => log.warn(message),
+    });
+    this.commands = new CommandService(sessionCommandHost(this.sessions, this.lanes, this.inbound, this.lifecycle), this.agent, this.providers, events);
+    this.mcp = new McpService(config, this.tools.registry, log, now, options.mcp);
+    saveConversationOnReset(this.lifecycle, registry, { config, paths, now, log });
+    this.services = [this.memory, this.mcp, ...(options.services ?? [])];
+  }
+
+  /** Builds every service in order, opens the journal and re-queues what a crash left unfinished. */
+  static async create(options: CoreOptions): Promise<Core> {
+    const clock = options.clock ?? systemClock;
+    const { journal, unfinished } = await InboundJournal.open(join(options.paths.root, 'queue', 'inbound.jsonl'), { now: () => clock.now() });
+    const core = new Core(options.paths, options.log, options.events, journal, options);
+    if (unfinished.length > 0) {
+      const { requeued, completed } = await core.inbound.recover(unfinished);
+      core.log.info(`inbound journal: ${requeued} unfinished message(s) re-queued, ${completed} found already answered`);
+    }
+    return core;
+  }
+
+  /** Starts the services in order, then reacts to approvals and config changes. */
+  async start(): Promise<void> {
+    for (const service of this.services) await service.start?.(this);
+    const { inbox } = this.tools;
+    this.#unsubscribe.push(inbox.on((event, approval) => this.events.emit(event === 'requested' ? 'approval.requested' : 'approval.resolved', { approval })));
+    this.#unsubscribe.push(this.config.onChange((changed) => this.#applyConfig(changed)));
+    this.config.watch((status) => this.events.emit('config', status));
+    await this.lifecycle.emit('gateway:startup', {});
+  }
+
+  health(): Record<string, ServiceHealth> {
+    const checks: Record<string, ServiceHealth> = {
+      sessions: { ok: true, detail: `${this.lanes.runningCount()} running, ${this.journal.unfinishedCount()} unfinished` },
+      approvals: { ok: true, detail: `${this.tools.inbox.list('pending').length} pending approvals` },
+    };
+    const config = this.config.status();
+    if (config.state !== 'ok') checks.config = { ok: true, detail: config.state === 'invalid' ? 'claw.json is invalid; running the last good config' : `restart needed for ${config.restartNeeded.join(', ')}` };
+    for (const service of this.services) {
+      const health = service.health?.();
+      if (health) checks[service.name] = health;
+    }
+    return checks;
+  }
+
+  snapshot(): GatewaySnapshot {
+    const sessions = this.sessions.list(undefined, SNAPSHOT_SESSIONS);
+    return {
+      sessions,
+      lanes: this.lanes.snapshot(),
+      approvals: this.tools.inbox.list('pending'),
+      context: sessions.flatMap((session) => this.#contexts.get(session.key) ?? []),
+      config: this.config.status(),
+    };
+  }
+
+  /** Lets running turns finish until the deadline, then persists what is open. */
+  async drain(deadline: number, reason: string): Promise<void> {
+    await this.lifecycle.emit('gateway:shutdown', { reason });
+    await Promise.all(this.services.map((service) => service.drain?.(deadline)));
+    await this.lanes.drain(deadline);
+    await Promise.all([this.sessions.registry.flush(), this.journal.flush()]);
+  }
+
+  /** Stops in reverse order of construction. */
+  async stop(): Promise<void> {
+    for (const unsubscribe of this.#unsubscribe) unsubscribe();
+    this.#unsubscribe = [];
+    this.config.close();
+    this.#stopLanesEvent();
+    for (const service of [...this.services].reverse()) await service.stop?.();
+    await this.sessions.registry.close();
+    await this.journal.close();
+    await this.tools.close();
+  }
+
+  async #applyConfig(changed: readonly string[]): Promise<void> {
+    const touches = (...sections: string[]): boolean => changed.some((key) => sections.some((s) => key === s || key.startsWith(`${s}.`)));
+    if (touches('models', 'agents')) this.providers.reload();
+    if (touches('mcpServers')) await this.mcp.reload();
+    if (touches('memory', 'agents')) await this.memory.reload();
+  }
+
+  #turnEmitter(): TurnEmitter {
+    return ((event: 'chat' | 'agent', payload: ChatEventPayload | AgentEventPayload) => {
+      if (event === 'chat') {
+        this.events.emit('chat', payload as ChatEventPayload);
+        return;
+      }
+      const agent = payload as AgentEventPayload;
+      this.events.emit('agent', agent);
+      if (agent.stream !== 'lifecycle') return;
+      if (agent.phase === 'start') void this.lifecycle.emit('turn:start', { sessionKey: agent.sessionKey, runId: agent.runId });
+      if (agent.phase === 'end' || agent.phase === 'error' || agent.phase === 'aborted') {
+        this.sessions.changed(agent.sessionKey, 'updated');
+        void this.lifecycle.emit('turn:end', { sessionKey: agent.sessionKey, runId: agent.runId, status: agent.phase });
+      }
+    }) as TurnEmitter;
+  }
+}
+
+export const createCore = (options: CoreOptions): Promise<Core> => Core.create(options);

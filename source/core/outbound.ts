@@ -1,0 +1,69 @@
+import type { ReplyRoute } from '../protocol/index.js';
+import type { Logger } from './logger.js';
+
+/** A turn's outcome as a channel delivers it. */
+export interface OutboundReply {
+  sessionKey: string;
+  runId: string;
+  /** The inbound message this answers. */
+  messageId: string;
+  status: 'replied' | 'failed' | 'aborted' | 'suppressed' | 'dropped';
+  /** The reply text (replied) or what went wrong (failed, aborted, dropped). */
+  text: string;
+}
+
+export interface DeliveryResult {
+  delivered: boolean;
+  /** Platform message id, when the channel has one. */
+  messageId?: string;
+  error?: string;
+}
+
+/** The outbound half of a channel: how replies reach its chats. */
+export interface ChannelDelivery {
+  deliver(route: ReplyRoute, reply: OutboundReply): Promise<DeliveryResult>;
+}
+
+/** The way out: every reply goes to the route its message was accepted with. */
+export interface OutboundPort {
+  deliver(route: ReplyRoute, reply: OutboundReply): Promise<DeliveryResult>;
+  /** A channel registers its outbound half when it starts; the returned function unregisters it. */
+  register(channel: string, delivery: ChannelDelivery): () => void;
+}
+
+/**
+ * Channels that reach their clients through the gateway's own event stream
+ * (the TUI and CLI) need no delivery: the `chat` events already carried the
+ * reply to every attached client.
+ */
+const EVENT_CHANNELS = new Set(['tui']);
+
+export class Outbound implements OutboundPort {
+  readonly #channels = new Map<string, ChannelDelivery>();
+
+  constructor(private readonly log: Logger) {}
+
+  register(channel: string, delivery: ChannelDelivery): () => void {
+    this.#channels.set(channel, delivery);
+    return () => {
+      if (this.#channels.get(channel) === delivery) this.#channels.delete(channel);
+    };
+  }
+
+  async deliver(route: ReplyRoute, reply: OutboundReply): Promise<DeliveryResult> {
+    if (EVENT_CHANNELS.has(route.channel)) return { delivered: true };
+    const channel = this.#channels.get(route.channel);
+    if (!channel) {
+      const error = `no channel "${route.channel}" is running to deliver the reply to ${reply.messageId}`;
+      this.log.warn(error);
+      return { delivered: false, error };
+    }
+    try {
+      return await channel.deliver(route, reply);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.log.warn(`delivering ${reply.messageId} on ${route.channel} failed: ${message}`);
+      return { delivered: false, error: message };
+    }
+  }
+}

@@ -1,0 +1,21 @@
+import type { Core } from './create-core.js';
+
+export interface ServiceHealth {
+  ok: boolean;
+  detail?: string;
+}
+
+/**
+ * A subsystem the daemon runs. Built-ins are constructed by createCore; a
+ * subsystem added later (channels, schedule, hooks, skills) is one of these,
+ * listed once in createCore's service list, and reaches the rest of the
+ * daemon only through the ports on `core`.
+ */
+export interface Service {
+  readonly name: string;
+  start?(core: Core): Promise<void> | void;
+  /** Finish or checkpoint running work; must resolve by `deadline` (epoch ms). */
+  drain?(deadline: number): Promise<void>;
+  stop?(): Promise<void> | void;
+  health?(): ServiceHealth;
+}

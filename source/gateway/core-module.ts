@@ -1,0 +1,28 @@
+import { createCore, type Core, type CoreOptions } from '../core/index.js';
+import type { GatewayModule, ModuleFactory } from './module.js';
+import { servicesRpc } from './rpc/services-rpc.js';
+import { sessionsRpc } from './rpc/sessions-rpc.js';
+
+export type CoreModuleOptions = Omit<CoreOptions, 'config' | 'paths' | 'log' | 'events'>;
+
+/** A started core behind the gateway: its RPC methods, health, hello snapshot, drain and stop. */
+export function coreGatewayModule(core: Core): GatewayModule {
+  return {
+    name: 'core',
+    handlers: { ...sessionsRpc(core), ...servicesRpc(core) },
+    snapshot: () => core.snapshot(),
+    healthChecks: () => core.health(),
+    drain: (deadline, reason) => core.drain(deadline, reason),
+    close: () => core.stop(),
+  };
+}
+
+/** The daemon's services, built from the gateway's context when the gateway starts. */
+export function coreModule(options: CoreModuleOptions = {}, onCore?: (core: Core) => void): ModuleFactory {
+  return async ({ config, paths, bus, log }): Promise<GatewayModule> => {
+    const core = await createCore({ ...options, config, paths, log, events: bus });
+    await core.start();
+    onCore?.(core);
+    return coreGatewayModule(core);
+  };
+}

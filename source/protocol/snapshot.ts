@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { contextPayload, lanesPayload, subagentNode } from './events/runtime.js';
+import { approvalRecord } from './methods/approvals.js';
+import { configStatus, healthPayload, presenceEntry } from './gateway-state.js';
+import { sessionSummary } from './methods/sessions.js';
+
+/**
+ * The state a client needs on connect (the hello) and after a seq gap
+ * (`events.snapshot`). Every key is optional: a gateway built without a
+ * subsystem leaves its key out, and a client applies each key on its own.
+ */
+export const gatewaySnapshot = z.strictObject({
+  sessions: z.array(sessionSummary).optional(),
+  lanes: lanesPayload.optional(),
+  approvals: z.array(approvalRecord).optional(),
+  /** The latest context report of each listed session, so a new client shows real numbers at once. */
+  context: z.array(contextPayload).optional(),
+  subagents: z.strictObject({ nodes: z.array(subagentNode) }).optional(),
+  config: configStatus.optional(),
+  presence: z.array(presenceEntry).optional(),
+  health: healthPayload.optional(),
+});
+export type GatewaySnapshot = z.infer<typeof gatewaySnapshot>;
