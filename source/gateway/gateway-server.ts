@@ -18,8 +18,8 @@ import {
 import { AuthLimiter } from './auth-limiter.js';
 import { ClientConnection, HandshakeError } from './client-connection.js';
 import { gatewayHandlers } from './gateway-handlers.js';
-import { EventBus } from '../core/event-bus.js';
-import type { Logger } from '../core/logger.js';
+import { EventBus } from '../core/index.js';
+import type { Logger } from '../core/index.js';
 import type { GatewayModule, ModuleFactory } from './module.js';
 import { RpcRouter } from './rpc-router.js';
 import { tokenMatches } from './token-store.js';

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import type { ClawConfig, StatePaths } from '../config/index.js';
 import type { GatewaySnapshot, Methods, MethodName, ResultOf } from '../protocol/index.js';
-import type { EventBus } from '../core/event-bus.js';
-import type { Logger } from '../core/logger.js';
+import type { EventBus } from '../core/index.js';
+import type { Logger } from '../core/index.js';
 
 /** Who is calling: passed to every handler. */
 export interface CallerInfo {

@@ -8,7 +8,7 @@ import {
 } from '../protocol/index.js';
 import type { CallerInfo, HandlerTable, MethodHandler } from './module.js';
 import { IdempotencyCache } from './idempotency-cache.js';
-import type { Logger } from '../core/logger.js';
+import type { Logger } from '../core/index.js';
 
 function describeIssues(error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> }): string {
   return error.issues

@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import { loadConfig, resolveGatewayPort, type ClawConfig, type StatePaths } from '../../config/index.js';
-import { findLocalGateway } from '../../client/local-gateway.js';
+import { findLocalGateway } from '../../client/index.js';
 import { currentServiceEnvironment, serviceInstalled, serviceFilePath } from '../supervision/index.js';
 
 export interface DoctorCheck {
