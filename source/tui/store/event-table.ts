@@ -1,5 +1,6 @@
 import type { EventName, PayloadOf } from '../../protocol/index.js';
 import { reduceAgentEvent, reduceChatEvent } from './chat-reducer.js';
+import { reduceConfigStatus } from './config-reducer.js';
 import { reduceApprovalRequested, reduceApprovalResolved, reduceSessionsChanged } from './reducers.js';
 import type { TuiState } from './state.js';
 
@@ -18,6 +19,7 @@ export const eventTable: { [E in EventName]?: Reducer<E> } = {
   subagents: (state, payload) => ({ ...state, subagents: payload.nodes }),
   'approval.requested': (state, payload) => reduceApprovalRequested(state, payload),
   'approval.resolved': (state, payload, now) => reduceApprovalResolved(state, payload, now),
+  config: (state, payload) => reduceConfigStatus(state, payload),
   shutdown: (state, payload) => ({ ...state, conn: { ...state.conn, reason: `gateway stopping: ${payload.reason}` } }),
 };
 

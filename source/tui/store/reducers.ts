@@ -1,6 +1,5 @@
-import type { ApprovalRecord, HelloPayload, PayloadOf } from '../../protocol/index.js';
-import { approvalRecord, contextPayload, lanesPayload, sessionSummary, subagentNode } from '../../protocol/index.js';
-import { z } from 'zod';
+import { gatewaySnapshot, type ApprovalRecord, type GatewaySnapshot, type HelloPayload, type PayloadOf } from '../../protocol/index.js';
+import { reduceConfigStatus } from './config-reducer.js';
 import { emptyChat, type TuiState } from './state.js';
 import { appendItems, updateChat } from './chat-reducer.js';
 
@@ -41,17 +40,10 @@ export function reduceApprovalResolved(state: TuiState, payload: PayloadOf<'appr
   return updateChat(next, approval.sessionKey, (log) => appendItems(log, [{ kind: 'notice', id: `approval:${approval.id}`, text: describeResolution(approval) }]));
 }
 
-const snapshotShape = z.object({
-  approvals: z.array(approvalRecord).optional(),
-  sessions: z.array(sessionSummary).optional(),
-  lanes: lanesPayload.optional(),
-  context: z.array(contextPayload).optional(),
-  subagents: z.object({ nodes: z.array(subagentNode) }).optional(),
-});
 
 /**
- * Applies a hello (first connect or reconnect). The snapshot keys are owned by
- * gateway modules; each is validated alone so one unknown shape hides nothing else.
+ * Applies a hello (first connect or reconnect). Each snapshot key is validated
+ * alone against the protocol's schema, so one unknown shape hides nothing else.
  */
 export function reduceHello(state: TuiState, hello: HelloPayload): TuiState {
   let next: TuiState = {
@@ -59,9 +51,9 @@ export function reduceHello(state: TuiState, hello: HelloPayload): TuiState {
     conn: { ...state.conn, state: 'open', host: hello.server.host, version: hello.server.version, methods: hello.methods },
   };
   const snap = hello.snapshot;
-  const pick = <K extends keyof z.infer<typeof snapshotShape>>(key: K): z.infer<typeof snapshotShape>[K] | undefined => {
-    const parsed = snapshotShape.shape[key].safeParse(snap[key]);
-    return parsed.success ? (parsed.data as z.infer<typeof snapshotShape>[K]) : undefined;
+  const pick = <K extends keyof GatewaySnapshot>(key: K): GatewaySnapshot[K] | undefined => {
+    const parsed = gatewaySnapshot.shape[key].safeParse(snap[key]);
+    return parsed.success ? (parsed.data as GatewaySnapshot[K]) : undefined;
   };
   const approvals = pick('approvals');
   if (approvals) next = reducePendingList(next, approvals);
@@ -73,5 +65,7 @@ export function reduceHello(state: TuiState, hello: HelloPayload): TuiState {
   if (context) next = { ...next, context: { ...next.context, ...Object.fromEntries(context.map((c) => [c.sessionKey, c])) } };
   const subagents = pick('subagents');
   if (subagents) next = { ...next, subagents: subagents.nodes };
+  const config = pick('config');
+  if (config && config.state !== 'ok') next = reduceConfigStatus(next, config);
   return next;
 }
