@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { SessionKind } from '../protocol/index.js';
 import { bootstrapFileNames, type BootstrapFileName } from './workspace.js';
 
 export const BOOTSTRAP_FILE_MAX_CHARS = 20_000;
@@ -7,8 +8,7 @@ export const BOOTSTRAP_TOTAL_MAX_CHARS = 150_000;
 const HEAD_SHARE = 0.7;
 const TAIL_SHARE = 0.2;
 
-/** Session kinds as routing names them; they decide which files a turn sees. */
-export type SessionKind = 'main' | 'direct' | 'group' | 'cron' | 'hook' | 'subagent';
+export type { SessionKind };
 
 const minimalSet: ReadonlySet<BootstrapFileName> = new Set(['AGENTS.md', 'TOOLS.md', 'SOUL.md', 'IDENTITY.md', 'USER.md']);
 

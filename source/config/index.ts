@@ -5,8 +5,7 @@ export { configSchema, type ClawConfig, type ClawConfigInput } from './schema.js
 export { ConfigError, loadConfig, readRawConfig, writeRawConfig, validateConfig } from './config-file.js';
 export { getAtPath, setAtPath, unsetAtPath, parseCliValue } from './config-keys.js';
 export { DEFAULT_GATEWAY_PORT } from './sections/gateway.js';
-export { thinkingLevels, thinkingLevel } from './sections/agents.js';
-export { queueModes, queueMode, dropPolicies } from './sections/queue.js';
+export { dropPolicies } from './sections/queue.js';
 export { dmScopes } from './sections/sessions.js';
 export { toolProfiles } from './sections/tools.js';
 export { resolveGatewayPort } from './gateway-port.js';

@@ -16,3 +16,4 @@ export * from './methods/mcp.js';
 export * from './events/runtime.js';
 export * from './route.js';
 export * from './snapshot.js';
+export * from './format-tokens.js';

@@ -1,4 +1,5 @@
 import type { ClawConfig } from '../config/index.js';
+import { parseSessionKey } from '../routing/index.js';
 
 export type QueueMode = ClawConfig['queue']['mode'];
 export type QueueConfig = ClawConfig['queue'];
@@ -21,7 +22,6 @@ export function resolveQueueMode(sources: ModeSources, config: Pick<QueueConfig,
 
 /** Which global pool a session's turns draw from. */
 export function poolForSessionKey(key: string): PoolName {
-  if (key.startsWith('cron:')) return 'cron';
-  if (/^agent:[^:]+:subagent:/.test(key)) return 'subagent';
-  return 'main';
+  const kind = parseSessionKey(key)?.kind;
+  return kind === 'cron' ? 'cron' : kind === 'subagent' ? 'subagent' : 'main';
 }

@@ -1,6 +1,8 @@
 import type { ClawConfig } from '../config/index.js';
 
-export type SessionKind = 'main' | 'direct' | 'group' | 'cron' | 'hook' | 'subagent';
+import type { SessionKind } from '../protocol/index.js';
+
+export type { SessionKind };
 export type DmScope = ClawConfig['session']['dmScope'];
 
 /** What a session key says about itself; `agentId` is absent for cron/hook keys (they use the default agent). */

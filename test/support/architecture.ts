@@ -32,6 +32,8 @@ export const FLOORS: Readonly<Record<string, number>> = {
 const SAME_FLOOR: ReadonlyArray<readonly [string, string]> = [
   ['daemon', 'gateway'],
   ['cli', 'tui'],
+  // The config file validates the protocol's vocabulary (queue modes, thinking levels), declared once there.
+  ['config', 'protocol'],
 ];
 
 /** DESIGN.md §2: the TUI talks to the daemon only through the client and the protocol. */

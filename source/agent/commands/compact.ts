@@ -1,7 +1,7 @@
 import { ClawError } from '../../protocol/index.js';
 import { commandRunId } from '../compaction/index.js';
 import { compactionHistory, compactionUndoEntry, effectiveCompaction } from '../context/index.js';
-import { formatTokens } from './context-format.js';
+import { formatTokens } from '../../protocol/index.js';
 import type { CommandContext, CommandReply, SlashCommand } from './types.js';
 
 async function undo({ sessionKey, host, contextWindow }: CommandContext): Promise<CommandReply> {

@@ -1,9 +1,7 @@
+import { formatTokens } from '../../protocol/index.js';
 import type { ContextAccount, CompactionRecord } from '../context/index.js';
 import type { ContextReport } from '../agent-runtime.js';
 
-export function formatTokens(n: number): string {
-  return n >= 10_000 ? `${Math.round(n / 1000)}k` : n.toLocaleString('en-US');
-}
 
 function chars(n: number): string {
   return n.toLocaleString('en-US');

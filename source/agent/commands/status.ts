@@ -1,9 +1,7 @@
+import { formatTokens } from '../../protocol/index.js';
 import { compactionHistory } from '../context/index.js';
 import type { SlashCommand } from './types.js';
 
-function formatTokens(n: number): string {
-  return n >= 10_000 ? `${Math.round(n / 1000)}k` : String(n);
-}
 
 export const statusCommand: SlashCommand = {
   name: 'status',

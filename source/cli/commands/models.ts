@@ -1,3 +1,4 @@
+import { formatTokens } from '../../protocol/index.js';
 import { loadConfig, statePaths } from '../../config/index.js';
 import { createProviders, type ModelListing } from '../../providers/index.js';
 import type { CommandRun } from '../command.js';
@@ -5,9 +6,6 @@ import { printJson } from '../format.js';
 
 const usage = 'Usage: claw models list [--json]';
 
-function formatTokens(n: number): string {
-  return n >= 1_000_000 ? `${Number((n / 1_000_000).toFixed(2))}M` : `${Math.round(n / 1000)}k`;
-}
 
 function formatPrice(listing: ModelListing): string {
   return listing.cost.input === 0 && listing.cost.output === 0 ? '-' : `$${listing.cost.input}/$${listing.cost.output}`;

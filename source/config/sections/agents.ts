@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
-export const thinkingLevels = ['off', 'minimal', 'low', 'medium', 'high'] as const;
-export const thinkingLevel = z.enum(thinkingLevels);
+import { thinkingLevelName as thinkingLevel } from '../../protocol/index.js';
+
 
 const agentTuning = {
   /** Model ref `provider/model` used when the session sets none. */

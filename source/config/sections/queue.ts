@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
-export const queueModes = ['steer', 'followup', 'collect', 'interrupt'] as const;
-export const queueMode = z.enum(queueModes);
+import { queueModeName as queueMode } from '../../protocol/index.js';
+
 export const dropPolicies = ['summarize', 'old', 'new'] as const;
 
 export const queueSection = z.strictObject({

@@ -5,6 +5,7 @@ import { transcriptEntry } from '../transcript.js';
 export const queueModeName = z.enum(['steer', 'followup', 'collect', 'interrupt']);
 export const thinkingLevelName = z.enum(['off', 'minimal', 'low', 'medium', 'high']);
 export const sessionKind = z.enum(['main', 'direct', 'group', 'cron', 'hook', 'subagent']);
+export type SessionKind = z.infer<typeof sessionKind>;
 
 export const sessionSummary = z.strictObject({
   key: z.string(),
