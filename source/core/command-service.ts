@@ -18,8 +18,8 @@ export class CommandService {
     private readonly events: EventBus,
   ) {}
 
-  list(): CommandInfo[] {
-    return this.#registry.info();
+  list(): Promise<CommandInfo[]> {
+    return this.#registry.info(this.providers);
   }
 
   /** Whether the text is a slash command this registry knows (`/name …`). */

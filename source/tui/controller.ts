@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { GatewayClient } from '../client/index.js';
-import { ClawError, type ApprovalRecord, type MethodName, type ParamsOf, type ResultOf } from '../protocol/index.js';
+import { ClawError, type ApprovalRecord, type CommandInfo, type MethodName, type ParamsOf, type ResultOf } from '../protocol/index.js';
 import { appendItems, updateChat } from './store/chat-reducer.js';
 import { entriesToItems, prependHistory } from './store/history.js';
 import { reduceHello, reducePendingList } from './store/reducers.js';
@@ -20,6 +20,7 @@ export class TuiController {
   private readonly unsubscribe: Array<() => void> = [];
   private pingTimer: NodeJS.Timeout | undefined;
   private noticeSeq = 0;
+  private gatewayCommands: CommandInfo[] = [];
 
   constructor(readonly client: GatewayClient, readonly store: TuiStore) {}
 
@@ -31,6 +32,7 @@ export class TuiController {
       this.client.onState((state, detail) => this.store.update((s) => ({ ...s, conn: { ...s.conn, state, ...(detail.reason ? { reason: detail.reason } : {}) } }))),
       this.client.onHello((hello) => {
         this.store.update((s) => reduceHello(s, hello));
+        void this.loadCommands();
         if (hello.resume !== 'replayed') void this.loadInitial();
       }),
     );
@@ -38,6 +40,7 @@ export class TuiController {
       const hello = this.client.hello;
       this.store.update((s) => reduceHello(s, hello));
       this.store.update((s) => ({ ...s, conn: { ...s.conn, state: this.client.state } }));
+      void this.loadCommands();
       void this.loadInitial();
     }
     this.pingTimer = setInterval(() => { void this.ping(); }, PING_EVERY_MS);
@@ -47,6 +50,20 @@ export class TuiController {
   detach(): void {
     clearInterval(this.pingTimer);
     for (const off of this.unsubscribe.splice(0)) off();
+  }
+
+  /** The gateway's slash commands, as `commands.list` last returned them (for completion, pickers, /help). */
+  commands(): readonly CommandInfo[] {
+    return this.gatewayCommands;
+  }
+
+  async loadCommands(): Promise<void> {
+    if (!this.serves('commands.list')) return;
+    try {
+      this.gatewayCommands = (await this.call('commands.list')).commands;
+    } catch (error) {
+      this.error(error, 'Slash-command completion is unavailable until the gateway answers commands.list.');
+    }
   }
 
   serves(method: MethodName): boolean {

@@ -64,6 +64,22 @@ describe('commands', () => {
     await expect(client.request('commands.run', { sessionKey: KEY, text: '/frobnicate' })).rejects.toMatchObject({ code: 'not_found' });
   });
 
+  it('gives clients the argument values to pick from, and refuses unknown models everywhere with the known ones', async () => {
+    llm = await startFakeOpenAI();
+    gateway = await startCommandGateway(fakeConfig(llm));
+    const client = await gateway.connect();
+    const { commands } = await client.request('commands.list', {});
+    const model = commands.find((c) => c.name === 'model')!;
+    expect(model.arguments?.[0]?.values?.map((v) => v.value)).toEqual(expect.arrayContaining(['default', 'fake/m', 'fake/other']));
+    expect(commands.find((c) => c.name === 'think')!.arguments?.[0]?.values?.map((v) => v.value)).toEqual(['off', 'minimal', 'low', 'medium', 'high']);
+
+    await client.request('commands.run', { sessionKey: KEY, text: '/status' });
+    await expect(client.request('commands.run', { sessionKey: KEY, text: '/model nope/x' })).rejects.toMatchObject({ code: 'bad_request', message: expect.stringMatching(/Known models: .*fake\/m/) });
+    await expect(client.request('sessions.patch', { key: KEY, patch: { model: 'nope/x' } })).rejects.toMatchObject({ code: 'bad_request', message: expect.stringContaining('fake/other') });
+    await expect(client.request('sessions.new', { key: KEY, model: 'nope/x' })).rejects.toMatchObject({ code: 'bad_request' });
+    expect((await client.request('sessions.patch', { key: KEY, patch: { model: 'fake/other' } })).session.model).toBe('fake/other');
+  });
+
   it('/retry answers a message that failed for lack of a key, without repeating it', async () => {
     llm = await startFakeOpenAI();
     gateway = await startCommandGateway(fakeConfig(llm, 'FAKE_RETRY_KEY'));

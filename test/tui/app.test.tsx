@@ -71,7 +71,7 @@ describe('TUI against a real gateway socket', () => {
     expect(callsOf(h.fake, 'chat.send')[0]).toMatchObject({ text: 'first line\nsecond line' });
   });
 
-  it('completes slash commands from a popup and runs /status against the gateway', async () => {
+  it("completes the gateway's slash commands and their argument values from commands.list, and runs them there", async () => {
     const h = await openApp();
     await expect.poll(() => h.frame()).toContain('● open');
     h.type('/st');
@@ -79,8 +79,11 @@ describe('TUI against a real gateway socket', () => {
     h.type(TAB);
     await expect.poll(() => h.frame()).toContain('❯ /status');
     h.type(ENTER);
-    await expect.poll(() => h.frame()).toMatch(/gateway v\d+\.\d+\.\d+ on /);
-    expect(h.frame()).toContain('ran /status');
+    await expect.poll(() => h.frame()).toContain('ran /status');
+    expect(callsOf(h.fake, 'commands.run')).toMatchObject([{ text: '/status' }]);
+    h.type('/think h');
+    await expect.poll(() => h.frame()).toContain('high');
+    expect(h.frame()).not.toContain('low');
   });
 
   it('sends commands the TUI does not know to commands.run', async () => {

@@ -48,9 +48,9 @@ describe.skipIf(!hasTmux())('claw TUI in a real terminal (tmux)', () => {
     expect(t.screen()).toContain('› hello from the e2e test');
 
     t.type('/status');
-    await expect.poll(() => t.screen(), poll).toContain('Gateway and session status');
+    await expect.poll(() => t.screen(), poll).toContain('tokens used of the window');
     t.keys('Enter');
-    await expect.poll(() => t.screen(), poll).toMatch(/gateway v\d+\.\d+\.\d+ on/);
+    await expect.poll(() => t.screen(), poll).toMatch(/gateway +v\d+\.\d+\.\d+ on/);
 
     t.resize(160, 48);
     // Wide layout: sessions on the left and context on the right share the first pane row.

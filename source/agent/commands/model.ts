@@ -1,16 +1,24 @@
 import { isProviderError } from '../../providers/index.js';
-import { ClawError } from '../../protocol/index.js';
+import { ClawError, type CommandArgument } from '../../protocol/index.js';
 import type { Providers } from '../../providers/index.js';
 import type { SlashCommand } from './types.js';
 
 /** Refuses a ref the providers cannot resolve, with the way to find a good one. */
-export function checkModelRef(providers: Providers, ref: string): void {
+export async function checkModelRef(providers: Providers, ref: string): Promise<void> {
   try {
     providers.resolveModel(ref);
   } catch (error) {
-    if (isProviderError(error)) throw new ClawError('bad_request', `${error.message} Use /model to list the models claw knows.`);
-    throw error;
+    if (!isProviderError(error)) throw error;
+    const known = (await providers.listModels()).map((m) => m.ref);
+    throw new ClawError('bad_request', `${error.message} Known models: ${known.length > 0 ? known.join(', ') : 'none yet (see `claw models list`)'}.`);
   }
+}
+
+/** The models a session can switch to now, `default` first. */
+export async function modelArgument(providers: Providers, name: string, withDefault: boolean): Promise<CommandArgument> {
+  const listing = await providers.listModels();
+  const values = listing.map((m) => ({ value: m.ref, description: m.ready ? `${Math.round(m.contextWindow / 1000)}k context` : 'no key set' }));
+  return { name, required: false, values: withDefault ? [{ value: 'default', description: "the agent's model" }, ...values] : values };
 }
 
 export const modelCommand: SlashCommand = {
@@ -18,6 +26,7 @@ export const modelCommand: SlashCommand = {
   aliases: ['models'],
   args: '[provider/model | default]',
   description: 'Show the session model, or switch it (default clears the override).',
+  argument: (providers) => modelArgument(providers, 'model', true),
   async run({ sessionKey, args, host, providers, resolveModel }) {
     if (!args) {
       const session = await host.session(sessionKey);
@@ -30,7 +39,7 @@ export const modelCommand: SlashCommand = {
       const session = await host.patch(sessionKey, { model: null });
       return { reply: `model override cleared; using ${(await resolveModel(session)) ?? 'none configured'}`, data: { model: session.model } };
     }
-    checkModelRef(providers, args);
+    await checkModelRef(providers, args);
     await host.patch(sessionKey, { model: args });
     return { reply: `model set to ${args} for this session`, data: { model: args } };
   },

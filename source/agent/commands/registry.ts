@@ -1,4 +1,5 @@
 import { ClawError, type CommandInfo } from '../../protocol/index.js';
+import type { Providers } from '../../providers/index.js';
 import { abortCommand } from './abort.js';
 import { compactCommand } from './compact.js';
 import { contextCommand } from './context.js';
@@ -47,8 +48,12 @@ export class CommandRegistry {
     return this.#commands;
   }
 
-  info(): CommandInfo[] {
-    return this.#commands.map(({ name, aliases, args, description }) => ({ name, aliases: [...aliases], args, description }));
+  async info(providers: Providers): Promise<CommandInfo[]> {
+    return Promise.all(this.#commands.map(async (command) => {
+      const { name, aliases, args, description } = command;
+      const argument = await command.argument?.(providers);
+      return { name, aliases: [...aliases], args, description, ...(argument ? { arguments: [argument] } : {}) };
+    }));
   }
 
   async run(text: string, context: Omit<CommandContext, 'args' | 'list'>): Promise<CommandReply> {

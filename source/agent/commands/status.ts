@@ -1,3 +1,5 @@
+import { hostname } from 'node:os';
+import { CLAW_VERSION } from '../../config/index.js';
 import { formatTokens } from '../../protocol/index.js';
 import { compactionHistory } from '../context/index.js';
 import type { SlashCommand } from './types.js';
@@ -42,6 +44,7 @@ export const statusCommand: SlashCommand = {
     };
     const used = window ? `${formatTokens(session.tokens.context)} / ${formatTokens(window)} (${Math.round((session.tokens.context / window) * 100)}%)` : formatTokens(session.tokens.context);
     const lines = [
+      `gateway  v${CLAW_VERSION} on ${hostname()} · pid ${process.pid} · up ${Math.round(process.uptime())}s`,
       `session  ${sessionKey} (${session.sessionId})`,
       `model    ${model ?? 'none configured'}${provider ? ` via ${provider}` : ''}`,
       `context  ${used}`,

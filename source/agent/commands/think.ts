@@ -6,6 +6,7 @@ export const thinkCommand: SlashCommand = {
   aliases: ['thinking'],
   args: 'off|minimal|low|medium|high',
   description: 'Show or set how much the model reasons before answering.',
+  argument: () => ({ name: 'level', required: false, values: thinkingLevelName.options.map((value) => ({ value })) }),
   async run({ sessionKey, args, host }) {
     if (!args) {
       const session = await host.session(sessionKey);

@@ -1,4 +1,4 @@
-import type { SessionSummary } from '../../protocol/index.js';
+import type { CommandArgument, SessionSummary } from '../../protocol/index.js';
 import type { Providers, ThinkingLevel } from '../../providers/index.js';
 import type { ContextReport, LastError } from '../agent-runtime.js';
 import type { ContextWindow } from '../compaction/index.js';
@@ -50,6 +50,8 @@ export interface SlashCommand {
   /** Usage of the arguments, e.g. `[provider/model]`; empty when there are none. */
   args: string;
   description: string;
+  /** The argument and, when it is one of a known set, its values now (for completion and pickers). */
+  argument?(providers: Providers): Promise<CommandArgument> | CommandArgument;
   run(context: CommandContext): Promise<CommandReply>;
 }
 

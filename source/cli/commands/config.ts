@@ -9,6 +9,7 @@ import {
   writeRawConfig,
 } from '../../config/index.js';
 import type { CommandRun } from '../command.js';
+import { refuseUnknownModel } from '../model-check.js';
 
 const usage = 'Usage: claw config get [key] | set <key> <value> | unset <key> | path';
 
@@ -36,7 +37,13 @@ export const run: CommandRun = async ({ args }) => {
     }
     case 'set': {
       if (!key || valueWords.length === 0) break;
-      const next = setAtPath(readRawConfig(file), key, parseCliValue(valueWords.join(' ')));
+      const value = parseCliValue(valueWords.join(' '));
+      const next = setAtPath(readRawConfig(file), key, value);
+      const refused = await refuseUnknownModel(next, key, value);
+      if (refused) {
+        process.stderr.write(`${refused}\n`);
+        return 1;
+      }
       writeRawConfig(file, next);
       process.stdout.write(`${key} = ${show(getAtPath(next, key))}\n`);
       return 0;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { checkModelRef } from '../../agent/index.js';
 import { inboundFromChatSend } from '../../channels/index.js';
 import type { Core } from '../../core/index.js';
 import { ClawError } from '../../protocol/index.js';
@@ -6,13 +7,16 @@ import type { HandlerTable } from '../module.js';
 
 /** sessions.* and chat.*: validate (done by the router), call the core, map the result. */
 export function sessionsRpc(core: Core): HandlerTable {
-  const { sessions, lanes, inbound, commands } = core;
+  const { sessions, lanes, inbound, commands, providers } = core;
   const { registry } = sessions;
   return {
     'sessions.list': (params) => ({ sessions: sessions.list(params?.agentId) }),
     'sessions.get': ({ key }) => ({ session: sessions.summaryOf(key) }),
     'sessions.history': ({ key, beforeId, limit }) => registry.history(key, beforeId, limit ?? 100),
-    'sessions.new': async ({ key, model }) => ({ session: await sessions.reset(key, { kind: 'new', ...(model ? { model } : {}) }) }),
+    'sessions.new': async ({ key, model }) => {
+      if (model) await checkModelRef(providers, model);
+      return { session: await sessions.reset(key, { kind: 'new', ...(model ? { model } : {}) }) };
+    },
     'sessions.reset': async ({ key }) => {
       registry.require(key);
       return { session: await sessions.reset(key, { kind: 'reset' }) };
@@ -26,7 +30,8 @@ export function sessionsRpc(core: Core): HandlerTable {
       if (deleted) sessions.changed(key, 'deleted');
       return { deleted };
     },
-    'sessions.patch': ({ key, patch }) => {
+    'sessions.patch': async ({ key, patch }) => {
+      if (patch.model) await checkModelRef(providers, patch.model);
       registry.patch(key, patch);
       sessions.changed(key, 'updated');
       return { session: sessions.summaryOf(key) };
@@ -46,7 +51,7 @@ export function sessionsRpc(core: Core): HandlerTable {
       registry.resolve(sessionKey);
       return lanes.abort(sessionKey, runId);
     },
-    'commands.list': () => ({ commands: commands.list() }),
+    'commands.list': async () => ({ commands: await commands.list() }),
     'commands.run': ({ sessionKey, text }) => commands.run(sessionKey, text),
   };
 }

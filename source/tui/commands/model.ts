@@ -1,35 +1,32 @@
-import { z } from 'zod';
+import { runOnGateway } from './server-command.js';
 import type { CommandContext, SlashCommand } from './types.js';
 
-const modelList = z.object({ models: z.array(z.string()) });
-
-/** Models the gateway knows (from `/model` data) plus those sessions already use. */
-async function knownModels({ controller, store }: CommandContext): Promise<string[]> {
-  const models = new Set<string>();
-  if (controller.serves('commands.run')) {
-    const { data } = await controller.call('commands.run', { sessionKey: store.getState().currentKey, text: '/models' });
-    const parsed = modelList.safeParse(data);
-    if (parsed.success) for (const m of parsed.data.models) models.add(m);
-  }
-  for (const s of Object.values(store.getState().sessions)) if (s.model) models.add(s.model);
-  return [...models].sort();
+/** The gateway's `/model` argument values (models it knows now), `default` first. */
+function knownModels({ controller }: CommandContext): string[] {
+  const model = controller.commands().find((c) => c.name === 'model');
+  return model?.arguments?.[0]?.values?.map((v) => v.value) ?? ['default'];
 }
 
-export async function setModel(ref: string, { controller, store }: CommandContext): Promise<void> {
-  const { session } = await controller.call('sessions.patch', { key: store.getState().currentKey, patch: { model: ref === 'default' ? null : ref } });
-  controller.notice(`Model for this session: ${session.model ?? 'agent default'}.`);
+/** Switching goes through the gateway's own /model, which refuses unknown refs with the known ones. */
+export function setModel(ref: string, context: CommandContext): Promise<void> {
+  return runOnGateway(`/model ${ref}`, context);
 }
 
+/**
+ * `/model` is the gateway's command; the TUI adds only its presentation: with
+ * no argument it opens a picker built from the gateway's list of models.
+ */
 export const modelCommand: SlashCommand = {
   name: 'model',
   aliases: ['m'],
-  args: '[provider/model]',
-  description: 'Show or set this session\'s model (no argument opens a picker)',
-  complete: (partial, { store }) => [...new Set(Object.values(store.getState().sessions).flatMap((s) => (s.model ? [s.model] : [])))].filter((m) => m.startsWith(partial)),
+  args: '[provider/model | default]',
+  description: "Pick or set this session's model",
+  complete: (partial, context) => knownModels(context).filter((m) => m.startsWith(partial)),
   async run(args, context) {
     const ref = args.trim();
     if (ref) return setModel(ref, context);
-    const options = ['default', ...(await knownModels(context))];
+    await context.controller.loadCommands();
+    const options = knownModels(context);
     context.store.update((s) => ({ ...s, ui: { ...s.ui, picker: { title: 'Model for this session', options, index: 0, command: 'model' } } }));
   },
 };

@@ -1,22 +1,17 @@
-import { abortCommand } from './abort.js';
 import { approvalsCommand } from './approvals.js';
-import { compactCommand } from './compact.js';
-import { contextCommand } from './context.js';
 import { helpCommand } from './help.js';
 import { modelCommand } from './model.js';
-import { newCommand } from './new.js';
 import { quitCommand } from './quit.js';
-import { resetCommand } from './reset.js';
 import { runOnGateway } from './server-command.js';
 import { sessionsCommand } from './sessions.js';
-import { statusCommand } from './status.js';
-import { thinkCommand } from './think.js';
 import type { CommandContext, SlashCommand } from './types.js';
 
-export const slashCommands: readonly SlashCommand[] = [
-  helpCommand, statusCommand, contextCommand, compactCommand, newCommand, resetCommand, modelCommand,
-  thinkCommand, abortCommand, sessionsCommand, approvalsCommand, quitCommand,
-];
+/**
+ * The TUI's own commands: those that act on the terminal (quit, panes,
+ * pickers). Every other slash command is the gateway's (`commands.list`,
+ * `commands.run`), so the TUI, the CLI and channels run the same ones.
+ */
+export const slashCommands: readonly SlashCommand[] = [helpCommand, modelCommand, sessionsCommand, approvalsCommand, quitCommand];
 
 export function findCommand(name: string): SlashCommand | undefined {
   const lower = name.toLowerCase();
@@ -41,14 +36,24 @@ export function completions(text: string, context: CommandContext): Completion[]
   const parsed = parseSlash(text);
   if (!parsed) return [];
   const hasSpace = /\s/.test(text);
+  const local = new Set(slashCommands.flatMap((c) => [c.name, ...c.aliases]));
+  const gateway = context.controller.commands().filter((c) => !local.has(c.name));
+  const prefix = parsed.name.toLowerCase();
   if (!hasSpace) {
-    return slashCommands
-      .filter((c) => c.name.startsWith(parsed.name.toLowerCase()) || c.aliases.some((a) => a.startsWith(parsed.name.toLowerCase())))
+    return [...slashCommands, ...gateway]
+      .filter((c) => c.name.startsWith(prefix) || c.aliases.some((a) => a.startsWith(prefix)))
       .map((c) => ({ value: `/${c.name}${c.args ? ' ' : ''}`, label: `/${c.name}${c.args ? ` ${c.args}` : ''}`, description: c.description }));
   }
   const command = findCommand(parsed.name);
-  if (!command?.complete) return [];
-  return command.complete(parsed.args, context).slice(0, 20).map((option) => ({ value: `/${command.name} ${option}`, label: option, description: '' }));
+  if (command?.complete) {
+    return command.complete(parsed.args, context).slice(0, 20).map((option) => ({ value: `/${command.name} ${option}`, label: option, description: '' }));
+  }
+  const served = gateway.find((c) => c.name === prefix || c.aliases.includes(prefix));
+  const values = served?.arguments?.[0]?.values ?? [];
+  return values
+    .filter((v) => v.value.startsWith(parsed.args))
+    .slice(0, 20)
+    .map((v) => ({ value: `/${served!.name} ${v.value}`, label: v.value, description: v.description ?? '' }));
 }
 
 /** Runs a slash command; names the TUI does not know go to the gateway's commands.run. */

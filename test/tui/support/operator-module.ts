@@ -45,7 +45,13 @@ export function operatorFake(options: { pending?: ApprovalRecord[]; history?: nu
           return { approval, ...(params.decision === 'always' ? { rule: approval.command } : {}) };
         },
         'commands.run': (params) => { record('commands.run', params); return { reply: `ran ${params.text}` }; },
-        'commands.list': () => ({ commands: [{ name: 'usage', aliases: [], args: '', description: 'token usage' }] }),
+        'commands.list': () => ({
+          commands: [
+            { name: 'usage', aliases: [], args: '', description: 'token usage' },
+            { name: 'status', aliases: [], args: '', description: 'Gateway and session status' },
+            { name: 'think', aliases: [], args: '[level]', description: 'thinking level', arguments: [{ name: 'level', required: false, values: [{ value: 'low' }, { value: 'high' }] }] },
+          ],
+        }),
         'sessions.history': (params) => {
           const count = options.history ?? 0;
           return {
