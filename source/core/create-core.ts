@@ -12,7 +12,8 @@ import { CommandService } from './command-service.js';
 import { sessionCommandHost } from './command-host.js';
 import { ConfigStore } from './config-store.js';
 import type { EventBus } from './event-bus.js';
-import { InboundService } from './inbound-service.js';
+import { CommandAwareInbound } from './command-inbound.js';
+import { InboundService, type InboundPort } from './inbound-service.js';
 import { Lifecycle } from './lifecycle.js';
 import type { Logger } from './logger.js';
 import { McpService, type McpServiceOptions } from './mcp-service.js';
@@ -58,7 +59,9 @@ export class Core {
   readonly memory: MemoryService;
   readonly sessions: SessionsService;
   readonly lanes: LaneQueue;
-  readonly inbound: InboundService;
+  /** The one way in for every trigger; slash commands among the messages run through the registry. */
+  readonly inbound: InboundPort;
+  readonly #messages: InboundService;
   readonly outbound: Outbound;
   readonly commands: CommandService;
   readonly mcp: McpService;
@@ -116,7 +119,7 @@ export class Core {
       onChange: () => lanesEvent.poke(),
     });
     this.sessions = new SessionsService(registry, this.lanes, events, this.lifecycle);
-    this.inbound = new InboundService({
+    this.#messages = new InboundService({
       config,
       journal,
       lanes: this.lanes,
@@ -125,7 +128,8 @@ export class Core {
       sessionChanged: (key, reason) => this.sessions.changed(key, reason),
       warn: (message) => log.warn(message),
     });
-    this.commands = new CommandService(sessionCommandHost(this.sessions, this.lanes, this.inbound, this.lifecycle), this.agent, this.providers, events);
+    this.commands = new CommandService(sessionCommandHost(this.sessions, this.lanes, this.#messages, this.lifecycle), this.agent, this.providers, events);
+    this.inbound = new CommandAwareInbound(this.#messages, this.commands, config, events, this.outbound);
     this.mcp = new McpService(config, this.tools.registry, log, now, options.mcp);
     saveConversationOnReset(this.lifecycle, registry, { config, paths, now, log });
     this.services = [this.memory, this.mcp, ...(options.services ?? [])];
@@ -137,7 +141,7 @@ export class Core {
     const { journal, unfinished } = await InboundJournal.open(join(options.paths.root, 'queue', 'inbound.jsonl'), { now: () => clock.now() });
     const core = new Core(options.paths, options.log, options.events, journal, options);
     if (unfinished.length > 0) {
-      const { requeued, completed } = await core.inbound.recover(unfinished);
+      const { requeued, completed } = await core.#messages.recover(unfinished);
       core.log.info(`inbound journal: ${requeued} unfinished message(s) re-queued, ${completed} found already answered`);
     }
     return core;

@@ -38,6 +38,20 @@ describe.skipIf(!existsSync(CLI_ENTRY))('claw message send and claw sessions', (
     expect(table.stdout).toMatch(/KEY[\s\S]*agent:main:main/);
   }, 120_000);
 
+  it('runs a slash command sent as a message through the command registry, never the model', async () => {
+    state = makeTempState();
+    gateway = await startGatewayChild(state, { CLAW_TEST_RUNNER: 'echo' });
+    const status = await claw(['message', 'send', '--session', 'agent:main:main', '/status'], state.env);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(/session +agent:main:main/);
+    expect(status.stdout).not.toContain('echo:');
+    const abort = await claw(['message', 'send', '--session', 'agent:main:main', '/abort'], state.env);
+    expect(abort).toMatchObject({ code: 0 });
+    expect(abort.stdout).not.toContain('echo:');
+    const unknown = await claw(['message', 'send', '--session', 'agent:main:main', '/etc/hosts is a path, not a command'], state.env);
+    expect(unknown.stdout).toBe('echo: /etc/hosts is a path, not a command\n');
+  }, 120_000);
+
   it('prints the failure and what to do when no model is configured', async () => {
     state = makeTempState();
     gateway = await startGatewayChild(state);

@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import type { InboundMessage } from '../channels/index.js';
+import { routeInbound } from '../routing/index.js';
+import type { ClawConfig } from '../config/index.js';
+import type { CommandService } from './command-service.js';
+import type { EventBus } from './event-bus.js';
+import type { AcceptResult, InboundPort } from './inbound-service.js';
+import type { Outbound } from './outbound.js';
+
+/**
+ * The inbound port as triggers see it: a message that is a slash command the
+ * registry knows (`/abort`, `/status`, …) runs as that command — from the TUI,
+ * the CLI or any channel alike — and its reply goes back like a turn's would
+ * (a `chat` final event, and the channel's route); anything else is a message
+ * for the session's lane.
+ */
+export class CommandAwareInbound implements InboundPort {
+  constructor(
+    private readonly messages: InboundPort,
+    private readonly commands: CommandService,
+    private readonly config: ClawConfig,
+    private readonly events: EventBus,
+    private readonly outbound: Outbound,
+  ) {}
+
+  accept(message: InboundMessage): Promise<AcceptResult> {
+    return this.commands.isCommand(message.text) ? this.#runCommand(message) : this.messages.accept(message);
+  }
+
+  async #runCommand(message: InboundMessage): Promise<AcceptResult> {
+    const sessionKey = message.sessionKey ?? routeInbound(message, this.config).sessionKey;
+    const runId = randomUUID();
+    const route = { channel: message.channel, ...(message.accountId ? { accountId: message.accountId } : {}), peer: message.peer, ...(message.threadId ? { threadId: message.threadId } : {}) };
+    // Answer the sender first, then run: the command's events must follow the acceptance the sender is waiting on.
+    setImmediate(() => {
+      void this.commands.run(sessionKey, message.text.trim()).then(
+        ({ reply }) => {
+          this.events.emit('chat', { runId, sessionKey, state: 'final', text: reply });
+          void this.outbound.deliver(route, { sessionKey, runId, messageId: message.messageId, status: 'replied', text: reply });
+        },
+        (error: unknown) => {
+          const text = error instanceof Error ? error.message : String(error);
+          this.events.emit('chat', { runId, sessionKey, state: 'error', message: text, hint: '/help lists the commands.' });
+          void this.outbound.deliver(route, { sessionKey, runId, messageId: message.messageId, status: 'failed', text });
+        },
+      );
+    });
+    return { runId, sessionKey, status: 'started' };
+  }
+}
