@@ -48,7 +48,12 @@ function laneOutcome(outcome: AgentOutcome): TurnOutcome {
     case 'aborted':
       return { status: 'aborted', error: 'stopped by the user' };
     default:
-      return { status: 'failed', error: outcome.error?.message ?? 'The turn failed.', ...(outcome.error?.hint ? { hint: outcome.error.hint } : {}) };
+      return {
+        status: 'failed',
+        error: outcome.error?.message ?? 'The turn failed.',
+        ...(outcome.error?.hint ? { hint: outcome.error.hint } : {}),
+        failure: outcome.status === 'timeout' ? 'timeout' : outcome.status === 'limit' ? 'iteration_limit' : 'error',
+      };
   }
 }
 

@@ -40,7 +40,7 @@ export function outcomeEvent(turn: ActiveTurn, outcome: TurnOutcome): ChatEventP
   const base = { runId: turn.runId, sessionKey: turn.sessionKey };
   switch (outcome.status) {
     case 'failed':
-      return { ...base, state: 'error', message: outcome.error ?? 'The turn failed without saying why; see the gateway log.', ...(outcome.hint ? { hint: outcome.hint } : {}) };
+      return { ...base, state: 'error', message: outcome.error ?? 'The turn failed without saying why; see the gateway log.', ...(outcome.hint ? { hint: outcome.hint } : {}), ...(outcome.failure ? { failure: outcome.failure } : {}) };
     case 'aborted':
       return { ...base, state: 'aborted', reason: outcome.error ?? 'aborted' };
     case 'replied':

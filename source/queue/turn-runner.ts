@@ -4,6 +4,7 @@ import type {
   ChatEventPayload,
   TranscriptEntry,
   ReplyRoute,
+  TurnFailure,
   SessionSummary,
 } from '../protocol/index.js';
 
@@ -74,6 +75,8 @@ export interface TurnOutcome {
   error?: string;
   /** For failed: what the user can do about it. */
   hint?: string;
+  /** For failed: which kind of failure, kept distinct all the way to the client. */
+  failure?: TurnFailure;
   /** For replied: the reply, used for the `chat final` event when the runner sent none. */
   text?: string;
 }

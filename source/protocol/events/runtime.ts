@@ -4,6 +4,10 @@ import { sessionSummary } from '../methods/sessions.js';
 import { approvalRecord } from '../methods/approvals.js';
 import { usageShape } from '../transcript.js';
 
+/** A failed turn's kind: the turn's time ran out, it hit the tool-round limit, or something else went wrong. */
+export const turnFailure = z.enum(['timeout', 'iteration_limit', 'error']);
+export type TurnFailure = z.infer<typeof turnFailure>;
+
 export const chatEventPayload = z.discriminatedUnion('state', [
   z.strictObject({ runId: z.string(), sessionKey: z.string(), state: z.literal('delta'), delta: z.string() }),
   z.strictObject({
@@ -23,6 +27,8 @@ export const chatEventPayload = z.discriminatedUnion('state', [
     message: z.string(),
     /** What the user can do about it, e.g. "set OPENAI_API_KEY then /retry". */
     hint: z.string().optional(),
+    /** Why the turn failed, when it is one of the kinds a client shows differently. */
+    failure: turnFailure.optional(),
   }),
 ]);
 export type ChatEventPayload = z.infer<typeof chatEventPayload>;
