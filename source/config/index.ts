@@ -8,6 +8,6 @@ export { DEFAULT_GATEWAY_PORT } from './sections/gateway.js';
 export { thinkingLevels, thinkingLevel } from './sections/agents.js';
 export { queueModes, queueMode, dropPolicies } from './sections/queue.js';
 export { dmScopes } from './sections/sessions.js';
-export { toolProfiles } from './sections/tools.js';
+export { toolProfiles, DEFAULT_SECRET_PATHS } from './sections/tools.js';
 export { resolveGatewayPort } from './gateway-port.js';
 export { CLAW_VERSION } from './version.js';
