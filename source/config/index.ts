@@ -11,3 +11,4 @@ export { dmScopes } from './sections/sessions.js';
 export { toolProfiles, DEFAULT_SECRET_PATHS } from './sections/tools.js';
 export { resolveGatewayPort } from './gateway-port.js';
 export { CLAW_VERSION } from './version.js';
+export { secureStateDirSync } from './private-state.js';

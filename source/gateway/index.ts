@@ -12,7 +12,7 @@ export {
   type LocalGateway,
 } from './daemon-control.js';
 export { readGatewayInfoSync, dialHost, type GatewayInfo } from './gateway-info.js';
-export { ensureGatewayTokenSync, readGatewayTokenSync, hashToken } from './token-store.js';
+export { ensureGatewayTokenSync, readGatewayTokenSync, hashToken, createScopedToken, revokeScopedToken, listScopedTokens, parseScopes, type ScopedToken } from './token-store.js';
 export { createFileLogger, silentLogger, redactSecrets, type Logger } from './logger.js';
 export { EventBus } from './event-bus.js';
 export { GatewayLockedError } from './state-lock.js';

@@ -25,10 +25,17 @@ beforeEach(() => {
 
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 
+/** A read result's text inside its untrusted fence. */
+function fenced(content: string): string {
+  const match = /^<untrusted_content nonce="([0-9a-f]+)"[^>]*>\n([\s\S]*)\n<\/untrusted_content nonce="\1">$/.exec(content);
+  if (!match) throw new Error(`not a fenced read result: ${content.slice(0, 200)}`);
+  return match[2]!;
+}
+
 describe('fs tools', () => {
   it('reads line ranges, writes and edits inside the workspace', async () => {
     expect((await registry.invoke('write', { path: 'a/b.txt', content: 'one\ntwo\nthree\ntwo' }, context)).isError).toBe(false);
-    expect((await registry.invoke('read', { path: 'a/b.txt', from: 2, to: 3 }, context)).content).toBe('two\nthree');
+    expect(fenced((await registry.invoke('read', { path: 'a/b.txt', from: 2, to: 3 }, context)).content)).toBe('two\nthree');
     expect((await registry.invoke('edit', { path: 'a/b.txt', oldText: 'two', newText: '2' }, context)).content).toContain('more than once');
     expect((await registry.invoke('edit', { path: 'a/b.txt', oldText: 'four', newText: '4' }, context)).content).toContain('not found');
     expect((await registry.invoke('edit', { path: 'a/b.txt', oldText: 'three', newText: '3' }, context)).isError).toBe(false);
@@ -50,7 +57,7 @@ describe('fs tools', () => {
   it('allows configured roots and refuses binary and oversized files', async () => {
     const withRoot = new ToolRegistry();
     for (const tool of createFsTools({ roots: [join(base, 'outside')], maxReadBytes: 1024 })) withRoot.register(tool as ToolDefinition);
-    expect((await withRoot.invoke('read', { path: 'escape/secret.txt' }, context)).content).toBe('secret');
+    expect(fenced((await withRoot.invoke('read', { path: 'escape/secret.txt' }, context)).content)).toBe('secret');
     writeFileSync(join(base, 'ws', 'bin'), Buffer.from([1, 0, 2]));
     expect((await registry.invoke('read', { path: 'bin' }, context)).content).toContain('binary');
     writeFileSync(join(base, 'ws', 'big'), 'x'.repeat(5000));
