@@ -115,7 +115,7 @@ describe('claw approvals against a gateway with a pending exec request', () => {
     const always = await claw('approve', second.record.id, '--always');
     expect(always.stderr).toBe('');
     expect(always.stdout).toContain(`Approved ${second.record.id} always:\n  touch made\n`);
-    expect(always.stdout).toMatch(/Rule written for agent main: \S*\/touch "made"\n/);
+    expect(always.stdout).toMatch(/Rule written for agent main: \S*\/touch "made" \(in \S+\)\n/);
     expect(always.stdout).toContain('It would have matched 1 recent command:\n  touch made\n');
     expect((await second.result).isError).toBe(false);
     expect(existsSync(join(workspace, 'made'))).toBe(true);
@@ -132,7 +132,8 @@ describe('claw approvals against a gateway with a pending exec request', () => {
     const { claw, execAsking } = await startPublishedGateway();
     const hidden = await execAsking("touch 'x\u001b[2K\rinnocent'");
     const listed = await claw('list');
-    expect(listed.stdout).toContain("command  touch 'x\\x1b[2K\\x0dinnocent'\n");
+    expect(listed.stdout).toContain("command  touch 'x\\e[2K\\rinnocent'\n");
+    expect(listed.stdout).toContain('warning  ⚠ 2 hidden or control characters');
     expect(listed.stdout).not.toContain('\u001b');
     expect((await claw('deny', hidden.record.id)).code).toBe(0);
     expect((await hidden.result).isError).toBe(true);
