@@ -55,6 +55,8 @@ export function authorizeExec(input: AuthorizeInput): AuthorizeResult {
   const safeList = policy.safeList && input.sandboxed && Object.keys(plan.env).length === 0 && !plan.network;
   const unlisted = plan.commands.filter((command) => !ruleAllows(policy.rules, plan, command) && !(safeList && safeListAllows(plan, command, input.roots)));
   if (unlisted.length === 0) return { action: 'run', reason: 'allowlisted' };
+  const changed = unlisted.filter((command) => command.executable && policy.rules.some((rule) => 'sha256' in rule && rule.sha256 && ruleMatchesCommand(rule, { ...subject(plan, command), sha256: rule.sha256 })));
+  if (changed.length) return miss(`${changed.map((c) => c.argv.join(' ')).join('; ')}: the script changed since it was approved (its allowlist rule records the old content)`);
   const why = !input.sandboxed && policy.safeList ? ' (the read-only safe list is off: exec is unsandboxed)' : '';
   return miss(`not on the allowlist${why}: ${unlisted.map((c) => c.argv.join(' ')).join('; ')}`);
 }
