@@ -21,7 +21,7 @@ function escape(ch: string): string {
   const named = NAMED[ch];
   if (named) return named;
   const code = ch.codePointAt(0)!;
-  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u{${code.toString(16).toUpperCase().padStart(4, '0')}}`;
+  return code <= 0x9f ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u{${code.toString(16).toUpperCase().padStart(4, '0')}}`;
 }
 
 export function revealText(text: string): Revealed {
