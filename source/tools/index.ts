@@ -54,6 +54,7 @@ export { parseCommand, planCommands, type ExecPlan, type PlanStep, type PlanComm
 export { authorizeExec, rulesForAlways, type AuthorizeInput, type AuthorizeResult } from './exec/authorize.js';
 export { bindPlan, describeBoundPlan, type BoundPlan, type BoundCommand, type BindInput } from './exec/bound-plan.js';
 export { isSafeCommand, safeCommandNames } from './exec/safe-list.js';
+export { expandGlob, expandPlanGlobs } from './exec/glob.js';
 export { readExecApprovalsFile, writeExecApprovalsFile, addExecRules, ruleText, ruleMatchesCommand, type ExecApprovalsFile, type ExecRule } from './exec/approvals-policy.js';
 export { hardenGit, gitConfigEnv } from './exec/git-guard.js';
 export { probeSandbox, bubblewrapArgs, hiddenPaths, type SandboxPolicy, type SandboxStatus } from './sandbox/sandbox.js';

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { authorizeExec, bindPlan, parseCommand, planCommands, resolveExecutable, type ExecApprovalsFile } from '../../source/tools/index.js';
+import { authorizeExec, bindPlan, expandGlob, expandPlanGlobs, parseCommand, planCommands, resolveExecutable, type ExecApprovalsFile } from '../../source/tools/index.js';
 
 const defaults: ExecApprovalsFile = { version: 1, security: 'allowlist', ask: 'on-miss', safeList: true, agents: {} };
 const base = mkdtempSync(join(tmpdir(), 'claw-bypass-'));
@@ -34,7 +34,6 @@ describe('exec authorization (pure)', () => {
 
   it.each([
     ['env -S "sh -c id"', 'env -S'],
-    ['ls *.ts', 'glob'],
     ['cat $HOME/.ssh/id_rsa', '$'],
     ['cat <<EOF\n$(id)\nEOF', 'heredoc'],
     ['echo aWQ= | base64 -d | sh', 'sh'],
@@ -115,6 +114,24 @@ describe('exec authorization (pure)', () => {
       bound('git  status').key,
     ]);
     expect(keys.size).toBe(4);
+  });
+
+  it('claw expands globs itself: sorted matches, dot files only when asked, ./ before a name starting with -, quoted * literal', () => {
+    const dir = join(base, 'globs');
+    mkdirSync(join(dir, 'src'), { recursive: true });
+    for (const name of ['b.ts', 'a.ts', '.hidden.ts', '--checkpoint-action=exec=sh x.sh', 'src/c.ts', 'src/d.js']) writeFileSync(join(dir, name), '');
+    expect(expandGlob('*.ts', dir)).toEqual(['a.ts', 'b.ts']);
+    expect(expandGlob('.*.ts', dir)).toEqual(['.hidden.ts']);
+    expect(expandGlob('src/*.[tj]s', dir)).toEqual(['src/c.ts', 'src/d.js']);
+    expect(expandGlob('--*', dir)).toEqual(['./--checkpoint-action=exec=sh x.sh']);
+    expect(expandGlob('*.none', dir)).toEqual(['*.none']);
+    expect(expandGlob('\\*.ts', dir)).toEqual(['*.ts']);
+    const { plan, expanded } = expandPlanGlobs(parseCommand(`tar cf x.tar * '*.ts'`), dir);
+    expect(expanded).toBe(true);
+    expect(plan.shellRequired).toBe(false);
+    expect(plan.steps[0]!.pipeline[0]!.argv).toEqual(['tar', 'cf', 'x.tar', './--checkpoint-action=exec=sh x.sh', 'a.ts', 'b.ts', 'src', '*.ts']);
+    expect(parseCommand('*.sh').shellRequired).toBe(true);
+    expect(parseCommand('echo x > *.txt').shellRequired).toBe(true);
   });
 
   it('the plan is the argv that runs: quotes keep operators literal', () => {

@@ -36,7 +36,10 @@ let gatewayToken: string;
 const asked: ApprovalRecord[] = [];
 /** Display text of a command → the one decision the operator gives it in the workspace; everything else is denied. */
 const approve = new Map<string, Decision>();
-const decide = (approval: ApprovalRecord) => (approval.cwd === ws ? approve.get(approval.command) : undefined) ?? 'deny';
+/** Decisions by a look at the whole request, for commands whose display the case cannot spell in advance. */
+const approveWhen: ((approval: ApprovalRecord) => Decision | undefined)[] = [];
+const decide = (approval: ApprovalRecord) =>
+  (approval.cwd === ws ? approve.get(approval.command) ?? approveWhen.map((rule) => rule(approval)).find(Boolean) : undefined) ?? 'deny';
 let turnCount = 0;
 
 interface Call {
@@ -189,6 +192,22 @@ describe.skipIf(Boolean(skipReason))('trust regressions through the real gateway
     const file = readExecApprovalsFile(state.paths.execApprovals);
     expect(file).toMatchObject({ security: 'allowlist', ask: 'on-miss', safeList: true });
     expect(file.agents.main?.rules.map((rule) => ('args' in rule ? rule.args : undefined))).toEqual([['status'], ['...'], ['*']]);
+  }, SLOW);
+
+  it('class 3: an approved glob runs with exactly the names shown, and a name never becomes an option', async () => {
+    writeFileSync(join(ws, '--checkpoint=1'), '');
+    writeFileSync(join(ws, '--checkpoint-action=exec=touch canary-g1'), '');
+    approveWhen.push((a) => (a.command.startsWith('tar cf backup.tar ') ? 'once' : undefined));
+    const [result] = await turn([exec('tar cf backup.tar *')]);
+    const [record] = asked.filter((a) => a.command.startsWith('tar cf backup.tar '));
+    expect(record!.command).toContain(` ./--checkpoint=1 `);
+    expect(record!.command).toContain(` './--checkpoint-action=exec=touch canary-g1' `);
+    expect(record!.command).toContain(` '*' `);
+    expect(record!.command).toContain(' notes.txt ');
+    expect(result).toContain('[exit code 0]');
+    expect(existsSync(join(ws, 'backup.tar'))).toBe(true);
+    expect(canaries(['canary-g1'])).toEqual([]);
+    approveWhen.length = 0;
   }, SLOW);
 
   it('class 4: files the agent writes cannot steer an approved program', async () => {

@@ -22,6 +22,8 @@ export interface BoundCommand {
  */
 export interface BoundPlan {
   text: string;
+  /** Whether claw expanded globs: the argv then differs from the text, and the display shows the argv. */
+  globbed: boolean;
   shellRequired: boolean;
   shellReasons: string[];
   connectors: (Connector | null)[];
@@ -97,6 +99,8 @@ export interface BindInput {
   network: boolean;
   /** Workspace first, then tools.fsRoots. */
   roots: readonly string[];
+  /** Set when `plan` is the result of expandPlanGlobs. */
+  globbed?: boolean;
 }
 
 export function bindPlan(input: BindInput): BoundPlan {
@@ -126,16 +130,36 @@ export function bindPlan(input: BindInput): BoundPlan {
     env,
     network: input.network,
   });
-  return { text: plan.text, shellRequired: plan.shellRequired, shellReasons: plan.shellReasons, connectors, stepSizes, commands, cwd, env, network: input.network, key };
+  return { text: plan.text, globbed: input.globbed === true, shellRequired: plan.shellRequired, shellReasons: plan.shellReasons, connectors, stepSizes, commands, cwd, env, network: input.network, key };
 }
 
 function quote(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-/** What the operator reads: env assignments, workdir and network grant in front of the exact command. */
+function argvText(plan: BoundPlan): string {
+  let at = 0;
+  return plan.stepSizes
+    .map((size, step) => {
+      const commands = plan.commands.slice(at, at + size);
+      at += size;
+      const pipeline = commands
+        .map((c) => [...c.argv.map(quote), ...c.redirects.map((r) => (r.op === '>&1' ? '2>&1' : `${r.fd === 2 ? '2' : ''}${r.op} ${quote(r.target ?? '')}`))].join(' '))
+        .join(' | ');
+      const connector = plan.connectors[step];
+      return connector ? `${connector} ${pipeline}` : pipeline;
+    })
+    .join(' ');
+}
+
+/**
+ * What the operator reads: env assignments and the network grant in front
+ * of the exact command; after a glob expansion, the argv that will run
+ * (every matched name, quoted) instead of the pattern.
+ */
 export function describeBoundPlan(plan: BoundPlan): string {
   const env = Object.entries(plan.env).map(([k, v]) => `${k}=${quote(v)}`);
   const prefix = [plan.network ? '[network]' : '', env.length ? `env ${env.join(' ')}` : ''].filter(Boolean).join(' ');
-  return prefix ? `${prefix} ${plan.text}` : plan.text;
+  const command = plan.globbed ? argvText(plan) : plan.text;
+  return prefix ? `${prefix} ${command}` : command;
 }

@@ -12,6 +12,7 @@ import { readExecApprovalsFile } from './approvals-policy.js';
 import { authorizeExec } from './authorize.js';
 import { bindPlan, describeBoundPlan, type BoundPlan } from './bound-plan.js';
 import { gitConfigEnv, hardenGit, isGit } from './git-guard.js';
+import { expandPlanGlobs } from './glob.js';
 import type { JobManager } from './jobs.js';
 import { parseCommand, planCommands, type ExecPlan } from './plan.js';
 import { resolveExecutable } from './resolve-executable.js';
@@ -106,10 +107,13 @@ export function createExecTool(options: ExecToolOptions): ToolDefinition<z.outpu
       const explicitEnv = args.env ?? {};
       const env = { ...childEnv(options.baseEnv ?? process.env), ...gitConfigEnv(), ...explicitEnv };
       const roots = [context.workspaceDir, ...(options.roots ?? []).map((root) => resolve(context.workspaceDir, root))];
-      const plan: ExecPlan = parseCommand(args.command);
+      const parsed: ExecPlan = parseCommand(args.command);
+      // Globs are expanded once, here: the approval lists every name and the run gets exactly those.
+      const { plan, expanded: globbed } = expandPlanGlobs(parsed, cwd);
       const bind = (): BoundPlan =>
         bindPlan({
           plan,
+          globbed,
           executables: plan.shellRequired ? [] : planCommands(plan).map((command) => resolveExecutable(command.argv[0]!, cwd, env.PATH)),
           cwd,
           env: explicitEnv,
