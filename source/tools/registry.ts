@@ -68,8 +68,11 @@ export class ToolRegistry {
   }
 
   async invoke(name: string, args: unknown, context: ToolContext): Promise<ToolResult> {
-    const result = await this.#invoke(name, args, context);
-    return this.#redactor ? { ...result, content: this.#redactor.redact(result.content) } : result;
+    const redactor = this.#redactor;
+    if (!redactor) return this.#invoke(name, args, context);
+    // Streamed output goes to clients, not the model, but a transcript viewer should not show secrets either.
+    const result = await this.#invoke(name, args, { ...context, onUpdate: (text) => context.onUpdate(redactor.redact(text)) });
+    return { ...result, content: redactor.redact(result.content) };
   }
 
   async #invoke(name: string, args: unknown, context: ToolContext): Promise<ToolResult> {

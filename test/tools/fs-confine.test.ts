@@ -64,3 +64,24 @@ describe('fs tools', () => {
     expect((await registry.invoke('read', { path: 'big' }, context)).content).toContain('read cap');
   });
 });
+
+describe('fs tools against links planted in the workspace', () => {
+  it('refuses a dangling symlink for write, edit and read, and never creates its target', async () => {
+    symlinkSync(join(base, 'outside', 'planted.txt'), join(base, 'ws', 'dangling'));
+    for (const [tool, args] of [['write', { content: 'x' }], ['edit', { oldText: 'a', newText: 'b' }], ['read', {}]] as const) {
+      const result = await registry.invoke(tool, { path: 'dangling', ...args }, context);
+      expect(result.isError, tool).toBe(true);
+      expect(result.content, tool).toContain('symbolic link to a missing file');
+    }
+    expect(existsSync(join(base, 'outside', 'planted.txt'))).toBe(false);
+  });
+
+  it('refuses to write through a hard link to a file outside, but reads it', async () => {
+    const { linkSync } = await import('node:fs');
+    linkSync(join(base, 'outside', 'secret.txt'), join(base, 'ws', 'hard.txt'));
+    expect((await registry.invoke('write', { path: 'hard.txt', content: 'pwned' }, context)).content).toContain('2 hard links');
+    expect((await registry.invoke('edit', { path: 'hard.txt', oldText: 'secret', newText: 'pwned' }, context)).content).toContain('2 hard links');
+    expect(readFileSync(join(base, 'outside', 'secret.txt'), 'utf8')).toBe('secret');
+  });
+});
+});
