@@ -84,4 +84,3 @@ describe('fs tools against links planted in the workspace', () => {
     expect(readFileSync(join(base, 'outside', 'secret.txt'), 'utf8')).toBe('secret');
   });
 });
-});
