@@ -5,6 +5,7 @@ import { secureStateDirSync, writeRawConfig } from '../../source/config/index.js
 import { createScopedToken, listScopedTokens, revokeScopedToken } from '../../source/gateway/index.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 import { makeTempState } from '../support/temp-state.js';
+import { runCli } from '../support/cli-process.js';
 import { UpgradeRefused, connectParams, openConnected, openRaw, type RawClient } from './raw-client.js';
 
 let gw: TestGateway | undefined;
@@ -119,4 +120,28 @@ describe('state dir permissions', () => {
       state.cleanup();
     }
   });
+});
+
+describe('claw gateway token', () => {
+  it('creates a scoped token shown once, lists it without the secret, refuses bad scopes, revokes it', async () => {
+    const state = makeTempState();
+    try {
+      const created = await runCli(['gateway', 'token', 'create', '--scopes', 'read,write', '--name', 'phone', '--json'], state.env, 60_000);
+      expect(created.stderr).toBe('');
+      const { id, token, scopes } = JSON.parse(created.stdout) as { id: string; token: string; scopes: string[] };
+      expect(scopes).toEqual(['read', 'write']);
+      const listed = await runCli(['gateway', 'token', 'list'], state.env, 60_000);
+      expect(listed.stdout).toContain(id);
+      expect(listed.stdout).toContain('phone');
+      expect(listed.stdout).not.toContain(token);
+      const bad = await runCli(['gateway', 'token', 'create', '--scopes', 'root'], state.env, 60_000);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain('unknown scope "root": use a comma-separated list of read, write, admin, approvals');
+      const revoked = await runCli(['gateway', 'token', 'revoke', id], state.env, 60_000);
+      expect(revoked).toMatchObject({ code: 0, stdout: expect.stringContaining(`revoked ${id}`) });
+      expect(listScopedTokens(state.paths)).toEqual([]);
+    } finally {
+      state.cleanup();
+    }
+  }, 120_000);
 });
