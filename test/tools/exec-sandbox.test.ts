@@ -28,13 +28,13 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-function setup(env: NodeJS.ProcessEnv = process.env) {
+function setup(env: NodeJS.ProcessEnv = process.env, fsRoots: string[] = []) {
   state = makeTempState();
   fakeHome = mkdtempSync(join(tmpdir(), 'claw-home-'));
   mkdirSync(join(fakeHome, '.ssh'));
   writeFileSync(join(fakeHome, '.ssh', 'id_ed25519'), 'PRIVATE KEY MATERIAL');
   writeFileSync(join(fakeHome, '.netrc'), 'machine x password hunter2hunter2');
-  writeRawConfig(state.paths.config, { tools: { exec: { sandbox: { hiddenPaths: [join(fakeHome, '.ssh'), join(fakeHome, '.netrc')] } } } });
+  writeRawConfig(state.paths.config, { tools: { fsRoots: fsRoots.map((root) => root.replace('$STATE', state.dir)), exec: { sandbox: { hiddenPaths: [join(fakeHome, '.ssh'), join(fakeHome, '.netrc')] } } } });
   // security full: the policy lets everything run, so only the sandbox stands between the command and the secrets.
   writeExecApprovalsFile(state.paths.execApprovals, { version: 1, security: 'full', ask: 'on-miss', safeList: true, agents: {} });
   ensureGatewayTokenSync(state.paths, {});
@@ -65,6 +65,26 @@ describe.skipIf(Boolean(reason))('exec inside the bubblewrap sandbox', () => {
     expect((await exec(`/bin/sh -c 'echo {\\"security\\":\\"full\\"} > ${state.paths.execApprovals}; echo x > ${state.dir}/${canary}'`)).isError).toBe(false);
     expect(readFileSync(state.paths.execApprovals, 'utf8')).toBe(before);
     expect(existsSync(join(state.dir, canary))).toBe(false);
+  });
+
+  it('the state dir stays hidden even when tools.fsRoots lists it', async () => {
+    setup(process.env, ['$STATE']);
+    expect((await exec(`cat ${state.paths.gatewayToken}`)).content).toContain('No such file');
+  });
+
+  it('unix sockets under /run (docker, D-Bus, agents) cannot be reached', async () => {
+    setup();
+    const { createServer: createSocketServer } = await import('node:http');
+    const path = `/run/claw-sandbox-test-${process.pid}.sock`;
+    const socketServer = createSocketServer((_req, res) => res.end('socket reached'));
+    await new Promise<void>((resolve) => socketServer.listen(path, resolve));
+    try {
+      const result = await exec(`curl -sS --max-time 5 --unix-socket ${path} http://local/`);
+      expect(result.content).not.toContain('socket reached');
+      expect(result.isError).toBe(true);
+    } finally {
+      await new Promise<void>((resolve) => socketServer.close(() => resolve()));
+    }
   });
 
   it('secret folders and files are hidden', async () => {

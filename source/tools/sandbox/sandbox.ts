@@ -71,22 +71,40 @@ function hide(path: string): string[] {
 }
 
 /**
+ * /run holds sockets a read-only mount does not protect (docker, D-Bus,
+ * the user's agents): connecting needs no write to the file system. It is
+ * replaced by an empty tmpfs, keeping only resolv.conf's target so DNS
+ * still works when the network is granted.
+ */
+function runtimeDir(): string[] {
+  if (!existsSync('/run')) return [];
+  const out = ['--tmpfs', '/run'];
+  const resolv = realOrSelf('/etc/resolv.conf');
+  if (resolv.startsWith('/run/') && existsSync(resolv)) out.push('--ro-bind', resolv, resolv);
+  if (!realOrSelf('/var/run').startsWith('/run') && existsSync('/var/run')) out.push('--tmpfs', '/var/run');
+  return out;
+}
+
+/**
  * The bubblewrap command line that runs `executable argv…` with a read-only
  * root, a private /tmp and /proc, only `writable` writable, `hidden` gone,
  * and no network unless granted. A hidden folder that holds a writable one
  * (the state dir holds the workspace) is hidden first and the writable one
  * bound back on top; any other hidden path is hidden last, so a writable
- * root such as the home folder cannot expose it.
+ * root such as the home folder (or the state dir itself, if someone lists it
+ * in tools.fsRoots) cannot expose it.
  */
 export function bubblewrapArgs(bwrap: string, policy: SandboxPolicy, cwd: string, executable: string, args: readonly string[]): WrappedCommand {
   const writable = [...new Set(policy.writable.map((path) => realOrSelf(resolve(path))))].filter((path) => existsSync(path));
   const hidden = [...new Set(policy.hidden.map((path) => realOrSelf(resolve(path))))];
   const holders = hidden.filter((h) => writable.some((w) => within(h, w) && w !== h));
-  const rest = hidden.filter((h) => !holders.includes(h) && !writable.includes(h));
-  const out = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
+  // Hidden last: everything not hidden before the binds, plus a holder some writable root would otherwise expose again.
+  const last = hidden.filter((h) => !holders.includes(h) || writable.some((w) => within(w, h)));
+  const out = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', ...runtimeDir()];
   for (const path of holders) out.push(...hide(path));
   for (const path of writable) out.push('--bind', path, path);
-  for (const path of rest) out.push(...hide(path));
+  for (const path of last) out.push(...hide(path));
+  for (const path of writable) if (last.some((h) => within(h, path) && h !== path)) out.push('--bind', path, path);
   out.push('--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try');
   if (!policy.network) out.push('--unshare-net');
   out.push('--die-with-parent', '--new-session', '--chdir', cwd, '--', executable, ...args);
