@@ -99,15 +99,15 @@ export function createFsTools(options: FsToolOptions) {
       return guarded(() => {
         const file = open(args.path, context, 'update');
         return withFile(file, (fd) => {
-        const text = readFileSync(fd, 'utf8');
-        const first = text.indexOf(args.oldText);
-        if (first < 0) return toolError(`oldText was not found in ${args.path}. Read the file and copy the text exactly, including whitespace.`);
-        if (text.indexOf(args.oldText, first + 1) >= 0) {
-          return toolError(`oldText occurs more than once in ${args.path}. Include more surrounding lines so it matches exactly one place.`);
-        }
-        ftruncateSync(fd, 0);
-        writeAll(fd, text.slice(0, first) + args.newText + text.slice(first + args.oldText.length));
-        return toolOk(`Edited ${args.path}.`, { path: file.path });
+          const text = readFileSync(fd, 'utf8');
+          const first = text.indexOf(args.oldText);
+          if (first < 0) return toolError(`oldText was not found in ${args.path}. Read the file and copy the text exactly, including whitespace.`);
+          if (text.indexOf(args.oldText, first + 1) >= 0) {
+            return toolError(`oldText occurs more than once in ${args.path}. Include more surrounding lines so it matches exactly one place.`);
+          }
+          ftruncateSync(fd, 0);
+          writeAll(fd, text.slice(0, first) + args.newText + text.slice(first + args.oldText.length));
+          return toolOk(`Edited ${args.path}.`, { path: file.path });
         });
       });
     },
