@@ -20,7 +20,8 @@ function fsyncDirSync(dir: string): void {
  * content, never a truncated file: write a sibling temp file, fsync, rename.
  */
 export function writeFileAtomicSync(path: string, data: string | Uint8Array, mode = 0o600): void {
-  mkdirSync(dirname(path), { recursive: true });
+  // Folders claw creates hold its state: private, like the files (0600) written into them.
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const temp = tempPathFor(path);
   const fd = openSync(temp, 'w', mode);
   try {
@@ -38,7 +39,7 @@ export function writeFileAtomicSync(path: string, data: string | Uint8Array, mod
 
 /** Async twin of writeFileAtomicSync: the fsync happens off the event loop. */
 export async function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o600): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   const temp = tempPathFor(path);
   const handle = await open(temp, 'w', mode);
   try {

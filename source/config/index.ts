@@ -7,8 +7,10 @@ export { getAtPath, setAtPath, unsetAtPath, parseCliValue } from './config-keys.
 export { DEFAULT_GATEWAY_PORT } from './sections/gateway.js';
 export { dropPolicies } from './sections/queue.js';
 export { dmScopes } from './sections/sessions.js';
-export { toolProfiles } from './sections/tools.js';
+export { toolProfiles, DEFAULT_SECRET_PATHS } from './sections/tools.js';
 export { resolveGatewayPort } from './gateway-port.js';
 export { CLAW_VERSION } from './version.js';
 export { systemClock, sleepOn, type Clock, type TimerHandle } from './clock.js';
 export { ensureGatewayTokenSync, readGatewayTokenSync } from './gateway-token-file.js';
+export { secureStateDirSync } from './private-state.js';
+export { hashToken, tokenMatches, scopesForToken, createScopedToken, revokeScopedToken, listScopedTokens, parseScopes, OPERATOR_SCOPES, type ScopedToken } from './gateway-tokens.js';

@@ -6,7 +6,7 @@ import { createProviders, type Providers } from '../providers/index.js';
 import { InboundJournal, LaneQueue, testRunnerFromEnv, type TurnEmitter, type TurnRunner } from '../queue/index.js';
 import { parseSessionKey } from '../routing/index.js';
 import { SessionRegistry } from '../sessions/index.js';
-import { createToolsRuntime, type ToolsRuntime } from '../tools/index.js';
+import { createToolsRuntime, describeExecSandbox, type ToolsRuntime } from '../tools/index.js';
 import { agentTurnRunner } from './agent-turn-runner.js';
 import { CommandService } from './command-service.js';
 import { sessionCommandHost } from './command-host.js';
@@ -85,7 +85,7 @@ export class Core {
     this.lifecycle = new Lifecycle(log);
     this.outbound = new Outbound(log);
     this.providers = createProviders({ config, paths, clock, ...(options.env ? { env: options.env } : {}) });
-    this.tools = createToolsRuntime({ config, paths, now });
+    this.tools = createToolsRuntime({ config, paths, now, ...(options.env ? { env: options.env } : {}) });
     this.memory = new MemoryService(config, paths, log);
     this.agent = new AgentRuntime({
       config,
@@ -161,6 +161,8 @@ export class Core {
     const checks: Record<string, ServiceHealth> = {
       sessions: { ok: true, detail: `${this.lanes.runningCount()} running, ${this.journal.unfinishedCount()} unfinished` },
       approvals: { ok: true, detail: `${this.tools.inbox.list('pending').length} pending approvals` },
+      // An unsandboxed exec is loud but not unhealthy: every command then asks, and a restart would not fix it.
+      exec: { ok: true, detail: describeExecSandbox(this.tools.sandbox).text },
     };
     const config = this.config.status();
     if (config.state !== 'ok') checks.config = { ok: true, detail: config.state === 'invalid' ? 'claw.json is invalid; running the last good config' : `restart needed for ${config.restartNeeded.join(', ')}` };

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
-import { CLAW_VERSION, ensureGatewayTokenSync, loadConfig, resolveGatewayPort, type StatePaths } from '../config/index.js';
-import { GatewayServer, coreModule, hashToken, isLoopbackBind, type ModuleFactory } from '../gateway/index.js';
+import { CLAW_VERSION, secureStateDirSync, ensureGatewayTokenSync, loadConfig, resolveGatewayPort, type StatePaths } from '../config/index.js';
+import { GatewayServer, coreModule, isLoopbackBind, type ModuleFactory } from '../gateway/index.js';
+import { hashToken } from '../config/index.js';
 import { removeGatewayInfoSync, writeGatewayInfoSync } from '../client/index.js';
 import { createFileLogger, type Logger } from '../core/index.js';
 import { acquireStateLockSync } from './state-lock.js';
@@ -30,6 +31,7 @@ export async function runGatewayDaemon(options: DaemonOptions): Promise<void> {
 
   const startOnce = async (portToUse: number): Promise<void> => {
     const config = loadConfig(paths.config);
+    for (const fixed of secureStateDirSync(paths)) log.warn(`tightened permissions: ${fixed}`);
     const bind = options.bind ?? config.gateway.bind;
     const token = ensureGatewayTokenSync(paths);
     if (!isLoopbackBind(bind)) log.warn(`binding ${bind}: reachable from other machines; every client must present the token`);

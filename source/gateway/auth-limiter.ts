@@ -5,7 +5,17 @@ export interface AuthLimiterOptions {
   now?: () => number;
 }
 
-/** Counts failed auth per address: too many within the window locks it out. */
+/**
+ * The bucket failed attempts count in. Every loopback address is one
+ * bucket: a local attacker picking 127.0.0.9 after 127.0.0.1 is the same
+ * machine. Remote addresses count one each.
+ */
+export function limiterKey(address: string): string {
+  const plain = address.startsWith('::ffff:') ? address.slice(7) : address;
+  return plain === '::1' || /^127\./.test(plain) ? 'loopback' : plain;
+}
+
+/** Counts failed auth per key (see limiterKey): too many within the window locks it out. */
 export class AuthLimiter {
   private readonly failures = new Map<string, number[]>();
   private readonly lockedUntil = new Map<string, number>();
@@ -17,6 +27,7 @@ export class AuthLimiter {
 
   /** Milliseconds left on a lockout, or 0 when the address may try. */
   lockedFor(address: string): number {
+    address = limiterKey(address);
     const until = this.lockedUntil.get(address);
     if (until === undefined) return 0;
     const left = until - this.now();
@@ -28,6 +39,7 @@ export class AuthLimiter {
   }
 
   recordFailure(address: string): void {
+    address = limiterKey(address);
     const now = this.now();
     const recent = (this.failures.get(address) ?? []).filter((t) => now - t < this.options.windowMs);
     recent.push(now);
@@ -40,6 +52,7 @@ export class AuthLimiter {
   }
 
   recordSuccess(address: string): void {
+    address = limiterKey(address);
     this.failures.delete(address);
   }
 }

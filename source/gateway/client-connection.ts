@@ -10,6 +10,7 @@ import {
   type PresenceEntry,
   type RequestFrame,
   type ResponseFrame,
+  type Scope,
 } from '../protocol/index.js';
 import type { CallerInfo } from './module.js';
 import type { WebSocket } from './ws-module.js';
@@ -49,7 +50,8 @@ export class ClientConnection {
     readonly ws: WebSocket,
     readonly connId: string,
     readonly address: string,
-    readonly preAuthenticated: boolean,
+    /** Scopes of a token already checked in the upgrade's Authorization header; undefined when connect must carry one. */
+    readonly preAuthScopes: Scope[] | undefined,
     private readonly host: ConnectionHost,
   ) {
     this.caller = { connId, clientId: 'unknown', scopes: [], address };

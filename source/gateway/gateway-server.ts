@@ -14,6 +14,8 @@ import {
   type HealthPayload,
   type HelloPayload,
   type PresenceEntry,
+  type Scope,
+  hasScope,
 } from '../protocol/index.js';
 import { AuthLimiter } from './auth-limiter.js';
 import { ClientConnection, HandshakeError } from './client-connection.js';
@@ -22,7 +24,7 @@ import { EventBus } from '../core/index.js';
 import type { Logger } from '../core/index.js';
 import type { GatewayModule, ModuleFactory } from './module.js';
 import { RpcRouter } from './rpc-router.js';
-import { tokenMatches } from './token-store.js';
+import { OPERATOR_SCOPES, scopesForToken, tokenMatches } from '../config/index.js';
 import { WebSocketServer, type WebSocket } from './ws-module.js';
 
 export interface GatewayOptions {
@@ -218,24 +220,40 @@ export class GatewayServer {
       this.options.log.warn('refused a WebSocket upgrade with a token in the URL', { address });
       return refuse(400, 'Tokens are never accepted in URLs; send the token in the connect frame or an Authorization header.');
     }
+    const origin = req.headers.origin;
+    if (origin !== undefined && !this.options.config.gateway.allowedOrigins.includes(origin)) {
+      // Any web page the operator visits can open a loopback WebSocket; browsers always say where they come from.
+      this.options.log.warn('refused a WebSocket upgrade from a browser origin', { address, origin });
+      return refuse(403, `Browser origin ${JSON.stringify(origin).slice(0, 100)} is not allowed. Add it to gateway.allowedOrigins in claw.json if it should connect.`);
+    }
     const lockedFor = this.limiter.lockedFor(address);
     if (lockedFor > 0) return refuse(429, 'Too many failed auth attempts; try again later.', { 'retry-after': String(Math.ceil(lockedFor / 1000)) });
-    let preAuthenticated = false;
+    let preAuthScopes: Scope[] | undefined;
     const authorization = req.headers.authorization;
     if (authorization) {
       const match = /^Bearer\s+(.+)$/i.exec(authorization);
-      if (!match?.[1] || !tokenMatches(match[1].trim(), this.options.token)) {
+      preAuthScopes = match?.[1] ? this.tokenScopes(match[1].trim()) : undefined;
+      if (!preAuthScopes) {
         this.limiter.recordFailure(address);
         return refuse(401, 'Wrong gateway token; get the right one with `claw gateway token`.');
       }
-      preAuthenticated = true;
     }
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws, address, preAuthenticated));
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws, address, preAuthScopes));
   }
 
-  private onConnection(ws: WebSocket, address: string, preAuthenticated: boolean): void {
+  /** Scopes of the main token (all) or a scoped token from `claw gateway token create`; undefined when it is neither. */
+  private tokenScopes(token: string): Scope[] | undefined {
+    try {
+      return scopesForToken(this.options.paths, this.options.token, token);
+    } catch (error) {
+      this.options.log.warn('could not read the scoped token list; only the main token works', { error: String(error) });
+      return tokenMatches(token, this.options.token) ? [...OPERATOR_SCOPES] : undefined;
+    }
+  }
+
+  private onConnection(ws: WebSocket, address: string, preAuthScopes: Scope[] | undefined): void {
     const connId = randomUUID();
-    const connection = new ClientConnection(ws, connId, address, preAuthenticated, {
+    const connection = new ClientConnection(ws, connId, address, preAuthScopes, {
       sendBufferLimit: this.options.config.gateway.sendBufferLimitBytes,
       connectTimeoutMs: this.options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
       accept: (conn, params) => this.acceptConnect(conn, params),
@@ -257,16 +275,23 @@ export class GatewayServer {
     }
     const lockedFor = this.limiter.lockedFor(conn.address);
     if (lockedFor > 0) throw new HandshakeError(closeCodes.lockedOut, 'rate_limited', 'too many failed auth attempts; try again later', lockedFor);
-    if (!conn.preAuthenticated) {
+    let tokenScopes = conn.preAuthScopes;
+    if (!tokenScopes) {
       const token = params.auth?.token;
-      if (!token || !tokenMatches(token, this.options.token)) {
+      tokenScopes = token ? this.tokenScopes(token) : undefined;
+      if (!tokenScopes) {
         this.limiter.recordFailure(conn.address);
         throw new HandshakeError(closeCodes.unauthorized, 'unauthorized',
           token ? 'wrong gateway token: see `claw gateway token`' : 'missing token: send auth.token in connect');
       }
     }
     this.limiter.recordSuccess(conn.address);
-    conn.caller = { connId: conn.connId, clientId: params.client.id, scopes: params.scopes, address: conn.address };
+    // Scopes come from the token; a client may ask for fewer, never for more.
+    const granted = params.scopes.filter((wanted) => hasScope(tokenScopes, wanted));
+    if (granted.length === 0) {
+      throw new HandshakeError(closeCodes.unauthorized, 'forbidden', `this token carries ${tokenScopes.join(', ')}; none of the requested scopes (${params.scopes.join(', ')})`);
+    }
+    conn.caller = { connId: conn.connId, clientId: params.client.id, scopes: granted, address: conn.address };
     conn.info = {
       connId: conn.connId,
       clientId: params.client.id,
@@ -274,7 +299,7 @@ export class GatewayServer {
       version: params.client.version,
       address: conn.address,
       connectedAt: this.now(),
-      scopes: params.scopes,
+      scopes: granted,
     };
     const resumable = params.resume && params.resume.epoch === this.epoch && this.bus.since(params.resume.sinceSeq) !== undefined;
     // Presence goes out before the hello so the new client's own arrival is not replayed to it.
@@ -282,7 +307,7 @@ export class GatewayServer {
     return {
       protocol: PROTOCOL_VERSION,
       server: { version: CLAW_VERSION, connId: conn.connId, epoch: this.epoch, host: hostname() },
-      scopes: params.scopes,
+      scopes: granted,
       methods: this.router.served(),
       events: Object.keys(eventSpecs),
       snapshot: this.snapshot(),

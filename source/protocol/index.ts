@@ -17,3 +17,4 @@ export * from './events/runtime.js';
 export * from './route.js';
 export * from './snapshot.js';
 export * from './format-tokens.js';
+export * from './reveal-text.js';

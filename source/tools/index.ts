@@ -34,6 +34,7 @@ export {
   AddressPolicy,
   htmlToMarkdown,
   wrapUntrusted,
+  fenceNonce,
   UNTRUSTED_TAG,
   UNTRUSTED_NOTICE,
   type WebToolConfig,
@@ -50,12 +51,21 @@ export {
 export { ApprovalInbox, type AlwaysEffect, type InboxOptions, type ResolveResult } from './approvals/inbox.js';
 export { createToolsRuntime, approvalRequestsFile, type ToolsRuntime, type ToolsRuntimeOptions } from './tools-runtime.js';
 export { parseCommand, planCommands, type ExecPlan, type PlanStep, type PlanCommand, type Redirect } from './exec/plan.js';
-export { authorizeExec, type AuthorizeInput, type AuthorizeResult, type ResolvedCommand } from './exec/authorize.js';
-export { readExecApprovalsFile, writeExecApprovalsFile, addExecRules, ruleText, type ExecApprovalsFile, type ExecRule } from './exec/approvals-policy.js';
+export { authorizeExec, rulesForAlways, type AuthorizeInput, type AuthorizeResult } from './exec/authorize.js';
+export { bindPlan, describeBoundPlan, type BoundPlan, type BoundCommand, type BindInput } from './exec/bound-plan.js';
+export { isSafeCommand, safeCommandNames } from './exec/safe-list.js';
+export { expandGlob, expandPlanGlobs } from './exec/glob.js';
+export { readExecApprovalsFile, writeExecApprovalsFile, addExecRules, ruleText, ruleMatchesCommand, type ExecApprovalsFile, type ExecRule } from './exec/approvals-policy.js';
+export { hardenGit, gitConfigEnv } from './exec/git-guard.js';
+export { probeSandbox, bubblewrapArgs, hiddenPaths, type SandboxPolicy, type SandboxStatus } from './sandbox/sandbox.js';
+export { execSandboxFor, describeExecSandbox } from './sandbox/exec-sandbox.js';
+export { childEnv } from './sandbox/child-env.js';
+export { SecretRedactor, collectKnownSecrets, type KnownSecret, type SecretSources } from './redact.js';
+export { openConfinedSync, type OpenMode, type ConfinedFile } from './fs/safe-open.js';
 export { resolveExecutable } from './exec/resolve-executable.js';
 export { PlanRun, type RunOptions, type RunResult } from './exec/run-plan.js';
 export { JobManager } from './exec/jobs.js';
-export { createExecTool } from './exec/exec-tool.js';
+export { createExecTool, type ExecSandbox, type ExecToolOptions } from './exec/exec-tool.js';
 export { createProcessTool } from './exec/process-tool.js';
 export { createFsTools } from './fs/fs-tools.js';
 export { confinePath } from './fs/confine.js';

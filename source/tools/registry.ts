@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { decideTools, type PolicyDecision, type PolicyLayer } from './policy.js';
+import type { SecretRedactor } from './redact.js';
 import { toolError, type ToolContext, type ToolDefinition, type ToolResult } from './types.js';
 
 type Validator = (args: unknown) => { ok: true; value: Record<string, unknown> } | { ok: false; message: string };
@@ -28,9 +29,16 @@ function compileValidator(tool: ToolDefinition): Validator {
  * Every tool the gateway knows. The agent loop calls `effective` to decide
  * what a turn sees and `invoke` to run a call: invoke never throws, so bad
  * arguments or a crashing tool become an error result the model can read.
+ * With a redactor, the exact values of known secrets are replaced in every
+ * result (built-in, MCP, errors alike) before it goes back to the model.
  */
 export class ToolRegistry {
   readonly #entries = new Map<string, Entry>();
+  readonly #redactor: SecretRedactor | undefined;
+
+  constructor(options: { redactor?: SecretRedactor } = {}) {
+    this.#redactor = options.redactor;
+  }
 
   register(tool: ToolDefinition): void {
     if (this.#entries.has(tool.name)) throw new Error(`Tool "${tool.name}" is already registered.`);
@@ -60,6 +68,14 @@ export class ToolRegistry {
   }
 
   async invoke(name: string, args: unknown, context: ToolContext): Promise<ToolResult> {
+    const redactor = this.#redactor;
+    if (!redactor) return this.#invoke(name, args, context);
+    // Streamed output goes to clients, not the model, but a transcript viewer should not show secrets either.
+    const result = await this.#invoke(name, args, { ...context, onUpdate: (text) => context.onUpdate(redactor.redact(text)) });
+    return { ...result, content: redactor.redact(result.content) };
+  }
+
+  async #invoke(name: string, args: unknown, context: ToolContext): Promise<ToolResult> {
     const entry = this.#entries.get(name);
     if (!entry) return toolError(`Unknown tool "${name}". Use one of the tools listed in your instructions.`);
     const checked = entry.validate(args);

@@ -10,12 +10,18 @@ import { ToolRegistry } from './registry.js';
 import type { ToolDefinition } from './types.js';
 import { createWebFetchTool } from './web/index.js';
 import { createMemoryTools } from './memory-tools.js';
+import { collectKnownSecrets, SecretRedactor, type KnownSecret } from './redact.js';
+import { execSandboxFor } from './sandbox/exec-sandbox.js';
+import type { ExecSandbox } from './exec/exec-tool.js';
 
 /** The tools side of a gateway: the registry with the built-in tools, the approval inbox, background jobs. */
 export interface ToolsRuntime {
   registry: ToolRegistry;
   inbox: ApprovalInbox;
   jobs: JobManager;
+  /** Replaces known secret values in every tool result; the daemon adds channel and webhook tokens with `set`. */
+  redactor: SecretRedactor;
+  sandbox: ExecSandbox;
   close(): Promise<void>;
 }
 
@@ -23,6 +29,10 @@ export interface ToolsRuntimeOptions {
   config: ClawConfig;
   paths: StatePaths;
   now?: () => number;
+  /** The gateway's environment: where provider keys come from (default process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** Secrets known to the caller: the gateway token, webhook tokens, channel bot tokens. */
+  secrets?: readonly KnownSecret[];
 }
 
 export function approvalRequestsFile(paths: StatePaths): string {
@@ -41,10 +51,23 @@ export function createToolsRuntime(options: ToolsRuntimeOptions): ToolsRuntime {
     onAlways: execAlwaysHandler(paths.execApprovals, now),
   });
   const jobs = new JobManager(exec.maxOutputChars);
-  const registry = new ToolRegistry();
+  const env = options.env ?? process.env;
+  const apiKeyEnvs = [config.memory.embeddings?.apiKeyEnv, ...Object.values(config.models.providers).map((provider) => provider.apiKeyEnv)].filter((name): name is string => Boolean(name));
+  const redactor = new SecretRedactor(collectKnownSecrets({ credentialsDir: paths.credentials, env, extraEnvNames: apiKeyEnvs, values: options.secrets ?? [] }));
+  const sandbox = execSandboxFor(config, paths);
+  const registry = new ToolRegistry({ redactor });
   const builtins: ToolDefinition[] = [
     ...(createFsTools({ roots: config.tools.fsRoots, maxReadBytes: config.tools.fs.maxReadBytes }) as ToolDefinition[]),
-    createExecTool({ approvalsFile: paths.execApprovals, jobs, timeoutSeconds: exec.timeoutSeconds, maxOutputChars: exec.maxOutputChars }) as ToolDefinition,
+    createExecTool({
+      approvalsFile: paths.execApprovals,
+      jobs,
+      sandbox,
+      roots: config.tools.fsRoots,
+      baseEnv: env,
+      hardenGit: exec.sandbox.hardenGit,
+      timeoutSeconds: exec.timeoutSeconds,
+      maxOutputChars: exec.maxOutputChars,
+    }) as ToolDefinition,
     createProcessTool(jobs) as ToolDefinition,
     createWebFetchTool(config.tools.web) as ToolDefinition,
     ...(config.memory.enabled ? (createMemoryTools({ config, paths }) as ToolDefinition[]) : []),
@@ -54,6 +77,8 @@ export function createToolsRuntime(options: ToolsRuntimeOptions): ToolsRuntime {
     registry,
     inbox,
     jobs,
+    redactor,
+    sandbox,
     async close() {
       inbox.close();
       await jobs.closeAll();

@@ -24,10 +24,16 @@ export interface ToolResult {
 export type ApprovalKind = 'exec' | 'mcp';
 export type ApprovalDecision = 'once' | 'session' | 'always' | 'deny';
 
-/** What a tool asks the operator to allow. `command` is the exact text that will run. */
+/** What a tool asks the operator to allow. `command` is what the operator reads (made visible by every client). */
 export interface ApprovalRequestInput {
   kind: ApprovalKind;
   command: string;
+  /**
+   * What a `session` decision remembers, within this kind only: the canonical
+   * plan key for exec (so a different env, workdir or redirection asks again).
+   * Defaults to `command`.
+   */
+  binding?: string;
   plan?: unknown;
   cwd: string;
   envKeys: string[];
@@ -45,8 +51,8 @@ export interface ApprovalOutcome {
 /** How a tool reaches an operator decision; the gateway's approval inbox implements it. */
 export interface ApprovalGate {
   request(input: ApprovalRequestInput, signal?: AbortSignal): Promise<ApprovalOutcome>;
-  /** Whether this exact text was approved with `session` earlier in the same session. */
-  approvedForSession(command: string): boolean;
+  /** Whether this binding of this kind was approved with `session` earlier in the same session; kinds never share approvals. */
+  approvedForSession(kind: ApprovalKind, binding: string): boolean;
 }
 
 export interface ToolContext {

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { writeGatewayInfoSync } from '../../source/client/gateway-info.js';
-import { hashToken } from '../../source/gateway/index.js';
+import { hashToken } from '../../source/config/index.js';
 import { readGatewayInfoSync } from '../../source/client/index.js';
 import type { ApprovalRecord } from '../../source/protocol/index.js';
 import { createToolsRuntime, type ToolContext, type ToolResult, type ToolsRuntime } from '../../source/tools/index.js';
@@ -113,7 +113,7 @@ describe('claw approvals against a gateway with a pending exec request', () => {
     const always = await claw('approve', second.record.id, '--always');
     expect(always.stderr).toBe('');
     expect(always.stdout).toContain(`Approved ${second.record.id} always:\n  touch made\n`);
-    expect(always.stdout).toMatch(/Rule written for agent main: \S*\/touch "made"\n/);
+    expect(always.stdout).toMatch(/Rule written for agent main: \S*\/touch "made" \(in \S+\)\n/);
     expect(always.stdout).toContain('It would have matched 1 recent command:\n  touch made\n');
     expect((await second.result).isError).toBe(false);
     expect(existsSync(join(workspace, 'made'))).toBe(true);
@@ -130,7 +130,8 @@ describe('claw approvals against a gateway with a pending exec request', () => {
     const { claw, execAsking } = await startPublishedGateway();
     const hidden = await execAsking("touch 'x\u001b[2K\rinnocent'");
     const listed = await claw('list');
-    expect(listed.stdout).toContain("command  touch 'x\\x1b[2K\\x0dinnocent'\n");
+    expect(listed.stdout).toContain("command  touch 'x\\e[2K\\rinnocent'\n");
+    expect(listed.stdout).toContain('warning  ⚠ 2 hidden or control characters');
     expect(listed.stdout).not.toContain('\u001b');
     expect((await claw('deny', hidden.record.id)).code).toBe(0);
     expect((await hidden.result).isError).toBe(true);

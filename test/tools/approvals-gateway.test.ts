@@ -89,7 +89,7 @@ describe('approvals over a real gateway', () => {
     const second = rt.registry.invoke('exec', { command: 'touch made' }, context);
     await waitFor(() => rt.inbox.list().length === 1, 'second request');
     const answer = await operator.request('approvals.resolve', { id: rt.inbox.list()[0]!.id, decision: 'always' });
-    expect(answer.rule).toMatch(/\/touch "made"$/);
+    expect(answer.rule).toMatch(/\/touch "made" \(in \S+\)$/);
     expect(answer.wouldMatch).toEqual(['touch made']);
     expect((await second).isError).toBe(false);
     expect(readExecApprovalsFile(gateway!.state.paths.execApprovals).agents.main?.rules).toHaveLength(1);

@@ -25,10 +25,17 @@ beforeEach(() => {
 
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 
+/** A read result's text inside its untrusted fence. */
+function fenced(content: string): string {
+  const match = /^<untrusted_content nonce="([0-9a-f]+)"[^>]*>\n([\s\S]*)\n<\/untrusted_content nonce="\1">$/.exec(content);
+  if (!match) throw new Error(`not a fenced read result: ${content.slice(0, 200)}`);
+  return match[2]!;
+}
+
 describe('fs tools', () => {
   it('reads line ranges, writes and edits inside the workspace', async () => {
     expect((await registry.invoke('write', { path: 'a/b.txt', content: 'one\ntwo\nthree\ntwo' }, context)).isError).toBe(false);
-    expect((await registry.invoke('read', { path: 'a/b.txt', from: 2, to: 3 }, context)).content).toBe('two\nthree');
+    expect(fenced((await registry.invoke('read', { path: 'a/b.txt', from: 2, to: 3 }, context)).content)).toBe('two\nthree');
     expect((await registry.invoke('edit', { path: 'a/b.txt', oldText: 'two', newText: '2' }, context)).content).toContain('more than once');
     expect((await registry.invoke('edit', { path: 'a/b.txt', oldText: 'four', newText: '4' }, context)).content).toContain('not found');
     expect((await registry.invoke('edit', { path: 'a/b.txt', oldText: 'three', newText: '3' }, context)).isError).toBe(false);
@@ -50,10 +57,30 @@ describe('fs tools', () => {
   it('allows configured roots and refuses binary and oversized files', async () => {
     const withRoot = new ToolRegistry();
     for (const tool of createFsTools({ roots: [join(base, 'outside')], maxReadBytes: 1024 })) withRoot.register(tool as ToolDefinition);
-    expect((await withRoot.invoke('read', { path: 'escape/secret.txt' }, context)).content).toBe('secret');
+    expect(fenced((await withRoot.invoke('read', { path: 'escape/secret.txt' }, context)).content)).toBe('secret');
     writeFileSync(join(base, 'ws', 'bin'), Buffer.from([1, 0, 2]));
     expect((await registry.invoke('read', { path: 'bin' }, context)).content).toContain('binary');
     writeFileSync(join(base, 'ws', 'big'), 'x'.repeat(5000));
     expect((await registry.invoke('read', { path: 'big' }, context)).content).toContain('read cap');
+  });
+});
+
+describe('fs tools against links planted in the workspace', () => {
+  it('refuses a dangling symlink for write, edit and read, and never creates its target', async () => {
+    symlinkSync(join(base, 'outside', 'planted.txt'), join(base, 'ws', 'dangling'));
+    for (const [tool, args] of [['write', { content: 'x' }], ['edit', { oldText: 'a', newText: 'b' }], ['read', {}]] as const) {
+      const result = await registry.invoke(tool, { path: 'dangling', ...args }, context);
+      expect(result.isError, tool).toBe(true);
+      expect(result.content, tool).toContain('symbolic link to a missing file');
+    }
+    expect(existsSync(join(base, 'outside', 'planted.txt'))).toBe(false);
+  });
+
+  it('refuses to write through a hard link to a file outside, but reads it', async () => {
+    const { linkSync } = await import('node:fs');
+    linkSync(join(base, 'outside', 'secret.txt'), join(base, 'ws', 'hard.txt'));
+    expect((await registry.invoke('write', { path: 'hard.txt', content: 'pwned' }, context)).content).toContain('2 hard links');
+    expect((await registry.invoke('edit', { path: 'hard.txt', oldText: 'secret', newText: 'pwned' }, context)).content).toContain('2 hard links');
+    expect(readFileSync(join(base, 'outside', 'secret.txt'), 'utf8')).toBe('secret');
   });
 });

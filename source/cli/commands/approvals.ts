@@ -4,6 +4,7 @@ import { ClawError, type ApprovalRecord } from '../../protocol/index.js';
 import type { GatewayClient } from '../../client/index.js';
 import type { CommandRun } from '../command.js';
 import { formatDuration, printJson } from '../format.js';
+import { revealText, revealWarning } from '../../protocol/index.js';
 
 const usage = `Usage:
   claw approvals [list] [--all] [--json]
@@ -16,17 +17,10 @@ function fail(text: string, code = 2): number {
   return code;
 }
 
-/**
- * Makes control characters and bidi overrides visible, so what the operator
- * reads is exactly what would run: a `\r` or an escape sequence cannot hide
- * part of a command. Newlines stay real, indented under the first line.
- */
-function visibleCommand(command: string, indent: string): string {
-  const escaped = command.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (ch) => {
-    const code = ch.charCodeAt(0);
-    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
-  });
-  return escaped.split('\n').join(`\n${indent}`);
+/** The command as the operator must read it: hidden characters escaped, newlines indented under the first line. */
+function visibleCommand(command: string, indent: string): { text: string; warning: string | undefined } {
+  const revealed = revealText(command);
+  return { text: revealed.text.split('\n').join(`\n${indent}`), warning: revealWarning(revealed.escaped) };
 }
 
 function describeStatus(record: ApprovalRecord, now: number): string {
@@ -37,15 +31,17 @@ function describeStatus(record: ApprovalRecord, now: number): string {
 }
 
 function printRecord(record: ApprovalRecord, now: number): void {
+  const command = visibleCommand(record.command, ' '.repeat(11));
   const rows: [string, string][] = [
     ['id', record.id],
     ['status', describeStatus(record, now)],
     ['agent', record.agentId],
     ['session', record.sessionKey],
-    ['cwd', record.cwd],
+    ['cwd', revealText(record.cwd).text],
     ...(record.envKeys.length ? [['env', record.envKeys.join(' ')] as [string, string]] : []),
-    ['reason', record.reason],
-    ['command', visibleCommand(record.command, ' '.repeat(11))],
+    ['reason', revealText(record.reason).text],
+    ['command', command.text],
+    ...(command.warning ? [['warning', command.warning] as [string, string]] : []),
   ];
   for (const [label, value] of rows) process.stdout.write(`  ${label.padEnd(9)}${value}\n`);
 }
@@ -102,7 +98,7 @@ async function answer(client: GatewayClient, id: string, decision: 'once' | 'ses
     printJson(result);
     return 0;
   }
-  const command = visibleCommand(result.approval.command, '  ');
+  const command = visibleCommand(result.approval.command, '  ').text;
   if (decision === 'deny') {
     process.stdout.write(`Denied ${record.id}:\n  ${command}\n`);
     return 0;
@@ -113,10 +109,10 @@ async function answer(client: GatewayClient, id: string, decision: 'once' | 'ses
     if (result.rule === undefined) {
       process.stdout.write(`No allowlist rule was written for this ${record.kind} request; only this request was approved.\n`);
     } else {
-      process.stdout.write(`Rule written for agent ${record.agentId}: ${result.rule}\n`);
+      process.stdout.write(`Rule written for agent ${record.agentId}: ${revealText(result.rule).text}\n`);
       const matched = result.wouldMatch ?? [];
       process.stdout.write(matched.length === 0 ? 'It would not have matched any recent command.\n' : `It would have matched ${matched.length} recent command${matched.length === 1 ? '' : 's'}:\n`);
-      for (const text of matched) process.stdout.write(`  ${visibleCommand(text, '  ')}\n`);
+      for (const text of matched) process.stdout.write(`  ${visibleCommand(text, '  ').text}\n`);
     }
   }
   return 0;

@@ -13,6 +13,8 @@ export const gatewaySection = z.strictObject({
   sendBufferLimitBytes: z.number().int().min(65_536).default(8 * 1024 * 1024),
   /** Interval of the `tick` keep-alive event. */
   tickIntervalMs: z.number().int().min(1000).default(15_000),
+  /** Browser origins allowed to open the WebSocket (e.g. `http://localhost:3000`); CLI and TUI send no Origin. Empty refuses every browser. */
+  allowedOrigins: z.array(z.string().min(1)).default([]),
   /** How many recent events are kept for clients that resume with `sinceSeq`. */
   resumeBufferEvents: z.number().int().min(0).max(100_000).default(2000),
 });

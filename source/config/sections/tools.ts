@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { webToolSection } from './web.js';
 
+/** Where secrets usually live, relative to the home folder (or absolute); hidden from every exec. */
+export const DEFAULT_SECRET_PATHS = ['.ssh', '.aws', '.azure', '.config/gh', '.config/gcloud', '.kube', '.docker', '.gnupg', '.netrc', '.npmrc', '.pypirc', '.git-credentials', '.password-store'];
+
 export const toolProfiles = ['minimal', 'messaging', 'coding', 'full'] as const;
 
 /** One level of the tool policy pipeline below the global one. */
@@ -30,6 +33,19 @@ export const toolsSection = z.strictObject({
       maxOutputChars: z.number().int().min(1000).default(200_000),
       /** How long an approval request waits for an operator before it is denied. */
       approvalTimeoutMinutes: z.number().min(0.1).default(30),
+      /** The OS sandbox every command runs in (bubblewrap on Linux). */
+      sandbox: z
+        .strictObject({
+          /** `auto`: use it when it can start; `off`: run unsandboxed on purpose (doctor and status say so, and nothing runs unasked). */
+          mode: z.enum(['auto', 'off']).default('auto'),
+          /** Secret locations hidden inside (home-relative or absolute); the claw state dir is always hidden. */
+          hiddenPaths: z.array(z.string()).default(DEFAULT_SECRET_PATHS),
+          /** Give every command the host network; otherwise only a call that asks for it, once approved. */
+          network: z.boolean().default(false),
+          /** Neutralise git's code-running settings (core.fsmonitor, hooks, pager, textconv, filters, aliases). */
+          hardenGit: z.boolean().default(true),
+        })
+        .prefault({}),
     })
     .prefault({}),
   fs: z

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { writeFileAtomicSync } from '../../config/index.js';
 import { ClawError, approvalRecord, type ApprovalRecord } from '../../protocol/index.js';
-import type { ApprovalDecision, ApprovalGate, ApprovalOutcome, ApprovalRequestInput } from '../types.js';
+import type { ApprovalDecision, ApprovalGate, ApprovalKind, ApprovalOutcome, ApprovalRequestInput } from '../types.js';
 
 export interface AlwaysEffect {
   /** The allowlist rule written, as text. */
@@ -45,7 +45,10 @@ export class ApprovalInbox {
   readonly #waiters = new Map<string, (record: ApprovalRecord) => void>();
   readonly #timers = new Map<string, NodeJS.Timeout>();
   readonly #listeners = new Set<Listener>();
+  /** Per session key: `kind\0binding` entries approved with `session`. */
   readonly #sessionApproved = new Map<string, Set<string>>();
+  /** What a pending request's `session` decision would remember (in memory, like session approvals). */
+  readonly #bindings = new Map<string, string>();
 
   constructor(options: InboxOptions) {
     this.#options = options;
@@ -70,16 +73,16 @@ export class ApprovalInbox {
     return this.#records.find((r) => r.id === id);
   }
 
-  /** Texts approved with `session` for a session key. */
-  sessionApproved(sessionKey: string): ReadonlySet<string> {
-    return this.#sessionApproved.get(sessionKey) ?? new Set();
+  /** Whether `binding` of `kind` was approved with `session` for a session key. */
+  sessionApproved(sessionKey: string, kind: ApprovalKind, binding: string): boolean {
+    return this.#sessionApproved.get(sessionKey)?.has(sessionEntry(kind, binding)) ?? false;
   }
 
   /** An ApprovalGate bound to one agent and session, for a ToolContext. */
   gate(agentId: string, sessionKey: string): ApprovalGate {
     return {
       request: (input, signal) => this.request({ ...input, agentId, sessionKey }, signal),
-      approvedForSession: (command) => this.sessionApproved(sessionKey).has(command),
+      approvedForSession: (kind, binding) => this.sessionApproved(sessionKey, kind, binding),
     };
   }
 
@@ -99,6 +102,7 @@ export class ApprovalInbox {
       status: 'pending',
     };
     if (input.plan !== undefined) record.plan = input.plan;
+    this.#bindings.set(record.id, input.binding ?? input.command);
     const settled = new Promise<ApprovalRecord>((resolve) => this.#waiters.set(record.id, resolve));
     this.#records.push(record);
     this.#persist();
@@ -125,7 +129,7 @@ export class ApprovalInbox {
     if (decision === 'always') effect = this.#options.onAlways?.(record, this.#records);
     if (decision === 'session') {
       const set = this.#sessionApproved.get(record.sessionKey) ?? new Set<string>();
-      set.add(record.command);
+      set.add(sessionEntry(record.kind, this.#bindings.get(record.id) ?? record.command));
       this.#sessionApproved.set(record.sessionKey, set);
     }
     const final = this.#finish(id, decision === 'deny' ? 'denied' : 'approved', decision, resolvedBy)!;
@@ -158,6 +162,7 @@ export class ApprovalInbox {
     this.#timers.delete(id);
     this.#waiters.get(id)?.(final);
     this.#waiters.delete(id);
+    this.#bindings.delete(id);
     this.#notify('resolved', final);
     return final;
   }
@@ -180,6 +185,10 @@ export class ApprovalInbox {
     this.#records = this.#records.filter((r) => r.status === 'pending' || done.includes(r));
     writeFileAtomicSync(this.#options.file, `${JSON.stringify({ version: 1, records: [...done, ...pending] }, null, 1)}\n`, 0o600);
   }
+}
+
+function sessionEntry(kind: ApprovalKind, binding: string): string {
+  return `${kind}\0${binding}`;
 }
 
 function readRecords(file: string): ApprovalRecord[] {

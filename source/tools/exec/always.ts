@@ -1,36 +1,37 @@
 import type { ApprovalRecord } from '../../protocol/index.js';
 import type { AlwaysEffect } from '../approvals/inbox.js';
-import { addExecRules, ruleMatchesArgv, ruleText, type ExecRule } from './approvals-policy.js';
-import { rulesForAlways, type ResolvedCommand } from './authorize.js';
-import { parseCommand } from './plan.js';
+import { addExecRules, ruleMatchesCommand, ruleMatchesText, ruleText, type ExecRule } from './approvals-policy.js';
+import { rulesForAlways } from './authorize.js';
+import type { BoundPlan } from './bound-plan.js';
 
 const RECENT = 50;
 
-function recordCommands(record: ApprovalRecord): ResolvedCommand[] {
-  const plan = record.plan as { commands?: ResolvedCommand[] } | undefined;
-  return plan?.commands ?? [];
+function boundPlan(record: ApprovalRecord): BoundPlan | undefined {
+  const plan = record.plan as Partial<BoundPlan> | undefined;
+  return plan && typeof plan.key === 'string' && Array.isArray(plan.commands) ? (plan as BoundPlan) : undefined;
 }
 
-function wouldMatch(rules: readonly ExecRule[], record: ApprovalRecord): boolean {
-  const commands = recordCommands(record);
-  if (rules.some((rule) => 'text' in rule && rule.text === record.command)) return true;
-  return commands.length > 0 && commands.every((c) => c.executable && rules.some((rule) => ruleMatchesArgv(rule, c.executable!, c.argv.slice(1))));
+function wouldMatch(rules: readonly ExecRule[], plan: BoundPlan): boolean {
+  if (plan.shellRequired) return rules.some((rule) => ruleMatchesText(rule, plan.text, plan));
+  return plan.commands.length > 0 && plan.commands.every((c) => c.executable && rules.some((rule) => ruleMatchesCommand(rule, { executable: c.executable!, args: c.argv.slice(1), redirects: c.redirects, sha256: c.sha256, env: plan.env, cwd: plan.cwd, network: plan.network })));
 }
 
 /**
- * What `always` means for an exec request: the exact argv of each command
- * (or the exact text, when it needs a shell) joins the agent's allowlist.
+ * What `always` means for an exec request: each command, bound as it was
+ * approved (argv, redirections, env, workdir, network, script hash), joins
+ * the agent's allowlist; a shell command is remembered by its exact text.
  */
 export function execAlwaysHandler(approvalsFile: string, now: () => number) {
   return (record: ApprovalRecord, history: readonly ApprovalRecord[]): AlwaysEffect | undefined => {
     if (record.kind !== 'exec') return undefined;
-    const commands = recordCommands(record);
-    const rules = rulesForAlways(parseCommand(record.command), commands, now());
+    const plan = boundPlan(record);
+    if (!plan) return undefined;
+    const rules = rulesForAlways(plan, now());
     addExecRules(approvalsFile, record.agentId, rules);
     const recent = history.filter((r) => r.kind === 'exec' && r.agentId === record.agentId && r.id !== record.id).slice(-RECENT);
     return {
       rule: rules.map(ruleText).join('\n'),
-      wouldMatch: [...new Set(recent.filter((r) => wouldMatch(rules, r)).map((r) => r.command))],
+      wouldMatch: [...new Set(recent.filter((r) => { const p = boundPlan(r); return p !== undefined && wouldMatch(rules, p); }).map((r) => r.command))],
     };
   };
 }

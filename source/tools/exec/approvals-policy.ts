@@ -2,17 +2,36 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { writeFileAtomicSync } from '../../config/index.js';
 
+const redirect = z.strictObject({ fd: z.union([z.literal(0), z.literal(1), z.literal(2)]), op: z.enum(['<', '>', '>>', '>&1']), target: z.string().optional() });
+
 /**
- * An allowlist rule: either an exact command text (how shell-required
- * commands are remembered) or a resolved executable with an argument
- * pattern. In `args`, `*` inside an element matches within one argument and
- * a final `...` matches any remaining arguments.
+ * An allowlist rule. A command rule binds everything that decides what runs:
+ * the resolved executable, the exact argv, redirections, the env the call
+ * set, the workdir, the network grant and, for a script inside the roots,
+ * its content hash (a rewritten `./build.sh` asks again). `args` are
+ * literals; only a rule the operator marks `pattern: true` reads `*` inside
+ * an element as a wildcard and a final `...` as "any further arguments".
+ * A text rule remembers an approved shell command the same way.
  */
+const bound = {
+  env: z.record(z.string(), z.string()).optional(),
+  cwd: z.string().optional(),
+  network: z.boolean().optional(),
+  addedAt: z.number().optional(),
+};
 export const execRule = z.union([
-  z.strictObject({ executable: z.string().startsWith('/'), args: z.array(z.string()).default(['...']), addedAt: z.number().optional() }),
-  z.strictObject({ text: z.string().min(1), addedAt: z.number().optional() }),
+  z.strictObject({
+    executable: z.string().startsWith('/'),
+    args: z.array(z.string()).optional(),
+    pattern: z.boolean().optional(),
+    redirects: z.array(redirect).optional(),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+    ...bound,
+  }),
+  z.strictObject({ text: z.string().min(1), ...bound }),
 ]);
 export type ExecRule = z.infer<typeof execRule>;
+export type CommandRule = Extract<ExecRule, { executable: string }>;
 
 export const execSecurity = z.enum(['deny', 'allowlist', 'full']);
 export const execAsk = z.enum(['off', 'on-miss', 'always']);
@@ -84,8 +103,17 @@ export function addExecRules(path: string, agentId: string, rules: ExecRule[]): 
 }
 
 export function ruleText(rule: ExecRule): string {
-  if ('text' in rule) return `text: ${rule.text}`;
-  return [rule.executable, ...rule.args.map((a) => JSON.stringify(a))].join(' ');
+  const extras = [
+    rule.cwd !== undefined ? `in ${rule.cwd}` : '',
+    rule.env && Object.keys(rule.env).length ? `env ${Object.entries(rule.env).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ')}` : '',
+    rule.network ? 'with network' : '',
+  ].filter(Boolean);
+  const suffix = extras.length ? ` (${extras.join(', ')})` : '';
+  if ('text' in rule) return `text: ${rule.text}${suffix}`;
+  const args = rule.args ?? (rule.pattern ? ['...'] : []);
+  const redirects = (rule.redirects ?? []).map((r) => (r.op === '>&1' ? '2>&1' : `${r.fd === 2 ? '2' : ''}${r.op}${JSON.stringify(r.target ?? '')}`));
+  const hash = rule.sha256 ? ` [sha256 ${rule.sha256.slice(0, 12)}]` : '';
+  return `${[rule.executable, ...args.map((a) => JSON.stringify(a)), ...redirects].join(' ')}${rule.pattern ? ' [pattern]' : ''}${hash}${suffix}`;
 }
 
 function globMatch(pattern: string, value: string): boolean {
@@ -94,9 +122,7 @@ function globMatch(pattern: string, value: string): boolean {
   return new RegExp(`^${source}$`, 's').test(value);
 }
 
-export function ruleMatchesArgv(rule: ExecRule, executable: string, args: readonly string[]): boolean {
-  if ('text' in rule || rule.executable !== executable) return false;
-  const pattern = rule.args;
+function patternMatches(pattern: readonly string[], args: readonly string[]): boolean {
   for (let i = 0; i < pattern.length; i += 1) {
     const p = pattern[i]!;
     if (p === '...' && i === pattern.length - 1) return true;
@@ -104,4 +130,42 @@ export function ruleMatchesArgv(rule: ExecRule, executable: string, args: readon
     if (arg === undefined || !globMatch(p, arg)) return false;
   }
   return args.length === pattern.length;
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((value, i) => value === b[i]);
+}
+
+function sameEnv(a: Readonly<Record<string, string>> | undefined, b: Readonly<Record<string, string>>): boolean {
+  const left = Object.entries(a ?? {}).sort(([x], [y]) => x.localeCompare(y));
+  const right = Object.entries(b).sort(([x], [y]) => x.localeCompare(y));
+  return left.length === right.length && left.every(([k, v], i) => right[i]![0] === k && right[i]![1] === v);
+}
+
+/** What a rule is matched against: one command of a plan, with the plan-wide parts. */
+export interface RuleSubject {
+  executable: string;
+  args: readonly string[];
+  redirects: readonly { fd: number; op: string; target?: string | undefined }[];
+  sha256?: string | undefined;
+  env: Readonly<Record<string, string>>;
+  cwd: string;
+  network: boolean;
+}
+
+function boundMatches(rule: ExecRule, subject: Pick<RuleSubject, 'env' | 'cwd' | 'network'>): boolean {
+  return sameEnv(rule.env, subject.env) && (rule.cwd === undefined || rule.cwd === subject.cwd) && (!subject.network || rule.network === true);
+}
+
+export function ruleMatchesCommand(rule: ExecRule, subject: RuleSubject): boolean {
+  if ('text' in rule || rule.executable !== subject.executable || !boundMatches(rule, subject)) return false;
+  const argsOk = rule.pattern ? patternMatches(rule.args ?? ['...'], subject.args) : sameList(rule.args ?? [], subject.args);
+  if (!argsOk) return false;
+  const redirects = (rule.redirects ?? []).map((r) => JSON.stringify([r.fd, r.op, r.target ?? '']));
+  if (!sameList(redirects, subject.redirects.map((r) => JSON.stringify([r.fd, r.op, r.target ?? ''])))) return false;
+  return rule.sha256 === undefined || rule.sha256 === subject.sha256;
+}
+
+export function ruleMatchesText(rule: ExecRule, text: string, subject: Pick<RuleSubject, 'env' | 'cwd' | 'network'>): boolean {
+  return 'text' in rule && rule.text === text && boundMatches(rule, subject);
 }

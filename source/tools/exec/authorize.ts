@@ -1,22 +1,17 @@
-import { agentExecPolicy, ruleMatchesArgv, type ExecApprovalsFile, type ExecRule } from './approvals-policy.js';
-import { planCommands, type ExecPlan } from './plan.js';
+import { agentExecPolicy, ruleMatchesCommand, ruleMatchesText, type CommandRule, type ExecApprovalsFile, type ExecRule, type RuleSubject } from './approvals-policy.js';
+import type { BoundCommand, BoundPlan } from './bound-plan.js';
 import { isSafeCommand } from './safe-list.js';
 
-export interface ResolvedCommand {
-  argv: string[];
-  /** Path found on PATH (what runs), undefined when not found. */
-  executable: string | undefined;
-}
-
 export interface AuthorizeInput {
-  plan: ExecPlan;
-  commands: ResolvedCommand[];
+  plan: BoundPlan;
   agentId: string;
   approvals: ExecApprovalsFile;
-  /** Keys of env overrides the call asked for. */
-  envKeys: readonly string[];
-  /** Exact texts approved for this session. */
-  sessionApproved: ReadonlySet<string>;
+  /** Whether this exact plan (by its key) was approved with `session` earlier in the same session. */
+  sessionApproved: boolean;
+  /** Whether the command will run inside the OS sandbox; without one nothing runs unasked. */
+  sandboxed: boolean;
+  /** Workspace first, then tools.fsRoots: where safe-list paths must lie. */
+  roots: readonly string[];
 }
 
 export type AuthorizeResult =
@@ -24,51 +19,57 @@ export type AuthorizeResult =
   | { action: 'ask'; reason: string }
   | { action: 'deny'; reason: string };
 
-/** Env overrides that change which code a program loads or runs; they defeat any allowlist. */
-const riskyEnv = /^(PATH|LD_.*|DYLD_.*|NODE_OPTIONS|NODE_PATH|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|PS4|IFS|GIT_.*|PYTHON.*|PERL5?.*|RUBY.*|JAVA_TOOL_OPTIONS|HOME|XDG_CONFIG_HOME|EDITOR|VISUAL|PAGER|LESSOPEN)$/;
-
-function commandAllowed(command: ResolvedCommand, rules: readonly ExecRule[], safeList: boolean): boolean {
-  if (!command.executable) return false;
-  const args = command.argv.slice(1);
-  if (rules.some((rule) => ruleMatchesArgv(rule, command.executable!, args))) return true;
-  return safeList && isSafeCommand(command.executable, command.argv);
+function subject(plan: BoundPlan, command: BoundCommand): RuleSubject {
+  return { executable: command.executable!, args: command.argv.slice(1), redirects: command.redirects, sha256: command.sha256, env: plan.env, cwd: plan.cwd, network: plan.network };
 }
 
-function writesFiles(plan: ExecPlan): boolean {
-  return planCommands(plan).some((command) => command.redirects.some((r) => r.op === '>' || r.op === '>>'));
+function ruleAllows(rules: readonly ExecRule[], plan: BoundPlan, command: BoundCommand): boolean {
+  return command.executable !== undefined && rules.some((rule) => ruleMatchesCommand(rule, subject(plan, command)));
+}
+
+function safeListAllows(plan: BoundPlan, command: BoundCommand, roots: readonly string[]): boolean {
+  if (!command.executable) return false;
+  if (command.redirects.some((r) => r.op === '>' || r.op === '>>')) return false;
+  const context = { cwd: plan.cwd, roots };
+  if (command.redirects.some((r) => r.op === '<' && !isSafeCommand('/bin/cat', ['cat', r.target!], context))) return false;
+  return isSafeCommand(command.executable, command.argv, context);
 }
 
 /**
- * Decides whether a parsed command runs, needs an operator, or is refused.
- * Pure: the caller resolved executables and read the approvals file.
+ * Decides whether a bound plan runs, needs an operator, or is refused. Pure:
+ * the caller resolved executables, hashed scripts and read the approvals file.
+ * Every approval (rule, session, once) matches the whole plan, never its text.
  */
 export function authorizeExec(input: AuthorizeInput): AuthorizeResult {
   const policy = agentExecPolicy(input.approvals, input.agentId);
   const { plan } = input;
   if (policy.security === 'deny') return { action: 'deny', reason: 'exec is disabled for this agent (security "deny" in exec-approvals.json)' };
-  const approvedText = input.sessionApproved.has(plan.text) || policy.rules.some((rule) => 'text' in rule && rule.text === plan.text);
-  if (policy.ask === 'always') {
-    return approvedText ? { action: 'run', reason: 'exact text approved' } : { action: 'ask', reason: 'every command needs approval (ask "always")' };
-  }
+  if (input.sessionApproved) return { action: 'run', reason: 'this exact plan was approved for the session' };
+  const textRule = plan.shellRequired && policy.rules.some((rule) => ruleMatchesText(rule, plan.text, plan));
+  if (policy.ask === 'always') return textRule ? { action: 'run', reason: 'exact text approved' } : { action: 'ask', reason: 'every command needs approval (ask "always")' };
   if (policy.security === 'full') return { action: 'run', reason: 'security "full"' };
   const miss = (reason: string): AuthorizeResult => (policy.ask === 'off' ? { action: 'deny', reason: `${reason}; asking is off` } : { action: 'ask', reason });
-  if (approvedText) return { action: 'run', reason: 'exact text approved' };
-  if (plan.shellRequired) return miss(`needs a shell: ${plan.shellReasons.join(', ')}`);
-  const risky = input.envKeys.filter((key) => riskyEnv.test(key));
-  if (risky.length) return miss(`sets ${risky.join(', ')}, which changes what programs run`);
-  const missing = input.commands.find((command) => !command.executable);
+  if (plan.shellRequired) return textRule ? { action: 'run', reason: 'exact text approved' } : miss(`needs a shell: ${plan.shellReasons.join(', ')}`);
+  const missing = plan.commands.find((command) => !command.executable);
   if (missing) return { action: 'deny', reason: `command not found: ${missing.argv[0]}` };
-  const unlisted = input.commands.filter((command) => !commandAllowed(command, policy.rules, policy.safeList));
-  if (unlisted.length) return miss(`not on the allowlist: ${unlisted.map((c) => c.argv.join(' ')).join('; ')}`);
-  if (writesFiles(plan)) {
-    const viaSafeList = input.commands.some((c) => !policy.rules.some((rule) => ruleMatchesArgv(rule, c.executable!, c.argv.slice(1))));
-    if (viaSafeList) return miss('redirects output into a file, which the read-only safe list does not cover');
-  }
-  return { action: 'run', reason: 'allowlisted' };
+  const safeList = policy.safeList && input.sandboxed && Object.keys(plan.env).length === 0 && !plan.network;
+  const unlisted = plan.commands.filter((command) => !ruleAllows(policy.rules, plan, command) && !(safeList && safeListAllows(plan, command, input.roots)));
+  if (unlisted.length === 0) return { action: 'run', reason: 'allowlisted' };
+  const changed = unlisted.filter((command) => command.executable && policy.rules.some((rule) => 'sha256' in rule && rule.sha256 && ruleMatchesCommand(rule, { ...subject(plan, command), sha256: rule.sha256 })));
+  if (changed.length) return miss(`${changed.map((c) => c.argv.join(' ')).join('; ')}: the script changed since it was approved (its allowlist rule records the old content)`);
+  const why = !input.sandboxed && policy.safeList ? ' (the read-only safe list is off: exec is unsandboxed)' : '';
+  return miss(`not on the allowlist${why}: ${unlisted.map((c) => c.argv.join(' ')).join('; ')}`);
 }
 
-/** The rules an `always` decision writes: exact argv per command, or the exact text when a shell is needed. */
-export function rulesForAlways(plan: ExecPlan, commands: readonly ResolvedCommand[], now: number): ExecRule[] {
-  if (plan.shellRequired || commands.some((c) => !c.executable)) return [{ text: plan.text, addedAt: now }];
-  return commands.map((command) => ({ executable: command.executable!, args: command.argv.slice(1), addedAt: now }));
+/** The rules an `always` decision writes: each command bound as it was approved, or the exact text when a shell is needed. */
+export function rulesForAlways(plan: BoundPlan, now: number): ExecRule[] {
+  const bound = { cwd: plan.cwd, ...(Object.keys(plan.env).length ? { env: plan.env } : {}), ...(plan.network ? { network: true } : {}), addedAt: now };
+  if (plan.shellRequired || plan.commands.some((c) => !c.executable)) return [{ text: plan.text, ...bound }];
+  return plan.commands.map((command): CommandRule => ({
+    executable: command.executable!,
+    args: command.argv.slice(1),
+    ...(command.redirects.length ? { redirects: command.redirects } : {}),
+    ...(command.sha256 ? { sha256: command.sha256 } : {}),
+    ...bound,
+  }));
 }

@@ -1,61 +1,101 @@
-import { statSync } from 'node:fs';
+import { closeSync, constants, openSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
+import { inside, PathRefused } from '../fs/confine.js';
+import { openConfinedSync } from '../fs/safe-open.js';
+import { bubblewrapArgs, type SandboxStatus } from '../sandbox/sandbox.js';
+import { childEnv } from '../sandbox/child-env.js';
 import { toolError, toolOk, type ToolContext, type ToolDefinition, type ToolResult } from '../types.js';
+import { wrapUntrusted } from '../web/untrusted.js';
 import { readExecApprovalsFile } from './approvals-policy.js';
-import { authorizeExec, type ResolvedCommand } from './authorize.js';
+import { authorizeExec } from './authorize.js';
+import { bindPlan, describeBoundPlan, type BoundPlan } from './bound-plan.js';
+import { gitConfigEnv, hardenGit, isGit } from './git-guard.js';
+import { expandPlanGlobs } from './glob.js';
 import type { JobManager } from './jobs.js';
 import { parseCommand, planCommands, type ExecPlan } from './plan.js';
 import { resolveExecutable } from './resolve-executable.js';
-import { PlanRun, type RunResult } from './run-plan.js';
+import { PlanRun, type Launch, type RunResult } from './run-plan.js';
+
+/** How exec calls are confined: the probed sandbox and what it hides. */
+export interface ExecSandbox {
+  status: SandboxStatus;
+  /** The state dir and secret folders; never visible inside. */
+  hidden: readonly string[];
+  /** Whether every command gets the host network (tools.exec.sandbox.network); otherwise only calls that ask and are approved. */
+  network: boolean;
+}
 
 export interface ExecToolOptions {
   /** `<state>/exec-approvals.json`. */
   approvalsFile: string;
   jobs: JobManager;
+  sandbox: ExecSandbox;
+  /** tools.fsRoots: writable inside the sandbox besides the workspace. */
+  roots?: readonly string[];
   timeoutSeconds?: number;
   maxOutputChars?: number;
-  /** Environment every command starts from; default the gateway's own. */
-  baseEnv?: Record<string, string>;
+  /** Environment the allowlisted variables come from; default the gateway's own. */
+  baseEnv?: NodeJS.ProcessEnv;
+  /** Turn off git's code-running settings (fsmonitor, hooks, pager, textconv, …); default on. */
+  hardenGit?: boolean;
 }
 
 const execInput = z.strictObject({
   command: z.string().min(1).describe('Command line: words, quotes, |, &&, ||, ;, < > >> 2> 2>&1. Shell features ($VAR, globs, $(...)) need operator approval.'),
   workdir: z.string().optional().describe('Working directory, relative to the workspace'),
-  env: z.record(z.string(), z.string()).optional().describe('Extra environment variables'),
+  env: z.record(z.string(), z.string()).optional().describe('Extra environment variables (shown to the operator and part of what is approved)'),
+  network: z.boolean().optional().describe('Ask for network access (needs operator approval); commands have no network otherwise'),
   timeout: z.number().int().min(1).optional().describe('Seconds before the command is killed (default 1800)'),
   background: z.boolean().optional().describe('Start as a background job; follow it with the process tool'),
 });
 
-/** The plan as stored in an approval record: parsed steps plus the executable each command resolved to. */
-export interface ApprovalPlan {
-  steps: ExecPlan['steps'];
-  shellRequired: boolean;
-  shellReasons: string[];
-  commands: ResolvedCommand[];
-}
-
-function inheritedEnv(): Record<string, string> {
-  return Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
-}
-
-export function formatRunResult(result: RunResult): ToolResult {
+export function formatRunResult(result: RunResult, command: string): ToolResult {
   const status = result.killed === 'timeout' ? 'killed after timeout' : result.killed === 'aborted' ? 'aborted' : `exit code ${result.exitCode}`;
   const body = result.output.length ? result.output : '(no output)';
   const details = { exitCode: result.exitCode, durationMs: result.durationMs, totalChars: result.totalChars, killed: result.killed };
-  const text = `${body}\n[${status}]`;
+  const text = `${wrapUntrusted(body, { source: 'exec', command: command.length > 200 ? `${command.slice(0, 200)}…` : command })}\n[${status}]`;
   return result.exitCode === 0 && !result.killed ? toolOk(text, details) : toolError(text, details);
+}
+
+function openedPath(fd: number, fallback: string): string {
+  try {
+    return readlinkSync(`/proc/self/fd/${fd}`);
+  } catch {
+    return realpathSync(fallback);
+  }
+}
+
+/** A `<` source inside the sandbox: anything visible there, so nothing hidden, checked on the opened file. */
+function openReadable(target: string, roots: readonly string[], hidden: readonly string[]): number {
+  const fd = openSync(target, constants.O_RDONLY);
+  const real = openedPath(fd, target);
+  if (!roots.some((root) => inside(root, real)) && hidden.some((path) => inside(path, real))) {
+    closeSync(fd);
+    throw new PathRefused(`${target} is hidden from commands (the claw state dir and secret folders); it cannot be redirected in.`);
+  }
+  return fd;
+}
+
+function approvalReason(reason: string, sandbox: ExecSandbox, plan: BoundPlan): string {
+  const notes = [reason];
+  if (plan.network) notes.push('asks for network access');
+  if (sandbox.status.kind === 'none') notes.push(`EXEC UNSANDBOXED: ${sandbox.status.reason}`);
+  return notes.join('; ');
 }
 
 export function createExecTool(options: ExecToolOptions): ToolDefinition<z.output<typeof execInput>> {
   const maxOutputChars = options.maxOutputChars ?? 200_000;
+  const { sandbox } = options;
+  const sandboxed = sandbox.status.kind === 'bubblewrap';
   return defineTool({
     name: 'exec',
     group: 'runtime',
     risk: 'high',
     description:
-      'Run a command in the workspace. Commands run without a shell; read-only commands run at once, others wait for operator approval. Use background for long-running processes.',
+      'Run a command in the workspace, inside a sandbox (only the workspace is writable, no network unless asked for). Commands run without a shell; ' +
+      'read-only commands run at once, others wait for operator approval. Use background for long-running processes.',
     input: execInput,
     async execute(args, context: ToolContext) {
       const cwd = args.workdir ? (isAbsolute(args.workdir) ? args.workdir : resolve(context.workspaceDir, args.workdir)) : context.workspaceDir;
@@ -64,34 +104,74 @@ export function createExecTool(options: ExecToolOptions): ToolDefinition<z.outpu
       } catch {
         return toolError(`workdir ${cwd} does not exist. Create it first or pick another workdir.`);
       }
-      const env = { ...(options.baseEnv ?? inheritedEnv()), ...(args.env ?? {}) };
-      const plan = parseCommand(args.command);
-      const commands: ResolvedCommand[] = plan.shellRequired
-        ? []
-        : planCommands(plan).map((command) => ({ argv: command.argv, executable: resolveExecutable(command.argv[0]!, cwd, env.PATH) }));
-      const envKeys = Object.keys(args.env ?? {});
-      const sessionApproved = new Set(context.approvals.approvedForSession(plan.text) ? [plan.text] : []);
-      const verdict = authorizeExec({ plan, commands, agentId: context.agentId, approvals: readExecApprovalsFile(options.approvalsFile), envKeys, sessionApproved });
+      const explicitEnv = args.env ?? {};
+      const env = { ...childEnv(options.baseEnv ?? process.env), ...gitConfigEnv(), ...explicitEnv };
+      const roots = [context.workspaceDir, ...(options.roots ?? []).map((root) => resolve(context.workspaceDir, root))];
+      const parsed: ExecPlan = parseCommand(args.command);
+      // Globs are expanded once, here: the approval lists every name and the run gets exactly those.
+      const { plan, expanded: globbed } = expandPlanGlobs(parsed, cwd);
+      const bind = (): BoundPlan =>
+        bindPlan({
+          plan,
+          globbed,
+          executables: plan.shellRequired ? [] : planCommands(plan).map((command) => resolveExecutable(command.argv[0]!, cwd, env.PATH)),
+          cwd,
+          env: explicitEnv,
+          network: args.network === true,
+          roots,
+        });
+      const bound = bind();
+      const verdict = authorizeExec({
+        plan: bound,
+        agentId: context.agentId,
+        approvals: readExecApprovalsFile(options.approvalsFile),
+        sessionApproved: context.approvals.approvedForSession('exec', bound.key),
+        sandboxed,
+        roots,
+      });
       if (verdict.action === 'deny') return toolError(`Not run: ${verdict.reason}.`);
       if (verdict.action === 'ask') {
-        const approvalPlan: ApprovalPlan = { steps: plan.steps, shellRequired: plan.shellRequired, shellReasons: plan.shellReasons, commands };
-        const outcome = await context.approvals.request({ kind: 'exec', command: plan.text, plan: approvalPlan, cwd, envKeys, reason: verdict.reason }, context.signal);
+        const outcome = await context.approvals.request(
+          { kind: 'exec', command: describeBoundPlan(bound), binding: bound.key, plan: bound, cwd, envKeys: Object.keys(explicitEnv), reason: approvalReason(verdict.reason, sandbox, bound) },
+          context.signal,
+        );
         if (!outcome.approved) {
           const why = outcome.status === 'expired' ? 'no operator answered in time' : 'the operator denied it';
           return toolError(`Not run: ${why} (approval ${outcome.id}). Do not retry the same command; ask the user or try another approach.`);
         }
+        // The approval covers the plan as it was shown: a script rewritten or a PATH entry swapped meanwhile is something else.
+        if (bind().key !== bound.key) return toolError('Not run: a script or executable of this command changed while it waited for approval. Ask again if it is still wanted.');
       }
-      const missing = commands.find((command) => !command.executable);
+      const missing = bound.commands.find((command) => !command.executable);
       if (missing) return toolError(`Command not found: ${missing.argv[0]}. Check the name or install it.`);
+      const network = bound.network || sandbox.network;
+      const launch = (executable: string, argv: readonly string[]): Launch => {
+        let commandArgs = argv.slice(1);
+        let commandEnv = env;
+        if (options.hardenGit !== false && isGit(executable)) {
+          const hardened = hardenGit(executable, argv, cwd, env);
+          commandArgs = hardened.args;
+          commandEnv = { ...env, ...hardened.env, ...explicitEnv };
+        }
+        if (sandbox.status.kind !== 'bubblewrap') return { file: executable, args: commandArgs, env: commandEnv, keepArgv0: true };
+        const wrapped = bubblewrapArgs(sandbox.status.path, { writable: roots, hidden: sandbox.hidden, network }, cwd, executable, commandArgs);
+        return { file: wrapped.file, args: wrapped.args, env: commandEnv, keepArgv0: false };
+      };
+      const openRedirect = sandboxed
+        ? (target: string, op: '<' | '>' | '>>') =>
+            op === '<' ? openReadable(target, roots, sandbox.hidden) : openConfinedSync(target, context.workspaceDir, options.roots ?? [], op === '>' ? 'write' : 'append').fd
+        : undefined;
       const listeners: ((text: string) => void)[] = [];
       const run = new PlanRun(plan, {
         cwd,
         env,
-        executables: commands.map((command) => command.executable!),
+        executables: bound.commands.map((command) => command.executable!),
         timeoutMs: (args.timeout ?? options.timeoutSeconds ?? 1800) * 1000,
         maxOutputChars,
         signal: args.background ? undefined : context.signal,
         interactive: args.background === true,
+        launch,
+        ...(openRedirect ? { openRedirect } : {}),
         onOutput: (text) => {
           for (const listener of listeners) listener(text);
         },
@@ -101,7 +181,7 @@ export function createExecTool(options: ExecToolOptions): ToolDefinition<z.outpu
         return toolOk(`Started background job ${job.id}. Use the process tool (poll, log, write, kill) with id "${job.id}".`, { jobId: job.id, pids: run.pids });
       }
       listeners.push((text) => context.onUpdate(text));
-      return formatRunResult(await run.result);
+      return formatRunResult(await run.result, plan.text);
     },
   });
 }

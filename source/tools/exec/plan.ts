@@ -18,6 +18,12 @@ export interface Redirect {
 export interface PlanCommand {
   argv: string[];
   redirects: Redirect[];
+  /**
+   * Unquoted glob patterns by argv index, in glob syntax (quoted characters
+   * backslash-escaped). claw expands them itself before asking, so the
+   * approval shows every file name the command will get.
+   */
+  globs?: Record<number, string>;
 }
 
 export interface PlanStep {
@@ -33,7 +39,11 @@ export interface ExecPlan {
   shellReasons: string[];
 }
 
-type Token = { kind: 'word'; value: string } | { kind: 'op'; value: string };
+type Token = { kind: 'word'; value: string; glob?: string } | { kind: 'op'; value: string };
+
+function escapeGlob(text: string): string {
+  return text.replace(/[\\*?[\]]/g, '\\$&');
+}
 
 const shellOnlyInterpreters = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'csh', 'tcsh', 'ash', 'busybox']);
 const stdinInterpreters = new Set([
@@ -51,11 +61,20 @@ function tokenize(text: string, reasons: Set<string>): Token[] {
   const tokens: Token[] = [];
   let word = '';
   let inWord = false;
+  // The same word in glob syntax, and whether an unquoted glob character is in it.
+  let pattern = '';
+  let globbed = false;
   let i = 0;
   const flush = () => {
-    if (inWord) tokens.push({ kind: 'word', value: word });
+    if (inWord) tokens.push(globbed ? { kind: 'word', value: word, glob: pattern } : { kind: 'word', value: word });
     word = '';
+    pattern = '';
+    globbed = false;
     inWord = false;
+  };
+  const literal = (chars: string) => {
+    word += chars;
+    pattern += escapeGlob(chars);
   };
   while (i < text.length) {
     const c = text[i]!;
@@ -63,11 +82,11 @@ function tokenize(text: string, reasons: Set<string>): Token[] {
       const end = text.indexOf("'", i + 1);
       if (end < 0) {
         reasons.add('unterminated single quote');
-        word += text.slice(i + 1);
+        literal(text.slice(i + 1));
         inWord = true;
         break;
       }
-      word += text.slice(i + 1, end);
+      literal(text.slice(i + 1, end));
       inWord = true;
       i = end + 1;
       continue;
@@ -84,13 +103,13 @@ function tokenize(text: string, reasons: Set<string>): Token[] {
           break;
         }
         if (d === '\\' && i + 1 < text.length && '$`"\\\n'.includes(text[i + 1]!)) {
-          word += text[i + 1];
+          literal(text[i + 1]!);
           i += 2;
           continue;
         }
         if (d === '$') reasons.add('variable or command substitution ($)');
         if (d === '`') reasons.add('command substitution (backticks)');
-        word += d;
+        literal(d);
         i += 1;
       }
       if (!closed) reasons.add('unterminated double quote');
@@ -99,7 +118,7 @@ function tokenize(text: string, reasons: Set<string>): Token[] {
     if (c === '\\') {
       if (i + 1 < text.length) {
         if (text[i + 1] === '\n') reasons.add('line continuation');
-        word += text[i + 1];
+        literal(text[i + 1]!);
         inWord = true;
       }
       i += 2;
@@ -170,14 +189,21 @@ function tokenize(text: string, reasons: Set<string>): Token[] {
     if (c === '$') reasons.add('variable or command substitution ($)');
     if (c === '`') reasons.add('command substitution (backticks)');
     if (c === '(' || c === ')') reasons.add('subshell or grouping ( )');
-    if (c === '*' || c === '?' || c === '[') reasons.add('glob pattern (* ? [)');
+    if (c === '*' || c === '?' || (c === '[' && /^\[[^\s\]]+\]/.test(text.slice(i)))) {
+      word += c;
+      pattern += c;
+      globbed = true;
+      inWord = true;
+      i += 1;
+      continue;
+    }
     if (c === '{' && /^\{[^}]*[,.][^}]*\}/.test(text.slice(i))) reasons.add('brace expansion ({a,b})');
     if (c === '~' && !inWord) reasons.add('tilde expansion (~)');
     if (c === '#' && !inWord) {
       reasons.add('comment (#)');
       break;
     }
-    word += c;
+    literal(c);
     inWord = true;
     i += 1;
   }
@@ -205,6 +231,10 @@ function buildSteps(tokens: Token[], reasons: Set<string>): PlanStep[] {
   for (let i = 0; i < tokens.length; i += 1) {
     const token = tokens[i]!;
     if (token.kind === 'word') {
+      if (token.glob !== undefined) {
+        if (current.argv.length === 0) reasons.add('glob pattern as the command name');
+        current.globs = { ...current.globs, [current.argv.length]: token.glob };
+      }
       current.argv.push(token.value);
       continue;
     }
@@ -226,6 +256,7 @@ function buildSteps(tokens: Token[], reasons: Set<string>): PlanStep[] {
     const redirectOp = redirectOps[op];
     const next = tokens[i + 1];
     if (redirectOp && next?.kind === 'word') {
+      if (next.glob !== undefined) reasons.add('glob pattern in a redirection');
       const fd = op === '<' ? 0 : op.startsWith('2') ? 2 : 1;
       current.redirects.push({ fd, op: redirectOp, target: next.value });
       i += 1;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 import { toolError, toolOk, type ToolDefinition } from '../types.js';
+import { wrapUntrusted } from '../web/untrusted.js';
 import { summarize, type JobManager } from './jobs.js';
 
 const processInput = z.strictObject({
@@ -34,10 +35,10 @@ export function createProcessTool(jobs: JobManager): ToolDefinition<z.output<typ
         case 'poll': {
           const output = job.unread;
           job.unread = '';
-          return toolOk(`${describeJob(summary)}\n${output || '(no new output)'}`, { ...summary });
+          return toolOk(`${describeJob(summary)}\n${wrapUntrusted(output || '(no new output)', { source: 'exec', job: job.id })}`, { ...summary });
         }
         case 'log':
-          return toolOk(`${describeJob(summary)}\n${job.run.output.text() || '(no output)'}`, { ...summary });
+          return toolOk(`${describeJob(summary)}\n${wrapUntrusted(job.run.output.text() || '(no output)', { source: 'exec', job: job.id })}`, { ...summary });
         case 'write':
           if (args.data === undefined) return toolError('process write needs data.');
           return job.run.write(args.data) ? toolOk(`Wrote ${args.data.length} characters to job ${job.id}.`) : toolError(`Job ${job.id} no longer reads input.`);

@@ -1,4 +1,5 @@
 import type { ResultPromise } from 'execa';
+import { closeSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { OutputBuffer } from './output-buffer.js';
@@ -15,6 +16,23 @@ export interface RunOptions {
   /** Keep stdin of the first command open for `process write`. */
   interactive?: boolean;
   onOutput?(text: string): void;
+  /** How one command starts (inside the sandbox, with git hardened); default: the executable itself. */
+  launch?(executable: string, argv: readonly string[]): Launch;
+  /** Opens a redirection target as claw checks it (confined to the roots); default: execa opens the path. */
+  openRedirect?(target: string, op: '<' | '>' | '>>'): number;
+}
+
+export interface Launch {
+  file: string;
+  args: string[];
+  /** Replaces the run's env for this command. */
+  env?: Record<string, string>;
+  /** Whether argv[0] can be passed on as written (not through a wrapper such as bwrap). */
+  keepArgv0: boolean;
+}
+
+function direct(executable: string, argv: readonly string[]): Launch {
+  return { file: executable, args: argv.slice(1), keepArgv0: true };
 }
 
 export interface RunResult {
@@ -99,7 +117,7 @@ export class PlanRun {
     let exitCode: number | null = null;
     try {
       if (signal?.aborted) this.kill('aborted');
-      else if (this.plan.shellRequired) exitCode = await this.#pipeline([{ argv: ['/bin/sh', '-c', this.plan.text], redirects: [] }], ['/bin/sh']);
+      else if (this.plan.shellRequired) exitCode = await this.#pipeline([{ argv: ['sh', '-c', this.plan.text], redirects: [] }], ['/bin/sh']);
       else exitCode = await this.#steps();
     } finally {
       clearTimeout(this.#timer);
@@ -132,17 +150,52 @@ export class PlanRun {
     // execa costs ~0.2 s to load: paid by the first command, not by every gateway start.
     const { execa } = await import('execa');
     if (this.#killed) return null;
-    const children: Child[] = commands.map((command, position) => {
+    const fds: number[] = [];
+    const target = (path: string, op: '<' | '>' | '>>') => {
+      if (!this.options.openRedirect) return op === '<' ? { file: this.#path(path) } : { file: this.#path(path), append: op === '>>' };
+      const fd = this.options.openRedirect(this.#path(path), op);
+      fds.push(fd);
+      return fd;
+    };
+    let children: Child[];
+    try {
+      children = this.#spawn(commands, executables, execa, target);
+    } catch (error) {
+      // Like a shell that cannot open a redirection: the command fails with the reason, the run goes on.
+      for (const fd of fds) closeSync(fd);
+      this.#append(`${error instanceof Error ? error.message : String(error)}\n`);
+      return 1;
+    }
+    try {
+      return await this.#wire(commands, children);
+    } finally {
+      for (const fd of fds) closeSync(fd);
+    }
+  }
+
+  #spawn(commands: PlanCommand[], executables: string[], execa: typeof import('execa').execa, target: (path: string, op: '<' | '>' | '>>') => number | { file: string; append?: boolean }): Child[] {
+    const launch = this.options.launch ?? direct;
+    // Every redirection is opened (and checked) before the first process starts, so a refused one starts nothing.
+    const stdio = commands.map((command, position) => {
       const input = command.redirects.find((r) => r.fd === 0);
       const out = command.redirects.findLast((r) => r.fd === 1);
       const err = command.redirects.findLast((r) => r.fd === 2);
+      return {
+        err,
+        stdin: input?.target ? target(input.target, '<') : position > 0 ? 'pipe' : this.options.interactive ? 'pipe' : 'ignore',
+        stdout: out?.target ? target(out.target, out.op as '>' | '>>') : 'pipe',
+        stderr: err?.target ? target(err.target, err.op as '>' | '>>') : 'pipe',
+      };
+    });
+    return commands.map((command, position) => {
+      const { err, stdin, stdout, stderr } = stdio[position]!;
       const last = position === commands.length - 1;
-      const stdin = input?.target ? { file: this.#path(input.target) } : position > 0 ? 'pipe' : this.options.interactive ? 'pipe' : 'ignore';
-      const stdout = out?.target ? { file: this.#path(out.target), append: out.op === '>>' } : 'pipe';
-      const stderr = err?.target ? { file: this.#path(err.target), append: err.op === '>>' } : 'pipe';
-      const child = execa(executables[position]!, command.argv.slice(1), {
+      const how = launch(executables[position]!, command.argv);
+      // The stdio union (pipe, fd, file) is wider than one execa overload accepts at once.
+      const start = execa as unknown as (file: string, args: string[], options: object) => Child;
+      const child = start(how.file, how.args, {
         cwd: this.options.cwd,
-        env: this.options.env,
+        env: how.env ?? this.options.env,
         extendEnv: false,
         detached: true,
         reject: false,
@@ -153,11 +206,14 @@ export class PlanRun {
         stdout,
         stderr,
         all: err?.op === '>&1' && !last,
-        argv0: command.argv[0],
-      } as const) as unknown as Child;
+        ...(how.keepArgv0 ? { argv0: command.argv[0] } : {}),
+      });
       this.#children.add(child);
       return child;
     });
+  }
+
+  async #wire(commands: PlanCommand[], children: Child[]): Promise<number | null> {
     children.forEach((child, position) => {
       const command = commands[position]!;
       const last = position === commands.length - 1;

@@ -1,4 +1,4 @@
-import { realpathSync } from 'node:fs';
+import { lstatSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 export class PathRefused extends Error {}
@@ -21,6 +21,8 @@ function realpathAllowMissing(path: string): string {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+      // A link whose target is missing would be followed by the write that creates the target, wherever it points.
+      if (lstatSync(current, { throwIfNoEntry: false })?.isSymbolicLink()) throw new PathRefused(`${current} is a symbolic link to a missing file; writing through it could land anywhere. Remove the link or use another path.`);
       const parent = dirname(current);
       if (parent === current) return path;
       missing.push(basename(current));
@@ -29,7 +31,7 @@ function realpathAllowMissing(path: string): string {
   }
 }
 
-function inside(root: string, target: string): boolean {
+export function inside(root: string, target: string): boolean {
   const rel = relative(root, target);
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel) && !rel.startsWith(`..${sep}`));
 }
@@ -38,11 +40,15 @@ function inside(root: string, target: string): boolean {
  * Resolves a tool's path argument to the real file it names and refuses it
  * unless it lies inside the workspace or a configured root. Symlinks are
  * followed before the check, so a link pointing out is refused, and so is a
- * not-yet-existing file under such a link.
+ * not-yet-existing file under such a link or a dangling link. The check alone
+ * races a link swapped in afterwards: file access goes through safe-open.
  */
+export function allowedRoots(workspaceDir: string, roots: readonly string[]): string[] {
+  return [workspaceDir, ...roots].map((root) => realOrSelf(resolve(workspaceDir, root)));
+}
+
 export function confinePath(input: string, workspaceDir: string, roots: readonly string[]): string {
   const target = realpathAllowMissing(resolve(workspaceDir, input));
-  const allowed = [workspaceDir, ...roots].map((root) => realOrSelf(resolve(workspaceDir, root)));
-  if (allowed.some((root) => inside(root, target))) return target;
+  if (allowedRoots(workspaceDir, roots).some((root) => inside(root, target))) return target;
   throw new PathRefused(`${input} is outside the workspace and the allowed folders (tools.fsRoots). Use a path inside ${workspaceDir}.`);
 }

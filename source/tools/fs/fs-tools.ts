@@ -1,10 +1,11 @@
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { closeSync, fstatSync, ftruncateSync, readFileSync, writeSync } from 'node:fs';
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 import { toolError, toolOk, type ToolContext, type ToolResult } from '../types.js';
 import { createApplyPatchTool } from './apply-patch.js';
 import { confinePath, PathRefused } from './confine.js';
+import { openConfinedSync, type OpenMode } from './safe-open.js';
+import { wrapUntrusted } from '../web/untrusted.js';
 
 export interface FsToolOptions {
   roots: readonly string[];
@@ -27,8 +28,22 @@ function looksBinary(buffer: Buffer): boolean {
   return buffer.subarray(0, 8192).includes(0);
 }
 
+function withFile<T>(file: { fd: number }, use: (fd: number) => T): T {
+  try {
+    return use(file.fd);
+  } finally {
+    closeSync(file.fd);
+  }
+}
+
+function writeAll(fd: number, text: string): void {
+  const buffer = Buffer.from(text);
+  for (let offset = 0; offset < buffer.length; ) offset += writeSync(fd, buffer, offset, buffer.length - offset, offset);
+}
+
 export function createFsTools(options: FsToolOptions) {
   const where = (path: string, context: ToolContext) => confinePath(path, context.workspaceDir, options.roots);
+  const open = (path: string, context: ToolContext, mode: OpenMode) => openConfinedSync(path, context.workspaceDir, options.roots, mode);
 
   const read = defineTool({
     name: 'read',
@@ -38,20 +53,23 @@ export function createFsTools(options: FsToolOptions) {
     input: z.strictObject({ path: z.string().min(1), from: z.number().int().min(1).optional(), to: z.number().int().min(1).optional() }),
     async execute(args, context) {
       return guarded(() => {
-        const file = where(args.path, context);
-        const size = statSync(file).size;
-        const ranged = args.from !== undefined || args.to !== undefined;
-        if (size > options.maxReadBytes && !ranged) {
-          return toolError(`${args.path} is ${size} bytes, over the ${options.maxReadBytes}-byte read cap. Read it in parts with from/to line numbers.`);
+        const file = open(args.path, context, 'read');
+        const read = withFile(file, (fd) => {
+          const size = fstatSync(fd).size;
+          const ranged = args.from !== undefined || args.to !== undefined;
+          return size > options.maxReadBytes && !ranged ? size : readFileSync(fd);
+        });
+        if (typeof read === 'number') {
+          return toolError(`${args.path} is ${read} bytes, over the ${options.maxReadBytes}-byte read cap. Read it in parts with from/to line numbers.`);
         }
-        const buffer = readFileSync(file);
+        const buffer = read;
         if (looksBinary(buffer)) return toolError(`${args.path} is a binary file; read only works on text.`);
         const lines = buffer.toString('utf8').split('\n');
         const from = args.from ?? 1;
         const to = Math.min(args.to ?? lines.length, lines.length);
         const text = lines.slice(from - 1, to).join('\n');
         if (text.length > options.maxReadBytes) return toolError(`Lines ${from}-${to} of ${args.path} exceed the read cap; ask for fewer lines.`);
-        return toolOk(text, { path: file, from, to, totalLines: lines.length });
+        return toolOk(wrapUntrusted(text, { source: 'read', path: args.path, lines: `${from}-${to}` }), { path: file.path, from, to, totalLines: lines.length });
       });
     },
   });
@@ -64,10 +82,9 @@ export function createFsTools(options: FsToolOptions) {
     input: z.strictObject({ path: z.string().min(1), content: z.string() }),
     async execute(args, context) {
       return guarded(() => {
-        const file = where(args.path, context);
-        mkdirSync(dirname(file), { recursive: true });
-        writeFileSync(file, args.content);
-        return toolOk(`Wrote ${args.content.length} characters to ${args.path}.`, { path: file });
+        const file = open(args.path, context, 'write');
+        withFile(file, (fd) => writeAll(fd, args.content));
+        return toolOk(`Wrote ${args.content.length} characters to ${args.path}.`, { path: file.path });
       });
     },
   });
@@ -80,15 +97,18 @@ export function createFsTools(options: FsToolOptions) {
     input: z.strictObject({ path: z.string().min(1), oldText: z.string().min(1), newText: z.string() }),
     async execute(args, context) {
       return guarded(() => {
-        const file = where(args.path, context);
-        const text = readFileSync(file, 'utf8');
-        const first = text.indexOf(args.oldText);
-        if (first < 0) return toolError(`oldText was not found in ${args.path}. Read the file and copy the text exactly, including whitespace.`);
-        if (text.indexOf(args.oldText, first + 1) >= 0) {
-          return toolError(`oldText occurs more than once in ${args.path}. Include more surrounding lines so it matches exactly one place.`);
-        }
-        writeFileSync(file, text.slice(0, first) + args.newText + text.slice(first + args.oldText.length));
-        return toolOk(`Edited ${args.path}.`, { path: file });
+        const file = open(args.path, context, 'update');
+        return withFile(file, (fd) => {
+          const text = readFileSync(fd, 'utf8');
+          const first = text.indexOf(args.oldText);
+          if (first < 0) return toolError(`oldText was not found in ${args.path}. Read the file and copy the text exactly, including whitespace.`);
+          if (text.indexOf(args.oldText, first + 1) >= 0) {
+            return toolError(`oldText occurs more than once in ${args.path}. Include more surrounding lines so it matches exactly one place.`);
+          }
+          ftruncateSync(fd, 0);
+          writeAll(fd, text.slice(0, first) + args.newText + text.slice(first + args.oldText.length));
+          return toolOk(`Edited ${args.path}.`, { path: file.path });
+        });
       });
     },
   });

@@ -1,0 +1,17 @@
+import type { ClawConfig, StatePaths } from '../../config/index.js';
+import type { ExecSandbox } from '../exec/exec-tool.js';
+import { hiddenPaths, probeSandbox, type SandboxStatus } from './sandbox.js';
+
+/** The sandbox exec uses under this config: probed once, `off` only when the operator says so. */
+export function execSandboxFor(config: ClawConfig, paths: StatePaths): ExecSandbox {
+  const settings = config.tools.exec.sandbox;
+  const status: SandboxStatus = settings.mode === 'off' ? { kind: 'none', reason: 'tools.exec.sandbox.mode is "off"' } : probeSandbox();
+  return { status, hidden: hiddenPaths(paths.root, settings.hiddenPaths), network: settings.network };
+}
+
+/** One line for doctor, status and the TUI header; `warning` is set when exec runs unsandboxed. */
+export function describeExecSandbox(sandbox: Pick<ExecSandbox, 'status'>): { sandboxed: boolean; text: string; warning?: string } {
+  if (sandbox.status.kind === 'bubblewrap') return { sandboxed: true, text: `exec sandboxed (bubblewrap, ${sandbox.status.path})` };
+  const warning = `exec UNSANDBOXED: ${sandbox.status.reason}; every command asks for approval`;
+  return { sandboxed: false, text: warning, warning };
+}

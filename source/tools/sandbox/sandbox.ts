@@ -1,0 +1,112 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+
+
+export interface SandboxPolicy {
+  /** Folders the command may write (workspace, tools.fsRoots); everything else is read-only. */
+  writable: readonly string[];
+  /** Folders and files the command must not see at all (the claw state dir, secret folders). */
+  hidden: readonly string[];
+  /** Whether the command keeps the host network; without it only a private loopback exists. */
+  network: boolean;
+}
+
+export type SandboxStatus =
+  | { kind: 'bubblewrap'; path: string }
+  | { kind: 'none'; reason: string };
+
+export interface WrappedCommand {
+  file: string;
+  args: string[];
+}
+
+const BWRAP_CANDIDATES = ['/usr/bin/bwrap', '/usr/local/bin/bwrap', '/bin/bwrap'];
+
+let probed: SandboxStatus | undefined;
+
+/**
+ * Finds a sandbox that can actually start here (bwrap may be installed but
+ * refused by the kernel's user-namespace settings), once per process.
+ */
+export function probeSandbox(): SandboxStatus {
+  if (probed) return probed;
+  if (process.platform !== 'linux') {
+    probed = { kind: 'none', reason: `no exec sandbox on ${process.platform} yet (Linux uses bubblewrap)` };
+    return probed;
+  }
+  const path = BWRAP_CANDIDATES.find((candidate) => existsSync(candidate));
+  if (!path) {
+    probed = { kind: 'none', reason: 'bubblewrap is not installed (apt-get install bubblewrap)' };
+    return probed;
+  }
+  const trial = spawnSync(path, ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-net', '--unshare-pid', '--die-with-parent', '--new-session', '/bin/true'], { encoding: 'utf8', timeout: 10_000 });
+  probed = trial.status === 0 ? { kind: 'bubblewrap', path } : { kind: 'none', reason: `bubblewrap cannot start here: ${(trial.stderr || trial.error?.message || `exit ${trial.status}`).trim()}` };
+  return probed;
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+function within(parent: string, child: string): boolean {
+  const rel = relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+/** The hidden set: the state dir plus the configured secret paths (home-relative or absolute). */
+export function hiddenPaths(stateDir: string, secretPaths: readonly string[], home = homedir()): string[] {
+  return [stateDir, ...secretPaths.map((path) => (isAbsolute(path) ? path : join(home, path)))];
+}
+
+function hide(path: string): string[] {
+  if (!existsSync(path)) return [];
+  // A folder becomes an empty tmpfs, a file an empty read-only file.
+  return statSync(path).isDirectory() ? ['--tmpfs', path] : ['--ro-bind', '/dev/null', path];
+}
+
+/**
+ * /run holds sockets a read-only mount does not protect (docker, D-Bus,
+ * the user's agents): connecting needs no write to the file system. It is
+ * replaced by an empty tmpfs, keeping only resolv.conf's target so DNS
+ * still works when the network is granted.
+ */
+function runtimeDir(): string[] {
+  if (!existsSync('/run')) return [];
+  const out = ['--tmpfs', '/run'];
+  const resolv = realOrSelf('/etc/resolv.conf');
+  if (resolv.startsWith('/run/') && existsSync(resolv)) out.push('--ro-bind', resolv, resolv);
+  if (!realOrSelf('/var/run').startsWith('/run') && existsSync('/var/run')) out.push('--tmpfs', '/var/run');
+  return out;
+}
+
+/**
+ * The bubblewrap command line that runs `executable argv…` with a read-only
+ * root, a private /tmp and /proc, only `writable` writable, `hidden` gone,
+ * and no network unless granted. A hidden folder that holds a writable one
+ * (the state dir holds the workspace) is hidden first and the writable one
+ * bound back on top; any other hidden path is hidden last, so a writable
+ * root such as the home folder (or the state dir itself, if someone lists it
+ * in tools.fsRoots) cannot expose it.
+ */
+export function bubblewrapArgs(bwrap: string, policy: SandboxPolicy, cwd: string, executable: string, args: readonly string[]): WrappedCommand {
+  const writable = [...new Set(policy.writable.map((path) => realOrSelf(resolve(path))))].filter((path) => existsSync(path));
+  const hidden = [...new Set(policy.hidden.map((path) => realOrSelf(resolve(path))))];
+  const holders = hidden.filter((h) => writable.some((w) => within(h, w) && w !== h));
+  // Hidden last: everything not hidden before the binds, plus a holder some writable root would otherwise expose again.
+  const last = hidden.filter((h) => !holders.includes(h) || writable.some((w) => within(w, h)));
+  const out = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', ...runtimeDir()];
+  for (const path of holders) out.push(...hide(path));
+  for (const path of writable) out.push('--bind', path, path);
+  for (const path of last) out.push(...hide(path));
+  for (const path of writable) if (last.some((h) => within(h, path) && h !== path)) out.push('--bind', path, path);
+  out.push('--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try');
+  if (!policy.network) out.push('--unshare-net');
+  out.push('--die-with-parent', '--new-session', '--chdir', cwd, '--', executable, ...args);
+  return { file: bwrap, args: out };
+}
