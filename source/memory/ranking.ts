@@ -9,7 +9,7 @@ export interface Candidate {
   keyword: number;
   /** Cosine similarity clamped to 0..1; undefined when the chunk was not a vector candidate. */
   vector: number | undefined;
-  /** Relevance before recency and decay: what minScore is compared with. */
+  /** Relevance before recency and decay (hybrid: the fused score). */
   relevance: number;
   score: number;
   noteTime: number;
@@ -38,7 +38,7 @@ export function applyTemporalDecay(candidates: Candidate[], now: number, halfLif
 }
 
 // A stale note keeps this much of its score, so one that matches far better can still be shown, just lower.
-const RECENCY_FLOOR = 0.4;
+const RECENCY_FLOOR = 0.25;
 
 /**
  * For questions about the current state: scores fall with the age of a chunk

@@ -38,8 +38,9 @@ function explainHit(candidate: Candidate, keyword: KeywordHit | undefined, chunk
  * Hybrid search over one index. Keyword candidates are scored by how much of
  * the question they cover (an absolute 0..1, so minScore means "a real
  * match"); with a query vector, both candidate lists are normalised the same
- * way and fused by weight. Questions about the current state, and ties, put
- * newer chunks first.
+ * way (by rank, by default) and fused by weight to order the hits, and a hit
+ * is kept when its keyword score or its cosine similarity reaches minScore.
+ * Questions about the current state, and ties, put newer chunks first.
  */
 export function searchIndex(
   store: IndexStore,
@@ -66,8 +67,9 @@ export function searchIndex(
     const score = relevance.get(id) ?? 0;
     const k = keyword.get(id) ?? 0;
     const v = vector.get(id);
-    // Normalised lists always crown a best hit, even for a query nothing answers; the cut-off asks for real evidence from either side.
-    if (score < minScore || Math.max(k, v ?? 0) < minScore) continue;
+    // Fused scores only order: normalised lists crown a best hit even for a query nothing answers,
+    // and a keyword-only hit would fall under any cut-off. The cut-off asks for real evidence from either side.
+    if (Math.max(k, v ?? 0) < minScore) continue;
     candidates.push({ id, path: chunk.path, text: chunk.text, keyword: k, vector: v, relevance: score, score, noteTime: chunk.noteTime });
   }
   if (parsed.recency) applyRecency(candidates, settings.temporalDecay.halfLifeDays);

@@ -24,5 +24,5 @@ export const englishRecencyWords: ReadonlySet<string> = new Set(['now', 'current
 export const cjkRecencyWords: readonly string[] = ['现在', '目前', '最近', '最后', '最新', '如今', '当前', '眼下', '还在'];
 export const cjkStopWords: readonly string[] = [
   '为什么', '是不是', '有没有', '什么', '哪里', '哪儿', '哪个', '哪些', '怎么', '怎样', '如何', '多少', '是否', '那个', '这个', '一下',
-  '的', '吗', '呢', '吧', '啊', '呀', '嘛', '么',
+  '的', '是', '在', '吗', '呢', '吧', '啊', '呀', '嘛', '么',
 ];

@@ -21,7 +21,7 @@ export const memorySearchHit = z.strictObject({
     keyword: z.number(),
     /** Cosine similarity 0..1, when the chunk was a vector candidate. */
     vector: z.number().optional(),
-    /** Score before recency and decay (hybrid: the fused score). A hit is kept when it, and the keyword or vector score, reach minScore. */
+    /** Score before recency and decay (hybrid: the fused score, which orders hits). A hit is kept when its keyword or vector score reaches minScore. */
     relevance: z.number(),
     /** Multiplier for a question about the current state (older chunks get less). */
     recency: z.number().optional(),
