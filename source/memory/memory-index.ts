@@ -38,7 +38,7 @@ export class MemoryIndex {
   readonly agentId: string;
   readonly roots: MemoryRoots;
   readonly store: IndexStore;
-  private readonly provider: EmbeddingProvider | undefined;
+  readonly provider: EmbeddingProvider | undefined;
   private readonly config: ClawConfig;
   private readonly now: () => number;
   private embeddingError: EmbeddingError | undefined;
