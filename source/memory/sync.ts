@@ -46,7 +46,7 @@ export function syncFiles(store: IndexStore, roots: MemoryRoots, chunking: Chunk
       return;
     }
     const chunks = dateChunks(file.path, content, chunkMarkdown(content, chunking), stat.mtimeMs);
-    store.replaceFile(file, { hash, mtime, size: stat.size }, chunks);
+    store.replaceFile(file, { hash, mtime, size: stat.size }, chunks, row === undefined);
     result.filesChanged++;
     result.chunksWritten += chunks.length;
     report(i + 1);
