@@ -1,3 +1,4 @@
+import { cjkRunGlobal } from './cjk.js';
 import { cjkRecencyWords, cjkStopWords, englishRecencyWords, englishStopWords } from './stop-words.js';
 import { keywordTokens } from './text-tokens.js';
 
@@ -22,7 +23,6 @@ export interface ParsedQuery {
   onlyStopWords: boolean;
 }
 
-const cjkRunPattern = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
 const cjkSplit = new RegExp([...cjkRecencyWords, ...cjkStopWords].sort((a, b) => b.length - a.length).join('|'), 'gu');
 const cjkRecency = new RegExp(cjkRecencyWords.join('|'), 'u');
 const possessive = /['’]s(?=$|[^\p{L}\p{N}])/giu;
@@ -85,7 +85,7 @@ export function parseQuery(query: string): ParsedQuery {
 
   for (const word of query.normalize('NFKC').split(/\s+/)) {
     let last = 0;
-    for (const match of word.matchAll(cjkRunPattern)) {
+    for (const match of word.matchAll(cjkRunGlobal)) {
       if (match.index > last) latin(word.slice(last, match.index));
       cjk(match[0]);
       last = match.index + match[0].length;

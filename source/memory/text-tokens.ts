@@ -1,10 +1,11 @@
+import { cjkRunGlobal } from './cjk.js';
+
 /**
  * Keyword tokenisation shared by indexing and querying. FTS5's unicode61
  * tokenizer does not split CJK runs, so those are rewritten as overlapping
  * bigrams (the classic CJK analyzer approach): a two-character word is found,
  * which a trigram index cannot do, and English keeps word-level BM25.
  */
-const cjkRun = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
 const wordRun = /[\p{L}\p{N}]+/gu;
 
 export const KEYWORD_TOKENIZER = 'porter unicode61 + CJK bigrams';
@@ -19,7 +20,7 @@ function bigrams(run: string): string[] {
 
 /** Text as stored in the FTS table: CJK runs become space-separated bigrams. */
 export function segmentForIndex(text: string): string {
-  return text.replace(cjkRun, (run) => ` ${bigrams(run).join(' ')} `);
+  return text.replace(cjkRunGlobal, (run) => ` ${bigrams(run).join(' ')} `);
 }
 
 /** Lower-cased word tokens, with CJK runs as bigrams; used for queries and MMR similarity. */
