@@ -268,9 +268,8 @@ export class IndexStore {
     return new Set(this.stmt('SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?').pluck().all(match) as number[]);
   }
 
-  /** BM25 (lower is better) of the given chunks for an FTS5 expression. */
-  keywordRanks(match: string, ids: number[]): { id: number; rank: number }[] {
-    return this.stmt('SELECT rowid AS id, bm25(chunks_fts) AS rank FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))').all(match, JSON.stringify(ids)) as { id: number; rank: number }[];
+  keywordSearch(match: string, limit: number): { id: number; rank: number }[] {
+    return this.stmt('SELECT rowid AS id, bm25(chunks_fts) AS rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?').all(match, limit) as { id: number; rank: number }[];
   }
 
   vectorSearch(vector: Float32Array, k: number): { id: number; distance: number }[] {
@@ -280,7 +279,8 @@ export class IndexStore {
 
   chunksByIds(ids: number[]): Map<number, ChunkRow> {
     if (ids.length === 0) return new Map();
-    const rows = this.stmt('SELECT id, path, source, start_line AS startLine, end_line AS endLine, hash, text, note_time AS noteTime, note_time_from AS noteTimeFrom FROM chunks WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as ChunkRow[];
+    // One placeholder per id: SQLite looks each up by primary key (an IN over json_each scans the table instead).
+    const rows = this.stmt(`SELECT id, path, source, start_line AS startLine, end_line AS endLine, hash, text, note_time AS noteTime, note_time_from AS noteTimeFrom FROM chunks WHERE id IN (${ids.map(() => '?').join(',')})`).all(...ids) as ChunkRow[];
     return new Map(rows.map((row) => [row.id, row]));
   }
 

@@ -20,7 +20,8 @@ function rarity(chunks: number, docFreq: number): number {
 
 // BM25 decides order among chunks that cover the query equally; coverage decides what the score means.
 const BM25_SHARE = 0.15;
-const TIE_ALLOWANCE = 4;
+// BM25 and coverage mostly agree; a wider BM25 pool catches the chunks where they do not.
+const POOL_WIDENING = 2;
 
 /**
  * Keyword scores that mean the same in every query. Raw BM25 grows with the
@@ -59,28 +60,21 @@ export function scoreKeyword(store: IndexStore, parsed: ParsedQuery, pool: numbe
     }
   }
 
-  // Coverage picks the pool; BM25 is computed only for it, which is most of what a keyword search used to cost.
-  const covered = new Map<number, number>();
-  for (const entry of present) {
-    const value = weight.get(entry.term) ?? 0;
-    for (const id of entry.ids) covered.set(id, (covered.get(id) ?? 0) + value);
-  }
-  const ordered = [...covered].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-  let cut = Math.min(pool, ordered.length);
-  // Chunks tied with the last one in the pool get their BM25 chance too, up to a bound.
-  while (cut < ordered.length && cut < pool * TIE_ALLOWANCE && ordered[cut]![1] === ordered[cut - 1]![1]) cut++;
-  if (cut === 0) return [];
-  const ranks = new Map(store.keywordRanks(expression, ordered.slice(0, cut).map(([id]) => id)).map((row) => [row.id, -row.rank]));
-  const best = Math.max(...ranks.values(), 0);
-  return ordered.slice(0, cut).map(([id, sum]) => {
+  // BM25 over all terms picks the pool (FTS5 ranks it in one pass); coverage then says what each hit is worth.
+  const ranked = store.keywordSearch(expression, pool * POOL_WIDENING);
+  const best = Math.max(...ranked.map((row) => -row.rank), 0);
+  return ranked.map((row) => {
     const matched: string[] = [];
     const missing: string[] = [];
+    let covered = 0;
     for (const entry of present) {
-      if (entry.ids.has(id)) matched.push(entry.term.label);
-      else if ((weight.get(entry.term) ?? 0) > 0 || entry.term.kind !== 'cjk') missing.push(entry.term.label);
+      if (entry.ids.has(row.id)) {
+        matched.push(entry.term.label);
+        covered += weight.get(entry.term) ?? 0;
+      } else if ((weight.get(entry.term) ?? 0) > 0 || entry.term.kind !== 'cjk') missing.push(entry.term.label);
     }
-    const coverage = total > 0 ? Math.min(1, sum / total) : 0;
-    const bm25 = best > 0 ? Math.max(0, ranks.get(id) ?? 0) / best : 1;
-    return { id, score: coverage * (1 - BM25_SHARE + BM25_SHARE * bm25), matched, missing };
+    const coverage = total > 0 ? Math.min(1, covered / total) : 0;
+    const bm25 = best > 0 ? Math.max(0, -row.rank) / best : 1;
+    return { id: row.id, score: coverage * (1 - BM25_SHARE + BM25_SHARE * bm25), matched, missing };
   });
 }
