@@ -3,7 +3,7 @@ import { candidateExpression, type ParsedQuery, type QueryTerm } from './query.j
 
 export interface KeywordHit {
   id: number;
-  /** 0..1: the IDF-weighted share of the query's terms this chunk contains, nudged by BM25 within the pool. */
+  /** 0..1: the share of the query's terms this chunk contains, rarer terms counting more, nudged by BM25 within the pool. */
   score: number;
   matched: string[];
   missing: string[];
