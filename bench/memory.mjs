@@ -1,6 +1,8 @@
 // Memory index: build time for 10k chunks (embedding time excluded), keyword and
-// hybrid query latency at 10k and 100k chunks, incremental reindex after one edit,
-// and the FTS tokenizer comparison (porter unicode61 + CJK bigrams vs trigram).
+// hybrid query latency at 10k and 100k chunks (overall and per query kind: Latin
+// words, Chinese questions, mixed-script questions, identifiers), incremental
+// reindex after one edit, and the FTS tokenizer comparison (porter unicode61 +
+// CJK bigrams vs trigram).
 // Usage: npm run build && node bench/memory.mjs [--quick | --skip-100k]
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,19 +23,36 @@ const pick = (list) => list[Math.floor(rand() * list.length)];
 const syllables = ['ka', 'lo', 'mi', 'ter', 'van', 'sol', 'dru', 'pel', 'ix', 'or', 'ben', 'tua', 'rim', 'sha', 'gor', 'nel'];
 const vocab = Array.from({ length: 4000 }, () => Array.from({ length: 2 + Math.floor(rand() * 3) }, () => pick(syllables)).join(''));
 const cjk = ['投资目标', '监控系统', '数据库迁移', '会议纪要', '财务自由', '服务器', '部署流程', '备份策略'];
+// Chinese is written without spaces: notes hold sentences of words, and questions share only some of them.
+const han = Array.from('的一是在人有我他这中大来上国到说们为子和你地出道也时年得就那要下以生会自着去之过家学对可她里后小么心多天而能好都然没日于起还发成事只作当想看文无开手十用主行方又如前所本见经头面公同三已老从动两长知民样现分将外但身些与高意进把法此实回二理美点月明其种声全工己话儿者向情部正名定女问力机给等几很业最间新什打便位因重被走电四第门相次东政海口使教西再平真听世气信北少关并内加化由却代军产入先山五太水万市眼体别处总才场师书比住员九笑性通目华报立马命张活难神数件安表原车白应路期叫死常提感金何更反合放做系计或司利受光王果亲界及今京务制解各任至清物台象记边共风战干接它许八特觉望直服毛林题建南度统色字请交爱让认算论百吃义科怎元社术结六功指思非流每青管夫连远资队跑茶湖朋友周末喝');
+const cjkVocab = Array.from({ length: 800 }, () => Array.from({ length: 2 + Math.floor(rand() * 2) }, () => pick(han)).join(''));
+const hosts = Array.from({ length: 500 }, (_, i) => `srv-${100 + i}.prod.internal`);
 
-function section(k) {
+function chineseSentence() {
+  return `${Array.from({ length: 6 + Math.floor(rand() * 8) }, () => pick(cjkVocab)).join('')}。`;
+}
+
+function section(k, host) {
   const words = [];
   for (let i = 0; i < 150; i++) words.push(rand() < 0.01 ? pick(cjk) : pick(vocab));
   const lines = [];
-  for (let i = 0; i < words.length; i += 12) lines.push(words.slice(i, i + 12).join(' '));
+  for (let i = 0; i < words.length; i += 12) lines.push(rand() < 0.15 ? chineseSentence() : words.slice(i, i + 12).join(' '));
+  if (host) lines.push(`Runs on ${host}.`);
   return `## Section ${k}\n\n${lines.join('\n')}\n`;
 }
+
+/** A query of each kind in turn: what a person asks, not only words copied from a note. */
+const queryKinds = {
+  latin: () => `what is the ${pick(vocab)} ${pick(vocab)}`,
+  chineseQuestion: () => `${pick(cjkVocab)}和${pick(cjkVocab)}${pick(cjkVocab)}是什么？`,
+  mixed: () => `${pick(vocab)}的${pick(cjkVocab)}在哪里`,
+  identifier: () => pick(hosts),
+};
 
 function writeCorpus(workspace, files, sectionsPerFile) {
   mkdirSync(join(workspace, 'memory'), { recursive: true });
   for (let f = 0; f < files; f++) {
-    const body = Array.from({ length: sectionsPerFile }, (_, k) => section(k)).join('\n');
+    const body = Array.from({ length: sectionsPerFile }, (_, k) => section(k, k === 0 ? hosts[f % hosts.length] : undefined)).join('\n');
     writeFileSync(join(workspace, 'memory', `notes-${String(f).padStart(5, '0')}.md`), `# Notes ${f}\n\n${body}`);
   }
 }
@@ -64,6 +83,8 @@ function localProvider() {
   return provider;
 }
 
+// CPU time of this process: on a shared, busy machine wall time mostly measures the other processes.
+const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const round = (x) => Math.round(x * 100) / 100;
 
@@ -76,32 +97,57 @@ async function scenario(files, sectionsPerFile) {
     const provider = localProvider();
     const index = new MemoryIndex({ agentId: 'main', config, paths, provider });
     let t = performance.now();
+    let c = cpuMs();
     const stats = await index.sync();
     const buildMs = performance.now() - t - provider.embedMs;
+    const buildCpuMs = cpuMs() - c - provider.embedMs;
     const embedMs = provider.embedMs;
     const keywordIndex = new MemoryIndex({ agentId: 'main', config, paths, provider: null });
     const kw = [];
     const hy = [];
+    const kwCpu = [];
+    const hyCpu = [];
+    const kinds = Object.keys(queryKinds);
+    const perKind = Object.fromEntries(kinds.map((kind) => [kind, { keyword: [], hybrid: [], found: 0 }]));
+    // Warm the statement cache and the page cache, as a running gateway would be.
+    for (let i = 0; i < 10; i++) { await keywordIndex.search({ query: queryKinds.latin() }); await index.search({ query: queryKinds.latin() }); }
     for (let i = 0; i < QUERIES; i++) {
-      const query = `${pick(vocab)} ${pick(vocab)}${i % 10 === 0 ? ` ${pick(cjk)}` : ''}`;
-      t = performance.now(); await keywordIndex.search({ query }); kw.push(performance.now() - t);
-      t = performance.now(); await index.search({ query }); hy.push(performance.now() - t);
+      const kind = kinds[i % kinds.length];
+      const query = queryKinds[kind]();
+      c = cpuMs(); t = performance.now(); const found = await keywordIndex.search({ query }); const k = performance.now() - t; kwCpu.push(cpuMs() - c);
+      c = cpuMs(); t = performance.now(); await index.search({ query }); const h = performance.now() - t; hyCpu.push(cpuMs() - c);
+      kw.push(k); hy.push(h);
+      perKind[kind].keyword.push(k); perKind[kind].hybrid.push(h);
+      if (found.results.length > 0) perKind[kind].found++;
     }
-    kw.sort((a, b) => a - b);
-    hy.sort((a, b) => a - b);
+    for (const list of [kw, hy, kwCpu, hyCpu]) list.sort((a, b) => a - b);
+    const byKind = Object.fromEntries(Object.entries(perKind).map(([kind, v]) => {
+      v.keyword.sort((a, b) => a - b); v.hybrid.sort((a, b) => a - b);
+      return [kind, { keywordP95Ms: round(pct(v.keyword, 95)), hybridP95Ms: round(pct(v.hybrid, 95)), keywordFoundShare: round(v.found / v.keyword.length) }];
+    }));
     // Incremental: edit one file, then sync (its new chunks are embedded by the local provider).
     writeFileSync(join(paths.workspace('main'), 'memory', 'notes-00007.md'), `# Edited\n\n${section(99)}`);
     provider.embedMs = 0;
     t = performance.now();
     const incremental = await index.sync();
     const incrementalMs = performance.now() - t;
+    // Files and FTS only (what a keyword-only setup builds): a forced rebuild without a provider, last because it drops the vectors.
+    c = cpuMs(); t = performance.now();
+    await keywordIndex.sync({ force: true });
+    const keywordBuildMs = performance.now() - t;
+    const keywordBuildCpuMs = cpuMs() - c;
     const result = {
       chunks: index.status().chunks,
       files: stats.filesScanned,
       buildMsExcludingEmbedding: Math.round(buildMs),
+      buildCpuMsExcludingEmbedding: Math.round(buildCpuMs),
+      keywordOnlyBuildMs: Math.round(keywordBuildMs),
+      keywordOnlyBuildCpuMs: Math.round(keywordBuildCpuMs),
       embedMs: Math.round(embedMs),
       keywordP50Ms: round(pct(kw, 50)), keywordP95Ms: round(pct(kw, 95)),
       hybridP50Ms: round(pct(hy, 50)), hybridP95Ms: round(pct(hy, 95)),
+      keywordCpuP95Ms: round(pct(kwCpu, 95)), hybridCpuP95Ms: round(pct(hyCpu, 95)),
+      byKind,
       incrementalReindexMs: Math.round(incrementalMs),
       incrementalFilesChanged: incremental.filesChanged,
       indexBytes: statSync(paths.memoryIndex('main')).size,
@@ -161,5 +207,5 @@ console.log(JSON.stringify({
   at10k: small,
   ...(large ? { at100k: large } : {}),
   tokenizers: compareTokenizers(texts),
-  targets: { buildMs10k: 10_000, keywordP95Ms10k: 20, hybridP95Ms10k: 40, incrementalMs: 200 },
+  targets: { buildMs10k: 2_000, keywordP95Ms10k: 5, hybridP95Ms10k: 10, incrementalMs: 200 },
 }, null, 2));

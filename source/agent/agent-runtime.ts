@@ -91,7 +91,7 @@ export class AgentRuntime {
       this.#preparedWorkspaces.add(workspaceDir);
     }
     if (!this.#bootstrapped.has(workspaceDir) && !isFirstRunSync(workspaceDir)) this.#bootstrapped.add(workspaceDir);
-    const bootstrap = this.#bootstrap.load(workspaceDir, { kind: session.kind, firstRun: !this.#bootstrapped.has(workspaceDir) });
+    const bootstrap = this.#bootstrap.load(workspaceDir, { kind: session.kind, firstRun: !this.#bootstrapped.has(workspaceDir), now: this.deps.now() });
     const tools = this.#tools(session);
     const prompt = buildSystemPrompt({
       tools,

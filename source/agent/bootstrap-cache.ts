@@ -1,10 +1,11 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadBootstrapSync, type BootstrapLoad, type BootstrapOptions } from './bootstrap.js';
+import { dailyNotesSignature } from './daily-notes.js';
 import { bootstrapFileNames } from './workspace.js';
 
-function signature(dir: string): string {
-  return bootstrapFileNames
+function signature(dir: string, options: BootstrapOptions): string {
+  const files = bootstrapFileNames
     .map((name) => {
       try {
         const stat = statSync(join(dir, name));
@@ -14,6 +15,7 @@ function signature(dir: string): string {
       }
     })
     .join('|');
+  return options.kind === 'main' && options.now !== undefined ? `${files}|${dailyNotesSignature(dir, options.now)}` : files;
 }
 
 /**
@@ -26,7 +28,7 @@ export class BootstrapCache {
 
   load(dir: string, options: BootstrapOptions): BootstrapLoad {
     const key = `${dir}\u0000${options.kind}\u0000${options.firstRun}`;
-    const current = signature(dir);
+    const current = signature(dir, options);
     const cached = this.#entries.get(key);
     if (cached?.signature === current) return cached.load;
     const load = loadBootstrapSync(dir, options);

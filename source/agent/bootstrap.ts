@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SessionKind } from '../protocol/index.js';
+import { DAILY_NOTE_FILE_MAX_CHARS, DAILY_NOTES_TOTAL_MAX_CHARS, keepTail, readDailyNotesSync } from './daily-notes.js';
+import { stripFrontMatter } from './front-matter.js';
 import { bootstrapFileNames, type BootstrapFileName } from './workspace.js';
 
 export const BOOTSTRAP_FILE_MAX_CHARS = 20_000;
@@ -48,7 +50,8 @@ export function truncateHeadTail(text: string, max: number, label: string): Trun
 }
 
 export interface BootstrapFileReport {
-  name: BootstrapFileName;
+  /** A bootstrap file, or a recent daily note as `memory/YYYY-MM-DD*.md`. */
+  name: BootstrapFileName | `memory/${string}`;
   path: string;
   missing: boolean;
   rawChars: number;
@@ -71,6 +74,8 @@ export interface BootstrapOptions {
   firstRun: boolean;
   perFileMax?: number;
   totalMax?: number;
+  /** The clock's now: the main session also gets today's and yesterday's `memory/YYYY-MM-DD*.md`. */
+  now?: number;
 }
 
 function readIfPresent(path: string): string | undefined {
@@ -83,9 +88,11 @@ function readIfPresent(path: string): string | undefined {
 }
 
 /**
- * Reads the selected bootstrap files of a workspace and applies the per-file
- * and total budgets. Once the total budget is spent, later files are cut to
- * what remains (and report it), so the order above is also the priority.
+ * Reads the selected bootstrap files of a workspace (YAML front matter
+ * stripped) and applies the per-file and total budgets. Once the total budget
+ * is spent, later files are cut to what remains (and report it), so the order
+ * above is also the priority. The main session then gets the recent daily
+ * notes under their own, smaller budget, newest first.
  */
 export function loadBootstrapSync(workspaceDir: string, options: BootstrapOptions): BootstrapLoad {
   const perFileMax = options.perFileMax ?? BOOTSTRAP_FILE_MAX_CHARS;
@@ -100,10 +107,22 @@ export function loadBootstrapSync(workspaceDir: string, options: BootstrapOption
       continue;
     }
     totalRawChars += raw.length;
-    const fitted = truncateHeadTail(raw, Math.min(perFileMax, Math.max(0, remaining)), name);
+    const body = stripFrontMatter(raw);
+    const fitted = truncateHeadTail(body, Math.min(perFileMax, Math.max(0, remaining)), name);
     const content = remaining > 0 ? fitted.text : '';
     remaining -= content.length;
-    files.push({ name, path, missing: false, rawChars: raw.length, injectedChars: content.length, truncated: content.length < raw.length, content });
+    files.push({ name, path, missing: false, rawChars: raw.length, injectedChars: content.length, truncated: content.length < body.length, content });
+  }
+  if (options.kind === 'main' && options.now !== undefined) {
+    let notesLeft = DAILY_NOTES_TOTAL_MAX_CHARS;
+    for (const note of readDailyNotesSync(workspaceDir, options.now)) {
+      if (notesLeft <= 0) break;
+      totalRawChars += note.raw.length;
+      const body = stripFrontMatter(note.raw);
+      const content = keepTail(body, Math.min(DAILY_NOTE_FILE_MAX_CHARS, notesLeft), note.name);
+      notesLeft -= content.length;
+      files.push({ name: note.name as `memory/${string}`, path: note.path, missing: false, rawChars: note.raw.length, injectedChars: content.length, truncated: content !== body, content });
+    }
   }
   return { files, totalRawChars, totalInjectedChars: files.reduce((sum, file) => sum + file.injectedChars, 0) };
 }

@@ -1,5 +1,5 @@
 export { AgentRuntime, type AgentRuntimeDeps, type ContextReport, type LastError } from './agent-runtime.js';
-export { bootstrapFileNames, ensureWorkspaceSync, isFirstRunSync, markFirstRunCompleteSync, workspaceTemplateDir, type BootstrapFileName, type WorkspaceSetup } from './workspace.js';
+export { bootstrapFileNames, ensureWorkspaceSync, isOnboardedWorkspaceSync, isFirstRunSync, markFirstRunCompleteSync, workspaceTemplateDir, type BootstrapFileName, type WorkspaceSetup } from './workspace.js';
 export {
   loadBootstrapSync,
   selectBootstrapFiles,
@@ -12,6 +12,9 @@ export {
   type BootstrapOptions,
   type SessionKind,
 } from './bootstrap.js';
+export { BootstrapCache } from './bootstrap-cache.js';
+export { localDay, DAILY_NOTE_FILE_MAX_CHARS, DAILY_NOTES_TOTAL_MAX_CHARS } from './daily-notes.js';
+export { stripFrontMatter } from './front-matter.js';
 export { buildSystemPrompt, type PromptSection, type RuntimeFacts, type SystemPrompt, type SystemPromptInput } from './system-prompt.js';
 export { NO_REPLY } from './reply-stream.js';
 export { ABORTED_RESULT, SKIPPED_RESULT } from './tool-round.js';

@@ -21,14 +21,41 @@ export interface WorkspaceSetup {
   created: string[];
 }
 
-/** Creates the workspace folder and copies any template file it lacks. */
+function hasContent(path: string, template: string): boolean {
+  try {
+    const text = readFileSync(path, 'utf8').trim();
+    return text !== '' && text !== template.trim();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A workspace someone already lives in: it has memory, or an IDENTITY.md or
+ * USER.md that says something. OpenClaw deletes BOOTSTRAP.md once it has
+ * onboarded a user; adding ours back would make the agent ask their name again.
+ */
+export function isOnboardedWorkspaceSync(dir: string, templateDir: string = workspaceTemplateDir()): boolean {
+  if (existsSync(join(dir, 'MEMORY.md')) || existsSync(join(dir, 'memory'))) return true;
+  const template = (name: string) => {
+    try {
+      return readFileSync(join(templateDir, name), 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  return ['IDENTITY.md', 'USER.md'].some((name) => hasContent(join(dir, name), template(name)));
+}
+
+/** Creates the workspace folder and copies any template file it lacks (BOOTSTRAP.md only into a workspace nobody has onboarded). */
 export function ensureWorkspaceSync(dir: string, templateDir: string = workspaceTemplateDir()): WorkspaceSetup {
+  const onboarded = isOnboardedWorkspaceSync(dir, templateDir);
   mkdirSync(dir, { recursive: true });
   const created: string[] = [];
   const templates = existsSync(templateDir) ? readdirSync(templateDir).filter((name) => name.endsWith('.md')) : [];
   for (const name of templates) {
     const target = join(dir, name);
-    if (existsSync(target)) continue;
+    if (existsSync(target) || (onboarded && name === 'BOOTSTRAP.md')) continue;
     copyFileSync(join(templateDir, name), target);
     created.push(name);
   }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { countCjk } from './cjk.js';
 import type { Chunk } from './types.js';
 
 export interface ChunkOptions {
@@ -13,11 +14,9 @@ interface Block {
   heading: boolean;
 }
 
-const cjkChar = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
-
 /** Rough token count: ~4 characters per token for Latin text, one per CJK character. */
 export function estimateTokens(text: string): number {
-  const cjk = text.match(cjkChar)?.length ?? 0;
+  const cjk = countCjk(text);
   return Math.ceil((text.length - cjk) / 4) + cjk;
 }
 

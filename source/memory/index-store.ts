@@ -20,6 +20,16 @@ export interface ChunkRow {
   endLine: number;
   hash: string;
   text: string;
+  /** Epoch ms the chunk is about: its note's date, a date heading or `Updated:` line, else the file's mtime. */
+  noteTime: number;
+  noteTimeFrom: NoteTimeSource;
+}
+
+export type NoteTimeSource = 'file name' | 'heading' | 'file time';
+
+export interface DatedChunk extends Chunk {
+  noteTime: number;
+  noteTimeFrom: NoteTimeSource;
 }
 
 export interface PendingChunk {
@@ -35,7 +45,12 @@ export interface StoreOptions {
   vecExtensionPath?: string;
 }
 
-const SCHEMA_VERSION = '1';
+// 2: chunks carry the time they are about (recency ranking) and the FTS table keeps no copy of
+// the text; older indexes are rebuilt from the files.
+const SCHEMA_VERSION = 2;
+// Contentless: chunks.text is the one copy of the text (search never reads it back from FTS), which
+// makes a full build about a third cheaper; contentless_delete keeps per-row deletes possible.
+const FTS_OPTIONS = "content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2'";
 
 function toBlob(vector: Float32Array): Buffer {
   return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
@@ -54,6 +69,7 @@ export class IndexStore {
   readonly db: Database.Database;
   readonly vecError: string | undefined;
   private vecDims: number | undefined;
+  private chunkTotal: number | undefined;
   private readonly statements = new Map<string, Database.Statement>();
 
   constructor(readonly path: string, options: StoreOptions = {}) {
@@ -76,20 +92,30 @@ export class IndexStore {
   }
 
   private migrate(): void {
-    const version = this.db.pragma('user_version', { simple: true });
+    const version = this.db.pragma('user_version', { simple: true }) as number;
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, abs_path TEXT NOT NULL, source TEXT NOT NULL, hash TEXT NOT NULL, mtime INTEGER NOT NULL, size INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS chunks (
         id INTEGER PRIMARY KEY AUTOINCREMENT, path TEXT NOT NULL, source TEXT NOT NULL,
         start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, hash TEXT NOT NULL, text TEXT NOT NULL,
-        embedded_model TEXT);
+        embedded_model TEXT, note_time INTEGER NOT NULL DEFAULT 0, note_time_from TEXT NOT NULL DEFAULT 'file time');
       CREATE INDEX IF NOT EXISTS chunks_path ON chunks(path);
       CREATE INDEX IF NOT EXISTS chunks_embedded ON chunks(embedded_model);
-      CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(text, tokenize = 'porter unicode61 remove_diacritics 2');
+      CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(text, ${FTS_OPTIONS});
       CREATE TABLE IF NOT EXISTS embedding_cache (hash TEXT NOT NULL, model TEXT NOT NULL, dims INTEGER NOT NULL, vector BLOB NOT NULL, PRIMARY KEY (hash, model)) WITHOUT ROWID;
     `);
-    if (version === 0) this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    const columns = (this.db.pragma('table_info(chunks)') as { name: string }[]).map((column) => column.name);
+    if (!columns.includes('note_time')) {
+      this.db.exec("ALTER TABLE chunks ADD COLUMN note_time INTEGER NOT NULL DEFAULT 0; ALTER TABLE chunks ADD COLUMN note_time_from TEXT NOT NULL DEFAULT 'file time';");
+    }
+    if (version !== 0 && version < SCHEMA_VERSION) {
+      // Rebuilt from the files on the next sync; vectors come back from the embedding cache.
+      this.db.exec(`DROP TABLE IF EXISTS chunks_vec; DELETE FROM meta WHERE key = 'vec_dims';
+        DROP TABLE chunks_fts; CREATE VIRTUAL TABLE chunks_fts USING fts5(text, ${FTS_OPTIONS});`);
+      this.clear();
+    }
+    if (version < SCHEMA_VERSION) this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }
 
   private stmt(sql: string): Database.Statement {
@@ -132,14 +158,18 @@ export class IndexStore {
     return new Map(rows.map((row) => [row.path, row]));
   }
 
-  /** Replaces a file's chunks in one transaction, so an interrupted run never leaves half a file. */
-  replaceFile(file: MemoryFile, meta: { hash: string; mtime: number; size: number }, chunks: Chunk[]): void {
-    const insertChunk = this.stmt('INSERT INTO chunks(path, source, start_line, end_line, hash, text) VALUES (?, ?, ?, ?, ?, ?)');
+  /**
+   * Replaces a file's chunks in one transaction, so an interrupted run never
+   * leaves half a file. `isNew` (no row in `files`) skips looking for old chunks.
+   */
+  replaceFile(file: MemoryFile, meta: { hash: string; mtime: number; size: number }, chunks: DatedChunk[], isNew = false): void {
+    const insertChunk = this.stmt('INSERT INTO chunks(path, source, start_line, end_line, hash, text, note_time, note_time_from) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    this.chunkTotal = undefined;
     const insertFts = this.stmt('INSERT INTO chunks_fts(rowid, text) VALUES (?, ?)');
     this.db.transaction(() => {
-      this.deleteChunks(file.path);
+      if (!isNew) this.deleteChunks(file.path);
       for (const chunk of chunks) {
-        const { lastInsertRowid } = insertChunk.run(file.path, file.source, chunk.startLine, chunk.endLine, chunk.hash, chunk.text);
+        const { lastInsertRowid } = insertChunk.run(file.path, file.source, chunk.startLine, chunk.endLine, chunk.hash, chunk.text, chunk.noteTime, chunk.noteTimeFrom);
         insertFts.run(lastInsertRowid, segmentForIndex(chunk.text));
       }
       this.stmt(`INSERT INTO files(path, abs_path, source, hash, mtime, size) VALUES (?, ?, ?, ?, ?, ?)
@@ -148,12 +178,14 @@ export class IndexStore {
     })();
   }
 
-  /** Records a new mtime for a file whose content hash did not change. */
+  /** Records a new mtime for a file whose content hash did not change; chunks dated by the file time follow it. */
   touchFile(path: string, mtime: number, size: number): void {
     this.stmt('UPDATE files SET mtime = ?, size = ? WHERE path = ?').run(mtime, size, path);
+    this.stmt("UPDATE chunks SET note_time = ? WHERE path = ? AND note_time_from = 'file time'").run(Math.floor(mtime / 1000), path);
   }
 
   removeFile(path: string): void {
+    this.chunkTotal = undefined;
     this.db.transaction(() => {
       this.deleteChunks(path);
       this.stmt('DELETE FROM files WHERE path = ?').run(path);
@@ -226,6 +258,16 @@ export class IndexStore {
     })();
   }
 
+  chunkCount(): number {
+    this.chunkTotal ??= this.stmt('SELECT count(*) FROM chunks').pluck().get() as number;
+    return this.chunkTotal;
+  }
+
+  /** Every chunk matching one FTS5 expression: its size is the term's document frequency. */
+  termMatches(match: string): Set<number> {
+    return new Set(this.stmt('SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?').pluck().all(match) as number[]);
+  }
+
   keywordSearch(match: string, limit: number): { id: number; rank: number }[] {
     return this.stmt('SELECT rowid AS id, bm25(chunks_fts) AS rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?').all(match, limit) as { id: number; rank: number }[];
   }
@@ -237,7 +279,8 @@ export class IndexStore {
 
   chunksByIds(ids: number[]): Map<number, ChunkRow> {
     if (ids.length === 0) return new Map();
-    const rows = this.db.prepare(`SELECT id, path, source, start_line AS startLine, end_line AS endLine, hash, text FROM chunks WHERE id IN (${ids.map(() => '?').join(',')})`).all(...ids) as ChunkRow[];
+    // One placeholder per id: SQLite looks each up by primary key (an IN over json_each scans the table instead).
+    const rows = this.stmt(`SELECT id, path, source, start_line AS startLine, end_line AS endLine, hash, text, note_time AS noteTime, note_time_from AS noteTimeFrom FROM chunks WHERE id IN (${ids.map(() => '?').join(',')})`).all(...ids) as ChunkRow[];
     return new Map(rows.map((row) => [row.id, row]));
   }
 
@@ -248,8 +291,9 @@ export class IndexStore {
 
   /** Drops every file and chunk (the embedding cache stays: it is keyed by content). */
   clear(): void {
+    this.chunkTotal = undefined;
     this.db.transaction(() => {
-      this.db.exec('DELETE FROM chunks; DELETE FROM files; DELETE FROM chunks_fts;');
+      this.db.exec("DELETE FROM chunks; DELETE FROM files; INSERT INTO chunks_fts(chunks_fts) VALUES ('delete-all');");
       if (this.vecDims) this.db.exec('DELETE FROM chunks_vec');
     })();
   }

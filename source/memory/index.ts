@@ -6,6 +6,7 @@ export { createOpenAiEmbeddings, embeddingProviderFromConfig, EmbeddingError, ty
 export { chunkMarkdown, estimateTokens } from './chunker.js';
 export { memoryRoots, agentWorkspace, configuredAgentIds } from './roots.js';
 export { KEYWORD_TOKENIZER } from './text-tokens.js';
+export { memoryDoctorCheck, type MemoryDoctorCheck, type MemoryDoctorOptions } from './doctor.js';
 export type {
   Chunk,
   MemoryFile,

@@ -2,6 +2,7 @@ import type { ClawConfig, StatePaths } from '../config/index.js';
 import { embeddingProviderFromConfig, EmbeddingError, type EmbeddingErrorKind, type EmbeddingProvider } from './embeddings.js';
 import { IndexStore } from './index-store.js';
 import { readMemoryLines } from './memory-get.js';
+import { parseQuery } from './query.js';
 import { memoryRoots } from './roots.js';
 import { searchIndex, type SearchSettings } from './search.js';
 import { embedPending, syncFiles } from './sync.js';
@@ -37,7 +38,7 @@ export class MemoryIndex {
   readonly agentId: string;
   readonly roots: MemoryRoots;
   readonly store: IndexStore;
-  private readonly provider: EmbeddingProvider | undefined;
+  readonly provider: EmbeddingProvider | undefined;
   private readonly config: ClawConfig;
   private readonly now: () => number;
   private embeddingError: EmbeddingError | undefined;
@@ -146,9 +147,10 @@ export class MemoryIndex {
       if (this.provider) void this.sync().catch(() => undefined);
     }
     const warnings = this.warnings();
+    const parsed = parseQuery(params.query);
     let queryVector: Float32Array | undefined;
     const vectorUsable = this.provider && this.store.vectorsAvailable && this.store.vectorDims !== undefined && !(this.embeddingError && this.embeddingError.kind !== 'transient');
-    if (this.provider && vectorUsable) {
+    if (this.provider && vectorUsable && !parsed.onlyStopWords) {
       try {
         [queryVector] = await this.provider.embed([params.query], { maxRetries: 0 });
       } catch (error) {
@@ -159,7 +161,7 @@ export class MemoryIndex {
     }
     const pending = queryVector ? this.store.countUnembedded() : 0;
     if (pending > 0) warnings.push(`${pending} chunks are still waiting for embeddings; they are found by keyword only.`);
-    return searchIndex(this.store, params, this.searchSettings(), { queryVector, now: this.now(), warnings });
+    return searchIndex(this.store, params, this.searchSettings(), { queryVector, now: this.now(), warnings, parsed });
   }
 
   get(params: MemoryGetParams): MemoryGetResult {

@@ -1,35 +1,29 @@
+import { datedNoteTime } from './note-dates.js';
 import { keywordTokens } from './text-tokens.js';
 
 export interface Candidate {
   id: number;
   path: string;
   text: string;
-  /** Normalised to 0..1 within this query's pool. */
+  /** Keyword score, 0..1 (coverage of the query's terms); 0 when not a keyword candidate. */
   keyword: number;
-  /** Cosine similarity clamped to 0..1; 0 when the chunk was not a vector candidate. */
-  vector: number;
+  /** Cosine similarity clamped to 0..1; undefined when the chunk was not a vector candidate. */
+  vector: number | undefined;
+  /** Relevance before recency and decay (hybrid: the fused score). */
+  relevance: number;
   score: number;
+  noteTime: number;
+  /** Multiplier from a "current state" question, when one applied. */
+  recency?: number;
+  /** Multiplier from temporal decay, when it applied. */
+  decay?: number;
 }
 
-/** BM25 ranks (lower is better) → 0..1 relative to the best hit of this query. */
-export function normaliseBm25(ranks: { id: number; rank: number }[]): Map<number, number> {
-  const best = Math.max(0, ...ranks.map((row) => -row.rank));
-  return new Map(ranks.map((row) => [row.id, best > 0 ? Math.max(0, -row.rank) / best : 1]));
-}
+const DAY_MS = 86_400_000;
 
 /** Cosine distance (0..2) → similarity clamped to 0..1. */
 export function distanceToSimilarity(distance: number): number {
   return Math.min(1, Math.max(0, 1 - distance));
-}
-
-const datedNote = /^memory\/(?:.*\/)?(\d{4})-(\d{2})-(\d{2})[^/]*\.md$/;
-
-/** The day a dated note `memory/YYYY-MM-DD*.md` is about, in epoch ms; undefined for evergreen files. */
-export function datedNoteTime(path: string): number | undefined {
-  const match = datedNote.exec(path);
-  if (!match) return undefined;
-  const time = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
-  return Number.isNaN(time) ? undefined : time;
 }
 
 /** Halves the score of dated notes every `halfLifeDays`; evergreen files and future dates keep theirs. */
@@ -37,9 +31,35 @@ export function applyTemporalDecay(candidates: Candidate[], now: number, halfLif
   for (const candidate of candidates) {
     const time = datedNoteTime(candidate.path);
     if (time === undefined) continue;
-    const ageDays = Math.max(0, (now - time) / 86_400_000);
-    candidate.score *= 0.5 ** (ageDays / halfLifeDays);
+    const ageDays = Math.max(0, (now - time) / DAY_MS);
+    candidate.decay = 0.5 ** (ageDays / halfLifeDays);
+    candidate.score *= candidate.decay;
   }
+}
+
+// A stale note keeps this much of its score, so one that matches far better can still be shown, just lower.
+const RECENCY_FLOOR = 0.25;
+
+/**
+ * For questions about the current state: scores fall with the age of a chunk
+ * relative to the newest candidate (not to today, so a year-old archive still
+ * ranks its latest note first), halving every `halfLifeDays`.
+ */
+export function applyRecency(candidates: Candidate[], halfLifeDays: number): void {
+  if (candidates.length === 0) return;
+  const newest = Math.max(...candidates.map((c) => c.noteTime));
+  for (const candidate of candidates) {
+    const ageDays = Math.max(0, (newest - candidate.noteTime) / DAY_MS);
+    candidate.recency = RECENCY_FLOOR + (1 - RECENCY_FLOOR) * 0.5 ** (ageDays / halfLifeDays);
+    candidate.score *= candidate.recency;
+  }
+}
+
+/** Best score first; equal scores put the newer chunk first, then index order. */
+export function byScoreThenNewest(a: Candidate, b: Candidate): number {
+  const diff = b.score - a.score;
+  if (Math.abs(diff) > 1e-9) return diff;
+  return b.noteTime - a.noteTime || a.id - b.id;
 }
 
 function jaccard(a: Set<string>, b: Set<string>): number {

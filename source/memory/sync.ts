@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { chunkMarkdown, hashText, type ChunkOptions } from './chunker.js';
 import type { EmbeddingProvider } from './embeddings.js';
 import type { IndexStore } from './index-store.js';
+import { dateChunks } from './note-dates.js';
 import { listMemoryFiles } from './sources.js';
 import type { MemoryRoots, SyncProgress } from './types.js';
 
@@ -44,8 +45,8 @@ export function syncFiles(store: IndexStore, roots: MemoryRoots, chunking: Chunk
       store.touchFile(file.path, mtime, stat.size);
       return;
     }
-    const chunks = chunkMarkdown(content, chunking);
-    store.replaceFile(file, { hash, mtime, size: stat.size }, chunks);
+    const chunks = dateChunks(file.path, content, chunkMarkdown(content, chunking), stat.mtimeMs);
+    store.replaceFile(file, { hash, mtime, size: stat.size }, chunks, row === undefined);
     result.filesChanged++;
     result.chunksWritten += chunks.length;
     report(i + 1);

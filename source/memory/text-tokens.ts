@@ -1,12 +1,12 @@
+import { cjkRunGlobal } from './cjk.js';
+
 /**
  * Keyword tokenisation shared by indexing and querying. FTS5's unicode61
  * tokenizer does not split CJK runs, so those are rewritten as overlapping
  * bigrams (the classic CJK analyzer approach): a two-character word is found,
  * which a trigram index cannot do, and English keeps word-level BM25.
  */
-const cjkRun = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
 const wordRun = /[\p{L}\p{N}]+/gu;
-const isCjk = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
 export const KEYWORD_TOKENIZER = 'porter unicode61 + CJK bigrams';
 
@@ -20,7 +20,7 @@ function bigrams(run: string): string[] {
 
 /** Text as stored in the FTS table: CJK runs become space-separated bigrams. */
 export function segmentForIndex(text: string): string {
-  return text.replace(cjkRun, (run) => ` ${bigrams(run).join(' ')} `);
+  return text.replace(cjkRunGlobal, (run) => ` ${bigrams(run).join(' ')} `);
 }
 
 /** Lower-cased word tokens, with CJK runs as bigrams; used for queries and MMR similarity. */
@@ -28,23 +28,4 @@ export function keywordTokens(text: string): string[] {
   const out: string[] = [];
   for (const match of segmentForIndex(text).matchAll(wordRun)) out.push(match[0].toLowerCase());
   return out;
-}
-
-/**
- * An FTS5 MATCH expression: each whitespace-separated query word becomes a
- * phrase of its tokens (so `db-01.prod` or a UUID matches as a unit), and
- * words are OR-ed so BM25 ranks notes matching more of them higher.
- */
-export function buildMatchExpression(query: string): string | undefined {
-  const phrases: string[] = [];
-  for (const word of query.split(/\s+/)) {
-    const tokens = keywordTokens(word);
-    if (tokens.length === 0) continue;
-    const only = tokens[0]!;
-    // A lone CJK character is never a token of its own in the index: match bigrams starting with it.
-    if (tokens.length === 1 && Array.from(only).length === 1 && isCjk.test(only)) phrases.push(`"${only}"*`);
-    else phrases.push(`"${tokens.join(' ')}"`);
-  }
-  if (phrases.length === 0) return undefined;
-  return [...new Set(phrases)].join(' OR ');
 }

@@ -28,6 +28,8 @@ export interface MemorySearchParams {
   query: string;
   maxResults?: number;
   minScore?: number;
+  /** Add `explain` to each hit. */
+  explain?: boolean;
 }
 
 export type MemorySearchHit = z.infer<typeof memorySearchHit>;

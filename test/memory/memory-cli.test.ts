@@ -42,6 +42,19 @@ describe('claw memory (no gateway running: works on the index files)', () => {
     expect(status.stdout).toMatch(/memory \(main\): KEYWORD-ONLY/);
     expect(status.stdout).toMatch(/files\s+2/);
 
+    const explained = await runCli(['memory', 'search', 'backup', 'bucket', 'giraffe', '--json', '--min-score', '0.5'], state.env);
+    expect(explained.code, explained.stderr).toBe(0);
+    expect(JSON.parse(explained.stdout).results[0].explain).toMatchObject({ matched: ['backup', 'bucket'], missing: ['giraffe'], dateFrom: 'file time' });
+    const strict = await runCli(['memory', 'search', 'backup', 'giraffe', 'volcano', '--min-score', '0.9'], state.env);
+    expect(strict.stdout).toMatch(/No matches/);
+    const loose = await runCli(['memory', 'search', 'backup', 'giraffe', 'volcano', '--min-score', '0.2'], state.env);
+    expect(loose.stdout).toMatch(/MEMORY\.md:1-3/);
+    const badScore = await runCli(['memory', 'search', 'backup', '--min-score', 'high'], state.env);
+    expect(badScore.code).toBe(2);
+    expect(badScore.stderr).toMatch(/--min-score takes a number from 0 to 1/);
+    const common = await runCli(['memory', 'search', 'what', 'is', 'the'], state.env);
+    expect(common.stdout).toMatch(/only common words/);
+
     const usage = await runCli(['memory', 'search'], state.env);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toMatch(/Give a query/);

@@ -5,7 +5,7 @@ import { ClawError } from '../../protocol/index.js';
 import type { CommandRun } from '../command.js';
 import { printJson } from '../format.js';
 
-const usage = 'Usage: claw memory status [--json] [--agent ID]\n       claw memory index [--force] [--agent ID]\n       claw memory search "query" [--json] [--agent ID] [--max N]';
+const usage = 'Usage: claw memory status [--json] [--agent ID]\n       claw memory index [--force] [--agent ID]\n       claw memory search "query" [--json] [--agent ID] [--max N] [--min-score 0..1]';
 
 function formatStatus(status: MemoryStatus): string {
   const lines = [
@@ -27,7 +27,8 @@ function formatStatus(status: MemoryStatus): string {
 function formatResults(result: MemorySearchResult): string {
   const lines: string[] = [];
   for (const warning of result.warnings) lines.push(`! ${warning}`);
-  if (result.results.length === 0) lines.push('No matches. Try other words, or `claw memory index` if files changed.');
+  if (result.hint) lines.push(result.hint);
+  else if (result.results.length === 0) lines.push('No matches. Try other words, a lower --min-score, or `claw memory index` if files changed.');
   for (const hit of result.results) {
     lines.push(`${hit.path}:${hit.startLine}-${hit.endLine}  score ${hit.score.toFixed(3)}  [${result.mode}]`);
     for (const line of hit.snippet.split('\n').slice(0, 6)) lines.push(`    ${line}`);
@@ -59,6 +60,15 @@ function progressPrinter(): ((p: SyncProgress) => void) | undefined {
 
 function stringFlag(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}
+
+function minScoreFlag(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const score = typeof value === 'number' || (typeof value === 'string' && value.trim() !== '') ? Number(value) : Number.NaN;
+  if (!Number.isFinite(score) || score < 0 || score > 1) {
+    throw new ClawError('bad_request', `--min-score takes a number from 0 to 1 (0.35 is the default; 0 shows every candidate), not "${String(value)}".`);
+  }
+  return score;
 }
 
 async function withLocalIndex<T>(paths: StatePaths, agentId: string, use: (index: MemoryIndex) => Promise<T>): Promise<T> {
@@ -118,7 +128,9 @@ export const run: CommandRun = async ({ args, flags }) => {
       const query = rest.join(' ').trim();
       if (!query) throw new ClawError('bad_request', `Give a query: claw memory search "what we decided about X".\n${usage}`);
       const max = Number(flags.max);
-      const params = { query, ...(Number.isInteger(max) && max > 0 ? { maxResults: max } : {}) };
+      const minScore = minScoreFlag(flags.minScore ?? flags['min-score']);
+      // JSON is for looking closer: it says why each hit ranked.
+      const params = { query, ...(Number.isInteger(max) && max > 0 ? { maxResults: max } : {}), ...(minScore !== undefined ? { minScore } : {}), ...(flags.json ? { explain: true } : {}) };
       let result: MemorySearchResult;
       if (viaGateway) {
         const client = await connectLocal(paths);

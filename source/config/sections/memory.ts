@@ -32,12 +32,20 @@ export const memorySection = z.strictObject({
     textWeight: z.number().min(0).max(1).default(0.3),
     /** Each ranker returns maxResults × this many candidates before fusion. */
     candidateMultiplier: z.number().int().min(1).max(20).default(4),
+    /**
+     * Hybrid fusion: both candidate lists are normalised the same way first, by rank (reciprocal rank, the default:
+     * better recall and MRR on our relevance suite) or by min–max of their scores.
+     */
+    fusion: z.enum(['rank', 'minmax']).default('rank'),
     /** Maximal marginal relevance: trades relevance for diversity (λ = 1 is pure relevance). */
     mmr: z.strictObject({
       enabled: z.boolean().default(false),
       lambda: z.number().min(0).max(1).default(0.7),
     }).prefault({}),
-    /** Dated notes `memory/YYYY-MM-DD*.md` lose half their score every halfLifeDays; other files never decay. */
+    /**
+     * Dated notes `memory/YYYY-MM-DD*.md` lose half their score every halfLifeDays; other files never decay.
+     * halfLifeDays is also how fast older chunks fall behind for questions about the current state ("now", 现在), which applies even when decay is off.
+     */
     temporalDecay: z.strictObject({
       enabled: z.boolean().default(false),
       halfLifeDays: z.number().min(0.1).default(30),

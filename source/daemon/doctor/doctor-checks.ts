@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import { loadConfig, resolveGatewayPort, type ClawConfig, type StatePaths } from '../../config/index.js';
 import { findLocalGateway } from '../../client/index.js';
+import { describeExecSandbox, execSandboxFor } from '../../tools/index.js';
 import { currentServiceEnvironment, serviceInstalled, serviceFilePath } from '../supervision/index.js';
 
 export interface DoctorCheck {
@@ -118,6 +119,15 @@ export async function runDoctor(paths: StatePaths): Promise<DoctorCheck[]> {
     checks.push({ name: 'config', status: 'fail', detail: (error as Error).message, fix: `Edit ${paths.config}.` });
     return [...checks, checkSqliteVec(), checkSupervision()];
   }
-  checks.push(await checkPort(paths, config), checkSqliteVec(), await checkProvider(paths, config), checkSupervision());
+  checks.push(await checkPort(paths, config), checkSqliteVec(), await checkProvider(paths, config), checkExecSandbox(config, paths), checkSupervision());
+  const { configuredAgentIds, memoryDoctorCheck } = await import('../../memory/index.js');
+  for (const agentId of configuredAgentIds(config)) checks.push(await memoryDoctorCheck({ config, paths, agentId }));
   return checks;
+}
+
+/** Every exec runs in an OS sandbox; without one, commands still run but each asks first. */
+export function checkExecSandbox(config: ClawConfig, paths: StatePaths): DoctorCheck {
+  const described = describeExecSandbox(execSandboxFor(config, paths));
+  if (described.sandboxed) return { name: 'sandbox', status: 'ok', detail: described.text };
+  return { name: 'sandbox', status: 'warn', detail: described.text, fix: 'Install bubblewrap (Debian/Ubuntu: `sudo apt-get install bubblewrap`), or set tools.exec.sandbox.mode back to its default.' };
 }

@@ -11,10 +11,7 @@ export function servicesRpc(core: Core): HandlerTable {
     'memory.status': (params) => ({
       agents: params?.agentId ? [memory.indexFor(params.agentId).status()] : memory.all().map((index) => index.status()),
     }),
-    'memory.search': (params) => {
-      const { query, maxResults, minScore } = params;
-      return memory.indexFor(params.agentId).search({ query, ...(maxResults !== undefined ? { maxResults } : {}), ...(minScore !== undefined ? { minScore } : {}) });
-    },
+    'memory.search': ({ agentId, ...search }) => memory.indexFor(agentId).search(search),
     'memory.reindex': async (params) => {
       const index = memory.indexFor(params?.agentId);
       const stats = await index.sync({ force: params?.force ?? false, retryEmbeddings: true });

@@ -12,6 +12,25 @@ export const memorySearchHit = z.strictObject({
   score: z.number(),
   snippet: z.string(),
   source: memorySource,
+  /** Why it ranked here; only when the search asked for `explain`. */
+  explain: z.strictObject({
+    /** Query terms (words, identifiers, CJK bigrams) this chunk contains. */
+    matched: z.array(z.string()),
+    missing: z.array(z.string()),
+    /** Keyword score 0..1: the share of the query's terms covered, weighted by rarity. */
+    keyword: z.number(),
+    /** Cosine similarity 0..1, when the chunk was a vector candidate. */
+    vector: z.number().optional(),
+    /** Score before recency and decay (hybrid: the fused score, which orders hits). A hit is kept when its keyword or vector score reaches minScore. */
+    relevance: z.number(),
+    /** Multiplier for a question about the current state (older chunks get less). */
+    recency: z.number().optional(),
+    /** Multiplier from memory.search.temporalDecay. */
+    decay: z.number().optional(),
+    /** Day the chunk is about (YYYY-MM-DD) and where that came from. */
+    date: z.string(),
+    dateFrom: z.enum(['file name', 'heading', 'file time']),
+  }).optional(),
 });
 
 export const memorySearchResult = z.strictObject({
@@ -19,6 +38,8 @@ export const memorySearchResult = z.strictObject({
   mode: memorySearchMode,
   /** Why search is degraded (no provider, vector extension missing, embedding errors); empty when all is well. */
   warnings: z.array(z.string()),
+  /** What to change in the query when it could not match anything (e.g. only common words). */
+  hint: z.string().optional(),
 });
 
 export const memoryStatusPayload = z.strictObject({
@@ -75,6 +96,8 @@ export const memoryMethods = {
       agentId,
       maxResults: z.number().int().min(1).max(100).optional(),
       minScore: z.number().min(0).max(1).optional(),
+      /** Add to each hit why it ranked: terms matched, vector score, recency and decay. */
+      explain: z.boolean().optional(),
     }),
     result: memorySearchResult,
     scope: 'read',

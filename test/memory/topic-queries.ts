@@ -1,0 +1,31 @@
+import type { LabelledQuery } from './relevance-metrics.js';
+
+/** Questions about fixtures/relevance: topic notes, two dated notes and MEMORY.md. */
+export const topicQueries: LabelledQuery[] = [
+  { kind: 'en', query: 'where do postgres backups go', relevant: ['memory/infrastructure.md'] },
+  { kind: 'en', query: 'PgBouncer port', relevant: ['memory/infrastructure.md'] },
+  { kind: 'identifier', query: 'pg-main-02.rtm.internal', relevant: ['memory/infrastructure.md'] },
+  { kind: 'en', query: 'kubernetes cluster ingress', relevant: ['memory/infrastructure.md'] },
+  { kind: 'identifier', query: 'INC-2291', relevant: ['memory/incidents.md'] },
+  { kind: 'en', query: 'why did the certificate expire', relevant: ['memory/incidents.md'] },
+  { kind: 'en', query: 'elasticsearch disk full', relevant: ['memory/incidents.md'] },
+  { kind: 'en', query: 'Lisbon flight number', relevant: ['memory/travel.md'] },
+  { kind: 'identifier', query: 'hotel confirmation HX-55213', relevant: ['memory/travel.md'] },
+  { kind: 'en', query: 'passport expiry', relevant: ['memory/travel.md'] },
+  { kind: 'en', query: 'boiler installer phone', relevant: ['memory/home.md'] },
+  { kind: 'en', query: 'wifi network name', relevant: ['memory/home.md'] },
+  { kind: 'en', query: 'Kleppmann book', relevant: ['memory/reading.md'] },
+  { kind: 'en', query: 'who borrowed The Phoenix Project', relevant: ['memory/reading.md'] },
+  { kind: 'zh', query: '中文课', relevant: ['memory/chinese.md'] },
+  { kind: 'zh', query: '商务汉语', relevant: ['memory/chinese.md'] },
+  { kind: 'zh', query: '期末考试', relevant: ['memory/chinese.md'] },
+  { kind: 'en', query: 'alerting migration Prometheus', relevant: ['memory/2026-03-02.md'] },
+  { kind: 'identifier', query: 'OPS-7712', relevant: ['memory/2026-03-02.md'] },
+  { kind: 'en', query: 'dentist appointment', relevant: ['memory/2026-03-09.md'] },
+  { kind: 'en', query: 'domain renewal registrar', relevant: ['memory/2026-03-09.md'] },
+  { kind: 'en', query: 'monthly savings index fund', relevant: ['memory/finance.md'] },
+  { kind: 'en', query: 'mortgage refinancing', relevant: ['memory/finance.md'] },
+  { kind: 'en', query: 'peanut allergy', relevant: ['MEMORY.md'] },
+  { kind: 'en', query: 'deploy on Friday rule', relevant: ['MEMORY.md'] },
+  { kind: 'en', query: 'weekly report channel', relevant: ['MEMORY.md'] },
+];
