@@ -13,6 +13,7 @@ export {
   type SessionKind,
 } from './bootstrap.js';
 export { buildSystemPrompt, type PromptSection, type RuntimeFacts, type SystemPrompt, type SystemPromptInput } from './system-prompt.js';
+export type { SkillsPromptSnapshot, SkillsSource } from './skills-source.js';
 export { NO_REPLY } from './reply-stream.js';
 export { ABORTED_RESULT, SKIPPED_RESULT } from './tool-round.js';
 export type { HistoryMessage, NewTranscriptEntry, TurnEvents, TurnInput, TurnOutcome, TurnSession, TurnStatus } from './turn-types.js';

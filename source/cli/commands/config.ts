@@ -3,6 +3,7 @@ import {
   loadConfig,
   parseCliValue,
   readRawConfig,
+  redactSkillSecrets,
   setAtPath,
   statePaths,
   unsetAtPath,
@@ -31,14 +32,14 @@ export const run: CommandRun = async ({ args }) => {
         process.stderr.write(`claw config: "${key}" is not set and has no default.\n`);
         return 1;
       }
-      process.stdout.write(`${show(value)}\n`);
+      process.stdout.write(`${show(redactSkillSecrets(value, key))}\n`);
       return 0;
     }
     case 'set': {
       if (!key || valueWords.length === 0) break;
       const next = setAtPath(readRawConfig(file), key, parseCliValue(valueWords.join(' ')));
       writeRawConfig(file, next);
-      process.stdout.write(`${key} = ${show(getAtPath(next, key))}\n`);
+      process.stdout.write(`${key} = ${show(redactSkillSecrets(getAtPath(next, key), key))}\n`);
       return 0;
     }
     case 'unset': {
