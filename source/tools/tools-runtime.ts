@@ -23,6 +23,8 @@ export interface ToolsRuntimeOptions {
   config: ClawConfig;
   paths: StatePaths;
   now?: () => number;
+  /** Folders an agent may read but not write besides the workspace and tools.fsRoots (its skill folders). */
+  readRoots?: (agentId: string) => readonly string[];
 }
 
 export function approvalRequestsFile(paths: StatePaths): string {
@@ -43,7 +45,7 @@ export function createToolsRuntime(options: ToolsRuntimeOptions): ToolsRuntime {
   const jobs = new JobManager(exec.maxOutputChars);
   const registry = new ToolRegistry();
   const builtins: ToolDefinition[] = [
-    ...(createFsTools({ roots: config.tools.fsRoots, maxReadBytes: config.tools.fs.maxReadBytes }) as ToolDefinition[]),
+    ...(createFsTools({ roots: config.tools.fsRoots, maxReadBytes: config.tools.fs.maxReadBytes, ...(options.readRoots ? { readRoots: options.readRoots } : {}) }) as ToolDefinition[]),
     createExecTool({ approvalsFile: paths.execApprovals, jobs, timeoutSeconds: exec.timeoutSeconds, maxOutputChars: exec.maxOutputChars }) as ToolDefinition,
     createProcessTool(jobs) as ToolDefinition,
     createWebFetchTool(config.tools.web) as ToolDefinition,

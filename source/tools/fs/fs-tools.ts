@@ -8,6 +8,8 @@ import { confinePath, PathRefused } from './confine.js';
 
 export interface FsToolOptions {
   roots: readonly string[];
+  /** Extra folders an agent may read but never write (its skill folders). */
+  readRoots?: (agentId: string) => readonly string[];
   maxReadBytes: number;
 }
 
@@ -29,6 +31,7 @@ function looksBinary(buffer: Buffer): boolean {
 
 export function createFsTools(options: FsToolOptions) {
   const where = (path: string, context: ToolContext) => confinePath(path, context.workspaceDir, options.roots);
+  const readable = (path: string, context: ToolContext) => confinePath(path, context.workspaceDir, [...options.roots, ...(options.readRoots?.(context.agentId) ?? [])]);
 
   const read = defineTool({
     name: 'read',
@@ -38,7 +41,7 @@ export function createFsTools(options: FsToolOptions) {
     input: z.strictObject({ path: z.string().min(1), from: z.number().int().min(1).optional(), to: z.number().int().min(1).optional() }),
     async execute(args, context) {
       return guarded(() => {
-        const file = where(args.path, context);
+        const file = readable(args.path, context);
         const size = statSync(file).size;
         const ranged = args.from !== undefined || args.to !== undefined;
         if (size > options.maxReadBytes && !ranged) {
