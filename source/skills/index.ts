@@ -5,9 +5,10 @@ export { discoverSkillsSync, findSkillDirsSync, readSkillSync, skillSources, MAX
 export { parseFrontmatter, FrontmatterError, type Frontmatter } from './frontmatter.js';
 export { readManifest, SKILL_NAME, MAX_DESCRIPTION_CHARS, type SkillManifest, type SkillRequires } from './manifest.js';
 export { buildPromptBlock, type BlockSkill, type PromptBlock } from './prompt-block.js';
-export { skillRoots, bundledSkillsDir } from './roots.js';
+export { skillRoots, bundledSkillsDir, agentWorkspaceDir } from './roots.js';
 export { skillCommands, skillInvocationMessage, type SkillCommand, type SkillCommandList } from './skill-commands.js';
 export { createSkillTool } from './skill-tool.js';
 export { createSkillsSlashCommand } from './skills-command.js';
 export { formatSkillsTable, skillRows, type SkillRow } from './skills-list.js';
 export { parseYaml, YamlError } from './yaml.js';
+export { inspectSkillSource, formatInstallPlan, installSkillSync, InstallError, type InstallPlan } from './install.js';

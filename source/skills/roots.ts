@@ -12,6 +12,11 @@ export function bundledSkillsDir(): string {
   return join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'skills');
 }
 
+/** An agent's workspace folder: its configured `workspace`, else the state dir's default for it. */
+export function agentWorkspaceDir(config: ClawConfig, paths: StatePaths, agentId: string): string {
+  return config.agents.list.find((agent) => agent.id === agentId)?.workspace ?? paths.workspace(agentId);
+}
+
 export interface RootOptions {
   config: ClawConfig;
   paths: StatePaths;
