@@ -38,28 +38,26 @@ function isDirectory(path: string): boolean {
 /** Skill folders under `root`: any directory with a SKILL.md, down to MAX_SKILL_DEPTH levels; a skill's own subfolders are not searched. */
 export function findSkillDirsSync(root: string): string[] {
   const found: string[] = [];
+  // One readdir per folder: its listing says both whether it is a skill and where to go next.
   const walk = (dir: string, depth: number): void => {
-    let names: string[];
+    let entries;
     try {
-      names = readdirSync(dir).sort();
+      entries = readdirSync(dir, { withFileTypes: true });
     } catch {
       return;
     }
-    for (const name of names) {
-      if (name.startsWith('.') || SKIPPED_DIRS.has(name)) continue;
-      const child = join(dir, name);
-      if (!isDirectory(child)) continue;
-      let hasSkill = false;
-      try {
-        hasSkill = statSync(join(child, 'SKILL.md')).isFile();
-      } catch {
-        hasSkill = false;
-      }
-      if (hasSkill) found.push(child);
-      else if (depth < MAX_SKILL_DEPTH) walk(child, depth + 1);
+    if (depth > 0 && entries.some((entry) => entry.name === 'SKILL.md' && (entry.isFile() || entry.isSymbolicLink()))) {
+      found.push(dir);
+      return;
     }
+    if (depth >= MAX_SKILL_DEPTH) return;
+    const children = entries
+      .filter((entry) => !entry.name.startsWith('.') && !SKIPPED_DIRS.has(entry.name) && (entry.isDirectory() || (entry.isSymbolicLink() && isDirectory(join(dir, entry.name)))))
+      .map((entry) => entry.name)
+      .sort();
+    for (const name of children) walk(join(dir, name), depth + 1);
   };
-  walk(root, 1);
+  walk(root, 0);
   return found;
 }
 
@@ -69,9 +67,9 @@ export function readSkillSync(root: SkillRoot, dir: string): FoundSkill {
   const base = { source: root.source, root: root.dir, dir, file, folder };
   let text: string;
   try {
-    const size = statSync(file).size;
-    if (size > MAX_SKILL_FILE_BYTES) return { ...base, ok: false, reason: `SKILL.md is ${size} bytes, over the ${MAX_SKILL_FILE_BYTES}-byte limit; move details into references/ files` };
-    text = readFileSync(file, 'utf8');
+    const bytes = readFileSync(file);
+    if (bytes.length > MAX_SKILL_FILE_BYTES) return { ...base, ok: false, reason: `SKILL.md is ${bytes.length} bytes, over the ${MAX_SKILL_FILE_BYTES}-byte limit; move details into references/ files` };
+    text = bytes.toString('utf8');
   } catch (error) {
     return { ...base, ok: false, reason: `SKILL.md cannot be read: ${(error as Error).message}` };
   }

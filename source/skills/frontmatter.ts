@@ -18,20 +18,28 @@ export class FrontmatterError extends Error {
  */
 export function parseFrontmatter(text: string): Frontmatter {
   const source = text.replace(/^\uFEFF/, '');
-  const lines = source.split('\n');
-  if (lines[0]?.replace(/\r$/, '').trimEnd() !== '---') {
+  const firstBreak = source.indexOf('\n');
+  const firstLine = firstBreak < 0 ? source : source.slice(0, firstBreak);
+  if (firstLine.trimEnd() !== '---') {
     throw new FrontmatterError('SKILL.md does not start with a "---" line; put the YAML frontmatter (name, description) between two "---" lines at the top');
   }
-  const end = lines.findIndex((line, index) => index > 0 && /^(?:---|\.\.\.)\s*$/.test(line.replace(/\r$/, '')));
-  if (end < 0) throw new FrontmatterError('the frontmatter is not closed: add a "---" line after the YAML');
+  // Only the frontmatter is split into lines: bodies can be long and are kept as one string.
+  const closing = /^(?:---|\.\.\.)[ \t]*\r?$/m;
+  const rest = source.slice(firstBreak + 1);
+  const match = closing.exec(rest);
+  if (!match) throw new FrontmatterError('the frontmatter is not closed: add a "---" line after the YAML');
+  const yaml = rest.slice(0, match.index);
   let data: unknown;
   try {
-    data = parseYaml(lines.slice(1, end).join('\n'), 2);
+    data = parseYaml(yaml.endsWith('\n') ? yaml.slice(0, -1) : yaml, 2);
   } catch (error) {
     if (error instanceof YamlError) throw new FrontmatterError(`invalid YAML in the frontmatter, ${error.message}`);
     throw error;
   }
   if (data === null) throw new FrontmatterError('the frontmatter is empty; it needs at least name and description');
   if (typeof data !== 'object' || Array.isArray(data)) throw new FrontmatterError('the frontmatter must be a YAML mapping (key: value lines), not a list or a single value');
-  return { data: data as Record<string, unknown>, body: lines.slice(end + 1).join('\n').replace(/^\s*\n/, ''), bodyLine: end + 2 };
+  const afterClosing = rest.indexOf('\n', match.index);
+  const body = afterClosing < 0 ? '' : rest.slice(afterClosing + 1).replace(/^\s*\n/, '');
+  const bodyLine = 3 + (yaml.match(/\n/g)?.length ?? 0);
+  return { data: data as Record<string, unknown>, body, bodyLine };
 }

@@ -2,7 +2,8 @@ import { YamlError, resolvePlainScalar, unescapeDoubleQuoted } from './yaml-scal
 
 /** Sets an own key, so a skill's `__proto__:` is data and never a prototype. */
 export function setKey(map: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__') Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true });
+  else map[key] = value;
 }
 
 /**
