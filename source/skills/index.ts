@@ -12,3 +12,4 @@ export { createSkillsSlashCommand } from './skills-command.js';
 export { formatSkillsTable, skillRows, type SkillRow } from './skills-list.js';
 export { parseYaml, YamlError } from './yaml.js';
 export { inspectSkillSource, formatInstallPlan, installSkillSync, InstallError, type InstallPlan } from './install.js';
+export { skillsDoctorCheck, type SkillsDoctorCheck } from './doctor-check.js';

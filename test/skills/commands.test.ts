@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { builtinCommands, CommandRegistry } from '../../source/agent/index.js';
-import { createSkillsSlashCommand } from '../../source/skills/index.js';
+import { createSkillsSlashCommand, skillsDoctorCheck } from '../../source/skills/index.js';
 import { makeSkillsEnv, simpleSkill, writeSkill, type SkillsEnv } from './skill-fixtures.js';
 
 let env: SkillsEnv | undefined;
@@ -73,5 +73,18 @@ describe('user-invocable skills as slash commands', () => {
     expect(lines[3]).toMatch(new RegExp(`^alpha\\s+managed\\s+shadowed by ${join(root, 'alpha', 'SKILL.md')}$`));
     expect(reply).toContain('prompt: 1 skills in the full form');
     expect(data).toMatchObject({ agentId: 'main', prompt: { form: 'full', listed: ['alpha'], omitted: [] } });
+  });
+});
+
+describe('the doctor line for skills', () => {
+  it('is ok with a summary, and warns with the fix when a skill is broken or left out of the prompt', () => {
+    env = makeSkillsEnv({ skills: { limits: { maxPromptChars: 400 } } });
+    const root = join(env.workspace, 'skills');
+    simpleSkill(root, 'alpha');
+    expect(skillsDoctorCheck(env.service().agent('main'))).toMatchObject({ name: 'skills', status: 'ok', detail: expect.stringMatching(/^1 ready of 1 found, prompt block \d+ chars \((full|compact)\)$/) });
+    for (let i = 0; i < 10; i += 1) simpleSkill(root, `extra-${i}`);
+    expect(skillsDoctorCheck(env.service().agent('main'))).toMatchObject({ status: 'warn', detail: expect.stringContaining('left out of the prompt'), fix: expect.stringContaining('skills.limits.maxPromptChars') });
+    writeSkill(root, 'bad', 'name: bad');
+    expect(skillsDoctorCheck(env.service().agent('main'))).toMatchObject({ status: 'warn', detail: expect.stringMatching(/^1 broken \(bad: broken: the frontmatter has no description/), fix: expect.stringContaining('claw skills check') });
   });
 });
