@@ -41,6 +41,13 @@ export interface ContextReport {
 
 const NO_SKILLS: SkillsPromptSnapshot = { block: '', form: 'none', listed: [], omitted: [], notOffered: [] };
 
+/** A catalogue the session cannot open is only tokens: without `skill` or `read` it leaves the prompt, and the report says why. */
+function loadableSkills(snapshot: SkillsPromptSnapshot, tools: readonly ToolSchema[]): SkillsPromptSnapshot {
+  if (snapshot.listed.length === 0 || tools.some((tool) => tool.name === 'skill' || tool.name === 'read')) return snapshot;
+  const reason = 'this session has neither the skill nor the read tool';
+  return { ...NO_SKILLS, notOffered: [...snapshot.notOffered, ...[...snapshot.listed, ...snapshot.omitted].map((name) => ({ name, reason }))] };
+}
+
 export interface LastError {
   at: number;
   message: string;
@@ -98,7 +105,7 @@ export class AgentRuntime {
     if (!this.#bootstrapped.has(workspaceDir) && !isFirstRunSync(workspaceDir)) this.#bootstrapped.add(workspaceDir);
     const bootstrap = this.#bootstrap.load(workspaceDir, { kind: session.kind, firstRun: !this.#bootstrapped.has(workspaceDir) });
     const tools = this.#tools(session);
-    const skills = this.deps.skills?.snapshot(session.agentId) ?? NO_SKILLS;
+    const skills = loadableSkills(this.deps.skills?.snapshot(session.agentId) ?? NO_SKILLS, tools);
     const prompt = buildSystemPrompt({
       tools,
       skillsBlock: skills.block,

@@ -9,6 +9,6 @@ export { thinkingLevels, thinkingLevel } from './sections/agents.js';
 export { queueModes, queueMode, dropPolicies } from './sections/queue.js';
 export { dmScopes } from './sections/sessions.js';
 export { toolProfiles } from './sections/tools.js';
-export { redactSkillSecrets, DEFAULT_SKILLS_PROMPT_CHARS } from './sections/skills.js';
+export { redactSkillSecrets, skillEnvSecrets, DEFAULT_SKILLS_PROMPT_CHARS } from './sections/skills.js';
 export { resolveGatewayPort } from './gateway-port.js';
 export { CLAW_VERSION } from './version.js';

@@ -129,3 +129,17 @@ describe('skills in a real agent turn', () => {
     }
   });
 });
+
+describe('skills and the session tools', () => {
+  it('a session without skill and read gets no skills block, and the report says why', async () => {
+    env = makeSkillsEnv();
+    llm = await startFakeOpenAI();
+    simpleSkill(join(env.workspace, 'skills'), 'alpha');
+    const agent = startSkillsAgent(env, llm, { tools: { profile: 'messaging' } });
+    const report = await agent.runtime.contextReport({ agentId: 'main', kind: 'main', channel: 'tui', model: undefined });
+    expect(report.sections.find((section) => section.name === 'skills')?.chars).toBe(0);
+    expect(report.skills).toMatchObject({ block: '', form: 'none', listed: [], notOffered: [{ name: 'alpha', reason: 'this session has neither the skill nor the read tool' }] });
+    const full = startSkillsAgent(env, llm);
+    expect((await full.runtime.contextReport({ agentId: 'main', kind: 'main', channel: 'tui', model: undefined })).skills.listed).toEqual(['alpha']);
+  });
+});

@@ -117,6 +117,16 @@ describe('skills checked at load', () => {
     ]);
   });
 
+  it('reads a SKILL.md saved with a BOM and CRLF line endings', () => {
+    env = makeSkillsEnv();
+    mkdirSync(join(env.workspace, 'skills', 'windows'), { recursive: true });
+    writeFileSync(join(env.workspace, 'skills', 'windows', 'SKILL.md'), '\uFEFF---\r\nname: windows\r\ndescription: Saved on Windows.\r\nmetadata:\r\n  claw:\r\n    requires: {os: [linux, macos, windows]}\r\n---\r\n# Body\r\n');
+    const [record] = env.service().agent('main').records;
+    expect(record && describeStatus(record.status)).toBe('ready');
+    expect(record?.manifest?.description).toBe('Saved on Windows.');
+    expect(record?.body).toBe('# Body\r\n');
+  });
+
   it('two folders of one root with the same name clash: neither is offered, each names the other', () => {
     env = makeSkillsEnv();
     const root = join(env.workspace, 'skills');
