@@ -1,11 +1,11 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { writeRawConfig } from '../../source/config/index.js';
-import { assertBuilt, runClaw } from '../cli/cli-process.js';
+import { assertBuilt, cliEntry, runClaw } from '../cli/cli-process.js';
 import { makeTempState, type TempState } from '../support/temp-state.js';
 import { simpleSkill, writeSkill } from './skill-fixtures.js';
 
@@ -136,6 +136,47 @@ describe('claw skills install', () => {
     const text = await runClaw(['skills', 'install', join(scratch, 'notes.txt'), '--yes'], env);
     expect(text.stderr).toContain('is neither a folder nor a .tar.gz/.tgz/.zip archive');
     expect(existsSync(state.paths.skills)).toBe(false);
+  });
+});
+
+const hasScript = existsSync('/usr/bin/script');
+
+/** Runs `claw …args` on a real terminal (util-linux `script` gives it a pty) and answers the first prompt. */
+function runOnTerminal(args: string[], answer: string): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const command = [process.execPath, cliEntry, ...args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
+    const child = spawn('script', ['-qec', command, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let output = '';
+    let answered = false;
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no prompt on the terminal:\n${output}`));
+    }, 30_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (!answered && output.includes('Install this skill? [y/N]')) {
+        answered = true;
+        child.stdin.write(`${answer}\r`);
+      }
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+describe.skipIf(!hasScript)('claw skills install on a terminal (needs util-linux script for a pty)', () => {
+  it('asks before copying: "n" leaves nothing behind, "y" installs', slow, async () => {
+    const source = simpleSkill(join(scratch, 'src'), 'asked');
+    const declined = await runOnTerminal(['skills', 'install', source], 'n');
+    expect(declined.output).toContain('Not installed.');
+    expect(declined.code).toBe(1);
+    expect(existsSync(join(state.paths.skills, 'asked'))).toBe(false);
+    const accepted = await runOnTerminal(['skills', 'install', source], 'y');
+    expect(accepted.code).toBe(0);
+    expect(accepted.output).toContain('Installed "asked"');
+    expect(existsSync(join(state.paths.skills, 'asked', 'SKILL.md'))).toBe(true);
   });
 });
 
