@@ -118,7 +118,14 @@ export class SkillsService implements SkillsSource {
       dirs,
       debounceMs: config.skills.load.watchDebounceMs,
       clock: this.#clock,
-      onChange: () => this.refresh(),
+      // A rebuild runs on a timer: a failure there must reach onError, never crash the daemon.
+      onChange: () => {
+        try {
+          this.refresh();
+        } catch (error) {
+          this.#options.onError?.(error);
+        }
+      },
       onError: (error) => this.#options.onError?.(error),
     });
     await this.#watcher.ready;
