@@ -8,7 +8,7 @@ export { buildPromptBlock, type BlockSkill, type PromptBlock } from './prompt-bl
 export { skillRoots, bundledSkillsDir, agentWorkspaceDir } from './roots.js';
 export { skillCommands, skillInvocationMessage, type SkillCommand, type SkillCommandList } from './skill-commands.js';
 export { createSkillTool } from './skill-tool.js';
-export { createSkillsSlashCommand } from './skills-command.js';
+export { createSkillsSlashCommand, skillSlashCommand } from './skills-command.js';
 export { formatSkillsTable, skillRows, type SkillRow } from './skills-list.js';
 export { parseYaml, YamlError } from './yaml.js';
 export { inspectSkillSource, formatInstallPlan, installSkillSync, InstallError, type InstallPlan } from './install.js';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { builtinCommands, CommandRegistry } from '../../source/agent/index.js';
-import { createSkillsSlashCommand, skillsDoctorCheck } from '../../source/skills/index.js';
+import { createSkillsSlashCommand, skillsDoctorCheck, skillSlashCommand } from '../../source/skills/index.js';
 import { makeSkillsEnv, simpleSkill, writeSkill, type SkillsEnv } from './skill-fixtures.js';
 
 let env: SkillsEnv | undefined;
@@ -36,6 +36,36 @@ describe('user-invocable skills as slash commands', () => {
     expect(service.snapshot('main').listed).toEqual(['internal', 'release-notes']);
     expect(service.snapshot('main').notOffered).toContainEqual({ name: 'deploy', reason: 'user-only: /deploy' });
     expect(commands.find((command) => command.name === 'deploy')!.buildMessage('')).toContain('No arguments were given; if the skill needs input, ask the user for it.');
+  });
+
+  it('/name args through the real command registry starts a turn whose message carries the skill and the arguments', async () => {
+    env = makeSkillsEnv();
+    writeSkill(join(env.workspace, 'skills'), 'summarise', 'name: summarise\ndescription: "Summarise a file."\nargument-hint: "<path>"', '# Summarise\nRead the file and write five bullets.\n');
+    const started: Array<{ sessionKey: string; message: string }> = [];
+    const startTurn = async (sessionKey: string, message: string) => {
+      started.push({ sessionKey, message });
+      return { runId: `run-${started.length}` };
+    };
+    const registry = new CommandRegistry([...builtinCommands, ...env.service().commands('main').commands.map((command) => skillSlashCommand(command, startTurn))]);
+    expect(registry.info().find((info) => info.name === 'summarise')).toEqual({ name: 'summarise', aliases: [], args: '<path>', description: 'Summarise a file.' });
+    const unused = async (): Promise<never> => {
+      throw new Error('not used');
+    };
+    const context = {
+      sessionKey: 'agent:main:main',
+      host: { session: unused, patch: unused, newSession: unused, reset: unused, abort: unused, retry: unused, turnSession: unused },
+      providers: undefined as never,
+      resolveModel: unused,
+      lastError: () => undefined,
+      contextWindow: unused,
+      contextReport: unused,
+    };
+    const result = await registry.run('/summarise notes/today.md please', context);
+    expect(result).toEqual({ reply: 'Running the summarise skill with: notes/today.md please.', data: { runId: 'run-1', skill: 'summarise' } });
+    expect(started).toHaveLength(1);
+    expect(started[0]!.sessionKey).toBe('agent:main:main');
+    expect(started[0]!.message).toContain('Read the file and write five bullets.');
+    expect(started[0]!.message).toContain('Arguments: notes/today.md please');
   });
 
   it('a skill named like a built-in command gets no command, with a visible reason', () => {
