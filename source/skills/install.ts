@@ -36,6 +36,8 @@ function extract(file: string, kind: 'tar' | 'zip', into: string): void {
     if (kind === 'tar') execFileSync('tar', ['-xzf', file, '-C', into, '--no-same-owner'], { stdio: ['ignore', 'ignore', 'pipe'] });
     else execFileSync('unzip', ['-q', '-o', file, '-d', into], { stdio: ['ignore', 'ignore', 'pipe'] });
   } catch (error) {
+    const tool = kind === 'tar' ? 'tar' : 'unzip';
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new InstallError(`unpacking ${file} needs the \`${tool}\` program, which is not installed. Install it (e.g. \`apt-get install ${tool}\`), or unpack the archive yourself and install the folder.`);
     const stderr = (error as { stderr?: Buffer }).stderr?.toString().trim();
     throw new InstallError(`${file} could not be unpacked${stderr ? `: ${stderr}` : ''}. Check that it is a valid ${kind === 'tar' ? '.tar.gz' : '.zip'} file.`);
   }
