@@ -8,6 +8,7 @@ import { BootstrapCache } from './bootstrap-cache.js';
 import { buildSystemPrompt, type PromptSection, type SystemPrompt } from './system-prompt.js';
 import { ContextWindow, memoryFlushPrompt } from './compaction/index.js';
 import { runMemoryFlushTurn } from './memory-flush-turn.js';
+import type { SkillsPromptSnapshot, SkillsSource } from './skills-source.js';
 import { runTurnLoop, type TurnLoopContext } from './turn-loop.js';
 import type { TurnEvents, TurnInput, TurnOutcome, TurnSession } from './turn-types.js';
 import { ensureWorkspaceSync, isFirstRunSync, markFirstRunCompleteSync } from './workspace.js';
@@ -20,8 +21,8 @@ export interface AgentRuntimeDeps {
   /** The operator approval gate for a session's tool calls (per session: `session` approvals are remembered per key). */
   approvals: (sessionKey: string) => ApprovalGate;
   now: () => number;
-  /** The `<available_skills>` block for an agent; empty until skills are wired. */
-  skillsBlock?: (agentId: string) => string;
+  /** The skills catalogue of an agent; without it the prompt has no skills section. */
+  skills?: SkillsSource;
   /** Where `context` events go when the turn's events have no context sink (the gateway bus). */
   publishContext?: (payload: ContextPayload) => void;
 }
@@ -34,6 +35,17 @@ export interface ContextReport {
   systemPromptChars: number;
   toolSchemaChars: number;
   tools: string[];
+  /** Which skills the prompt lists, which it left out for its budget, and which were not offered and why. */
+  skills: SkillsPromptSnapshot;
+}
+
+const NO_SKILLS: SkillsPromptSnapshot = { block: '', form: 'none', listed: [], omitted: [], notOffered: [] };
+
+/** A catalogue the session cannot open is only tokens: without `skill` or `read` it leaves the prompt, and the report says why. */
+function loadableSkills(snapshot: SkillsPromptSnapshot, tools: readonly ToolSchema[]): SkillsPromptSnapshot {
+  if (snapshot.listed.length === 0 || tools.some((tool) => tool.name === 'skill' || tool.name === 'read')) return snapshot;
+  const reason = 'this session has neither the skill nor the read tool';
+  return { ...NO_SKILLS, notOffered: [...snapshot.notOffered, ...[...snapshot.listed, ...snapshot.omitted].map((name) => ({ name, reason }))] };
 }
 
 export interface LastError {
@@ -84,7 +96,7 @@ export class AgentRuntime {
   }
 
   /** Builds the system prompt a turn of this session would get. */
-  systemPrompt(session: Pick<TurnSession, 'agentId' | 'kind' | 'channel'>, model: string): { prompt: SystemPrompt; bootstrap: BootstrapFileReport[]; tools: ToolSchema[] } {
+  systemPrompt(session: Pick<TurnSession, 'agentId' | 'kind' | 'channel'>, model: string): { prompt: SystemPrompt; bootstrap: BootstrapFileReport[]; tools: ToolSchema[]; skills: SkillsPromptSnapshot } {
     const workspaceDir = this.workspaceDir(session.agentId);
     if (!this.#preparedWorkspaces.has(workspaceDir)) {
       ensureWorkspaceSync(workspaceDir);
@@ -93,9 +105,10 @@ export class AgentRuntime {
     if (!this.#bootstrapped.has(workspaceDir) && !isFirstRunSync(workspaceDir)) this.#bootstrapped.add(workspaceDir);
     const bootstrap = this.#bootstrap.load(workspaceDir, { kind: session.kind, firstRun: !this.#bootstrapped.has(workspaceDir), now: this.deps.now() });
     const tools = this.#tools(session);
+    const skills = loadableSkills(this.deps.skills?.snapshot(session.agentId) ?? NO_SKILLS, tools);
     const prompt = buildSystemPrompt({
       tools,
-      skillsBlock: this.deps.skillsBlock?.(session.agentId) ?? '',
+      skillsBlock: skills.block,
       runtime: {
         agentId: session.agentId,
         model,
@@ -109,7 +122,7 @@ export class AgentRuntime {
       },
       bootstrap,
     });
-    return { prompt, bootstrap: bootstrap.files.map(({ content: _content, ...report }) => report), tools };
+    return { prompt, bootstrap: bootstrap.files.map(({ content: _content, ...report }) => report), tools, skills };
   }
 
   async contextReport(session: Pick<TurnSession, 'agentId' | 'kind' | 'channel' | 'model'>): Promise<ContextReport> {
@@ -123,6 +136,7 @@ export class AgentRuntime {
       systemPromptChars: built.prompt.text.length,
       toolSchemaChars: JSON.stringify(built.tools).length,
       tools: built.tools.map((tool) => tool.name),
+      skills: built.skills,
     };
   }
 

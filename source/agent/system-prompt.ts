@@ -56,7 +56,7 @@ function toolsSection(tools: readonly PromptTool[]): string {
 
 function skillsSection(block: string): string {
   if (!block.trim()) return '';
-  return `## Skills\nBefore a task that matches a skill below, read its SKILL.md with \`read\` and follow it.\n${block}`;
+  return `## Skills\nSkills are instructions for specific tasks, loaded on demand. Before acting on a task that one skill below clearly fits, load that one skill (the \`skill\` tool with its name, or \`read\` its location) and follow it; paths in a skill are relative to its folder. Load no skill when none fits, and never more than one up front.\n${block}`;
 }
 
 function runtimeSection(facts: RuntimeFacts): string {

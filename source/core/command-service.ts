@@ -1,4 +1,4 @@
-import { CommandRegistry, type AgentRuntime, type CommandHost } from '../agent/index.js';
+import { CommandRegistry, type AgentRuntime, type CommandHost, type SlashCommand } from '../agent/index.js';
 import type { CommandInfo } from '../protocol/index.js';
 import type { Providers } from '../providers/index.js';
 import type { EventBus } from './event-bus.js';
@@ -10,6 +10,8 @@ import type { EventBus } from './event-bus.js';
  */
 export class CommandService {
   readonly #registry = new CommandRegistry();
+  /** Commands that come and go (user-invocable skills): asked for anew on every lookup, built-ins win. */
+  readonly #sources: Array<(reserved: ReadonlySet<string>) => readonly SlashCommand[]> = [];
 
   constructor(
     private readonly host: CommandHost,
@@ -18,18 +20,32 @@ export class CommandService {
     private readonly events: EventBus,
   ) {}
 
-  list(): Promise<CommandInfo[]> {
-    return this.#registry.info(this.providers);
+  add(command: SlashCommand): void {
+    this.#registry.add(command);
+  }
+
+  addSource(source: (reserved: ReadonlySet<string>) => readonly SlashCommand[]): void {
+    this.#sources.push(source);
+  }
+
+  async list(): Promise<CommandInfo[]> {
+    return [...(await this.#registry.info(this.providers)), ...(await this.#dynamic().info(this.providers))];
   }
 
   /** Whether the text is a slash command this registry knows (`/name …`). */
   isCommand(text: string): boolean {
-    return this.#registry.knows(text);
+    return this.#registry.knows(text) || this.#dynamic().knows(text);
+  }
+
+  #dynamic(): CommandRegistry {
+    const reserved = new Set(this.#registry.list().flatMap((command) => [command.name, ...command.aliases]));
+    return new CommandRegistry(this.#sources.flatMap((source) => source(reserved)));
   }
 
   async run(sessionKey: string, text: string): Promise<{ reply: string; data?: unknown }> {
     const { agent, events } = this;
-    const result = await this.#registry.run(text, {
+    const registry = this.#registry.knows(text) ? this.#registry : this.#dynamic();
+    const result = await registry.run(text, {
       sessionKey,
       host: this.host,
       providers: this.providers,

@@ -1,10 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { AgentRuntime } from '../agent/index.js';
 import { systemClock, type ClawConfig, type Clock, type StatePaths } from '../config/index.js';
 import type { AgentEventPayload, ChatEventPayload, ContextPayload, GatewaySnapshot } from '../protocol/index.js';
 import { createProviders, type Providers } from '../providers/index.js';
 import { InboundJournal, LaneQueue, testRunnerFromEnv, type TurnEmitter, type TurnRunner } from '../queue/index.js';
-import { parseSessionKey } from '../routing/index.js';
+import { defaultAgentId, parseSessionKey } from '../routing/index.js';
+import { agentWorkspaceDir, createSkillsSlashCommand, SkillsService, skillSlashCommand } from '../skills/index.js';
 import { SessionRegistry } from '../sessions/index.js';
 import { createToolsRuntime, describeExecSandbox, type ToolsRuntime } from '../tools/index.js';
 import { agentTurnRunner } from './agent-turn-runner.js';
@@ -57,6 +59,7 @@ export class Core {
   readonly tools: ToolsRuntime;
   readonly agent: AgentRuntime;
   readonly memory: MemoryService;
+  readonly skills: SkillsService;
   readonly sessions: SessionsService;
   readonly lanes: LaneQueue;
   /** The one way in for every trigger; slash commands among the messages run through the registry. */
@@ -85,13 +88,17 @@ export class Core {
     this.lifecycle = new Lifecycle(log);
     this.outbound = new Outbound(log);
     this.providers = createProviders({ config, paths, clock, ...(options.env ? { env: options.env } : {}) });
-    this.tools = createToolsRuntime({ config, paths, now, ...(options.env ? { env: options.env } : {}) });
+    this.skills = new SkillsService({ config, paths, workspaceDir: (agentId) => agentWorkspaceDir(config, paths, agentId), clock, onError: (error) => log.warn(`skills: ${String(error)}`) });
+    const skills = this.skills;
+    this.tools = createToolsRuntime({ config, paths, now, readRoots: (agentId) => skills.readRoots(agentId), ...(options.env ? { env: options.env } : {}) });
+    this.tools.registry.register(skills.tool());
     this.memory = new MemoryService(config, paths, log);
     this.agent = new AgentRuntime({
       config,
       paths,
       providers: this.providers,
       registry: this.tools.registry,
+      skills,
       approvals: (sessionKey) => this.tools.inbox.gate(parseSessionKey(sessionKey)?.agentId ?? 'main', sessionKey),
       now,
       publishContext: (payload) => {
@@ -129,10 +136,20 @@ export class Core {
       warn: (message) => log.warn(message),
     });
     this.commands = new CommandService(sessionCommandHost(this.sessions, this.lanes, this.#messages, this.lifecycle), this.agent, this.providers, events);
+    this.commands.add(createSkillsSlashCommand(skills));
+    // A user-invocable skill is a slash command that starts a turn following that skill.
+    this.commands.addSource((reserved) =>
+      skills.commands(defaultAgentId(config), reserved).commands.map((command) =>
+        skillSlashCommand(command, async (sessionKey, message) => {
+          const accepted = await this.#messages.accept({ channel: 'tui', peer: { kind: 'direct', id: 'skill' }, sessionKey, messageId: randomUUID(), text: message });
+          return { runId: accepted.runId };
+        }),
+      ),
+    );
     this.inbound = new CommandAwareInbound(this.#messages, this.commands, config, events, this.outbound);
     this.mcp = new McpService(config, this.tools.registry, log, now, options.mcp);
     saveConversationOnReset(this.lifecycle, registry, { config, paths, now, log });
-    this.services = [this.memory, this.mcp, ...(options.services ?? [])];
+    this.services = [this.memory, { name: 'skills', start: () => skills.start(), stop: () => skills.stop() }, this.mcp, ...(options.services ?? [])];
   }
 
   /** Builds every service in order, opens the journal and re-queues what a crash left unfinished. */

@@ -5,4 +5,4 @@ export type { InboundPort, AcceptResult } from './inbound-service.js';
 export type { OutboundPort, OutboundReply, DeliveryResult, ChannelDelivery } from './outbound.js';
 export { createFileLogger, silentLogger, redactSecrets, type Logger } from './logger.js';
 export { EventBus } from './event-bus.js';
-export { modelHistory, agentTurnRunner } from './agent-turn-runner.js';
+export { modelHistory, agentTurnRunner, sessionAdapter } from './agent-turn-runner.js';

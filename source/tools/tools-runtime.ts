@@ -33,6 +33,8 @@ export interface ToolsRuntimeOptions {
   env?: NodeJS.ProcessEnv;
   /** Secrets known to the caller: the gateway token, webhook tokens, channel bot tokens. */
   secrets?: readonly KnownSecret[];
+  /** Folders an agent may read but not write besides the workspace and tools.fsRoots (its skill folders). */
+  readRoots?: (agentId: string) => readonly string[];
 }
 
 export function approvalRequestsFile(paths: StatePaths): string {
@@ -57,7 +59,7 @@ export function createToolsRuntime(options: ToolsRuntimeOptions): ToolsRuntime {
   const sandbox = execSandboxFor(config, paths);
   const registry = new ToolRegistry({ redactor });
   const builtins: ToolDefinition[] = [
-    ...(createFsTools({ roots: config.tools.fsRoots, maxReadBytes: config.tools.fs.maxReadBytes }) as ToolDefinition[]),
+    ...(createFsTools({ roots: config.tools.fsRoots, maxReadBytes: config.tools.fs.maxReadBytes, ...(options.readRoots ? { readRoots: options.readRoots } : {}) }) as ToolDefinition[]),
     createExecTool({
       approvalsFile: paths.execApprovals,
       jobs,

@@ -41,7 +41,9 @@ describe('commands', () => {
     gateway = await startCommandGateway(fakeConfig(llm));
     const client = await gateway.connect();
     const { commands } = await client.request('commands.list', {});
-    expect(commands.map((c) => c.name)).toEqual(['status', 'model', 'think', 'new', 'reset', 'abort', 'retry', 'context', 'compact', 'help']);
+    expect(commands.map((c) => c.name).slice(0, 11)).toEqual(['status', 'model', 'think', 'new', 'reset', 'abort', 'retry', 'context', 'compact', 'help', 'skills']);
+    // The bundled user-invocable skills follow the built-ins.
+    expect(commands.map((c) => c.name)).toContain('claw-config');
     expect((await client.request('commands.run', { sessionKey: KEY, text: '/help' })).reply).toContain('/think off|minimal|low|medium|high');
 
     const status = await client.request('commands.run', { sessionKey: KEY, text: '/status' });

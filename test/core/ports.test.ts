@@ -37,7 +37,7 @@ function startDaemon(deliveries: string, text?: string): { child: ChildProcess; 
   return { child, accepted };
 }
 
-async function until(check: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+async function until(check: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

@@ -23,6 +23,15 @@ export function compactionsLine(compactions: readonly CompactionRecord[]): strin
   return `compactions  ${compactions.length}, last ${new Date(last.at).toISOString()} (${formatTokens(last.before)} → ${formatTokens(last.after)} tokens)`;
 }
 
+function skillsLines(report: ContextReport): string[] {
+  const size = report.sections.find((section) => section.name === 'skills')?.chars ?? 0;
+  const { form, listed, omitted, notOffered } = report.skills;
+  const lines = [`skills block   ${size > 0 ? `${chars(size)} chars, ${listed.length} skills (${form} form)` : 'none'}`];
+  if (omitted.length > 0) lines.push(`  left out (over skills.limits.maxPromptChars): ${omitted.join(', ')}`);
+  if (notOffered.length > 0) lines.push(`  not offered: ${notOffered.map((skill) => `${skill.name} (${skill.reason})`).join('; ')}`);
+  return lines;
+}
+
 /** `/context list`: what the system prompt is made of, in characters, and the tokens used. */
 export function formatContextList(report: ContextReport, account: ContextAccount, compactions: readonly CompactionRecord[]): string {
   const lines = [`model     ${report.model ?? 'none configured'}`, usageLine(account), `system prompt  ${chars(report.systemPromptChars)} chars`];
@@ -32,8 +41,7 @@ export function formatContextList(report: ContextReport, account: ContextAccount
     const state = file.missing ? 'missing' : `${chars(file.rawChars)} → ${chars(file.injectedChars)}${file.truncated ? '  TRUNCATED' : ''}`;
     lines.push(`  ${pad(file.name, 14)}${state}`);
   }
-  const skills = report.sections.find((section) => section.name === 'skills')?.chars ?? 0;
-  lines.push(`skills block   ${skills > 0 ? `${chars(skills)} chars` : 'none'}`);
+  lines.push(...skillsLines(report));
   lines.push(`tool schemas   ${report.tools.length} tools, ${chars(report.toolSchemaChars)} chars`);
   lines.push(compactionsLine(compactions));
   return lines.join('\n');

@@ -3,6 +3,7 @@ import {
   loadConfig,
   parseCliValue,
   readRawConfig,
+  redactSkillSecrets,
   setAtPath,
   statePaths,
   unsetAtPath,
@@ -32,7 +33,7 @@ export const run: CommandRun = async ({ args }) => {
         process.stderr.write(`claw config: "${key}" is not set and has no default.\n`);
         return 1;
       }
-      process.stdout.write(`${show(value)}\n`);
+      process.stdout.write(`${show(redactSkillSecrets(value, key))}\n`);
       return 0;
     }
     case 'set': {
@@ -45,7 +46,7 @@ export const run: CommandRun = async ({ args }) => {
         return 1;
       }
       writeRawConfig(file, next);
-      process.stdout.write(`${key} = ${show(getAtPath(next, key))}\n`);
+      process.stdout.write(`${key} = ${show(redactSkillSecrets(getAtPath(next, key), key))}\n`);
       return 0;
     }
     case 'unset': {

@@ -12,6 +12,8 @@ const agentTuning = {
   /** Model calls per turn before the loop stops with a clear error. */
   maxIterations: z.number().int().min(1).max(500).default(24),
   turnTimeoutSeconds: z.number().int().min(1).default(600),
+  /** Skill names this agent may use; absent means every ready skill. */
+  skills: z.array(z.string().min(1)).optional(),
 };
 
 export const agentEntry = z.strictObject({
@@ -22,6 +24,8 @@ export const agentEntry = z.strictObject({
   model: agentTuning.model,
   fallbacks: z.array(z.string().min(3)).optional(),
   thinking: thinkingLevel.optional(),
+  /** Replaces agents.defaults.skills for this agent. */
+  skills: agentTuning.skills,
 });
 
 export const agentsSection = z.strictObject({

@@ -9,6 +9,8 @@ import { wrapUntrusted } from '../web/untrusted.js';
 
 export interface FsToolOptions {
   roots: readonly string[];
+  /** Extra folders an agent may read but never write (its skill folders). */
+  readRoots?: (agentId: string) => readonly string[];
   maxReadBytes: number;
 }
 
@@ -43,7 +45,8 @@ function writeAll(fd: number, text: string): void {
 
 export function createFsTools(options: FsToolOptions) {
   const where = (path: string, context: ToolContext) => confinePath(path, context.workspaceDir, options.roots);
-  const open = (path: string, context: ToolContext, mode: OpenMode) => openConfinedSync(path, context.workspaceDir, options.roots, mode);
+  const open = (path: string, context: ToolContext, mode: OpenMode) =>
+    openConfinedSync(path, context.workspaceDir, mode === 'read' ? [...options.roots, ...(options.readRoots?.(context.agentId) ?? [])] : options.roots, mode);
 
   const read = defineTool({
     name: 'read',
