@@ -15,6 +15,7 @@ export {
 export { buildSystemPrompt, type PromptSection, type RuntimeFacts, type SystemPrompt, type SystemPromptInput } from './system-prompt.js';
 export { NO_REPLY } from './reply-stream.js';
 export { ABORTED_RESULT, SKIPPED_RESULT } from './tool-round.js';
+export { blockedToolResult, type AgentHooks } from './turn-hooks.js';
 export type { HistoryMessage, NewTranscriptEntry, TurnEvents, TurnInput, TurnOutcome, TurnSession, TurnStatus } from './turn-types.js';
 export { CommandRegistry, builtinCommands, parseCommandText } from './commands/registry.js';
 export type { CommandContext, CommandHost, CommandReply, SlashCommand } from './commands/types.js';

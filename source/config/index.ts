@@ -9,6 +9,7 @@ export { thinkingLevels, thinkingLevel } from './sections/agents.js';
 export { queueModes, queueMode, dropPolicies } from './sections/queue.js';
 export { dmScopes } from './sections/sessions.js';
 export { toolProfiles } from './sections/tools.js';
+export type { HooksConfig, WebhookMapping } from './sections/hooks.js';
 export { resolveGatewayPort } from './gateway-port.js';
 export { CLAW_VERSION } from './version.js';
 export { systemClock, sleepOn, type Clock, type TimerHandle } from './clock.js';

@@ -8,6 +8,7 @@ import { toolsSection } from './sections/tools.js';
 import { memorySection } from './sections/memory.js';
 import { mcpServersSection } from './sections/mcp.js';
 import { compactionSection } from './sections/compaction.js';
+import { hooksSection } from './sections/hooks.js';
 
 /**
  * The whole of claw.json. Each section lives in its own file next to its
@@ -26,6 +27,7 @@ export const configSchema = z.strictObject({
   memory: memorySection.prefault({}),
   mcpServers: mcpServersSection.default({}),
   compaction: compactionSection.prefault({}),
+  hooks: hooksSection.prefault({}),
 });
 
 export type ClawConfig = z.output<typeof configSchema>;

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { AgentRuntime } from '../agent/index.js';
-import { systemClock, type ClawConfig, type Clock, type StatePaths } from '../config/index.js';
+import { readGatewayTokenSync, systemClock, type ClawConfig, type Clock, type StatePaths } from '../config/index.js';
+import { HooksService, type HooksServiceOptions } from '../hooks/index.js';
 import type { AgentEventPayload, ChatEventPayload, ContextPayload, GatewaySnapshot } from '../protocol/index.js';
 import { createProviders, type Providers } from '../providers/index.js';
 import { InboundJournal, LaneQueue, testRunnerFromEnv, type TurnEmitter, type TurnRunner } from '../queue/index.js';
@@ -19,7 +20,8 @@ import { McpService, type McpServiceOptions } from './mcp-service.js';
 import { MemoryService } from './memory-service.js';
 import { Outbound } from './outbound.js';
 import type { Service, ServiceHealth } from './service.js';
-import { saveConversationOnReset } from './session-memory.js';
+import { saveConversationToMemory } from './session-memory.js';
+import { agentHooks } from './agent-hooks.js';
 import { SessionsService } from './sessions-service.js';
 import { throttle } from './throttle.js';
 
@@ -35,6 +37,8 @@ export interface CoreOptions {
   /** Replaces the agent as what runs turns (tests; CLAW_TEST_RUNNER does the same from the environment). */
   runner?: TurnRunner;
   mcp?: McpServiceOptions;
+  /** Where hooks are looked for and what their processes inherit (tests). */
+  hooks?: Pick<HooksServiceOptions, 'bundledDir' | 'userDir' | 'parentEnv'>;
   /** Subsystems added on top of the built-ins, started after them in this order. */
   services?: readonly Service[];
 }
@@ -62,6 +66,7 @@ export class Core {
   readonly outbound: Outbound;
   readonly commands: CommandService;
   readonly mcp: McpService;
+  readonly hooks: HooksService;
   readonly services: readonly Service[];
   readonly #contexts = new Map<string, ContextPayload>();
   readonly #stopLanesEvent: () => void;
@@ -91,6 +96,7 @@ export class Core {
       registry: this.tools.registry,
       approvals: (sessionKey) => this.tools.inbox.gate(parseSessionKey(sessionKey)?.agentId ?? 'main', sessionKey),
       now,
+      hooks: agentHooks(this.lifecycle),
       publishContext: (payload) => {
         this.#contexts.set(payload.sessionKey, payload);
         events.emit('context', payload);
@@ -122,13 +128,23 @@ export class Core {
       lanes: this.lanes,
       sessions: registry,
       lifecycle: this.lifecycle,
+      refused: (message, reason) => {
+        void this.outbound.deliver(message.route ?? { channel: message.channel }, { sessionKey: message.sessionKey, runId: message.runId, messageId: message.messageId, status: 'dropped', text: reason });
+      },
       sessionChanged: (key, reason) => this.sessions.changed(key, reason),
       warn: (message) => log.warn(message),
     });
     this.commands = new CommandService(sessionCommandHost(this.sessions, this.lanes, this.inbound, this.lifecycle), this.agent, this.providers, events);
     this.mcp = new McpService(config, this.tools.registry, log, now, options.mcp);
-    saveConversationOnReset(this.lifecycle, registry, { config, paths, now, log });
-    this.services = [this.memory, this.mcp, ...(options.services ?? [])];
+    this.hooks = new HooksService({
+      paths,
+      outbound: this.outbound,
+      clock,
+      capabilities: { saveConversationToMemory: (key) => saveConversationToMemory(registry, key, { config: this.config.current, paths, now, log }) },
+      gatewayToken: () => readGatewayTokenSync(paths, options.env ?? process.env),
+      ...options.hooks,
+    });
+    this.services = [this.memory, this.mcp, this.hooks, ...(options.services ?? [])];
   }
 
   /** Builds every service in order, opens the journal and re-queues what a crash left unfinished. */

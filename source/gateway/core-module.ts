@@ -14,6 +14,7 @@ export function coreGatewayModule(core: Core): GatewayModule {
     healthChecks: () => core.health(),
     drain: (deadline, reason) => core.drain(deadline, reason),
     close: () => core.stop(),
+    http: (req, res, path) => core.hooks.http(req, res, path),
   };
 }
 
