@@ -76,6 +76,7 @@ export class HooksService implements Service {
       token: () => this.token(),
       runs: this.runs,
     });
+    if (core.config.current.hooks.webhooks.enabled) this.token();
   }
 
   /** Discovers hook folders again and applies the current config. */
@@ -90,7 +91,10 @@ export class HooksService implements Service {
 
   /** The webhook token, generated on first use. */
   token(): string {
-    this.#token ??= ensureWebhookTokenSync(this.options.paths, this.options.gatewayToken?.());
+    if (!this.#token) {
+      this.#token = ensureWebhookTokenSync(this.options.paths, this.options.gatewayToken?.());
+      this.#core?.log.addSecret(this.#token);
+    }
     return this.#token;
   }
 
