@@ -129,6 +129,7 @@ export class Core {
       sessions: registry,
       lifecycle: this.lifecycle,
       refused: (message, reason) => {
+        events.emit('chat', { runId: message.runId, sessionKey: message.sessionKey, state: 'error', message: reason, hint: 'A message:received hook refused it; `claw hooks list` shows your hooks.' });
         void this.outbound.deliver(message.route ?? { channel: message.channel }, { sessionKey: message.sessionKey, runId: message.runId, messageId: message.messageId, status: 'dropped', text: reason });
       },
       sessionChanged: (key, reason) => this.sessions.changed(key, reason),

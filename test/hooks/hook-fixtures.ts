@@ -53,14 +53,14 @@ export interface HooksGateway {
  * an empty bundled-hooks folder unless one is given, and `<state>/hooks` as
  * the user's hooks.
  */
-export async function startHooksGateway(options: { config?: Record<string, unknown>; core?: CoreModuleOptions; bundledDir?: string; setup?: (state: TempState) => void } = {}): Promise<HooksGateway> {
+export async function startHooksGateway(options: { config?: Record<string, unknown> | ((state: TempState) => Record<string, unknown>); core?: CoreModuleOptions; bundledDir?: string; setup?: (state: TempState) => void } = {}): Promise<HooksGateway> {
   const state = makeTempState('claw-hooks-');
   const userHooks = join(state.dir, 'hooks');
   mkdirSync(userHooks, { recursive: true });
   const emptyBundled = join(state.dir, 'no-bundled-hooks');
   mkdirSync(emptyBundled, { recursive: true });
   options.setup?.(state);
-  if (options.config) writeRawConfig(state.paths.config, options.config);
+  if (options.config) writeRawConfig(state.paths.config, typeof options.config === 'function' ? options.config(state) : options.config);
   const config = loadConfig(state.paths.config);
   const gatewayToken = ensureGatewayTokenSync(state.paths, {});
   const log = new RecordingLogger();
