@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ContextPayload } from '../../source/protocol/index.js';
 import { startFakeOpenAI } from '../support/fake-openai-server.js';
 import type { FakeLlmServer, RecordedRequest } from '../support/fake-llm-common.js';
+import { KEY, recordEvents, route, smallWindowConfig, turn } from '../context/context-gateway.js';
 import { startHooksGateway, waitUntil, writeHook, writeScript, type HooksGateway } from './hook-fixtures.js';
 
 let gateway: HooksGateway | undefined;
@@ -97,5 +98,36 @@ describe('hooks in the agent turn', () => {
     expect(parts).toContain('bootstrap:hook:freeze-note');
     await waitUntil(() => existsSync(afterFile), 'tool:after');
     expect(readFileSync(afterFile, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual([expect.objectContaining({ tool: 'read', isError: false, sessionKey: 'agent:main:main' })]);
+  });
+});
+
+describe('compaction hooks', () => {
+  it('session:compact:before and :after fire once around a /compact, with the token counts', async () => {
+    llm = await startFakeOpenAI();
+    const server = llm;
+    let turns = 0;
+    const usage = [1_000, 2_000, 3_000, 4_000];
+    server.setDefault(route({
+      turn: () => ({ text: `Answer ${turns + 1}.`, usage: { input: usage[turns++] ?? 1_000, output: 10 } }),
+      summary: () => ({ text: '## Decisions\n- none\n## Open TODOs\n- none', usage: { input: 500, output: 50 } }),
+      'identifier-retry': () => ({ text: '## Decisions\n- none', usage: { input: 500, output: 50 } }),
+    }));
+    let file = '';
+    gateway = await startHooksGateway({
+      setup: (state) => {
+        file = join(state.dir, 'compact.jsonl');
+        writeHook(join(state.dir, 'hooks'), 'compact-log', 'events: [session:compact:before, session:compact:after]', `import { appendFileSync } from 'node:fs';\nexport default (e) => appendFileSync(${JSON.stringify(join(state.dir, 'compact.jsonl'))}, JSON.stringify({ event: e.event, ...e.payload }) + '\\n');\n`);
+      },
+      config: { ...smallWindowConfig(server), hooks: { entries: { 'compact-log': { enabled: true } } } },
+    });
+    const client = await gateway.connect();
+    const events = recordEvents(client);
+    for (let i = 1; i <= 4; i += 1) await turn(client, events, `Message number ${i} about the deploy.`);
+    const reply = await client.request('commands.run', { sessionKey: KEY, text: '/compact' });
+    expect(JSON.stringify(reply)).not.toMatch(/fail|error/i);
+    await waitUntil(() => existsSync(file) && readFileSync(file, 'utf8').includes('after'), 'session:compact:after');
+    const lines = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { event: string; sessionKey: string; tokensBefore?: number; tokensAfter?: number });
+    expect(lines.map((l) => [l.event, l.sessionKey])).toEqual([['session:compact:before', KEY], ['session:compact:after', KEY]]);
+    expect(lines[1]!.tokensAfter!).toBeLessThan(lines[1]!.tokensBefore!);
   });
 });
