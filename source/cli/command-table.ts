@@ -19,4 +19,5 @@ export const commandTable: Record<string, () => Promise<CommandRun>> = {
   sessions: async () => (await import('./commands/sessions.js')).run,
   message: async () => (await import('./commands/message.js')).run,
   context: async () => (await import('./commands/context.js')).run,
+  hooks: async () => (await import('./commands/hooks.js')).run,
 };
