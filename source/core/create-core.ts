@@ -37,6 +37,8 @@ export interface CoreOptions {
   /** Replaces the agent as what runs turns (tests; CLAW_TEST_RUNNER does the same from the environment). */
   runner?: TurnRunner;
   mcp?: McpServiceOptions;
+  /** Off only for benchmarks that measure the rest of the accept path without the disk's fsync. */
+  journalFsync?: boolean;
   /** Where hooks are looked for and what their processes inherit (tests). */
   hooks?: Pick<HooksServiceOptions, 'bundledDir' | 'userDir' | 'parentEnv'>;
   /** Subsystems added on top of the built-ins, started after them in this order. */
@@ -151,7 +153,7 @@ export class Core {
   /** Builds every service in order, opens the journal and re-queues what a crash left unfinished. */
   static async create(options: CoreOptions): Promise<Core> {
     const clock = options.clock ?? systemClock;
-    const { journal, unfinished } = await InboundJournal.open(join(options.paths.root, 'queue', 'inbound.jsonl'), { now: () => clock.now() });
+    const { journal, unfinished } = await InboundJournal.open(join(options.paths.root, 'queue', 'inbound.jsonl'), { now: () => clock.now(), ...(options.journalFsync === false ? { fsync: false } : {}) });
     const core = new Core(options.paths, options.log, options.events, journal, options);
     if (unfinished.length > 0) {
       const { requeued, completed } = await core.inbound.recover(unfinished);
