@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { configSchema } from '../../source/config/index.js';
+import { configSchema, systemClock } from '../../source/config/index.js';
 import { silentLogger } from '../../source/core/index.js';
 import { discoverHooksSync, FrontmatterError, HookDispatcher, HookManifestError, parseFrontmatter, readHookSync, renderTemplate, signatureProblem, signWebhook } from '../../source/hooks/index.js';
 import { RateLimiter } from '../../source/hooks/webhooks/rate-limiter.js';
@@ -83,6 +83,27 @@ describe('the dispatcher', () => {
     clock.advance(1);
     expect(await pending).toEqual([{ hook: 'fast', result: { reason: 'fine' } }]);
     expect(dispatcher.status().find((h) => h.name === 'slow')?.lastError).toMatchObject({ event: 'turn:end', message: 'slow took longer than 1000 ms and was abandoned' });
+  });
+});
+
+describe('command hooks', () => {
+  it('kill the whole process group at the timeout and record it; exit 2 blocks with stderr as the reason', async () => {
+    const root = tempDir();
+    const pidFile = join(root, 'child.pid');
+    writeHook(root, 'stuck', `events: [tool:before]\ntimeoutMs: 300\ncommand: sleep 30 & echo $! > ${pidFile}; wait`);
+    writeHook(root, 'veto', 'events: [tool:before]\ncommand: cat > /dev/null; echo "not on Fridays" >&2; exit 2');
+    const dispatcher = new HookDispatcher({ clock: systemClock, log: silentLogger, capabilities: { saveConversationToMemory: async () => undefined }, stateDir: root });
+    dispatcher.load(discoverHooksSync({ user: root }).hooks, configSchema.parse({ hooks: { entries: { stuck: { enabled: true }, veto: { enabled: true } } } }).hooks);
+    const started = Date.now();
+    const answers = await dispatcher.dispatch('tool:before', { sessionKey: 'agent:main:main', runId: 'r1', tool: 'exec', args: {} });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(answers).toEqual([{ hook: 'veto', result: { block: true, reason: 'not on Fridays' } }]);
+    expect(dispatcher.status().find((h) => h.name === 'stuck')?.lastError?.message).toContain('took longer than 300 ms and was killed');
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    await new Promise((r) => setTimeout(r, 100));
+    // Gone, or a zombie waiting for a reaper (the container's init may never reap it): not running either way.
+    const state = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8').split(' ')[2] : 'gone';
+    expect(['gone', 'Z']).toContain(state);
   });
 });
 

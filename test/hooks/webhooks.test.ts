@@ -190,4 +190,16 @@ describe('webhooks', () => {
     expect(later.status).toBe(501);
     expect(((await later.json()) as { error: string }).error).toContain('mode "now"');
   });
+
+  it('delivers the reply of a mapping with deliver: true to the channel and chat it names', async () => {
+    const runner = new RecordingRunner();
+    gateway = await startHooksGateway({ config: { hooks: { mappings: { alerts: { path: 'alerts', template: 'Alert {{title}}', deliver: true, channel: 'fakechat', to: 'ops-room' } } } }, core: { runner } });
+    const gw = gateway;
+    const delivered: Array<{ channel: string; peer?: { id: string }; text: string; status: string }> = [];
+    gw.core.outbound.register('fakechat', { deliver: async (route, reply) => { delivered.push({ channel: route.channel, ...(route.peer ? { peer: { id: route.peer.id } } : {}), text: reply.text, status: reply.status }); return { delivered: true }; } });
+    const token = readWebhookTokenSync(gw.state.paths)!;
+    expect((await post(gw, '/hooks/alerts', { title: 'disk full' }, { authorization: `Bearer ${token}` })).status).toBe(202);
+    await waitUntil(() => delivered.length === 1, 'the delivery');
+    expect(delivered[0]).toEqual({ channel: 'fakechat', peer: { id: 'ops-room' }, text: 'done: Alert disk full', status: 'replied' });
+  });
 });
