@@ -6,7 +6,7 @@ import type { ReplyRoute } from '../protocol/index.js';
 import { defaultAgentId } from '../routing/index.js';
 import { bundledHooksDir, discoverHooksSync, type HookDiscovery } from './discovery.js';
 import { HookDispatcher, type HookCapabilities, type HookStatus } from './hook-dispatcher.js';
-import { hookEvents, type HookEvent } from './hook-events.js';
+import type { HookEvent } from './hook-events.js';
 import { WebhookRunLog } from './webhooks/run-log.js';
 import { WEBHOOK_CHANNEL, WebhookRoutes } from './webhooks/webhook-routes.js';
 import { ensureWebhookTokenSync } from './webhooks/webhook-token.js';
@@ -46,6 +46,7 @@ export class HooksService implements Service {
   #routes: WebhookRoutes | undefined;
   #discovery: HookDiscovery = { hooks: [], invalid: [], shadowed: [] };
   #unsubscribe: Array<() => void> = [];
+  #listening: Array<() => void> = [];
   #token: string | undefined;
 
   constructor(private readonly options: HooksServiceOptions) {
@@ -63,7 +64,6 @@ export class HooksService implements Service {
       ...(this.options.parentEnv ? { parentEnv: this.options.parentEnv } : {}),
     });
     this.reload();
-    for (const event of hookEvents) this.#unsubscribe.push(core.lifecycle.on(event, (payload) => this.#dispatch(event, payload)));
     this.#unsubscribe.push(core.config.onChange((changed) => {
       if (changed.some((key) => key === 'hooks' || key.startsWith('hooks.') || key.startsWith('agents'))) this.reload();
     }));
@@ -87,6 +87,9 @@ export class HooksService implements Service {
     this.#discovery = discoverHooksSync(hookRoots(config, this.options.paths, this.options));
     for (const bad of this.#discovery.invalid) core.log.warn(`hook not loaded: ${bad.error}`);
     this.#dispatcher.load(this.#discovery.hooks, config.hooks);
+    // Only events some hook wants are listened to, so a gated path without hooks never waits.
+    for (const unsubscribe of this.#listening) unsubscribe();
+    this.#listening = this.#dispatcher.events().map((event) => core.lifecycle.on(event, (payload) => this.#dispatch(event, payload)));
   }
 
   /** The webhook token, generated on first use. */
@@ -116,7 +119,8 @@ export class HooksService implements Service {
   }
 
   stop(): void {
-    for (const unsubscribe of this.#unsubscribe) unsubscribe();
+    for (const unsubscribe of [...this.#listening, ...this.#unsubscribe]) unsubscribe();
+    this.#listening = [];
     this.#unsubscribe = [];
   }
 

@@ -143,6 +143,8 @@ describe('lifecycle hooks', () => {
     });
     const client = await gateway.connect();
     expect((await client.request('chat.send', { sessionKey: 'agent:main:main', text: 'hi' })).status).not.toBe('dropped');
+    // Nothing that may run listens, so the accept path does not wait on hooks at all.
+    expect(gateway.core.lifecycle.has('message:received')).toBe(false);
     const status = gateway.core.hooks.status().hooks;
     expect(status.find((h) => h.name === 'not-enabled')).toMatchObject({ enabled: false, runs: 0 });
     expect(status.find((h) => h.name === 'needs-bin')).toMatchObject({ enabled: true, runs: 0, unmet: ['needs "definitely-not-installed-xyz" on PATH', 'needs SOME_KEY: set it in hooks.entries.needs-bin.env'] });

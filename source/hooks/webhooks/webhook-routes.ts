@@ -100,9 +100,9 @@ export class WebhookRoutes {
       throw new Refusal(404, `No webhook route "/hooks/${route}". Routes here: ${known.map((p) => `/hooks/${p}`).join(', ')}; add others under hooks.mappings.`);
     }
     if (req.method !== 'POST') throw new Refusal(405, `Use POST for /hooks/${route}.`, { allow: 'POST' });
-    const limitKey = mapping ? `mapping:${mapping[0]}` : route;
-    const retryAfter = this.#limiter.take(limitKey, mapping ? mapping[1].rateLimitPerMinute : config.webhooks.rateLimitPerMinute);
-    if (retryAfter !== undefined) throw new Refusal(429, `Too many requests on /hooks/${route}; try again in ${retryAfter} s (the limit is set by rateLimitPerMinute).`, { 'retry-after': String(retryAfter) });
+    const signed = mapping?.[1].auth === 'signature';
+    // Who is asking is settled before the body is read (a signature needs the body, so it comes after).
+    if (!signed) this.#checkToken(req);
     const type = (header(req, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase();
     if (type !== 'application/json') throw new Refusal(415, `The body must be JSON sent with "Content-Type: application/json" (got ${type ? `"${type}"` : 'none'}).`);
     const max = config.webhooks.maxBodyBytes;
@@ -115,9 +115,11 @@ export class WebhookRoutes {
       if (error instanceof BodyTooLarge) throw new Refusal(413, `The body is over ${max} bytes (hooks.webhooks.maxBodyBytes). Send less, or a link to the rest.`, { connection: 'close' });
       throw error;
     }
-    const signed = mapping?.[1].auth === 'signature';
     if (signed) this.#checkSignature(req, body, mapping[0], mapping[1]);
-    else this.#checkToken(req);
+    // Counted only for senders that proved who they are, so strangers cannot spend a route's budget.
+    const limitKey = mapping ? `mapping:${mapping[0]}` : route;
+    const retryAfter = this.#limiter.take(limitKey, mapping ? mapping[1].rateLimitPerMinute : config.webhooks.rateLimitPerMinute);
+    if (retryAfter !== undefined) throw new Refusal(429, `Too many requests on /hooks/${route}; try again in ${retryAfter} s (the limit is set by rateLimitPerMinute).`, { 'retry-after': String(retryAfter) });
     let data: unknown;
     try {
       data = JSON.parse(body.toString('utf8'));
