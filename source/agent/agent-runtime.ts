@@ -3,7 +3,8 @@ import type { ClawConfig, StatePaths } from '../config/index.js';
 import type { ContextPayload } from '../protocol/index.js';
 import type { Providers, ThinkingLevel, ToolSchema } from '../providers/index.js';
 import type { ApprovalGate, ToolRegistry } from '../tools/index.js';
-import { type BootstrapFileReport, type SessionKind } from './bootstrap.js';
+import { withHookBootstrap, type BootstrapFileReport, type SessionKind } from './bootstrap.js';
+import type { AgentHooks } from './turn-hooks.js';
 import { BootstrapCache } from './bootstrap-cache.js';
 import { buildSystemPrompt, type PromptSection, type SystemPrompt } from './system-prompt.js';
 import { ContextWindow, memoryFlushPrompt } from './compaction/index.js';
@@ -25,6 +26,8 @@ export interface AgentRuntimeDeps {
   skills?: SkillsSource;
   /** Where `context` events go when the turn's events have no context sink (the gateway bus). */
   publishContext?: (payload: ContextPayload) => void;
+  /** The lifecycle as the agent reports to it: tool calls (which may be blocked), bootstrap text, compaction. */
+  hooks?: AgentHooks;
 }
 
 export interface ContextReport {
@@ -96,14 +99,14 @@ export class AgentRuntime {
   }
 
   /** Builds the system prompt a turn of this session would get. */
-  systemPrompt(session: Pick<TurnSession, 'agentId' | 'kind' | 'channel'>, model: string): { prompt: SystemPrompt; bootstrap: BootstrapFileReport[]; tools: ToolSchema[]; skills: SkillsPromptSnapshot } {
+  systemPrompt(session: Pick<TurnSession, 'agentId' | 'kind' | 'channel'>, model: string, hookText: ReadonlyArray<{ source: string; text: string }> = []): { prompt: SystemPrompt; bootstrap: BootstrapFileReport[]; tools: ToolSchema[]; skills: SkillsPromptSnapshot } {
     const workspaceDir = this.workspaceDir(session.agentId);
     if (!this.#preparedWorkspaces.has(workspaceDir)) {
       ensureWorkspaceSync(workspaceDir);
       this.#preparedWorkspaces.add(workspaceDir);
     }
     if (!this.#bootstrapped.has(workspaceDir) && !isFirstRunSync(workspaceDir)) this.#bootstrapped.add(workspaceDir);
-    const bootstrap = this.#bootstrap.load(workspaceDir, { kind: session.kind, firstRun: !this.#bootstrapped.has(workspaceDir), now: this.deps.now() });
+    const bootstrap = withHookBootstrap(this.#bootstrap.load(workspaceDir, { kind: session.kind, firstRun: !this.#bootstrapped.has(workspaceDir), now: this.deps.now() }), hookText);
     const tools = this.#tools(session);
     const skills = loadableSkills(this.deps.skills?.snapshot(session.agentId) ?? NO_SKILLS, tools);
     const prompt = buildSystemPrompt({
@@ -157,7 +160,7 @@ export class AgentRuntime {
     return new ContextWindow({
       runId,
       session,
-      events: events.context || !publish ? events : { ...events, context: publish },
+      events: this.#compactionHooks(events.context || !publish ? events : { ...events, context: publish }),
       providers: this.deps.providers,
       model,
       fallbacks: entry?.fallbacks ?? this.deps.config.agents.defaults.fallbacks,
@@ -167,6 +170,27 @@ export class AgentRuntime {
       tools: built.tools,
       ...extra,
     });
+  }
+
+  /** Tells the hooks when a compaction starts and ends, whoever asked for it (a turn or /compact). */
+  #compactionHooks(events: TurnEvents): TurnEvents {
+    const hooks = this.deps.hooks;
+    if (!hooks) return events;
+    return {
+      ...events,
+      agent: (payload) => {
+        events.agent(payload);
+        if (payload.stream !== 'compaction') return;
+        if (payload.phase === 'start') hooks.compaction('before', { sessionKey: payload.sessionKey });
+        if (payload.phase === 'end') {
+          hooks.compaction('after', {
+            sessionKey: payload.sessionKey,
+            ...(payload.tokensBefore !== undefined ? { tokensBefore: payload.tokensBefore } : {}),
+            ...(payload.tokensAfter !== undefined ? { tokensAfter: payload.tokensAfter } : {}),
+          });
+        }
+      },
+    };
   }
 
   /**
@@ -191,7 +215,8 @@ export class AgentRuntime {
     const signal = AbortSignal.any([input.signal, timeout.signal]);
     const workspaceDir = this.workspaceDir(session.agentId);
     try {
-      const built = this.systemPrompt(session, model);
+      const hookText = (await this.deps.hooks?.bootstrap({ sessionKey: session.key, agentId: session.agentId })) ?? [];
+      const built = this.systemPrompt(session, model, hookText);
       const thinking: ThinkingLevel = session.thinking ?? entry?.thinking ?? defaults.thinking;
       const loop: TurnLoopContext = {
         input,
@@ -208,6 +233,7 @@ export class AgentRuntime {
         timedOut: () => timeout.signal.aborted && !input.signal.aborted,
         toolContext: { agentId: session.agentId, sessionKey: session.key, sessionType: session.kind, workspaceDir, approvals: this.deps.approvals(session.key) },
         setupHint: () => this.deps.providers.setupHint(),
+        ...(this.deps.hooks ? { hooks: this.deps.hooks } : {}),
       };
       // The flush turn gets a window without a flush of its own: it never flushes or compacts.
       const flushLoop = { ...loop, window: this.#window(session, events, input.runId, model, built, { signal }) };

@@ -50,8 +50,8 @@ export function truncateHeadTail(text: string, max: number, label: string): Trun
 }
 
 export interface BootstrapFileReport {
-  /** A bootstrap file, or a recent daily note as `memory/YYYY-MM-DD*.md`. */
-  name: BootstrapFileName | `memory/${string}`;
+  /** A bootstrap file, a recent daily note as `memory/YYYY-MM-DD*.md`, or `hook:<name>` for text an agent:bootstrap hook added. */
+  name: BootstrapFileName | `memory/${string}` | `hook:${string}`;
   path: string;
   missing: boolean;
   rawChars: number;
@@ -125,4 +125,26 @@ export function loadBootstrapSync(workspaceDir: string, options: BootstrapOption
     }
   }
   return { files, totalRawChars, totalInjectedChars: files.reduce((sum, file) => sum + file.injectedChars, 0) };
+}
+
+/**
+ * Adds hook text after the workspace files, inside what is left of the total
+ * budget, so the context report counts it like any bootstrap file.
+ */
+export function withHookBootstrap(load: BootstrapLoad, extra: ReadonlyArray<{ source: string; text: string }>, totalMax = BOOTSTRAP_TOTAL_MAX_CHARS): BootstrapLoad {
+  if (extra.length === 0) return load;
+  let remaining = totalMax - load.totalInjectedChars;
+  const files = [...load.files];
+  for (const { source, text } of extra) {
+    const name = `hook:${source}` as const;
+    const fitted = truncateHeadTail(text, Math.min(BOOTSTRAP_FILE_MAX_CHARS, Math.max(0, remaining)), name);
+    const content = remaining > 0 ? fitted.text : '';
+    remaining -= content.length;
+    files.push({ name, path: name, missing: false, rawChars: text.length, injectedChars: content.length, truncated: content.length < text.length, content });
+  }
+  return {
+    files,
+    totalRawChars: load.totalRawChars + extra.reduce((sum, part) => sum + part.text.length, 0),
+    totalInjectedChars: files.reduce((sum, file) => sum + file.injectedChars, 0),
+  };
 }

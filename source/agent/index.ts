@@ -19,6 +19,7 @@ export { buildSystemPrompt, type PromptSection, type RuntimeFacts, type SystemPr
 export type { SkillsPromptSnapshot, SkillsSource } from './skills-source.js';
 export { NO_REPLY } from './reply-stream.js';
 export { ABORTED_RESULT, SKIPPED_RESULT } from './tool-round.js';
+export { blockedToolResult, type AgentHooks } from './turn-hooks.js';
 export type { HistoryMessage, NewTranscriptEntry, TurnEvents, TurnInput, TurnOutcome, TurnSession, TurnStatus } from './turn-types.js';
 export { CommandRegistry, builtinCommands, parseCommandText } from './commands/registry.js';
 export { checkModelRef } from './commands/model.js';

@@ -1,5 +1,6 @@
 import type { ToolRegistry, ToolContext, ToolResult } from '../tools/index.js';
 import type { TurnEvents, TurnSession } from './turn-types.js';
+import { blockedToolResult, type AgentHooks } from './turn-hooks.js';
 
 export interface ToolCall {
   id: string;
@@ -24,6 +25,7 @@ export interface ToolRoundContext {
   steerPending(): boolean;
   /** Caps a result before it enters the transcript (the context window's tool-result guard). */
   guard?(content: string, toolName: string): string;
+  hooks?: AgentHooks;
 }
 
 function forDisplay(text: string): string {
@@ -46,8 +48,11 @@ async function runOne(context: ToolRoundContext, call: ToolCall): Promise<ToolRe
     events.agent({ runId, sessionKey: session.key, stream: 'tool', phase: 'update', toolCallId: call.id, name: call.name, output: forDisplay(text) });
   };
   let result: ToolResult;
+  const blocked = context.allowed.has(call.name) ? await context.hooks?.beforeTool({ sessionKey: session.key, runId, tool: call.name, args: call.arguments }) : undefined;
   if (!context.allowed.has(call.name)) {
     result = { content: `Tool "${call.name}" is not available in this session. Use one of the tools listed in your instructions.`, isError: true };
+  } else if (blocked) {
+    result = { content: blockedToolResult(blocked.reason), isError: true };
   } else {
     // A tool that ignores its signal must not hold the turn: the race settles
     // on abort and the result on disk says so.
@@ -61,6 +66,7 @@ async function runOne(context: ToolRoundContext, call: ToolCall): Promise<ToolRe
       aborted.dispose();
     }
     if (context.signal.aborted) result = { content: ABORTED_RESULT, isError: true };
+    context.hooks?.afterTool({ sessionKey: session.key, runId, tool: call.name, isError: result.isError === true });
   }
   events.agent({ runId, sessionKey: session.key, stream: 'tool', phase: 'end', toolCallId: call.id, name: call.name, output: forDisplay(result.content), isError: result.isError });
   return result;

@@ -3,6 +3,7 @@ import type { ToolContext, ToolRegistry } from '../tools/index.js';
 import { overflowFailure, type ContextWindow } from './compaction/index.js';
 import { ReplyStream } from './reply-stream.js';
 import { ABORTED_RESULT, runToolRound, type ToolCall } from './tool-round.js';
+import type { AgentHooks } from './turn-hooks.js';
 import type { HistoryMessage, TurnEvents, TurnInput, TurnOutcome } from './turn-types.js';
 
 export interface TurnLoopContext {
@@ -24,6 +25,7 @@ export interface TurnLoopContext {
   setupHint(): string;
   /** Accounting, auto-compaction, the tool-result guard and overflow recovery of the session. */
   window?: ContextWindow;
+  hooks?: AgentHooks;
 }
 
 interface StreamResult {
@@ -165,6 +167,7 @@ export async function runTurnLoop(context: TurnLoopContext): Promise<TurnOutcome
         toolContext: context.toolContext,
         steerPending,
         ...(window ? { guard: (content: string, toolName: string) => window.guard(content, toolName) } : {}),
+        ...(context.hooks ? { hooks: context.hooks } : {}),
       },
       calls,
     );

@@ -20,4 +20,5 @@ export const commandTable: Record<string, () => Promise<CommandRun>> = {
   message: async () => (await import('./commands/message.js')).run,
   context: async () => (await import('./commands/context.js')).run,
   skills: async () => (await import('./commands/skills.js')).run,
+  hooks: async () => (await import('./commands/hooks.js')).run,
 };

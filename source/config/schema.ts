@@ -9,6 +9,7 @@ import { memorySection } from './sections/memory.js';
 import { mcpServersSection } from './sections/mcp.js';
 import { compactionSection } from './sections/compaction.js';
 import { skillsSection } from './sections/skills.js';
+import { hooksSection } from './sections/hooks.js';
 
 /**
  * The whole of claw.json. Each section lives in its own file next to its
@@ -28,6 +29,7 @@ export const configSchema = z.strictObject({
   mcpServers: mcpServersSection.default({}),
   compaction: compactionSection.prefault({}),
   skills: skillsSection.prefault({}),
+  hooks: hooksSection.prefault({}),
 });
 
 export type ClawConfig = z.output<typeof configSchema>;

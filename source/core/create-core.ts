@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { AgentRuntime } from '../agent/index.js';
-import { systemClock, type ClawConfig, type Clock, type StatePaths } from '../config/index.js';
+import { readGatewayTokenSync, systemClock, type ClawConfig, type Clock, type StatePaths } from '../config/index.js';
+import { HooksService, type HooksServiceOptions } from '../hooks/index.js';
 import type { AgentEventPayload, ChatEventPayload, ContextPayload, GatewaySnapshot } from '../protocol/index.js';
 import { createProviders, type Providers } from '../providers/index.js';
-import { InboundJournal, LaneQueue, testRunnerFromEnv, type TurnEmitter, type TurnRunner } from '../queue/index.js';
+import { InboundJournal, LaneQueue, testRunnerFromEnv, type AcceptedRecord, type TurnEmitter, type TurnRunner } from '../queue/index.js';
 import { defaultAgentId, parseSessionKey } from '../routing/index.js';
 import { agentWorkspaceDir, createSkillsSlashCommand, SkillsService, skillSlashCommand } from '../skills/index.js';
 import { SessionRegistry } from '../sessions/index.js';
@@ -22,7 +23,8 @@ import { McpService, type McpServiceOptions } from './mcp-service.js';
 import { MemoryService } from './memory-service.js';
 import { Outbound } from './outbound.js';
 import type { Service, ServiceHealth } from './service.js';
-import { saveConversationOnReset } from './session-memory.js';
+import { saveConversationToMemory } from './session-memory.js';
+import { agentHooks } from './agent-hooks.js';
 import { SessionsService } from './sessions-service.js';
 import { throttle } from './throttle.js';
 
@@ -38,6 +40,10 @@ export interface CoreOptions {
   /** Replaces the agent as what runs turns (tests; CLAW_TEST_RUNNER does the same from the environment). */
   runner?: TurnRunner;
   mcp?: McpServiceOptions;
+  /** Off only for benchmarks that measure the rest of the accept path without the disk's fsync. */
+  journalFsync?: boolean;
+  /** Where hooks are looked for and what their processes inherit (tests). */
+  hooks?: Pick<HooksServiceOptions, 'bundledDir' | 'userDir' | 'parentEnv'>;
   /** Subsystems added on top of the built-ins, started after them in this order. */
   services?: readonly Service[];
 }
@@ -68,18 +74,22 @@ export class Core {
   readonly outbound: Outbound;
   readonly commands: CommandService;
   readonly mcp: McpService;
+  readonly hooks: HooksService;
   readonly services: readonly Service[];
   readonly #contexts = new Map<string, ContextPayload>();
   readonly #stopLanesEvent: () => void;
   #unsubscribe: Array<() => void> = [];
+  #unfinished: AcceptedRecord[];
 
   private constructor(
     readonly paths: StatePaths,
     readonly log: Logger,
     readonly events: EventBus,
     private readonly journal: InboundJournal,
+    unfinished: AcceptedRecord[],
     options: CoreOptions,
   ) {
+    this.#unfinished = unfinished;
     const { config } = options;
     const clock = options.clock ?? systemClock;
     const now = (): number => clock.now();
@@ -101,6 +111,7 @@ export class Core {
       skills,
       approvals: (sessionKey) => this.tools.inbox.gate(parseSessionKey(sessionKey)?.agentId ?? 'main', sessionKey),
       now,
+      hooks: agentHooks(this.lifecycle),
       publishContext: (payload) => {
         this.#contexts.set(payload.sessionKey, payload);
         events.emit('context', payload);
@@ -132,6 +143,10 @@ export class Core {
       lanes: this.lanes,
       sessions: registry,
       lifecycle: this.lifecycle,
+      refused: (message, reason) => {
+        events.emit('chat', { runId: message.runId, sessionKey: message.sessionKey, state: 'error', message: reason, hint: 'A message:received hook refused it; `claw hooks list` shows your hooks.' });
+        void this.outbound.deliver(message.route ?? { channel: message.channel }, { sessionKey: message.sessionKey, runId: message.runId, messageId: message.messageId, status: 'dropped', text: reason });
+      },
       sessionChanged: (key, reason) => this.sessions.changed(key, reason),
       warn: (message) => log.warn(message),
     });
@@ -148,25 +163,36 @@ export class Core {
     );
     this.inbound = new CommandAwareInbound(this.#messages, this.commands, config, events, this.outbound);
     this.mcp = new McpService(config, this.tools.registry, log, now, options.mcp);
-    saveConversationOnReset(this.lifecycle, registry, { config, paths, now, log });
-    this.services = [this.memory, { name: 'skills', start: () => skills.start(), stop: () => skills.stop() }, this.mcp, ...(options.services ?? [])];
+    this.hooks = new HooksService({
+      paths,
+      outbound: this.outbound,
+      clock,
+      capabilities: { saveConversationToMemory: (key) => saveConversationToMemory(registry, key, { config: this.config.current, paths, now, log }) },
+      gatewayToken: () => readGatewayTokenSync(paths, options.env ?? process.env),
+      ...options.hooks,
+    });
+    this.services = [this.memory, { name: 'skills', start: () => skills.start(), stop: () => skills.stop() }, this.mcp, this.hooks, ...(options.services ?? [])];
   }
 
   /** Builds every service in order, opens the journal and re-queues what a crash left unfinished. */
   static async create(options: CoreOptions): Promise<Core> {
     const clock = options.clock ?? systemClock;
-    const { journal, unfinished } = await InboundJournal.open(join(options.paths.root, 'queue', 'inbound.jsonl'), { now: () => clock.now() });
-    const core = new Core(options.paths, options.log, options.events, journal, options);
-    if (unfinished.length > 0) {
-      const { requeued, completed } = await core.#messages.recover(unfinished);
-      core.log.info(`inbound journal: ${requeued} unfinished message(s) re-queued, ${completed} found already answered`);
-    }
-    return core;
+    const { journal, unfinished } = await InboundJournal.open(join(options.paths.root, 'queue', 'inbound.jsonl'), { now: () => clock.now(), ...(options.journalFsync === false ? { fsync: false } : {}) });
+    return new Core(options.paths, options.log, options.events, journal, unfinished, options);
   }
 
-  /** Starts the services in order, then reacts to approvals and config changes. */
+  /**
+   * Starts the services in order, then re-queues what a crash left unfinished:
+   * only once every channel has registered its outbound half can a recovered
+   * reply reach its route, and every hook hear its turn.
+   */
   async start(): Promise<void> {
     for (const service of this.services) await service.start?.(this);
+    if (this.#unfinished.length > 0) {
+      const { requeued, completed } = await this.#messages.recover(this.#unfinished);
+      this.log.info(`inbound journal: ${requeued} unfinished message(s) re-queued, ${completed} found already answered`);
+      this.#unfinished = [];
+    }
     const { inbox } = this.tools;
     this.#unsubscribe.push(inbox.on((event, approval) => this.events.emit(event === 'requested' ? 'approval.requested' : 'approval.resolved', { approval })));
     this.#unsubscribe.push(this.config.onChange((changed) => this.#applyConfig(changed)));

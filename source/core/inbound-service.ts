@@ -17,6 +17,8 @@ export interface AcceptResult {
   runId: string;
   sessionKey: string;
   status: 'started' | 'queued' | 'duplicate' | 'dropped';
+  /** Why it was dropped, when a policy (a message:received hook) refused it. */
+  reason?: string;
 }
 
 export interface InboundServiceDeps {
@@ -25,6 +27,8 @@ export interface InboundServiceDeps {
   lanes: LaneQueue;
   sessions: SessionRegistry;
   lifecycle: Lifecycle;
+  /** Tells the sender of a message a policy refused (the reply route it came with). */
+  refused(message: QueuedMessage, reason: string): void;
   sessionChanged(key: string, reason: 'created' | 'reset'): void;
   warn(message: string): void;
 }
@@ -80,6 +84,18 @@ export class InboundService implements InboundPort {
     const dedupeKey = `${message.channel}\u0000${message.messageId}`;
     const earlier = journal.lookup(dedupeKey);
     if (earlier) return { runId: earlier.runId, sessionKey: earlier.sessionKey, status: 'duplicate' };
+    const received = {
+      sessionKey,
+      messageId: message.messageId,
+      channel: message.channel,
+      text: message.text,
+      ...(message.senderId !== undefined ? { senderId: message.senderId } : {}),
+    };
+    // Listeners may veto (hooks); with none the path stays free of awaits, so acceptance order is call order.
+    const gated = this.deps.lifecycle.has('message:received');
+    const blocked = gated ? await this.deps.lifecycle.gate('message:received', received) : undefined;
+    const again = gated ? journal.lookup(dedupeKey) : undefined;
+    if (again) return { runId: again.runId, sessionKey: again.sessionKey, status: 'duplicate' };
     const mode = resolveQueueMode({ message: message.queueMode, session: sessions.get(sessionKey)?.entry.queueMode, channel: message.channel }, config.queue);
     const record = await journal.accept({
       dedupeKey,
@@ -94,18 +110,17 @@ export class InboundService implements InboundPort {
       ...(message.senderName !== undefined ? { senderName: message.senderName } : {}),
       route: routeOf(message),
     });
+    if (blocked) {
+      const reason = `Dropped by policy: ${blocked.reason}`;
+      await journal.finish(record.seq, 'dropped', { reason });
+      this.deps.refused(queued(record), reason);
+      return { runId: record.runId, sessionKey, status: 'dropped', reason };
+    }
     // Nothing may await between the journal and the lane: acceptance order is lane order.
     const ensured = sessions.ensure(sessionKey, message.channel);
     if (ensured.created) this.deps.sessionChanged(sessionKey, 'created');
     if (ensured.reset) this.deps.sessionChanged(sessionKey, 'reset');
     const status = lanes.enqueue(queued(record));
-    void this.deps.lifecycle.emit('message:received', {
-      sessionKey,
-      messageId: message.messageId,
-      channel: message.channel,
-      text: message.text,
-      ...(message.senderId !== undefined ? { senderId: message.senderId } : {}),
-    });
     return { runId: record.runId, sessionKey, status };
   }
 

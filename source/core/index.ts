@@ -1,6 +1,6 @@
 export { createCore, Core, type CoreOptions } from './create-core.js';
 export type { Service, ServiceHealth } from './service.js';
-export { Lifecycle, type LifecycleEvents, type LifecycleEvent, type LifecycleListener } from './lifecycle.js';
+export { Lifecycle, type LifecycleEvents, type LifecycleEvent, type LifecycleListener, type LifecycleVerdict, type GatedEvent } from './lifecycle.js';
 export type { InboundPort, AcceptResult } from './inbound-service.js';
 export type { OutboundPort, OutboundReply, DeliveryResult, ChannelDelivery } from './outbound.js';
 export { createFileLogger, silentLogger, redactSecrets, type Logger } from './logger.js';

@@ -1,15 +1,15 @@
 import type { ClawConfig, StatePaths } from '../config/index.js';
 import { agentWorkspace, writeSessionMemory, type ConversationMessage } from '../memory/index.js';
 import type { SessionRegistry } from '../sessions/index.js';
-import type { Lifecycle } from './lifecycle.js';
 import type { Logger } from './logger.js';
 
 /**
- * Before `/new` or `/reset` replaces a transcript, its recent conversation is
- * saved as `memory/YYYY-MM-DD-<slug>.md` so it stays searchable. A failure is
- * logged, never allowed to block the reset.
+ * Saves a session's recent conversation as `memory/YYYY-MM-DD-<slug>.md` so
+ * it stays searchable. The bundled `session-memory` hook calls it before
+ * `/new` or `/reset` replaces the transcript. A failure is logged, never
+ * allowed to block the reset.
  */
-async function saveConversationToMemory(
+export async function saveConversationToMemory(
   sessions: SessionRegistry,
   key: string,
   deps: { config: ClawConfig; paths: StatePaths; now: () => number; log?: Logger },
@@ -36,17 +36,4 @@ async function saveConversationToMemory(
     deps.log?.warn(`could not save ${key} to memory before the reset: ${String(error)}`);
     return undefined;
   }
-}
-
-/** Saves the conversation on `/new` and `/reset` (SPEC "Memory"): one lifecycle listener. */
-export function saveConversationOnReset(
-  lifecycle: Lifecycle,
-  sessions: SessionRegistry,
-  deps: { config: ClawConfig; paths: StatePaths; now: () => number; log?: Logger },
-): void {
-  const save = async ({ sessionKey }: { sessionKey: string }): Promise<void> => {
-    await saveConversationToMemory(sessions, sessionKey, deps);
-  };
-  lifecycle.on('command:new', save);
-  lifecycle.on('command:reset', save);
 }

@@ -1,5 +1,6 @@
 import { createCore, type Core, type CoreOptions } from '../core/index.js';
 import type { GatewayModule, ModuleFactory } from './module.js';
+import { hooksRpc } from './rpc/hooks-rpc.js';
 import { servicesRpc } from './rpc/services-rpc.js';
 import { sessionsRpc } from './rpc/sessions-rpc.js';
 
@@ -9,11 +10,12 @@ export type CoreModuleOptions = Omit<CoreOptions, 'config' | 'paths' | 'log' | '
 export function coreGatewayModule(core: Core): GatewayModule {
   return {
     name: 'core',
-    handlers: { ...sessionsRpc(core), ...servicesRpc(core) },
+    handlers: { ...sessionsRpc(core), ...servicesRpc(core), ...hooksRpc(core) },
     snapshot: () => core.snapshot(),
     healthChecks: () => core.health(),
     drain: (deadline, reason) => core.drain(deadline, reason),
     close: () => core.stop(),
+    http: (req, res, path) => core.hooks.http(req, res, path),
   };
 }
 

@@ -204,6 +204,7 @@ export class GatewayServer {
     };
     if (path === '/healthz') return reply(200, { ok: true });
     if (path === '/readyz') return this.state === 'ready' ? reply(200, { ready: true }) : reply(503, { ready: false });
+    if (this.state === 'ready' && this.modules.some((module) => module.http?.(req, res, path ?? '/'))) return;
     reply(404, { error: 'not found' });
   }
 

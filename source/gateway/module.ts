@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
 import type { ClawConfig, StatePaths } from '../config/index.js';
 import type { GatewaySnapshot, Methods, MethodName, ResultOf } from '../protocol/index.js';
@@ -38,6 +39,8 @@ export interface GatewayModule {
   /** Finish or checkpoint running work; must resolve by `deadline` (epoch ms). */
   drain?(deadline: number, reason: string): Promise<void>;
   close?(): Promise<void>;
+  /** Answers an HTTP request (e.g. `/hooks/*`) and returns true, or false to let the next module or the 404 have it. */
+  http?(req: IncomingMessage, res: ServerResponse, path: string): boolean;
 }
 
 export interface ModuleContext {

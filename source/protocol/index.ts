@@ -13,6 +13,7 @@ export * from './methods/approvals.js';
 export * from './methods/tools.js';
 export * from './methods/memory.js';
 export * from './methods/mcp.js';
+export * from './methods/hooks.js';
 export * from './events/runtime.js';
 export * from './route.js';
 export * from './snapshot.js';

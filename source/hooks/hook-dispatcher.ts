@@ -1,0 +1,198 @@
+import { statSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import type { Clock, HooksConfig } from '../config/index.js';
+import type { Logger } from '../core/index.js';
+import { HookTimeoutError, runHookCommand } from './command-handler.js';
+import { blockingEvents, type HookEvent, type HookPayload } from './hook-events.js';
+import { hookEnvironment } from './hook-env.js';
+import type { HookDefinition, HookSource } from './hook-manifest.js';
+import { readHookResult, type HookResult } from './hook-result.js';
+import { unmetRequirements } from './requirements.js';
+
+/** What an in-process handler gets besides the event. */
+export interface HookContext {
+  hook: string;
+  /** The variables listed in hooks.entries.<name>.env (the gateway's own environment is not a hook's). */
+  env: Readonly<Record<string, string>>;
+  /** Aborted when the hook's time is up. */
+  signal: AbortSignal;
+  log(message: string): void;
+  /** Saves a session's recent conversation as memory/YYYY-MM-DD-slug.md; the path written, if any. */
+  saveConversationToMemory(sessionKey: string): Promise<string | undefined>;
+}
+
+export type HookCapabilities = Pick<HookContext, 'saveConversationToMemory'>;
+
+export interface HookEventEnvelope<E extends HookEvent = HookEvent> {
+  event: E;
+  at: number;
+  payload: HookPayload<E>;
+}
+
+type ModuleHandler = (event: HookEventEnvelope, ctx: HookContext) => unknown;
+
+export interface HookStatus {
+  name: string;
+  description: string;
+  source: HookSource;
+  dir: string;
+  events: HookEvent[];
+  handler: 'module' | 'command';
+  enabled: boolean;
+  /** Why an enabled hook does not run here; empty when it runs. */
+  unmet: string[];
+  runs: number;
+  failures: number;
+  lastError?: { at: number; event: HookEvent; message: string };
+}
+
+export interface HookAnswer {
+  hook: string;
+  result: HookResult;
+}
+
+interface LoadedHook {
+  definition: HookDefinition;
+  status: HookStatus;
+  env: Record<string, string>;
+  timeoutMs: number;
+}
+
+export interface DispatcherOptions {
+  clock: Clock;
+  log: Logger;
+  capabilities: HookCapabilities;
+  /** The gateway's environment, of which a hook's process gets only the harmless part. */
+  parentEnv?: NodeJS.ProcessEnv;
+  stateDir: string;
+}
+
+/** Bundled hooks run unless switched off; a user's or workspace's hook only once the operator enables it. */
+export function hookEnabled(definition: HookDefinition, config: HooksConfig): boolean {
+  if (!config.enabled) return false;
+  return config.entries[definition.manifest.name]?.enabled ?? definition.source === 'bundled';
+}
+
+/**
+ * Runs the hooks subscribed to an event, all at once, each within its
+ * timeout. A hook that throws, exits badly or times out is recorded (shown by
+ * `claw hooks list`) and never fails the action that triggered it.
+ */
+export class HookDispatcher {
+  #byEvent = new Map<HookEvent, LoadedHook[]>();
+  #all: LoadedHook[] = [];
+  readonly #modules = new Map<string, { version: string; handler: ModuleHandler }>();
+
+  constructor(private readonly options: DispatcherOptions) {}
+
+  /** Replaces the loaded set (at start and on config change); counters of hooks that stay are kept. */
+  load(definitions: readonly HookDefinition[], config: HooksConfig): void {
+    const previous = new Map(this.#all.map((hook) => [hook.definition.dir, hook.status]));
+    const parent = this.options.parentEnv ?? process.env;
+    this.#all = definitions.map((definition) => {
+      const { manifest } = definition;
+      const listed = config.entries[manifest.name]?.env ?? {};
+      const env = hookEnvironment(parent, listed, { CLAW_HOOK_NAME: manifest.name, CLAW_HOOK_DIR: definition.dir, CLAW_STATE_DIR: this.options.stateDir });
+      const enabled = hookEnabled(definition, config);
+      const old = previous.get(definition.dir);
+      const status: HookStatus = {
+        name: manifest.name,
+        description: manifest.description,
+        source: definition.source,
+        dir: definition.dir,
+        events: manifest.events,
+        handler: definition.handler.kind,
+        enabled,
+        unmet: enabled ? unmetRequirements(manifest, { ...env, PATH: env.PATH ?? parent.PATH }) : [],
+        runs: old?.runs ?? 0,
+        failures: old?.failures ?? 0,
+        ...(old?.lastError ? { lastError: old.lastError } : {}),
+      };
+      return { definition, status, env, timeoutMs: manifest.timeoutMs ?? config.timeoutMs };
+    });
+    this.#byEvent = new Map();
+    for (const hook of this.#all) {
+      if (!hook.status.enabled || hook.status.unmet.length > 0) continue;
+      for (const event of hook.definition.manifest.events) {
+        const list = this.#byEvent.get(event) ?? [];
+        list.push(hook);
+        this.#byEvent.set(event, list);
+      }
+    }
+  }
+
+  events(): HookEvent[] {
+    return [...this.#byEvent.keys()];
+  }
+
+  status(): HookStatus[] {
+    return this.#all.map((hook) => ({ ...hook.status }));
+  }
+
+  /** Runs every hook of the event; the answers of those that answered, in load order. */
+  async dispatch<E extends HookEvent>(event: E, payload: HookPayload<E>): Promise<HookAnswer[]> {
+    const hooks = this.#byEvent.get(event);
+    if (!hooks || hooks.length === 0) return [];
+    const envelope: HookEventEnvelope<E> = { event, at: this.options.clock.now(), payload };
+    const answers = await Promise.all(hooks.map((hook) => this.#runOne(hook, envelope)));
+    return answers.flatMap((result, index) => (result ? [{ hook: hooks[index]!.status.name, result }] : []));
+  }
+
+  async #runOne(hook: LoadedHook, envelope: HookEventEnvelope): Promise<HookResult | undefined> {
+    hook.status.runs += 1;
+    try {
+      const result = hook.definition.handler.kind === 'command'
+        ? await runHookCommand({ command: hook.definition.handler.command, cwd: hook.definition.dir, env: hook.env, input: JSON.stringify(envelope), timeoutMs: hook.timeoutMs, clock: this.options.clock })
+        : await this.#runModule(hook, envelope);
+      if (result?.block && !blockingEvents.has(envelope.event)) {
+        this.options.log.warn(`hook ${hook.status.name} asked to block ${envelope.event}, which cannot be blocked; ignored`);
+        return undefined;
+      }
+      return result;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      hook.status.failures += 1;
+      hook.status.lastError = { at: this.options.clock.now(), event: envelope.event, message };
+      this.options.log.warn(`hook ${hook.status.name} failed on ${envelope.event}: ${message}`);
+      return undefined;
+    }
+  }
+
+  async #runModule(hook: LoadedHook, envelope: HookEventEnvelope): Promise<HookResult | undefined> {
+    const handler = await this.#handlerOf(hook);
+    const controller = new AbortController();
+    const ctx: HookContext = {
+      hook: hook.status.name,
+      env: hook.env,
+      signal: controller.signal,
+      log: (message) => this.options.log.info(`hook ${hook.status.name}: ${message}`),
+      saveConversationToMemory: (key) => this.options.capabilities.saveConversationToMemory(key),
+    };
+    let timer: ReturnType<Clock['setTimer']> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = this.options.clock.setTimer(() => {
+        controller.abort(new HookTimeoutError(`took longer than ${hook.timeoutMs} ms`));
+        reject(new HookTimeoutError(`${hook.status.name} took longer than ${hook.timeoutMs} ms and was abandoned`));
+      }, hook.timeoutMs);
+    });
+    try {
+      return readHookResult(await Promise.race([Promise.resolve().then(() => handler(envelope, ctx)), timeout]));
+    } finally {
+      if (timer) this.options.clock.clearTimer(timer);
+    }
+  }
+
+  /** Imports a handler module once per version of its file, so an edit is picked up without a restart. */
+  async #handlerOf(hook: LoadedHook): Promise<ModuleHandler> {
+    if (hook.definition.handler.kind !== 'module') throw new Error('not a module hook');
+    const { path } = hook.definition.handler;
+    const version = String(statSync(path).mtimeMs);
+    const cached = this.#modules.get(path);
+    if (cached?.version === version) return cached.handler;
+    const loaded = (await import(`${pathToFileURL(path).href}?v=${version}`)) as { default?: unknown };
+    if (typeof loaded.default !== 'function') throw new Error(`${path} must export a default function (event, ctx) => result`);
+    const handler = loaded.default as ModuleHandler;
+    this.#modules.set(path, { version, handler });
+    return handler;
+  }
+}

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+
+/** `POST /hooks/wake` */
+export const wakeRequest = z.strictObject({
+  text: z.string().min(1, 'text must say what happened'),
+  mode: z.enum(['now', 'next-heartbeat']).default('now'),
+});
+
+/** `POST /hooks/agent` */
+export const agentRequest = z.strictObject({
+  message: z.string().min(1, 'message must hold the text for the agent'),
+  agentId: z.string().min(1).optional(),
+  sessionKey: z.string().min(1).optional(),
+  deliver: z.boolean().optional(),
+  channel: z.string().min(1).optional(),
+  to: z.string().min(1).optional(),
+});
+
+export function describeIssues(error: z.ZodError): string {
+  return error.issues.map((issue) => `${issue.path.length ? `${issue.path.join('.')}: ` : ''}${issue.message}`).join('; ');
+}

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { defineMethod } from '../define.js';
+
+export const hookInfo = z.strictObject({
+  name: z.string(),
+  description: z.string(),
+  source: z.enum(['workspace', 'user', 'bundled']),
+  dir: z.string(),
+  events: z.array(z.string()),
+  handler: z.enum(['module', 'command']),
+  enabled: z.boolean(),
+  /** Why an enabled hook does not run here (missing bin, env, wrong OS); empty when it runs. */
+  unmet: z.array(z.string()),
+  runs: z.number().int(),
+  failures: z.number().int(),
+  lastError: z.strictObject({ at: z.number(), event: z.string(), message: z.string() }).optional(),
+});
+export type HookInfo = z.infer<typeof hookInfo>;
+
+export const hookProblem = z.strictObject({ dir: z.string(), source: z.enum(['workspace', 'user', 'bundled']), error: z.string() });
+export const hookShadow = z.strictObject({ name: z.string(), dir: z.string(), by: z.string() });
+
+export const hookMethods = {
+  'hooks.list': defineMethod({
+    name: 'hooks.list',
+    description: 'Installed hooks with their state, run counts and last error, plus folders whose HOOK.md is invalid.',
+    params: z.strictObject({}).optional(),
+    result: z.strictObject({ hooks: z.array(hookInfo), invalid: z.array(hookProblem), shadowed: z.array(hookShadow) }),
+    scope: 'read',
+    mutating: false,
+  }),
+};
