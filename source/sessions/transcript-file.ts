@@ -1,5 +1,5 @@
-import { closeSync, fdatasync, openSync, readFileSync, writeSync } from 'node:fs';
-import { writeFileAtomicSync } from '../config/index.js';
+import { readFileSync } from 'node:fs';
+import { errorCode, nodeFileOps, writeFileAtomicSync, writeFullySync, type FileOps } from '../config/index.js';
 import {
   assistantMessageEntry,
   compactionEntry,
@@ -133,24 +133,45 @@ export function loadTranscriptSync(path: string, now: number = Date.now()): Load
 const SYNC_DELAY_MS = 100;
 
 /**
- * An open transcript for appending. Each append is one write(2) of whole
- * lines in call order, so a killed process can tear only the last line (the
- * loader drops it). fdatasync runs on the thread pool at most once per
- * SYNC_DELAY_MS per file, never on the event loop.
+ * An open transcript for appending. Each append is whole lines in call
+ * order, written in full or not at all: a short write is continued, and a
+ * failed one is cut back to the last complete line before anything else is
+ * appended, so a full disk never leaves a fragment for the next line to land
+ * on. A killed process can still tear the last line (the loader drops it).
+ * fdatasync runs on the thread pool at most once per SYNC_DELAY_MS per file,
+ * never on the event loop.
  */
 export class TranscriptAppender {
   private fd: number | undefined;
   private timer: NodeJS.Timeout | undefined;
   private syncing: Promise<void> | undefined;
   private dirty = false;
+  /** Bytes of the file that are complete lines. */
+  private goodSize: number;
+  /** A failed write whose fragment could not be cut off yet. */
+  private torn = false;
 
-  constructor(readonly path: string) {
-    this.fd = openSync(path, 'a', 0o600);
+  constructor(readonly path: string, private readonly ops: FileOps = nodeFileOps) {
+    this.fd = ops.openSync(path, 'a', 0o600);
+    this.goodSize = ops.fstatSync(this.fd).size;
   }
 
+  /** Throws (with what to do) when the lines could not be written; the file then holds none of them. */
   append(entries: readonly TranscriptEntry[]): void {
-    if (this.fd === undefined) throw new Error(`transcript ${this.path} is closed`);
-    writeSync(this.fd, entries.map((e) => `${JSON.stringify(e)}\n`).join(''));
+    const fd = this.fd;
+    if (fd === undefined) throw new Error(`transcript ${this.path} is closed`);
+    const buffer = Buffer.from(entries.map((e) => `${JSON.stringify(e)}\n`).join(''));
+    try {
+      if (this.torn) {
+        this.ops.ftruncateSync(fd, this.goodSize);
+        this.torn = false;
+      }
+      writeFullySync(this.ops, fd, buffer, this.path);
+    } catch (error) {
+      this.cutBack(fd);
+      throw new Error(`The transcript ${this.path} could not be written (${errorCode(error)}); free disk space or fix permissions in the state dir, then send the message again.`, { cause: error });
+    }
+    this.goodSize += buffer.length;
     this.dirty = true;
     if (!this.timer) {
       this.timer = setTimeout(() => {
@@ -161,33 +182,49 @@ export class TranscriptAppender {
     }
   }
 
-  /** Resolves once everything appended so far is on disk. */
+  /** Resolves once everything appended so far is on disk; rejects when the disk refuses the sync. */
   async flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
     while (this.syncing || this.dirty) {
-      if (this.syncing) await this.syncing;
-      else await this.sync();
+      if (this.syncing) {
+        await this.syncing;
+        continue;
+      }
+      const failure = await this.sync();
+      if (failure) throw new Error(`The transcript ${this.path} could not be synced to disk (${errorCode(failure)}); free disk space in the state dir.`, { cause: failure });
     }
   }
 
   async close(): Promise<void> {
     await this.flush();
-    if (this.fd !== undefined) closeSync(this.fd);
+    if (this.fd !== undefined) this.ops.closeSync(this.fd);
     this.fd = undefined;
   }
 
-  private sync(): Promise<void> {
+  private cutBack(fd: number): void {
+    try {
+      this.ops.ftruncateSync(fd, this.goodSize);
+      this.torn = false;
+    } catch {
+      // Retried before the next append; until then no line may follow the fragment.
+      this.torn = true;
+    }
+  }
+
+  /** Resolves with the error when the sync failed (the lines stay dirty for the next try). */
+  private sync(): Promise<unknown> {
     if (this.syncing) return this.syncing;
     const fd = this.fd;
-    if (fd === undefined || !this.dirty) return Promise.resolve();
+    if (fd === undefined || !this.dirty) return Promise.resolve(undefined);
     this.dirty = false;
-    this.syncing = new Promise<void>((resolve) => {
-      fdatasync(fd, () => {
-        this.syncing = undefined;
-        resolve();
-      });
+    const syncing = this.ops.fdatasync(fd).then(() => undefined, (error: unknown) => {
+      this.dirty = true;
+      return error;
+    }).finally(() => {
+      this.syncing = undefined;
     });
-    return this.syncing;
+    this.syncing = syncing.then(() => undefined);
+    return syncing;
   }
 }
