@@ -21,7 +21,7 @@ export class ActiveTurn {
   finalSent = false;
   session: SessionHandle | undefined;
 
-  constructor(readonly runId: string, readonly sessionKey: string, readonly agentId: string, readonly messages: readonly QueuedMessage[], private readonly clock: Clock) {
+  constructor(readonly runId: string, readonly sessionKey: string, readonly agentId: string, public messages: readonly QueuedMessage[], private readonly clock: Clock) {
     this.startedAt = clock.now();
     this.lastProgress = this.startedAt;
   }

@@ -28,6 +28,8 @@ export interface SessionHandle {
   updateMeta(patch: SessionMetaPatch): void;
   /** Whether a user message with this inbound messageId is already in the transcript. */
   hasMessage(messageId: string): boolean;
+  /** Whether that user message already has its final reply or recorded failure in the transcript. */
+  isAnswered(messageId: string): boolean;
 }
 
 /** An accepted inbound message as the lane hands it to a turn. */
@@ -44,6 +46,8 @@ export interface QueuedMessage {
   acceptedAt: number;
   senderId?: string | undefined;
   senderName?: string | undefined;
+  /** `/retry`: runs although the transcript already answers this messageId. */
+  rerun?: boolean | undefined;
 }
 
 export interface TurnContext {

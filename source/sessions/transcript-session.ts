@@ -3,6 +3,18 @@ import type { TranscriptEntry } from '../protocol/index.js';
 import type { NewTranscriptEntry, SessionHandle, SessionMeta, SessionMetaPatch } from '../queue/index.js';
 import { TranscriptAppender } from './transcript-file.js';
 
+/** The note a restart appends before it runs an unanswered message again. */
+export const RECOVERED_ENTRY = 'turn_recovered';
+
+/** A final reply or a recorded failure: what ends a user message's turn. */
+export function isOutcomeEntry(entry: TranscriptEntry): boolean {
+  if (entry.type === 'custom') return entry.customType === 'turn_outcome';
+  if (entry.type !== 'message' || entry.role !== 'assistant') return false;
+  if (entry.stopReason === 'aborted' || entry.stopReason === 'error' || entry.stopReason === 'toolUse') return false;
+  if (entry.content.some((block) => block.type === 'toolCall')) return false;
+  return entry.content.some((block) => block.type === 'text' && block.text.trim().length > 0);
+}
+
 export interface SessionOwner {
   meta(key: string): SessionMeta;
   update(key: string, patch: SessionMetaPatch & { updatedAt: number }): void;
@@ -61,14 +73,24 @@ export class TranscriptSession implements SessionHandle {
   }
 
   /**
-   * Whether the user message `messageId` already got an answer: a reply or a
-   * recorded failure after it. Used after a crash to tell a finished turn
-   * (outcome not yet journaled) from one that must run again.
+   * Whether the user message `messageId` already got its one outcome: a
+   * final assistant reply (text, including a deliberate NO_REPLY) or a
+   * recorded failure after it. An assistant message that only calls tools,
+   * or one cut off by an abort or error, is not an answer: a crash during
+   * its tool round leaves the message to run again.
    */
   isAnswered(messageId: string): boolean {
     const index = this.loaded.findIndex((e) => e.type === 'message' && e.role === 'user' && e.meta?.messageId === messageId);
     if (index < 0) return false;
-    return this.loaded.slice(index + 1).some((e) => (e.type === 'message' && e.role === 'assistant') || (e.type === 'custom' && e.customType === 'turn_outcome'));
+    for (let i = index + 1; i < this.loaded.length; i += 1) if (isOutcomeEntry(this.loaded[i]!)) return true;
+    return false;
+  }
+
+  /** How many times a restart already re-ran `messageId` (the `turn_recovered` notes after it). */
+  recoveries(messageId: string): number {
+    const index = this.loaded.findIndex((e) => e.type === 'message' && e.role === 'user' && e.meta?.messageId === messageId);
+    if (index < 0) return 0;
+    return this.loaded.slice(index + 1).filter((e) => e.type === 'custom' && e.customType === RECOVERED_ENTRY && (e.data as { messageId?: unknown } | null)?.messageId === messageId).length;
   }
 
   flush(): Promise<void> {
