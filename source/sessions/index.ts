@@ -4,3 +4,4 @@ export { sessionEntry, sessionStoreFile, type SessionEntry, type SessionStoreFil
 export { TranscriptSession, RECOVERED_ENTRY, isOutcomeEntry } from './transcript-session.js';
 export { loadTranscriptSync, TranscriptAppender, ABORTED_TOOL_RESULT, type LoadedTranscript, type TranscriptRepair } from './transcript-file.js';
 export { resetDue, type ResetPolicy } from './reset-policy.js';
+export { WriteProbe, type WriteProbeOptions, type WriteStatus } from './write-probe.js';

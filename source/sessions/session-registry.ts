@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic, type ClawConfig, type StatePaths } from '../config/index.js';
+import { nodeFileOps, writeFileAtomic, type ClawConfig, type FileOps, type StatePaths } from '../config/index.js';
 import { ClawError, type TranscriptEntry, type TranscriptHeader } from '../protocol/index.js';
 import type { SessionMeta, SessionMetaPatch } from '../queue/index.js';
 import { defaultAgentId, parseSessionKey, sessionKeyShapes, type ParsedSessionKey } from '../routing/index.js';
@@ -16,6 +16,8 @@ export interface SessionRegistryOptions {
   config: Pick<ClawConfig, 'agents' | 'session'>;
   now?: () => number;
   warn?: (message: string) => void;
+  /** The disk transcripts and sessions.json are written through; tests pass one that fails. */
+  fs?: FileOps;
 }
 
 export type SettingsPatch = { [K in 'model' | 'thinking' | 'queueMode' | 'label']?: SessionEntry[K] | null };
@@ -188,11 +190,16 @@ export class SessionRegistry {
     await Promise.all([...this.sessions.values(), ...this.retired].map(async (p) => (await p.catch(() => undefined))?.flush()));
   }
 
+  /** Closes every file even when the last flush fails (a full disk); the failure is then rethrown. */
   async close(): Promise<void> {
-    await this.flush();
-    await Promise.all([...this.sessions.values(), ...this.retired].map(async (p) => (await p.catch(() => undefined))?.close()));
-    this.sessions.clear();
-    this.retired.length = 0;
+    try {
+      await this.flush();
+    } finally {
+      for (const store of this.stores.values()) store.close();
+      await Promise.all([...this.sessions.values(), ...this.retired].map(async (p) => (await p.catch(() => undefined))?.close().catch(() => undefined)));
+      this.sessions.clear();
+      this.retired.length = 0;
+    }
   }
 
   transcriptPath(agentId: string, sessionId: string): string {
@@ -224,9 +231,9 @@ export class SessionRegistry {
     } else {
       const previousSessionId = this.previous.get(entry.sessionId);
       const header: TranscriptHeader = { type: 'session', version: 1, id: entry.sessionId, key, agentId, createdAt: entry.createdAt, ...(previousSessionId ? { previousSessionId } : {}) };
-      await writeFileAtomic(path, `${JSON.stringify(header)}\n`, 0o600);
+      await writeFileAtomic(path, `${JSON.stringify(header)}\n`, 0o600, this.options.fs);
     }
-    return new TranscriptSession(key, agentId, entry.sessionId, path, entries, this, this.now);
+    return new TranscriptSession(key, agentId, entry.sessionId, path, entries, this, this.now, this.options.fs ?? nodeFileOps);
   }
 
   private archive(agentId: string, key: string, entry: SessionEntry, why: 'reset' | 'deleted'): void {
@@ -242,7 +249,7 @@ export class SessionRegistry {
   private store(agentId: string): SessionStore {
     let store = this.stores.get(agentId);
     if (!store) {
-      store = new SessionStore(this.options.paths.sessionsDir(agentId), this.warn);
+      store = new SessionStore(this.options.paths.sessionsDir(agentId), this.warn, this.options.fs, this.now);
       this.stores.set(agentId, store);
     }
     return store;

@@ -197,9 +197,12 @@ export class TranscriptAppender {
   }
 
   async close(): Promise<void> {
-    await this.flush();
-    if (this.fd !== undefined) this.ops.closeSync(this.fd);
-    this.fd = undefined;
+    try {
+      await this.flush();
+    } finally {
+      if (this.fd !== undefined) this.ops.closeSync(this.fd);
+      this.fd = undefined;
+    }
   }
 
   private cutBack(fd: number): void {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { nodeFileOps, type FileOps } from '../config/index.js';
 import type { TranscriptEntry } from '../protocol/index.js';
 import type { NewTranscriptEntry, SessionHandle, SessionMeta, SessionMetaPatch } from '../queue/index.js';
 import { TranscriptAppender } from './transcript-file.js';
@@ -33,8 +34,9 @@ export class TranscriptSession implements SessionHandle {
     private readonly loaded: TranscriptEntry[],
     private readonly owner: SessionOwner,
     private readonly now: () => number,
+    fs: FileOps = nodeFileOps,
   ) {
-    this.appender = new TranscriptAppender(path);
+    this.appender = new TranscriptAppender(path, fs);
     for (const entry of loaded) this.noteMessageId(entry);
   }
 
