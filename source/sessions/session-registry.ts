@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { nodeFileOps, writeFileAtomic, type ClawConfig, type FileOps, type StatePaths } from '../config/index.js';
+import { errorCode, nodeFileOps, writeFileAtomic, type ClawConfig, type FileOps, type StatePaths } from '../config/index.js';
 import { ClawError, type TranscriptEntry, type TranscriptHeader } from '../protocol/index.js';
 import type { SessionMeta, SessionMetaPatch } from '../queue/index.js';
 import { defaultAgentId, parseSessionKey, sessionKeyShapes, type ParsedSessionKey } from '../routing/index.js';
@@ -231,7 +231,11 @@ export class SessionRegistry {
     } else {
       const previousSessionId = this.previous.get(entry.sessionId);
       const header: TranscriptHeader = { type: 'session', version: 1, id: entry.sessionId, key, agentId, createdAt: entry.createdAt, ...(previousSessionId ? { previousSessionId } : {}) };
-      await writeFileAtomic(path, `${JSON.stringify(header)}\n`, 0o600, this.options.fs);
+      try {
+        await writeFileAtomic(path, `${JSON.stringify(header)}\n`, 0o600, this.options.fs);
+      } catch (error) {
+        throw new Error(`The transcript ${path} could not be created (${errorCode(error)}); free disk space or fix permissions in the state dir, then send the message again.`, { cause: error });
+      }
     }
     return new TranscriptSession(key, agentId, entry.sessionId, path, entries, this, this.now, this.options.fs ?? nodeFileOps);
   }
