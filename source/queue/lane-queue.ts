@@ -1,5 +1,5 @@
 import type { LanesPayload } from '../protocol/index.js';
-import { ActiveTurn, type TurnEmitter } from './active-turn.js';
+import { ActiveTurn, type TurnEmitter, type TurnSlot } from './active-turn.js';
 import { systemClock, type Clock, type TimerHandle } from './clock.js';
 import { poolForSessionKey, type PoolName, type QueueConfig } from './modes.js';
 import { Pool } from './pool.js';
@@ -246,7 +246,7 @@ export class LaneQueue {
           appendUserMessages(session, taken);
           this.announceMerged(turn, taken);
           this.changed();
-        });
+        }, this.turnSlot(lane, turn));
         outcome = await this.options.runner.run(context);
       }
     } catch (error) {
@@ -256,6 +256,31 @@ export class LaneQueue {
       outcome = { status: 'aborted', error: String(turn.controller.signal.reason ?? 'aborted') };
     }
     this.finishTurn(lane, turn, outcome);
+  }
+
+  /** Lending the slot: another lane may start meanwhile; taking it back queues behind lanes already waiting. */
+  private turnSlot(lane: Lane, turn: ActiveTurn): TurnSlot {
+    const owner = `${lane.key}\u0000resume`;
+    return {
+      release: () => {
+        turn.holdsSlot = false;
+        this.pools[lane.pool].release();
+        this.changed();
+      },
+      reacquire: () => new Promise<void>((resolve) => {
+        if (turn.finished) return resolve();
+        const settle = (): void => {
+          turn.resume = undefined;
+          resolve();
+        };
+        turn.resume = { owner, settle };
+        this.pools[lane.pool].request(owner, () => {
+          turn.holdsSlot = true;
+          settle();
+          this.changed();
+        });
+      }),
+    };
   }
 
   /**
@@ -316,7 +341,8 @@ export class LaneQueue {
       // Steered messages the runner never took run as the next turn, ahead of the queue.
       lane.queue.unshift(...turn.steered.splice(0).map((m) => ({ ...m, mode: 'followup' as const })));
       lane.active = undefined;
-      this.pools[lane.pool].release();
+      if (turn.holdsSlot) this.pools[lane.pool].release();
+      else this.cancelResume(lane, turn);
       if (lane.queue[0]?.mode === 'collect') lane.debounceUntil = lane.lastArrival + this.options.config.debounceMs;
       this.pump(lane);
       if (!lane.active && !lane.waitingForSlot && lane.queue.length === 0 && !lane.timer) this.lanes.delete(lane.key);
@@ -324,6 +350,14 @@ export class LaneQueue {
       this.settledWaiters.clear();
       this.changed();
     }
+  }
+
+  /** A turn that ends while its slot is lent out: it never takes the slot back. */
+  private cancelResume(lane: Lane, turn: ActiveTurn): void {
+    const resume = turn.resume;
+    if (!resume) return;
+    this.pools[lane.pool].cancel(resume.owner);
+    resume.settle();
   }
 
   private recordOutcome(turn: ActiveTurn, outcome: TurnOutcome): void {

@@ -64,6 +64,14 @@ export interface TurnContext {
   hasSteered(): boolean;
   /** Tell the watchdog the turn is alive (a token streamed, a tool returned). */
   progress(): void;
+  /**
+   * Runs `wait` without holding a global slot: for a turn that is only
+   * waiting on its provider (a retry backoff, a silent attempt), so one bad
+   * provider cannot starve every other session. The slot is taken again
+   * (queued fairly behind other lanes) before this resolves; the session's
+   * own lane stays held throughout.
+   */
+  outsideSlot<T>(wait: () => Promise<T>): Promise<T>;
   session: SessionHandle;
   /** Broadcast run events; the lane fills in error/aborted events from the outcome. */
   emit(event: 'chat', payload: ChatEventPayload): void;
