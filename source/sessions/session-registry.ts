@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, renameSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorCode, nodeFileOps, writeFileAtomic, type ClawConfig, type FileOps, type StatePaths } from '../config/index.js';
 import { ClawError, type TranscriptEntry, type TranscriptHeader } from '../protocol/index.js';
@@ -8,7 +8,7 @@ import { defaultAgentId, parseSessionKey, sessionKeyShapes, type ParsedSessionKe
 import { resetDue } from './reset-policy.js';
 import type { SessionEntry } from './session-entry.js';
 import { SessionStore } from './session-store.js';
-import { loadTranscriptSync, type TranscriptRepair } from './transcript-file.js';
+import { loadTranscriptSync, TranscriptHeaderError, type LoadedTranscript, type TranscriptRepair } from './transcript-file.js';
 import { TranscriptSession } from './transcript-session.js';
 
 export interface SessionRegistryOptions {
@@ -220,8 +220,19 @@ export class SessionRegistry {
     const { agentId, entry } = this.require(key);
     const path = this.transcriptPath(agentId, entry.sessionId);
     let entries: TranscriptEntry[] = [];
+    let loaded: LoadedTranscript | undefined;
     if (existsSync(path) && !headerless(path)) {
-      const loaded = loadTranscriptSync(path, this.now());
+      try {
+        loaded = loadTranscriptSync(path, this.now());
+      } catch (error) {
+        if (!(error instanceof TranscriptHeaderError)) throw error;
+        // Refusing the file forever would make the session unusable; keep it for the operator and start fresh.
+        const aside = `${path}.corrupt.${this.now()}`;
+        renameSync(path, aside);
+        this.warn(`${path} had no valid transcript header (garbage or a binary file); moved it to ${aside} and started a fresh transcript for ${key}. Inspect or delete the moved file.`);
+      }
+    }
+    if (loaded) {
       entries = loaded.entries;
       const { repair } = loaded;
       if (repair.tornTail || repair.skippedLines > 0 || repair.danglingToolCalls.length > 0) {
@@ -262,7 +273,14 @@ export class SessionRegistry {
 
 /** A transcript file that never got its whole header line (a crash while creating it) holds nothing to keep. */
 function headerless(path: string): boolean {
-  return !readFileSync(path, 'utf8').includes('\n');
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.alloc(64 * 1024);
+    const length = readSync(fd, buffer, 0, buffer.length, 0);
+    return !buffer.subarray(0, length).includes(0x0a) && length < buffer.length;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function pickMeta(entry: SessionEntry): Omit<SessionMeta, 'key' | 'agentId'> {

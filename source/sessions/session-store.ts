@@ -205,7 +205,9 @@ export class SessionStore {
       const kind = parseSessionKey(key)?.kind;
       if (!kind) continue;
       const current = this.entries.get(key);
-      if (current && (current.sessionId === id || current.createdAt >= createdAt)) continue;
+      // An entry whose transcript is gone must not hide one that exists: that conversation would look empty.
+      const named = current !== undefined && existsSync(join(this.dir, `${current.sessionId}.jsonl`));
+      if (current && (current.sessionId === id || (named && current.createdAt >= createdAt))) continue;
       this.entries.set(key, current
         ? { ...current, sessionId: id, createdAt, updatedAt: Math.max(current.updatedAt, createdAt) }
         : { sessionId: id, kind, createdAt, updatedAt: createdAt, tokens: { input: 0, output: 0, context: 0 }, costUsd: 0, compactionCount: 0 });

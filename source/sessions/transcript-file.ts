@@ -28,6 +28,13 @@ export interface LoadedTranscript {
   repair: TranscriptRepair;
 }
 
+/** The first line is not a transcript header (garbage, a binary file): nothing in the file can be trusted as this session's. */
+export class TranscriptHeaderError extends Error {
+  constructor(readonly path: string) {
+    super(`${path} has no valid transcript header; move it aside and start the session again with /new.`);
+  }
+}
+
 export const ABORTED_TOOL_RESULT = 'aborted: the turn ended before this tool returned (abort or gateway restart). Run it again if it is still needed.';
 
 const messageSchemas = { user: userMessageEntry, assistant: assistantMessageEntry, toolResult: toolResultEntry } as const;
@@ -113,7 +120,7 @@ export function loadTranscriptSync(path: string, now: number = Date.now()): Load
   const tail = lines.pop() ?? '';
   const repair: TranscriptRepair = { tornTail: tail.length > 0, skippedLines: 0, danglingToolCalls: [] };
   const header = transcriptHeader.safeParse(parseLine(lines[0] ?? ''));
-  if (!header.success) throw new Error(`${path} has no valid transcript header; move it aside and start the session again with /new.`);
+  if (!header.success) throw new TranscriptHeaderError(path);
   let entries: TranscriptEntry[] = [];
   for (let i = 1; i < lines.length; i += 1) {
     const line = lines[i]!;
