@@ -56,11 +56,14 @@ async function startGateway(stateDir, wrapper = []) {
 
 /** Sends one message to each session and waits for every reply; resolves with the turns run. */
 async function window(client, first) {
+  // Replies can arrive before their acknowledgement does: remember both sides.
+  const ended = new Set();
   const pending = new Set();
   let done;
   const finished = new Promise((r) => { done = r; });
   const off = client.on('chat', (payload) => {
     if (payload.state !== 'final' && payload.state !== 'error') return;
+    ended.add(payload.runId);
     if (pending.delete(payload.runId) && pending.size === 0) done();
   });
   const acks = [];
@@ -68,7 +71,7 @@ async function window(client, first) {
     const id = `m${first + s}`;
     acks.push(client.request('chat.send', { sessionKey: `agent:main:bench:direct:s${s}`, text: `hello ${id} ${'x'.repeat(200)}`, idempotencyKey: id }).then((res) => res.runId));
   }
-  for (const runId of await Promise.all(acks)) pending.add(runId);
+  for (const runId of await Promise.all(acks)) if (!ended.has(runId)) pending.add(runId);
   if (pending.size > 0) await finished;
   off();
   return sessions;

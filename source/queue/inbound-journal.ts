@@ -40,6 +40,13 @@ interface Batch {
 
 export type AcceptInput = Omit<AcceptedRecord, 't' | 'seq' | 'at'>;
 
+/** The earlier acceptance a duplicate is answered with. */
+export type DedupeEntry = Pick<AcceptedRecord, 'seq' | 'at' | 'runId' | 'sessionKey'>;
+
+function dedupeEntry(record: AcceptedRecord): DedupeEntry {
+  return { seq: record.seq, at: record.at, runId: record.runId, sessionKey: record.sessionKey };
+}
+
 /**
  * The inbound journal: every accepted message is on disk (fsync) before it is
  * acknowledged, and every accepted message gets exactly one outcome. Appends
@@ -48,8 +55,8 @@ export type AcceptInput = Omit<AcceptedRecord, 't' | 'seq' | 'at'>;
 export class InboundJournal {
   readonly stats: JournalStats = { batches: 0, records: 0 };
   private seq = 0;
-  private readonly dedupe = new Map<string, AcceptedRecord>();
-  private readonly finished = new Set<number>();
+  /** Only what a duplicate is answered with: the message texts do not stay in memory for the window. */
+  private readonly dedupe = new Map<string, DedupeEntry>();
   private readonly open = new Map<number, AcceptedRecord>();
   private pending: Batch = { lines: [], retry: [], waiters: [] };
   private flushing: Promise<void> | undefined;
@@ -86,7 +93,7 @@ export class InboundJournal {
   }
 
   /** The earlier acceptance of the same message, when it is within the dedupe window. */
-  lookup(dedupeKey: string): AcceptedRecord | undefined {
+  lookup(dedupeKey: string): DedupeEntry | undefined {
     this.prune();
     return this.dedupe.get(dedupeKey);
   }
@@ -100,7 +107,8 @@ export class InboundJournal {
     if (refusal) return Promise.reject(new Error(refusal));
     this.seq += 1;
     const record: AcceptedRecord = { t: 'accepted', seq: this.seq, at: this.now(), ...input };
-    this.dedupe.set(record.dedupeKey, record);
+    this.prune();
+    this.dedupe.set(record.dedupeKey, dedupeEntry(record));
     this.open.set(record.seq, record);
     return this.write(record).then(() => record, (error: unknown) => {
       this.dedupe.delete(record.dedupeKey);
@@ -111,15 +119,14 @@ export class InboundJournal {
 
   /** The one outcome of an accepted message; later calls for the same seq are ignored. */
   finish(seq: number, status: OutcomeStatus, extra: { reason?: string; turnRunId?: string } = {}): Promise<void> {
-    if (this.finished.has(seq) || !this.open.has(seq)) return Promise.resolve();
-    this.finished.add(seq);
+    if (!this.open.has(seq)) return Promise.resolve();
     this.open.delete(seq);
     const record: OutcomeRecord = { t: 'outcome', seq, at: this.now(), status, ...extra };
     return this.write(record, true);
   }
 
   isFinished(seq: number): boolean {
-    return this.finished.has(seq);
+    return seq <= this.seq && !this.open.has(seq);
   }
 
   unfinishedCount(): number {
@@ -148,10 +155,9 @@ export class InboundJournal {
     this.seq = Math.max(this.seq, record.seq);
     if (record.t === 'accepted') {
       this.open.set(record.seq, record);
-      if (this.now() - record.at < this.dedupeMs) this.dedupe.set(record.dedupeKey, record);
+      if (this.now() - record.at < this.dedupeMs) this.dedupe.set(record.dedupeKey, dedupeEntry(record));
       return;
     }
-    this.finished.add(record.seq);
     this.open.delete(record.seq);
   }
 
