@@ -136,6 +136,25 @@ export function loadTranscriptSync(path: string, now: number = Date.now()): Load
   return { header: header.data, entries, repair };
 }
 
+/**
+ * The entries of a transcript as they are on disk, without repairing or
+ * rewriting anything: what a session that keeps only its recent entries in
+ * memory reads when older ones are asked for. Lines are skipped exactly as
+ * the loader skips them, so the result matches what the loader kept.
+ */
+export function readEntriesSync(path: string): TranscriptEntry[] {
+  const lines = readFileSync(path, 'utf8').split('\n');
+  lines.pop();
+  const entries: TranscriptEntry[] = [];
+  for (let i = 1; i < lines.length; i += 1) {
+    const line = lines[i]!;
+    if (line.length === 0) continue;
+    const entry = parseEntry(parseLine(line));
+    if (entry) entries.push(entry);
+  }
+  return entries;
+}
+
 /** How long appended lines may sit in the page cache before an fdatasync; the inbound journal, not the transcript, is what acknowledgements wait for. */
 const SYNC_DELAY_MS = 100;
 
