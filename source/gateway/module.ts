@@ -33,6 +33,8 @@ export interface GatewayModule {
   handlers: HandlerTable;
   snapshot?(): Record<string, unknown>;
   health?(): ModuleHealth;
+  /** False while the module cannot take work it would acknowledge (e.g. the state dir refuses writes): `/readyz` says 503. */
+  ready?(): boolean;
   /** Finish or checkpoint running work; must resolve by `deadline` (epoch ms). */
   drain?(deadline: number): Promise<void>;
   close?(): Promise<void>;

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { ClawError } from '../protocol/index.js';
 import { errorCode, nodeFileOps, writeFileAtomicSync, writeFully, type FileOps } from '../config/index.js';
 import {
   journalRecord,
@@ -104,7 +105,7 @@ export class InboundJournal {
    */
   accept(input: AcceptInput): Promise<AcceptedRecord> {
     const refusal = this.options.admit?.();
-    if (refusal) return Promise.reject(new Error(refusal));
+    if (refusal) return Promise.reject(new ClawError('unavailable', refusal));
     this.seq += 1;
     const record: AcceptedRecord = { t: 'accepted', seq: this.seq, at: this.now(), ...input };
     this.prune();

@@ -46,7 +46,7 @@ export class WriteProbe {
 
   /** The last result; starts a fresh probe in the background when it is stale. */
   status(): WriteStatus {
-    if (this.clock.now() - this.checkedAt >= this.intervalMs) void this.check();
+    if (!this.running && this.clock.now() - this.checkedAt >= this.intervalMs) void this.check();
     return this.current;
   }
 
@@ -57,18 +57,17 @@ export class WriteProbe {
     return `Not accepted: the state dir cannot be written (${status.dir}: ${status.reason}). Free disk space or fix permissions there; the gateway takes messages again by itself once it can write.`;
   }
 
-  /** Probes every directory now (joining a probe already running). */
+  /** Probes every directory, starting after any probe already running, so the result is as of this call. */
   check(): Promise<WriteStatus> {
-    if (!this.running) {
-      this.running = this.probeAll().then((status) => {
-        this.current = status;
-        this.checkedAt = this.clock.now();
-        this.running = undefined;
-        this.scheduleRecheck();
-        return status;
-      });
-    }
-    return this.running;
+    const probe = (this.running ?? Promise.resolve()).then(() => this.probeAll()).then((status) => {
+      this.current = status;
+      this.checkedAt = this.clock.now();
+      if (this.running === probe) this.running = undefined;
+      this.scheduleRecheck();
+      return status;
+    });
+    this.running = probe;
+    return probe;
   }
 
   stop(): void {
