@@ -99,6 +99,7 @@ async function memoryRun() {
       // Idle a moment so what is measured is what stays, not what is in flight.
       await sleep(2000);
       figures.checkpoints.push({ turns, ...rssMb(gw.pid), turnsPerSecond: round(turns / (busyMs / 1000)) });
+      console.error(JSON.stringify(figures.checkpoints.at(-1)));
     }
     figures.wallSeconds = round((performance.now() - started) / 1000);
     return figures;
@@ -121,7 +122,8 @@ async function fsyncRun(messages) {
     await sleep(1500);
   } finally {
     gw.client.close();
-    gw.child.kill('SIGTERM');
+    // Stop the gateway itself; strace writes its count when its tracee exits.
+    process.kill(gw.pid, 'SIGTERM');
     await gw.exited;
   }
   const text = readFileSync(out, 'utf8');
