@@ -80,17 +80,38 @@ export class InboundJournal {
   }
 
   /** Opens (creating) the journal; returns it with the accepted-but-unfinished messages in acceptance order. */
-  static async open(path: string, options: JournalOptions = {}): Promise<{ journal: InboundJournal; unfinished: AcceptedRecord[] }> {
+  /**
+   * `lost` is true when the file was missing or held lines that are not
+   * records (deleted or garbled): its dedupe memory is gone, and the caller
+   * should `remember` recent message ids from the transcripts.
+   */
+  static async open(path: string, options: JournalOptions = {}): Promise<{ journal: InboundJournal; unfinished: AcceptedRecord[]; lost: boolean }> {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     if (existsSync(path) && statSync(path).isDirectory()) {
       throw new Error(`The inbound journal ${path} is a directory, not a file; move it aside (e.g. \`mv ${path} ${path}.bad\`) and start the gateway again.`);
     }
-    const records = existsSync(path) ? readRecordsSync(path, options.compactAbove ?? 20_000, options.now?.() ?? Date.now(), options.dedupeMs ?? 5 * 60_000) : [];
+    const existed = existsSync(path);
+    const read = existed ? readRecordsSync(path, options.compactAbove ?? 20_000, options.now?.() ?? Date.now(), options.dedupeMs ?? 5 * 60_000) : { records: [], garbled: 0 };
+    const records = read.records;
     const fd = (options.fs ?? nodeFileOps).openSync(path, 'a', 0o600);
     const journal = new InboundJournal(fd, path, options);
     for (const record of records) journal.replay(record);
     const unfinished = [...journal.open.values()].sort((a, b) => a.seq - b.seq);
-    return { journal, unfinished };
+    return { journal, unfinished, lost: !existed || read.garbled > 0 };
+  }
+
+  /**
+   * Restores dedupe memory the journal lost, from what the transcripts say
+   * was received: a re-sent message inside the window is a duplicate again.
+   */
+  remember(received: ReadonlyArray<{ dedupeKey: string; at: number; sessionKey: string }>): number {
+    let count = 0;
+    for (const item of [...received].sort((a, b) => a.at - b.at)) {
+      if (this.now() - item.at >= this.dedupeMs || this.dedupe.has(item.dedupeKey)) continue;
+      this.dedupe.set(item.dedupeKey, { seq: 0, at: item.at, runId: '', sessionKey: item.sessionKey });
+      count += 1;
+    }
+    return count;
   }
 
   /** The earlier acceptance of the same message, when it is within the dedupe window. */
@@ -239,17 +260,19 @@ export class InboundJournal {
  * file is compacted to what still matters: unfinished messages and those still
  * inside the dedupe window.
  */
-function readRecordsSync(path: string, compactAbove: number, now: number, dedupeMs: number): JournalRecord[] {
+function readRecordsSync(path: string, compactAbove: number, now: number, dedupeMs: number): { records: JournalRecord[]; garbled: number } {
   const text = readFileSync(path, 'utf8');
   const lines = text.split('\n');
   const torn = (lines.pop() ?? '').length > 0;
   const records: JournalRecord[] = [];
+  let garbled = 0;
   for (const line of lines) {
     if (!line) continue;
     let value: unknown;
-    try { value = JSON.parse(line); } catch { continue; }
+    try { value = JSON.parse(line); } catch { garbled += 1; continue; }
     const parsed = journalRecord.safeParse(value);
     if (parsed.success) records.push(parsed.data);
+    else garbled += 1;
   }
   let kept = records;
   if (records.length > compactAbove) {
@@ -260,6 +283,6 @@ function readRecordsSync(path: string, compactAbove: number, now: number, dedupe
     const last = records[records.length - 1];
     if (last && !keepSeq.has(last.seq)) kept.push(last);
   }
-  if (torn || kept !== records) writeFileAtomicSync(path, kept.map((r) => `${JSON.stringify(r)}\n`).join(''), 0o600);
-  return kept;
+  if (torn || garbled > 0 || kept !== records) writeFileAtomicSync(path, kept.map((r) => `${JSON.stringify(r)}\n`).join(''), 0o600);
+  return { records: kept, garbled };
 }

@@ -175,6 +175,24 @@ export class SessionRegistry {
     return { sessionId: session.sessionId, entries: all.slice(start, end), hasMore: start > 0 };
   }
 
+  /**
+   * Inbound messages the transcripts received since `since` (active sessions
+   * only), keyed as the journal dedupes them: what rebuilds its dedupe memory
+   * when the journal was deleted or garbled.
+   */
+  async receivedSince(since: number): Promise<Array<{ dedupeKey: string; at: number; sessionKey: string }>> {
+    const received: Array<{ dedupeKey: string; at: number; sessionKey: string }> = [];
+    for (const { key, entry } of this.list()) {
+      if (entry.updatedAt < since) continue;
+      const session = await this.open(key);
+      for (const e of session.entries()) {
+        if (e.type !== 'message' || e.role !== 'user' || e.timestamp < since || !e.meta?.messageId || !e.meta.channel) continue;
+        received.push({ dedupeKey: `${e.meta.channel}\u0000${e.meta.messageId}`, at: e.timestamp, sessionKey: key });
+      }
+    }
+    return received;
+  }
+
   meta(key: string): SessionMeta {
     const { agentId, entry } = this.require(key);
     return { key, agentId, ...pickMeta(entry) };
