@@ -89,7 +89,7 @@ export class LaneQueue {
     const touched = new Set<Lane>();
     for (const message of [...messages].sort((a, b) => a.seq - b.seq)) {
       const lane = this.lane(message.sessionKey);
-      lane.queue.push(message);
+      lane.queue.push({ ...message, restored: true });
       lane.lastArrival = this.clock.now();
       touched.add(lane);
     }
@@ -284,12 +284,12 @@ export class LaneQueue {
   }
 
   /**
-   * A message the transcript already answers (a reply written before a crash,
-   * or a batch a restart split) is not answered again: it gets its outcome now
-   * and leaves the turn. True when nothing is left to run.
+   * A restored message the transcript already answers (a reply written before
+   * a crash, or a batch the restart split) is not answered again: it gets its
+   * outcome now and leaves the turn. True when nothing is left to run.
    */
   private settleAnswered(turn: ActiveTurn, session: SessionHandle): boolean {
-    const answered = turn.messages.filter((m) => !m.rerun && session.isAnswered(m.messageId));
+    const answered = turn.messages.filter((m) => m.restored && !m.rerun && session.isAnswered(m.messageId));
     if (answered.length === 0) return false;
     for (const message of answered) {
       this.options.onOutcome(message, 'replied', { reason: 'already answered in the transcript; not run again', ...(message.runId !== turn.runId ? { turnRunId: turn.runId } : {}) });

@@ -48,6 +48,8 @@ export interface QueuedMessage {
   senderName?: string | undefined;
   /** `/retry`: runs although the transcript already answers this messageId. */
   rerun?: boolean | undefined;
+  /** Put back by LaneQueue.restore after a restart: skipped when the transcript already answers it. */
+  restored?: boolean | undefined;
 }
 
 export interface TurnContext {
