@@ -1,6 +1,6 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { writeFileAtomicSync } from '../../source/config/index.js';
 import type { TranscriptEntry } from '../../source/protocol/index.js';
 import { InboundJournal, type AcceptInput } from '../../source/queue/index.js';
@@ -152,8 +152,7 @@ describe('durable writes', () => {
     // No one asks again: the probe's own re-check timer notices the space.
     expect(clock.pendingTimers()).toBe(1);
     clock.advance(1000);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(probe.status()).toEqual({ ok: true });
+    await vi.waitFor(() => expect(probe.status()).toEqual({ ok: true }), { timeout: 5000, interval: 10 });
     expect(clock.pendingTimers()).toBe(0);
   });
 });
