@@ -44,7 +44,7 @@ describe.skipIf(!existsSync(CLI_ENTRY))('claw message send and claw sessions', (
     const sent = await claw(['message', 'send', '--session', 'agent:main:main', 'hi'], state.env);
     expect(sent.code).toBe(1);
     // The daemon runs the agent runtime, which explains how to configure a model.
-    expect(sent.stderr).toMatch(/No model[\s\S]*agents\.defaults\.model/);
+    expect(sent.stderr).toMatch(/No model[\s\S]*claw models list/);
     const bad = await claw(['message', 'send', 'hi'], state.env);
     expect(bad).toMatchObject({ code: 2, stderr: expect.stringMatching(/--session KEY is required/) });
   }, 120_000);
