@@ -233,7 +233,7 @@ export class LaneQueue {
   }
 
   private async runTurn(lane: Lane, turn: ActiveTurn, overflow: QueuedMessage[]): Promise<void> {
-    let outcome: TurnOutcome | undefined;
+    let outcome: TurnOutcome;
     try {
       const session = await this.options.openSession(turn.sessionKey, turn.agentId);
       turn.session = session;
