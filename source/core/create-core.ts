@@ -8,7 +8,8 @@ import { createProviders, type Providers } from '../providers/index.js';
 import { InboundJournal, LaneQueue, testRunnerFromEnv, type AcceptedRecord, type TurnEmitter, type TurnRunner } from '../queue/index.js';
 import { defaultAgentId, parseSessionKey } from '../routing/index.js';
 import { agentWorkspaceDir, createSkillsSlashCommand, SkillsService, skillSlashCommand } from '../skills/index.js';
-import { SessionRegistry } from '../sessions/index.js';
+import { SessionRegistry, WriteProbe } from '../sessions/index.js';
+import { configuredAgentIds } from '../memory/index.js';
 import { createToolsRuntime, describeExecSandbox, type ToolsRuntime } from '../tools/index.js';
 import { agentTurnRunner } from './agent-turn-runner.js';
 import { CommandService } from './command-service.js';
@@ -86,6 +87,7 @@ export class Core {
     readonly log: Logger,
     readonly events: EventBus,
     private readonly journal: InboundJournal,
+    private readonly probe: WriteProbe,
     unfinished: AcceptedRecord[],
     options: CoreOptions,
   ) {
@@ -135,6 +137,7 @@ export class Core {
       },
       emit: this.#turnEmitter(),
       onChange: () => lanesEvent.poke(),
+      warn: (message) => log.warn(message),
     });
     this.sessions = new SessionsService(registry, this.lanes, events, this.lifecycle);
     this.#messages = new InboundService({
@@ -177,8 +180,16 @@ export class Core {
   /** Builds every service in order, opens the journal and re-queues what a crash left unfinished. */
   static async create(options: CoreOptions): Promise<Core> {
     const clock = options.clock ?? systemClock;
-    const { journal, unfinished } = await InboundJournal.open(join(options.paths.root, 'queue', 'inbound.jsonl'), { now: () => clock.now(), ...(options.journalFsync === false ? { fsync: false } : {}) });
-    return new Core(options.paths, options.log, options.events, journal, unfinished, options);
+    const { paths, config } = options;
+    const queueDir = join(paths.root, 'queue');
+    // Nothing is acknowledged while the journal's or a session store's folder refuses writes.
+    const probe = new WriteProbe({ dirs: () => [queueDir, ...configuredAgentIds(config).map((id) => paths.sessionsDir(id))], clock });
+    const { journal, unfinished } = await InboundJournal.open(join(queueDir, 'inbound.jsonl'), {
+      now: () => clock.now(),
+      admit: () => probe.refusal(),
+      ...(options.journalFsync === false ? { fsync: false } : {}),
+    });
+    return new Core(paths, options.log, options.events, journal, probe, unfinished, options);
   }
 
   /**
@@ -198,6 +209,11 @@ export class Core {
     this.#unsubscribe.push(this.config.onChange((changed) => this.#applyConfig(changed)));
     this.config.watch((status) => this.events.emit('config', status));
     await this.lifecycle.emit('gateway:startup', {});
+  }
+
+  /** False while the state dir refuses writes: `/readyz` answers 503 (health stays ok, so a supervisor does not restart over a full disk). */
+  ready(): boolean {
+    return this.probe.status().ok;
   }
 
   health(): Record<string, ServiceHealth> {
@@ -244,6 +260,7 @@ export class Core {
     for (const service of [...this.services].reverse()) await service.stop?.();
     await this.sessions.registry.close();
     await this.journal.close();
+    this.probe.stop();
     await this.tools.close();
   }
 

@@ -11,7 +11,7 @@ import {
   type QueuedMessage,
 } from '../queue/index.js';
 import { routeInbound } from '../routing/index.js';
-import type { SessionRegistry } from '../sessions/index.js';
+import { RECOVERED_ENTRY, type SessionRegistry } from '../sessions/index.js';
 
 export interface AcceptResult {
   runId: string;
@@ -62,8 +62,15 @@ function queued(record: AcceptedRecord): QueuedMessage {
     ...(record.senderId !== undefined ? { senderId: record.senderId } : {}),
     ...(record.senderName !== undefined ? { senderName: record.senderName } : {}),
     ...(record.route !== undefined ? { route: record.route } : {}),
+    ...(record.dedupeKey.startsWith(RETRY_PREFIX) ? { rerun: true } : {}),
   };
 }
+
+/** `/retry` journals under this dedupe prefix: its message runs although the transcript answers it. */
+const RETRY_PREFIX = 'retry\u0000';
+
+/** A message that was being answered when the gateway died this many times is not run again. */
+const MAX_RECOVERIES = 3;
 
 /**
  * The path of every inbound message: check, route, dedupe, journal durably,
@@ -137,7 +144,7 @@ export class InboundService implements InboundPort {
       throw new ClawError('not_found', `Nothing to retry: ${sessionKey} has no message from you yet.`);
     }
     const record = await journal.accept({
-      dedupeKey: `retry\u0000${randomUUID()}`,
+      dedupeKey: `${RETRY_PREFIX}${randomUUID()}`,
       runId: randomUUID(),
       messageId: last.meta?.messageId ?? last.id,
       sessionKey,
@@ -151,28 +158,44 @@ export class InboundService implements InboundPort {
   }
 
   /**
-   * After a restart: a message whose reply is already in its transcript only
-   * lacks its outcome record; anything else runs again, in acceptance order.
+   * After a restart: a message whose final reply (or recorded failure) is in
+   * its transcript only lacks its outcome record; anything else runs again
+   * (see source/queue/README.md, "Crash recovery"), all of a session's
+   * messages restored together so a collect batch stays one turn. A message
+   * that was mid-turn in MAX_RECOVERIES crashes ends as a visible failure.
    */
-  async recover(unfinished: readonly AcceptedRecord[]): Promise<{ requeued: number; completed: number }> {
+  async recover(unfinished: readonly AcceptedRecord[]): Promise<{ requeued: number; completed: number; failed: number }> {
     const { journal, lanes, sessions } = this.deps;
-    let requeued = 0;
+    const rerun: QueuedMessage[] = [];
     let completed = 0;
+    let failed = 0;
     for (const record of unfinished) {
+      const message = queued(record);
       try {
         sessions.ensure(record.sessionKey, record.channel);
         const session = await sessions.open(record.sessionKey);
-        if (session.isAnswered(record.messageId)) {
-          void journal.finish(record.seq, 'replied', { reason: 'reply found in the transcript after a restart' });
+        if (!message.rerun && session.isAnswered(record.messageId)) {
+          void journal.finish(record.seq, 'replied', { reason: 'reply found in the transcript after a restart' }).catch((error: unknown) => this.deps.warn(String(error)));
           completed += 1;
           continue;
+        }
+        if (session.hasMessage(record.messageId)) {
+          const attempts = session.recoveries(record.messageId) + 1;
+          if (attempts > MAX_RECOVERIES) {
+            const error = `The gateway stopped ${MAX_RECOVERIES} times while answering this message, so it was not run again. Send it again if it still matters.`;
+            session.append({ type: 'custom', customType: 'turn_outcome', data: { runId: record.runId, status: 'failed', error } });
+            void journal.finish(record.seq, 'failed', { reason: error }).catch((failure: unknown) => this.deps.warn(String(failure)));
+            failed += 1;
+            continue;
+          }
+          session.append({ type: 'custom', customType: RECOVERED_ENTRY, data: { messageId: record.messageId, runId: record.runId, attempt: attempts } });
         }
       } catch (error) {
         this.deps.warn(`could not check ${record.sessionKey} for message ${record.messageId}: ${String(error)}`);
       }
-      lanes.enqueue(queued(record), { force: true });
-      requeued += 1;
+      rerun.push(message);
     }
-    return { requeued, completed };
+    lanes.restore(rerun);
+    return { requeued: rerun.length, completed, failed };
   }
 }

@@ -13,6 +13,7 @@ export function coreGatewayModule(core: Core): GatewayModule {
     handlers: { ...sessionsRpc(core), ...servicesRpc(core), ...hooksRpc(core) },
     snapshot: () => core.snapshot(),
     healthChecks: () => core.health(),
+    ready: () => core.ready(),
     drain: (deadline, reason) => core.drain(deadline, reason),
     close: () => core.stop(),
     http: (req, res, path) => core.hooks.http(req, res, path),

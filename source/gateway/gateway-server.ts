@@ -203,7 +203,7 @@ export class GatewayServer {
       res.end(JSON.stringify(body));
     };
     if (path === '/healthz') return reply(200, { ok: true });
-    if (path === '/readyz') return this.state === 'ready' ? reply(200, { ready: true }) : reply(503, { ready: false });
+    if (path === '/readyz') return this.state === 'ready' && this.modules.every((m) => m.ready?.() !== false) ? reply(200, { ready: true }) : reply(503, { ready: false });
     if (this.state === 'ready' && this.modules.some((module) => module.http?.(req, res, path ?? '/'))) return;
     reply(404, { error: 'not found' });
   }

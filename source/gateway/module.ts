@@ -36,6 +36,8 @@ export interface GatewayModule {
   health?(): ModuleHealth;
   /** Several named checks at once (the core reports one per service). */
   healthChecks?(): Record<string, ModuleHealth>;
+  /** False while the module cannot take work it would acknowledge (e.g. the state dir refuses writes): `/readyz` says 503. */
+  ready?(): boolean;
   /** Finish or checkpoint running work; must resolve by `deadline` (epoch ms). */
   drain?(deadline: number, reason: string): Promise<void>;
   close?(): Promise<void>;

@@ -7,6 +7,13 @@ export interface TurnEmitter {
   (event: 'agent', payload: AgentEventPayload): void;
 }
 
+/** The global slot of a running turn, as the lane lends it out and takes it back. */
+export interface TurnSlot {
+  release(): void;
+  /** Resolves once the slot is held again (at once if the turn has ended meanwhile). */
+  reacquire(): Promise<void>;
+}
+
 /** A running turn: its messages, abort controller, steer buffer and watchdog state. */
 export class ActiveTurn {
   readonly controller = new AbortController();
@@ -17,11 +24,15 @@ export class ActiveTurn {
   /** Steered messages not yet taken; they become the next turn if the runner never takes them. */
   readonly steered: QueuedMessage[] = [];
   watchdog: TimerHandle | undefined;
+  /** False while the turn has lent its global slot out (outsideSlot). */
+  holdsSlot = true;
+  /** The pending request to take the slot back, while one is queued. */
+  resume: { owner: string; settle(): void } | undefined;
   finished = false;
   finalSent = false;
   session: SessionHandle | undefined;
 
-  constructor(readonly runId: string, readonly sessionKey: string, readonly agentId: string, readonly messages: readonly QueuedMessage[], private readonly clock: Clock) {
+  constructor(readonly runId: string, readonly sessionKey: string, readonly agentId: string, public messages: readonly QueuedMessage[], private readonly clock: Clock) {
     this.startedAt = clock.now();
     this.lastProgress = this.startedAt;
   }
@@ -31,7 +42,7 @@ export class ActiveTurn {
     return [...this.messages, ...this.taken];
   }
 
-  context(session: SessionHandle, emit: TurnEmitter, onSteerTaken: (messages: QueuedMessage[]) => void): TurnContext {
+  context(session: SessionHandle, emit: TurnEmitter, onSteerTaken: (messages: QueuedMessage[]) => void, slot: TurnSlot): TurnContext {
     const progress = (): void => { this.lastProgress = this.clock.now(); };
     const turnEmit = ((event: 'chat' | 'agent', payload: ChatEventPayload | AgentEventPayload) => {
       if (this.finished) return;
@@ -49,6 +60,15 @@ export class ActiveTurn {
       progress,
       emit: turnEmit,
       hasSteered: () => !this.finished && this.steered.length > 0,
+      outsideSlot: async <T>(wait: () => Promise<T>): Promise<T> => {
+        if (this.finished || !this.holdsSlot) return wait();
+        slot.release();
+        try {
+          return await wait();
+        } finally {
+          await slot.reacquire();
+        }
+      },
       takeSteered: () => {
         if (this.finished) return [];
         const drained = this.steered.splice(0);

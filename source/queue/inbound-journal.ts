@@ -1,7 +1,7 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { writeFileAtomicSync } from '../config/index.js';
+import { ClawError } from '../protocol/index.js';
+import { errorCode, nodeFileOps, writeFileAtomicSync, writeFully, type FileOps } from '../config/index.js';
 import {
   journalRecord,
   type AcceptedRecord,
@@ -18,6 +18,13 @@ export interface JournalOptions {
   fsync?: boolean;
   /** Rewrite the file at open when it has more records than this. */
   compactAbove?: number;
+  /** The disk as the journal writes to it; tests pass one that fails. */
+  fs?: FileOps;
+  /**
+   * Asked before every acceptance: a reason to refuse (the state dir cannot be
+   * written), so nothing is acknowledged that cannot run.
+   */
+  admit?: () => string | undefined;
 }
 
 export interface JournalStats {
@@ -27,10 +34,19 @@ export interface JournalStats {
 
 interface Batch {
   lines: string[];
+  /** Outcome lines: kept for the next flush when this one fails, since no one waits to be told. */
+  retry: boolean[];
   waiters: Array<{ resolve(): void; reject(error: Error): void }>;
 }
 
 export type AcceptInput = Omit<AcceptedRecord, 't' | 'seq' | 'at'>;
+
+/** The earlier acceptance a duplicate is answered with. */
+export type DedupeEntry = Pick<AcceptedRecord, 'seq' | 'at' | 'runId' | 'sessionKey'>;
+
+function dedupeEntry(record: AcceptedRecord): DedupeEntry {
+  return { seq: record.seq, at: record.at, runId: record.runId, sessionKey: record.sessionKey };
+}
 
 /**
  * The inbound journal: every accepted message is on disk (fsync) before it is
@@ -40,32 +56,66 @@ export type AcceptInput = Omit<AcceptedRecord, 't' | 'seq' | 'at'>;
 export class InboundJournal {
   readonly stats: JournalStats = { batches: 0, records: 0 };
   private seq = 0;
-  private readonly dedupe = new Map<string, AcceptedRecord>();
-  private readonly finished = new Set<number>();
+  /** Only what a duplicate is answered with: the message texts do not stay in memory for the window. */
+  private readonly dedupe = new Map<string, DedupeEntry>();
   private readonly open = new Map<number, AcceptedRecord>();
-  private pending: Batch = { lines: [], waiters: [] };
+  private pending: Batch = { lines: [], retry: [], waiters: [] };
   private flushing: Promise<void> | undefined;
   private readonly now: () => number;
   private readonly dedupeMs: number;
+  private readonly ops: FileOps;
+  /** Bytes of the file that are complete, durable records. */
+  private goodSize: number;
+  /** A failed write left a fragment that could not be cut off yet. */
+  private torn = false;
+  /** The last write failed and left outcome lines to retry with the next one. */
+  private retryPending = false;
+  private closed = false;
 
-  private constructor(private readonly handle: FileHandle, private readonly options: JournalOptions) {
+  private constructor(private readonly fd: number, readonly path: string, private readonly options: JournalOptions) {
     this.now = options.now ?? Date.now;
     this.dedupeMs = options.dedupeMs ?? 5 * 60_000;
+    this.ops = options.fs ?? nodeFileOps;
+    this.goodSize = this.ops.fstatSync(fd).size;
   }
 
   /** Opens (creating) the journal; returns it with the accepted-but-unfinished messages in acceptance order. */
-  static async open(path: string, options: JournalOptions = {}): Promise<{ journal: InboundJournal; unfinished: AcceptedRecord[] }> {
+  /**
+   * `lost` is true when the file was missing or held lines that are not
+   * records (deleted or garbled): its dedupe memory is gone, and the caller
+   * should `remember` recent message ids from the transcripts.
+   */
+  static async open(path: string, options: JournalOptions = {}): Promise<{ journal: InboundJournal; unfinished: AcceptedRecord[]; lost: boolean }> {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    const records = existsSync(path) ? readRecordsSync(path, options.compactAbove ?? 20_000, options.now?.() ?? Date.now(), options.dedupeMs ?? 5 * 60_000) : [];
-    const handle = await open(path, 'a', 0o600);
-    const journal = new InboundJournal(handle, options);
+    if (existsSync(path) && statSync(path).isDirectory()) {
+      throw new Error(`The inbound journal ${path} is a directory, not a file; move it aside (e.g. \`mv ${path} ${path}.bad\`) and start the gateway again.`);
+    }
+    const existed = existsSync(path);
+    const read = existed ? readRecordsSync(path, options.compactAbove ?? 20_000, options.now?.() ?? Date.now(), options.dedupeMs ?? 5 * 60_000) : { records: [], garbled: 0 };
+    const records = read.records;
+    const fd = (options.fs ?? nodeFileOps).openSync(path, 'a', 0o600);
+    const journal = new InboundJournal(fd, path, options);
     for (const record of records) journal.replay(record);
     const unfinished = [...journal.open.values()].sort((a, b) => a.seq - b.seq);
-    return { journal, unfinished };
+    return { journal, unfinished, lost: !existed || read.garbled > 0 };
+  }
+
+  /**
+   * Restores dedupe memory the journal lost, from what the transcripts say
+   * was received: a re-sent message inside the window is a duplicate again.
+   */
+  remember(received: ReadonlyArray<{ dedupeKey: string; at: number; sessionKey: string }>): number {
+    let count = 0;
+    for (const item of [...received].sort((a, b) => a.at - b.at)) {
+      if (this.now() - item.at >= this.dedupeMs || this.dedupe.has(item.dedupeKey)) continue;
+      this.dedupe.set(item.dedupeKey, { seq: 0, at: item.at, runId: '', sessionKey: item.sessionKey });
+      count += 1;
+    }
+    return count;
   }
 
   /** The earlier acceptance of the same message, when it is within the dedupe window. */
-  lookup(dedupeKey: string): AcceptedRecord | undefined {
+  lookup(dedupeKey: string): DedupeEntry | undefined {
     this.prune();
     return this.dedupe.get(dedupeKey);
   }
@@ -75,9 +125,12 @@ export class InboundJournal {
    * order) is fixed synchronously, so callers that await in order stay in order.
    */
   accept(input: AcceptInput): Promise<AcceptedRecord> {
+    const refusal = this.options.admit?.();
+    if (refusal) return Promise.reject(new ClawError('unavailable', refusal));
     this.seq += 1;
     const record: AcceptedRecord = { t: 'accepted', seq: this.seq, at: this.now(), ...input };
-    this.dedupe.set(record.dedupeKey, record);
+    this.prune();
+    this.dedupe.set(record.dedupeKey, dedupeEntry(record));
     this.open.set(record.seq, record);
     return this.write(record).then(() => record, (error: unknown) => {
       this.dedupe.delete(record.dedupeKey);
@@ -88,48 +141,52 @@ export class InboundJournal {
 
   /** The one outcome of an accepted message; later calls for the same seq are ignored. */
   finish(seq: number, status: OutcomeStatus, extra: { reason?: string; turnRunId?: string } = {}): Promise<void> {
-    if (this.finished.has(seq) || !this.open.has(seq)) return Promise.resolve();
-    this.finished.add(seq);
+    if (!this.open.has(seq)) return Promise.resolve();
     this.open.delete(seq);
     const record: OutcomeRecord = { t: 'outcome', seq, at: this.now(), status, ...extra };
-    return this.write(record);
+    return this.write(record, true);
   }
 
   isFinished(seq: number): boolean {
-    return this.finished.has(seq);
+    return seq <= this.seq && !this.open.has(seq);
   }
 
   unfinishedCount(): number {
     return this.open.size;
   }
 
-  /** Resolves when every record written so far is durable. */
+  /** Resolves when every record written so far is durable; rejects when the disk still refuses. */
   async flush(): Promise<void> {
     while (this.flushing || this.pending.lines.length > 0) {
       if (!this.flushing) this.startFlush();
       await this.flushing;
+      if (this.retryPending) throw new Error(`The inbound journal ${this.path} could not be written; ${this.pending.lines.length} outcome record(s) are not on disk and their messages will be checked again after a restart.`);
     }
   }
 
   async close(): Promise<void> {
-    await this.flush();
-    await this.handle.close();
+    try {
+      await this.flush();
+    } finally {
+      if (!this.closed) this.ops.closeSync(this.fd);
+      this.closed = true;
+    }
   }
 
   private replay(record: JournalRecord): void {
     this.seq = Math.max(this.seq, record.seq);
     if (record.t === 'accepted') {
       this.open.set(record.seq, record);
-      if (this.now() - record.at < this.dedupeMs) this.dedupe.set(record.dedupeKey, record);
+      if (this.now() - record.at < this.dedupeMs) this.dedupe.set(record.dedupeKey, dedupeEntry(record));
       return;
     }
-    this.finished.add(record.seq);
     this.open.delete(record.seq);
   }
 
-  private write(record: JournalRecord): Promise<void> {
+  private write(record: JournalRecord, retry = false): Promise<void> {
     const promise = new Promise<void>((resolve, reject) => {
       this.pending.lines.push(`${JSON.stringify(record)}\n`);
+      this.pending.retry.push(retry);
       this.pending.waiters.push({ resolve, reject });
     });
     if (!this.flushing) this.startFlush();
@@ -138,22 +195,55 @@ export class InboundJournal {
 
   private startFlush(): void {
     const batch = this.pending;
-    this.pending = { lines: [], waiters: [] };
+    this.pending = { lines: [], retry: [], waiters: [] };
+    let kept = 0;
     this.flushing = (async () => {
       try {
-        await this.handle.write(batch.lines.join(''));
-        if (this.options.fsync !== false) await this.handle.datasync();
+        await this.writeBatch(batch.lines.join(''));
+        this.retryPending = false;
         this.stats.batches += 1;
         this.stats.records += batch.lines.length;
         for (const waiter of batch.waiters) waiter.resolve();
       } catch (error) {
-        const failure = new Error(`The inbound journal could not be written (${String(error)}); check free disk space and permissions of the state dir.`);
+        const failure = new Error(`The inbound journal ${this.path} could not be written (${errorCode(error)}); nothing in this write was acknowledged. Free disk space or fix permissions of the state dir.`, { cause: error });
         for (const waiter of batch.waiters) waiter.reject(failure);
+        // Outcomes of messages that already ended go into the next write; the next write is the retry.
+        const outcomes = batch.lines.filter((_, i) => batch.retry[i]);
+        kept = outcomes.length;
+        this.pending.lines.unshift(...outcomes);
+        this.pending.retry.unshift(...outcomes.map(() => true));
+        this.pending.waiters.unshift(...outcomes.map(() => ({ resolve: () => undefined, reject: () => undefined })));
+        this.retryPending = kept > 0;
       }
     })().finally(() => {
       this.flushing = undefined;
-      if (this.pending.lines.length > 0) this.startFlush();
+      // Only records that arrived meanwhile start a write at once; kept outcomes wait for the next one.
+      if (this.pending.lines.length > kept) this.startFlush();
     });
+  }
+
+  /**
+   * Appends the bytes in full and makes them durable, or leaves the file as it
+   * was: a fragment of a failed write is cut off before anything follows it.
+   */
+  private async writeBatch(text: string): Promise<void> {
+    const buffer = Buffer.from(text);
+    try {
+      if (this.torn) {
+        await this.ops.ftruncate(this.fd, this.goodSize);
+        this.torn = false;
+      }
+      await writeFully(this.ops, this.fd, buffer, this.path);
+      if (this.options.fsync !== false) await this.ops.fdatasync(this.fd);
+    } catch (error) {
+      try {
+        await this.ops.ftruncate(this.fd, this.goodSize);
+      } catch {
+        this.torn = true;
+      }
+      throw error;
+    }
+    this.goodSize += buffer.length;
   }
 
   private prune(): void {
@@ -170,17 +260,19 @@ export class InboundJournal {
  * file is compacted to what still matters: unfinished messages and those still
  * inside the dedupe window.
  */
-function readRecordsSync(path: string, compactAbove: number, now: number, dedupeMs: number): JournalRecord[] {
+function readRecordsSync(path: string, compactAbove: number, now: number, dedupeMs: number): { records: JournalRecord[]; garbled: number } {
   const text = readFileSync(path, 'utf8');
   const lines = text.split('\n');
   const torn = (lines.pop() ?? '').length > 0;
   const records: JournalRecord[] = [];
+  let garbled = 0;
   for (const line of lines) {
     if (!line) continue;
     let value: unknown;
-    try { value = JSON.parse(line); } catch { continue; }
+    try { value = JSON.parse(line); } catch { garbled += 1; continue; }
     const parsed = journalRecord.safeParse(value);
     if (parsed.success) records.push(parsed.data);
+    else garbled += 1;
   }
   let kept = records;
   if (records.length > compactAbove) {
@@ -191,6 +283,6 @@ function readRecordsSync(path: string, compactAbove: number, now: number, dedupe
     const last = records[records.length - 1];
     if (last && !keepSeq.has(last.seq)) kept.push(last);
   }
-  if (torn || kept !== records) writeFileAtomicSync(path, kept.map((r) => `${JSON.stringify(r)}\n`).join(''), 0o600);
-  return kept;
+  if (torn || garbled > 0 || kept !== records) writeFileAtomicSync(path, kept.map((r) => `${JSON.stringify(r)}\n`).join(''), 0o600);
+  return { records: kept, garbled };
 }

@@ -7,7 +7,7 @@
 export type { TurnRunner, TurnContext, TurnOutcome, QueuedMessage, SessionHandle, SessionMeta, SessionMetaPatch, NewTranscriptEntry } from './turn-runner.js';
 export { LaneQueue, type LaneQueueOptions, type EnqueueStatus } from './lane-queue.js';
 export { resolveQueueMode, poolForSessionKey, type QueueMode, type QueueConfig, type DropPolicy, type PoolName, type ModeSources } from './modes.js';
-export { InboundJournal, type JournalOptions, type AcceptInput, type JournalStats } from './inbound-journal.js';
+export { InboundJournal, type JournalOptions, type AcceptInput, type JournalStats, type DedupeEntry } from './inbound-journal.js';
 export { journalRecord, type AcceptedRecord, type OutcomeRecord, type JournalRecord, type OutcomeStatus } from './journal-records.js';
 export { noModelRunner, echoRunner, testRunnerFromEnv } from './builtin-runners.js';
 export type { TurnEmitter } from './active-turn.js';

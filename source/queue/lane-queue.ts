@@ -1,5 +1,5 @@
 import type { LanesPayload } from '../protocol/index.js';
-import { ActiveTurn, type TurnEmitter } from './active-turn.js';
+import { ActiveTurn, type TurnEmitter, type TurnSlot } from './active-turn.js';
 import { systemClock, type Clock, type TimerHandle } from '../config/index.js';
 import { poolForSessionKey, type PoolName, type QueueConfig } from './modes.js';
 import { Pool } from './pool.js';
@@ -18,6 +18,8 @@ export interface LaneQueueOptions {
   emit: TurnEmitter;
   /** Lane depths or activity changed (callers throttle the `lanes` event). */
   onChange?(): void;
+  /** Something went wrong that no message's outcome can carry (for the log). */
+  warn?(message: string): void;
   clock?: Clock;
 }
 
@@ -75,6 +77,24 @@ export class LaneQueue {
     this.pump(lane);
     this.changed();
     return lane.active?.messages.includes(message) ? 'started' : 'queued';
+  }
+
+  /**
+   * After a restart: puts unfinished messages back in acceptance order, all of
+   * a lane's at once before any starts, so a `collect` batch the crash
+   * interrupted is collected again as one turn instead of split into several.
+   * The cap does not apply: these were acknowledged already.
+   */
+  restore(messages: readonly QueuedMessage[]): void {
+    const touched = new Set<Lane>();
+    for (const message of [...messages].sort((a, b) => a.seq - b.seq)) {
+      const lane = this.lane(message.sessionKey);
+      lane.queue.push({ ...message, restored: true });
+      lane.lastArrival = this.clock.now();
+      touched.add(lane);
+    }
+    for (const lane of touched) this.pump(lane);
+    this.changed();
   }
 
   /** Aborts the running turn of a session (only `runId` when given); the queue stays. */
@@ -217,14 +237,18 @@ export class LaneQueue {
     try {
       const session = await this.options.openSession(turn.sessionKey, turn.agentId);
       turn.session = session;
-      if (overflow.length > 0) session.append(overflowNote(overflow));
-      appendUserMessages(session, turn.messages);
-      const context = turn.context(session, this.options.emit, (taken) => {
-        appendUserMessages(session, taken);
-        this.announceMerged(turn, taken);
-        this.changed();
-      });
-      outcome = await this.options.runner.run(context);
+      if (this.settleAnswered(turn, session)) {
+        outcome = { status: 'replied', text: '' };
+      } else {
+        if (overflow.length > 0) session.append(overflowNote(overflow));
+        appendUserMessages(session, turn.messages);
+        const context = turn.context(session, this.options.emit, (taken) => {
+          appendUserMessages(session, taken);
+          this.announceMerged(turn, taken);
+          this.changed();
+        }, this.turnSlot(lane, turn));
+        outcome = await this.options.runner.run(context);
+      }
     } catch (error) {
       outcome = { status: 'failed', error: error instanceof Error ? error.message : String(error) };
     }
@@ -232,6 +256,47 @@ export class LaneQueue {
       outcome = { status: 'aborted', error: String(turn.controller.signal.reason ?? 'aborted') };
     }
     this.finishTurn(lane, turn, outcome);
+  }
+
+  /** Lending the slot: another lane may start meanwhile; taking it back queues behind lanes already waiting. */
+  private turnSlot(lane: Lane, turn: ActiveTurn): TurnSlot {
+    const owner = `${lane.key}\u0000resume`;
+    return {
+      release: () => {
+        turn.holdsSlot = false;
+        this.pools[lane.pool].release();
+        this.changed();
+      },
+      reacquire: () => new Promise<void>((resolve) => {
+        if (turn.finished) return resolve();
+        const settle = (): void => {
+          turn.resume = undefined;
+          resolve();
+        };
+        turn.resume = { owner, settle };
+        this.pools[lane.pool].request(owner, () => {
+          turn.holdsSlot = true;
+          settle();
+          this.changed();
+        });
+      }),
+    };
+  }
+
+  /**
+   * A restored message the transcript already answers (a reply written before
+   * a crash, or a batch the restart split) is not answered again: it gets its
+   * outcome now and leaves the turn. True when nothing is left to run.
+   */
+  private settleAnswered(turn: ActiveTurn, session: SessionHandle): boolean {
+    const answered = turn.messages.filter((m) => m.restored && !m.rerun && session.isAnswered(m.messageId));
+    if (answered.length === 0) return false;
+    for (const message of answered) {
+      this.options.onOutcome(message, 'replied', { reason: 'already answered in the transcript; not run again', ...(message.runId !== turn.runId ? { turnRunId: turn.runId } : {}) });
+    }
+    turn.messages = turn.messages.filter((m) => !answered.includes(m));
+    turn.finalSent = turn.messages.length === 0;
+    return turn.messages.length === 0;
   }
 
   private armWatchdog(lane: Lane, turn: ActiveTurn): void {
@@ -254,43 +319,69 @@ export class LaneQueue {
     if (!turn.controller.signal.aborted) turn.controller.abort(reason);
   }
 
+  /**
+   * Every step here may fail (a full disk refuses the outcome note, a listener
+   * throws); none of it may keep the lane or its pool slot, so the release is
+   * in `finally` and each step fails on its own.
+   */
   private finishTurn(lane: Lane, turn: ActiveTurn, outcome: TurnOutcome): void {
     if (turn.finished) return;
     turn.finished = true;
-    if (turn.watchdog) this.clock.clearTimer(turn.watchdog);
-    const shuttingDown = this.stopped && outcome.status === 'aborted';
-    if (!shuttingDown) {
-      const event = outcomeEvent(turn, outcome);
-      if (event) this.options.emit('chat', event);
-      if (turn.session && (outcome.status === 'failed' || outcome.status === 'aborted')) {
-        turn.session.append({ type: 'custom', customType: 'turn_outcome', data: { runId: turn.runId, status: outcome.status, error: outcome.error } });
-      }
-      const status: OutcomeStatus = outcome.status;
-      for (const message of turn.answered()) {
-        this.options.onOutcome(message, status, {
-          ...(outcome.error !== undefined ? { reason: outcome.error } : {}),
-          ...(message.runId !== turn.runId ? { turnRunId: turn.runId } : {}),
-          ...(outcome.text !== undefined ? { text: outcome.text } : {}),
-        });
-      }
+    try {
+      if (turn.watchdog) this.clock.clearTimer(turn.watchdog);
+      if (!(this.stopped && outcome.status === 'aborted')) this.recordOutcome(turn, outcome);
+      this.guard('lifecycle event', () => this.options.emit('agent', {
+        runId: turn.runId,
+        sessionKey: turn.sessionKey,
+        stream: 'lifecycle',
+        phase: outcome.status === 'failed' ? 'error' : outcome.status === 'aborted' ? 'aborted' : 'end',
+        ...(outcome.error !== undefined ? { detail: outcome.error } : {}),
+      }));
+    } finally {
+      // Steered messages the runner never took run as the next turn, ahead of the queue.
+      lane.queue.unshift(...turn.steered.splice(0).map((m) => ({ ...m, mode: 'followup' as const })));
+      lane.active = undefined;
+      if (turn.holdsSlot) this.pools[lane.pool].release();
+      else this.cancelResume(lane, turn);
+      if (lane.queue[0]?.mode === 'collect') lane.debounceUntil = lane.lastArrival + this.options.config.debounceMs;
+      this.pump(lane);
+      if (!lane.active && !lane.waitingForSlot && lane.queue.length === 0 && !lane.timer) this.lanes.delete(lane.key);
+      for (const waiter of this.settledWaiters) waiter();
+      this.settledWaiters.clear();
+      this.changed();
     }
-    this.options.emit('agent', {
-      runId: turn.runId,
-      sessionKey: turn.sessionKey,
-      stream: 'lifecycle',
-      phase: outcome.status === 'failed' ? 'error' : outcome.status === 'aborted' ? 'aborted' : 'end',
-      ...(outcome.error !== undefined ? { detail: outcome.error } : {}),
-    });
-    // Steered messages the runner never took run as the next turn, ahead of the queue.
-    lane.queue.unshift(...turn.steered.splice(0).map((m) => ({ ...m, mode: 'followup' as const })));
-    lane.active = undefined;
-    this.pools[lane.pool].release();
-    if (lane.queue[0]?.mode === 'collect') lane.debounceUntil = lane.lastArrival + this.options.config.debounceMs;
-    this.pump(lane);
-    if (!lane.active && !lane.waitingForSlot && lane.queue.length === 0 && !lane.timer) this.lanes.delete(lane.key);
-    for (const waiter of this.settledWaiters) waiter();
-    this.settledWaiters.clear();
-    this.changed();
+  }
+
+  /** A turn that ends while its slot is lent out: it never takes the slot back. */
+  private cancelResume(lane: Lane, turn: ActiveTurn): void {
+    const resume = turn.resume;
+    if (!resume) return;
+    this.pools[lane.pool].cancel(resume.owner);
+    resume.settle();
+  }
+
+  private recordOutcome(turn: ActiveTurn, outcome: TurnOutcome): void {
+    const event = outcomeEvent(turn, outcome);
+    if (event) this.guard('chat event', () => this.options.emit('chat', event));
+    if (turn.session && (outcome.status === 'failed' || outcome.status === 'aborted')) {
+      const session = turn.session;
+      this.guard(`outcome note in ${turn.sessionKey}`, () => session.append({ type: 'custom', customType: 'turn_outcome', data: { runId: turn.runId, status: outcome.status, error: outcome.error } }));
+    }
+    for (const message of turn.answered()) {
+      this.guard(`outcome of ${message.messageId}`, () => this.options.onOutcome(message, outcome.status, {
+        ...(outcome.error !== undefined ? { reason: outcome.error } : {}),
+        ...(message.runId !== turn.runId ? { turnRunId: turn.runId } : {}),
+        ...(outcome.text !== undefined ? { text: outcome.text } : {}),
+      }));
+    }
+  }
+
+  private guard(what: string, step: () => unknown): void {
+    try {
+      step();
+    } catch (error) {
+      this.options.warn?.(`${what} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   private changed(): void {

@@ -30,6 +30,8 @@ export interface SessionHandle {
   updateMeta(patch: SessionMetaPatch): void;
   /** Whether a user message with this inbound messageId is already in the transcript. */
   hasMessage(messageId: string): boolean;
+  /** Whether that user message already has its final reply or recorded failure in the transcript. */
+  isAnswered(messageId: string): boolean;
 }
 
 /** An accepted inbound message as the lane hands it to a turn. */
@@ -47,6 +49,10 @@ export interface QueuedMessage {
   senderId?: string | undefined;
   senderName?: string | undefined;
   route?: ReplyRoute | undefined;
+  /** `/retry`: runs although the transcript already answers this messageId. */
+  rerun?: boolean | undefined;
+  /** Put back by LaneQueue.restore after a restart: skipped when the transcript already answers it. */
+  restored?: boolean | undefined;
 }
 
 export interface TurnContext {
@@ -63,6 +69,14 @@ export interface TurnContext {
   hasSteered(): boolean;
   /** Tell the watchdog the turn is alive (a token streamed, a tool returned). */
   progress(): void;
+  /**
+   * Runs `wait` without holding a global slot: for a turn that is only
+   * waiting on its provider (a retry backoff, a silent attempt), so one bad
+   * provider cannot starve every other session. The slot is taken again
+   * (queued fairly behind other lanes) before this resolves; the session's
+   * own lane stays held throughout.
+   */
+  outsideSlot<T>(wait: () => Promise<T>): Promise<T>;
   session: SessionHandle;
   /** Broadcast run events; the lane fills in error/aborted events from the outcome. */
   emit(event: 'chat', payload: ChatEventPayload): void;

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, renameSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic, type ClawConfig, type StatePaths } from '../config/index.js';
+import { errorCode, nodeFileOps, writeFileAtomic, type ClawConfig, type FileOps, type StatePaths } from '../config/index.js';
 import { ClawError, type TranscriptEntry, type TranscriptHeader } from '../protocol/index.js';
 import type { SessionMeta, SessionMetaPatch } from '../queue/index.js';
 import { defaultAgentId, parseSessionKey, sessionKeyShapes, type ParsedSessionKey } from '../routing/index.js';
 import { resetDue } from './reset-policy.js';
 import type { SessionEntry } from './session-entry.js';
 import { SessionStore } from './session-store.js';
-import { loadTranscriptSync, type TranscriptRepair } from './transcript-file.js';
+import { loadTranscriptSync, TranscriptHeaderError, type LoadedTranscript, type TranscriptRepair } from './transcript-file.js';
 import { TranscriptSession } from './transcript-session.js';
 
 export interface SessionRegistryOptions {
@@ -16,6 +16,8 @@ export interface SessionRegistryOptions {
   config: Pick<ClawConfig, 'agents' | 'session'>;
   now?: () => number;
   warn?: (message: string) => void;
+  /** The disk transcripts and sessions.json are written through; tests pass one that fails. */
+  fs?: FileOps;
 }
 
 export type SettingsPatch = { [K in 'model' | 'thinking' | 'queueMode' | 'label']?: SessionEntry[K] | null };
@@ -173,6 +175,24 @@ export class SessionRegistry {
     return { sessionId: session.sessionId, entries: all.slice(start, end), hasMore: start > 0 };
   }
 
+  /**
+   * Inbound messages the transcripts received since `since` (active sessions
+   * only), keyed as the journal dedupes them: what rebuilds its dedupe memory
+   * when the journal was deleted or garbled.
+   */
+  async receivedSince(since: number): Promise<Array<{ dedupeKey: string; at: number; sessionKey: string }>> {
+    const received: Array<{ dedupeKey: string; at: number; sessionKey: string }> = [];
+    for (const { key, entry } of this.list()) {
+      if (entry.updatedAt < since) continue;
+      const session = await this.open(key);
+      for (const e of session.entries()) {
+        if (e.type !== 'message' || e.role !== 'user' || e.timestamp < since || !e.meta?.messageId || !e.meta.channel) continue;
+        received.push({ dedupeKey: `${e.meta.channel}\u0000${e.meta.messageId}`, at: e.timestamp, sessionKey: key });
+      }
+    }
+    return received;
+  }
+
   meta(key: string): SessionMeta {
     const { agentId, entry } = this.require(key);
     return { key, agentId, ...pickMeta(entry) };
@@ -188,11 +208,16 @@ export class SessionRegistry {
     await Promise.all([...this.sessions.values(), ...this.retired].map(async (p) => (await p.catch(() => undefined))?.flush()));
   }
 
+  /** Closes every file even when the last flush fails (a full disk); the failure is then rethrown. */
   async close(): Promise<void> {
-    await this.flush();
-    await Promise.all([...this.sessions.values(), ...this.retired].map(async (p) => (await p.catch(() => undefined))?.close()));
-    this.sessions.clear();
-    this.retired.length = 0;
+    try {
+      await this.flush();
+    } finally {
+      for (const store of this.stores.values()) store.close();
+      await Promise.all([...this.sessions.values(), ...this.retired].map(async (p) => (await p.catch(() => undefined))?.close().catch(() => undefined)));
+      this.sessions.clear();
+      this.retired.length = 0;
+    }
   }
 
   transcriptPath(agentId: string, sessionId: string): string {
@@ -213,8 +238,19 @@ export class SessionRegistry {
     const { agentId, entry } = this.require(key);
     const path = this.transcriptPath(agentId, entry.sessionId);
     let entries: TranscriptEntry[] = [];
+    let loaded: LoadedTranscript | undefined;
     if (existsSync(path) && !headerless(path)) {
-      const loaded = loadTranscriptSync(path, this.now());
+      try {
+        loaded = loadTranscriptSync(path, this.now());
+      } catch (error) {
+        if (!(error instanceof TranscriptHeaderError)) throw error;
+        // Refusing the file forever would make the session unusable; keep it for the operator and start fresh.
+        const aside = `${path}.corrupt.${this.now()}`;
+        renameSync(path, aside);
+        this.warn(`${path} had no valid transcript header (garbage or a binary file); moved it to ${aside} and started a fresh transcript for ${key}. Inspect or delete the moved file.`);
+      }
+    }
+    if (loaded) {
       entries = loaded.entries;
       const { repair } = loaded;
       if (repair.tornTail || repair.skippedLines > 0 || repair.danglingToolCalls.length > 0) {
@@ -224,9 +260,13 @@ export class SessionRegistry {
     } else {
       const previousSessionId = this.previous.get(entry.sessionId);
       const header: TranscriptHeader = { type: 'session', version: 1, id: entry.sessionId, key, agentId, createdAt: entry.createdAt, ...(previousSessionId ? { previousSessionId } : {}) };
-      await writeFileAtomic(path, `${JSON.stringify(header)}\n`, 0o600);
+      try {
+        await writeFileAtomic(path, `${JSON.stringify(header)}\n`, 0o600, this.options.fs);
+      } catch (error) {
+        throw new Error(`The transcript ${path} could not be created (${errorCode(error)}); free disk space or fix permissions in the state dir, then send the message again.`, { cause: error });
+      }
     }
-    return new TranscriptSession(key, agentId, entry.sessionId, path, entries, this, this.now);
+    return new TranscriptSession(key, agentId, entry.sessionId, path, entries, this, this.now, this.options.fs ?? nodeFileOps);
   }
 
   private archive(agentId: string, key: string, entry: SessionEntry, why: 'reset' | 'deleted'): void {
@@ -242,7 +282,7 @@ export class SessionRegistry {
   private store(agentId: string): SessionStore {
     let store = this.stores.get(agentId);
     if (!store) {
-      store = new SessionStore(this.options.paths.sessionsDir(agentId), this.warn);
+      store = new SessionStore(this.options.paths.sessionsDir(agentId), this.warn, this.options.fs, this.now);
       this.stores.set(agentId, store);
     }
     return store;
@@ -251,7 +291,14 @@ export class SessionRegistry {
 
 /** A transcript file that never got its whole header line (a crash while creating it) holds nothing to keep. */
 function headerless(path: string): boolean {
-  return !readFileSync(path, 'utf8').includes('\n');
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.alloc(64 * 1024);
+    const length = readSync(fd, buffer, 0, buffer.length, 0);
+    return !buffer.subarray(0, length).includes(0x0a) && length < buffer.length;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function pickMeta(entry: SessionEntry): Omit<SessionMeta, 'key' | 'agentId'> {

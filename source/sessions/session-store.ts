@@ -1,6 +1,6 @@
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../config/index.js';
+import { errorCode, nodeFileOps, writeFileAtomic, type FileOps } from '../config/index.js';
 import { transcriptHeader } from '../protocol/index.js';
 import { parseSessionKey } from '../routing/index.js';
 import { sessionStoreFile, type SessionEntry } from './session-entry.js';
@@ -10,6 +10,11 @@ export interface StoreWarning {
 }
 
 const HEADER_BYTES = 16 * 1024;
+/** A failed write is retried after this, doubling per failure up to RETRY_MAX_MS. */
+const RETRY_FIRST_MS = 250;
+const RETRY_MAX_MS = 30_000;
+/** A write that keeps failing is logged once per this interval, with a count. */
+const WARN_INTERVAL_MS = 60_000;
 
 /** The header line only: startup reads every transcript's, so never the whole file. */
 function readHeaderSync(path: string): unknown {
@@ -40,8 +45,18 @@ export class SessionStore {
   private writing: Promise<void> | undefined;
   private dirty = false;
   private readonly file: string;
+  /** Consecutive failed writes; while above 0 writes wait for the backoff timer. */
+  private failures = 0;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private lastWarnAt = -Infinity;
+  private unreported = 0;
 
-  constructor(readonly dir: string, private readonly warn: StoreWarning = () => undefined) {
+  constructor(
+    readonly dir: string,
+    private readonly warn: StoreWarning = () => undefined,
+    private readonly ops: FileOps = nodeFileOps,
+    private readonly now: () => number = Date.now,
+  ) {
     this.file = join(dir, 'sessions.json');
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     this.loadSync();
@@ -49,6 +64,11 @@ export class SessionStore {
 
   get path(): string {
     return this.file;
+  }
+
+  /** Whether the last write of sessions.json failed (and a retry is pending). */
+  get failing(): boolean {
+    return this.failures > 0;
   }
 
   get(key: string): SessionEntry | undefined {
@@ -70,31 +90,72 @@ export class SessionStore {
     return had;
   }
 
-  /** Resolves when the state as of this call is on disk. */
+  /** Resolves when the state as of this call is on disk; rejects when the write fails again. */
   async flush(): Promise<void> {
     while (this.writing || this.dirty) {
-      if (this.writing) await this.writing;
-      else this.startWrite();
+      if (this.writing) {
+        await this.writing;
+        if (this.failures > 0) throw new Error(`could not write ${this.file} (${this.failures} attempt(s) failed); free disk space in the state dir`);
+        continue;
+      }
+      clearTimeout(this.retryTimer);
+      this.retryTimer = undefined;
+      this.startWrite();
     }
+  }
+
+  /** Stops the retry timer; what is not written stays unwritten. */
+  close(): void {
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
   }
 
   private markDirty(): void {
     this.dirty = true;
-    if (!this.writing) queueMicrotask(() => { if (!this.writing && this.dirty) this.startWrite(); });
+    if (!this.writing && !this.retryTimer) queueMicrotask(() => { if (!this.writing && !this.retryTimer && this.dirty) this.startWrite(); });
   }
 
   private startWrite(): void {
     this.dirty = false;
     const text = JSON.stringify({ version: 1, sessions: Object.fromEntries(this.entries) }, null, 1);
-    this.writing = writeFileAtomic(this.file, text, 0o600)
-      .catch((error: unknown) => {
-        this.warn(`could not write ${this.file}: ${String(error)}; will retry on the next change`);
+    this.writing = writeFileAtomic(this.file, text, 0o600, this.ops)
+      .then(() => {
+        if (this.failures > 0) this.warn(`${this.file} is written again after ${this.failures} failed attempt(s)`);
+        this.failures = 0;
+        this.unreported = 0;
+        this.lastWarnAt = -Infinity;
+      }, (error: unknown) => {
         this.dirty = true;
+        this.failures += 1;
+        this.reportFailure(error);
       })
       .finally(() => {
         this.writing = undefined;
-        if (this.dirty) this.startWrite();
+        if (!this.dirty) return;
+        if (this.failures === 0) this.startWrite();
+        else this.scheduleRetry();
       });
+  }
+
+  private scheduleRetry(): void {
+    if (this.retryTimer) return;
+    const delay = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** Math.min(this.failures - 1, 16));
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      if (!this.writing && this.dirty) this.startWrite();
+    }, delay);
+    this.retryTimer.unref();
+  }
+
+  /** One line per WARN_INTERVAL_MS however often the write fails: a full disk must not also fill the log. */
+  private reportFailure(error: unknown): void {
+    this.unreported += 1;
+    const now = this.now();
+    if (now - this.lastWarnAt < WARN_INTERVAL_MS) return;
+    this.lastWarnAt = now;
+    const count = this.unreported;
+    this.unreported = 0;
+    this.warn(`could not write ${this.file} (${errorCode(error)}; ${count} failure(s) since the last report); retrying with backoff up to ${RETRY_MAX_MS / 1000}s. Free disk space in the state dir.`);
   }
 
   private loadSync(): void {
@@ -144,7 +205,9 @@ export class SessionStore {
       const kind = parseSessionKey(key)?.kind;
       if (!kind) continue;
       const current = this.entries.get(key);
-      if (current && (current.sessionId === id || current.createdAt >= createdAt)) continue;
+      // An entry whose transcript is gone must not hide one that exists: that conversation would look empty.
+      const named = current !== undefined && existsSync(join(this.dir, `${current.sessionId}.jsonl`));
+      if (current && (current.sessionId === id || (named && current.createdAt >= createdAt))) continue;
       this.entries.set(key, current
         ? { ...current, sessionId: id, createdAt, updatedAt: Math.max(current.updatedAt, createdAt) }
         : { sessionId: id, kind, createdAt, updatedAt: createdAt, tokens: { input: 0, output: 0, context: 0 }, costUsd: 0, compactionCount: 0 });

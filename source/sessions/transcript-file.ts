@@ -1,5 +1,5 @@
-import { closeSync, fdatasync, openSync, readFileSync, writeSync } from 'node:fs';
-import { writeFileAtomicSync } from '../config/index.js';
+import { readFileSync } from 'node:fs';
+import { errorCode, nodeFileOps, writeFileAtomicSync, writeFullySync, type FileOps } from '../config/index.js';
 import {
   assistantMessageEntry,
   compactionEntry,
@@ -26,6 +26,13 @@ export interface LoadedTranscript {
   header: TranscriptHeader;
   entries: TranscriptEntry[];
   repair: TranscriptRepair;
+}
+
+/** The first line is not a transcript header (garbage, a binary file): nothing in the file can be trusted as this session's. */
+export class TranscriptHeaderError extends Error {
+  constructor(readonly path: string) {
+    super(`${path} has no valid transcript header; move it aside and start the session again with /new.`);
+  }
 }
 
 export const ABORTED_TOOL_RESULT = 'aborted: the turn ended before this tool returned (abort or gateway restart). Run it again if it is still needed.';
@@ -113,7 +120,7 @@ export function loadTranscriptSync(path: string, now: number = Date.now()): Load
   const tail = lines.pop() ?? '';
   const repair: TranscriptRepair = { tornTail: tail.length > 0, skippedLines: 0, danglingToolCalls: [] };
   const header = transcriptHeader.safeParse(parseLine(lines[0] ?? ''));
-  if (!header.success) throw new Error(`${path} has no valid transcript header; move it aside and start the session again with /new.`);
+  if (!header.success) throw new TranscriptHeaderError(path);
   let entries: TranscriptEntry[] = [];
   for (let i = 1; i < lines.length; i += 1) {
     const line = lines[i]!;
@@ -129,28 +136,68 @@ export function loadTranscriptSync(path: string, now: number = Date.now()): Load
   return { header: header.data, entries, repair };
 }
 
+/**
+ * The entries of a transcript as they are on disk, without repairing or
+ * rewriting anything: what a session that keeps only its recent entries in
+ * memory reads when older ones are asked for. Lines are skipped exactly as
+ * the loader skips them, so the result matches what the loader kept.
+ */
+export function readEntriesSync(path: string): TranscriptEntry[] {
+  const lines = readFileSync(path, 'utf8').split('\n');
+  lines.pop();
+  const entries: TranscriptEntry[] = [];
+  for (let i = 1; i < lines.length; i += 1) {
+    const line = lines[i]!;
+    if (line.length === 0) continue;
+    const entry = parseEntry(parseLine(line));
+    if (entry) entries.push(entry);
+  }
+  return entries;
+}
+
 /** How long appended lines may sit in the page cache before an fdatasync; the inbound journal, not the transcript, is what acknowledgements wait for. */
 const SYNC_DELAY_MS = 100;
 
 /**
- * An open transcript for appending. Each append is one write(2) of whole
- * lines in call order, so a killed process can tear only the last line (the
- * loader drops it). fdatasync runs on the thread pool at most once per
- * SYNC_DELAY_MS per file, never on the event loop.
+ * An open transcript for appending. Each append is whole lines in call
+ * order, written in full or not at all: a short write is continued, and a
+ * failed one is cut back to the last complete line before anything else is
+ * appended, so a full disk never leaves a fragment for the next line to land
+ * on. A killed process can still tear the last line (the loader drops it).
+ * fdatasync runs on the thread pool at most once per SYNC_DELAY_MS per file,
+ * never on the event loop.
  */
 export class TranscriptAppender {
   private fd: number | undefined;
   private timer: NodeJS.Timeout | undefined;
   private syncing: Promise<void> | undefined;
   private dirty = false;
+  /** Bytes of the file that are complete lines. */
+  private goodSize: number;
+  /** A failed write whose fragment could not be cut off yet. */
+  private torn = false;
 
-  constructor(readonly path: string) {
-    this.fd = openSync(path, 'a', 0o600);
+  constructor(readonly path: string, private readonly ops: FileOps = nodeFileOps) {
+    this.fd = ops.openSync(path, 'a', 0o600);
+    this.goodSize = ops.fstatSync(this.fd).size;
   }
 
+  /** Throws (with what to do) when the lines could not be written; the file then holds none of them. */
   append(entries: readonly TranscriptEntry[]): void {
-    if (this.fd === undefined) throw new Error(`transcript ${this.path} is closed`);
-    writeSync(this.fd, entries.map((e) => `${JSON.stringify(e)}\n`).join(''));
+    const fd = this.fd;
+    if (fd === undefined) throw new Error(`transcript ${this.path} is closed`);
+    const buffer = Buffer.from(entries.map((e) => `${JSON.stringify(e)}\n`).join(''));
+    try {
+      if (this.torn) {
+        this.ops.ftruncateSync(fd, this.goodSize);
+        this.torn = false;
+      }
+      writeFullySync(this.ops, fd, buffer, this.path);
+    } catch (error) {
+      this.cutBack(fd);
+      throw new Error(`The transcript ${this.path} could not be written (${errorCode(error)}); free disk space or fix permissions in the state dir, then send the message again.`, { cause: error });
+    }
+    this.goodSize += buffer.length;
     this.dirty = true;
     if (!this.timer) {
       this.timer = setTimeout(() => {
@@ -161,33 +208,52 @@ export class TranscriptAppender {
     }
   }
 
-  /** Resolves once everything appended so far is on disk. */
+  /** Resolves once everything appended so far is on disk; rejects when the disk refuses the sync. */
   async flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
     while (this.syncing || this.dirty) {
-      if (this.syncing) await this.syncing;
-      else await this.sync();
+      if (this.syncing) {
+        await this.syncing;
+        continue;
+      }
+      const failure = await this.sync();
+      if (failure) throw new Error(`The transcript ${this.path} could not be synced to disk (${errorCode(failure)}); free disk space in the state dir.`, { cause: failure });
     }
   }
 
   async close(): Promise<void> {
-    await this.flush();
-    if (this.fd !== undefined) closeSync(this.fd);
-    this.fd = undefined;
+    try {
+      await this.flush();
+    } finally {
+      if (this.fd !== undefined) this.ops.closeSync(this.fd);
+      this.fd = undefined;
+    }
   }
 
-  private sync(): Promise<void> {
+  private cutBack(fd: number): void {
+    try {
+      this.ops.ftruncateSync(fd, this.goodSize);
+      this.torn = false;
+    } catch {
+      // Retried before the next append; until then no line may follow the fragment.
+      this.torn = true;
+    }
+  }
+
+  /** Resolves with the error when the sync failed (the lines stay dirty for the next try). */
+  private sync(): Promise<unknown> {
     if (this.syncing) return this.syncing;
     const fd = this.fd;
-    if (fd === undefined || !this.dirty) return Promise.resolve();
+    if (fd === undefined || !this.dirty) return Promise.resolve(undefined);
     this.dirty = false;
-    this.syncing = new Promise<void>((resolve) => {
-      fdatasync(fd, () => {
-        this.syncing = undefined;
-        resolve();
-      });
+    const syncing = this.ops.fdatasync(fd).then(() => undefined, (error: unknown) => {
+      this.dirty = true;
+      return error;
+    }).finally(() => {
+      this.syncing = undefined;
     });
-    return this.syncing;
+    this.syncing = syncing.then(() => undefined);
+    return syncing;
   }
 }

@@ -1,33 +1,79 @@
 import { randomUUID } from 'node:crypto';
+import { nodeFileOps, type FileOps } from '../config/index.js';
 import type { TranscriptEntry } from '../protocol/index.js';
 import type { NewTranscriptEntry, SessionHandle, SessionMeta, SessionMetaPatch } from '../queue/index.js';
-import { TranscriptAppender } from './transcript-file.js';
+import { readEntriesSync, TranscriptAppender } from './transcript-file.js';
+
+/** The note a restart appends before it runs an unanswered message again. */
+export const RECOVERED_ENTRY = 'turn_recovered';
+
+/** A final reply or a recorded failure: what ends a user message's turn. */
+export function isOutcomeEntry(entry: TranscriptEntry): boolean {
+  if (entry.type === 'custom') return entry.customType === 'turn_outcome';
+  if (entry.type !== 'message' || entry.role !== 'assistant') return false;
+  if (entry.stopReason === 'aborted' || entry.stopReason === 'error' || entry.stopReason === 'toolUse') return false;
+  if (entry.content.some((block) => block.type === 'toolCall')) return false;
+  return entry.content.some((block) => block.type === 'text' && block.text.trim().length > 0);
+}
+
+function userIndex(entries: readonly TranscriptEntry[], messageId: string): number {
+  return entries.findIndex((e) => e.type === 'message' && e.role === 'user' && e.meta?.messageId === messageId);
+}
 
 export interface SessionOwner {
   meta(key: string): SessionMeta;
   update(key: string, patch: SessionMetaPatch & { updatedAt: number }): void;
 }
 
-/** One open transcript: its entries in memory, appends going straight to the file. */
+/** Entries kept in memory per open session after a trim; older ones are read from disk when asked for. */
+const KEEP_IN_MEMORY = 64;
+/** Trim once this many are in memory, so trimming is not on every append. */
+const TRIM_AT = 128;
+
+/**
+ * One open transcript: its recent entries in memory (a bounded window, so
+ * memory does not grow with the number of turns), appends going straight to
+ * the file. The full history is read from the file on demand, and kept only
+ * as long as someone holds it.
+ */
 export class TranscriptSession implements SessionHandle {
   private readonly messageIds = new Set<string>();
   private readonly appender: TranscriptAppender;
+  /** The newest entries, oldest first. */
+  private recent: TranscriptEntry[];
+  /** How many older entries are on disk only. */
+  private trimmed = 0;
+  private full: WeakRef<TranscriptEntry[]> | undefined;
 
   constructor(
     readonly key: string,
     readonly agentId: string,
     readonly sessionId: string,
-    path: string,
-    private readonly loaded: TranscriptEntry[],
+    private readonly path: string,
+    loaded: TranscriptEntry[],
     private readonly owner: SessionOwner,
     private readonly now: () => number,
+    fs: FileOps = nodeFileOps,
   ) {
-    this.appender = new TranscriptAppender(path);
+    this.appender = new TranscriptAppender(path, fs);
     for (const entry of loaded) this.noteMessageId(entry);
+    this.recent = loaded;
+    this.trim();
   }
 
+  /** Every entry of the transcript, oldest first (older ones read from disk when they are not in memory). */
   entries(): readonly TranscriptEntry[] {
-    return this.loaded;
+    if (this.trimmed === 0) return this.recent;
+    const cached = this.full?.deref();
+    if (cached) return cached;
+    const all = [...readEntriesSync(this.path).slice(0, this.trimmed), ...this.recent];
+    this.full = new WeakRef(all);
+    return all;
+  }
+
+  /** Entries held in memory right now (for tests and figures). */
+  inMemory(): number {
+    return this.recent.length;
   }
 
   meta(): SessionMeta {
@@ -37,17 +83,20 @@ export class TranscriptSession implements SessionHandle {
   append(...inputs: NewTranscriptEntry[]): TranscriptEntry[] {
     if (inputs.length === 0) return [];
     const timestamp = this.now();
-    let parentId = this.loaded[this.loaded.length - 1]?.id ?? null;
+    let parentId = this.recent[this.recent.length - 1]?.id ?? null;
     const stamped = inputs.map((input) => {
       const entry = { ...input, id: randomUUID(), parentId, timestamp } as TranscriptEntry;
       parentId = entry.id;
       return entry;
     });
     this.appender.append(stamped);
+    const full = this.full?.deref();
     for (const entry of stamped) {
-      this.loaded.push(entry);
+      this.recent.push(entry);
+      full?.push(entry);
       this.noteMessageId(entry);
     }
+    this.trim();
     this.owner.update(this.key, { updatedAt: timestamp });
     return stamped;
   }
@@ -61,14 +110,25 @@ export class TranscriptSession implements SessionHandle {
   }
 
   /**
-   * Whether the user message `messageId` already got an answer: a reply or a
-   * recorded failure after it. Used after a crash to tell a finished turn
-   * (outcome not yet journaled) from one that must run again.
+   * Whether the user message `messageId` already got its one outcome: a
+   * final assistant reply (text, including a deliberate NO_REPLY) or a
+   * recorded failure after it. An assistant message that only calls tools,
+   * or one cut off by an abort or error, is not an answer: a crash during
+   * its tool round leaves the message to run again.
    */
   isAnswered(messageId: string): boolean {
-    const index = this.loaded.findIndex((e) => e.type === 'message' && e.role === 'user' && e.meta?.messageId === messageId);
-    if (index < 0) return false;
-    return this.loaded.slice(index + 1).some((e) => (e.type === 'message' && e.role === 'assistant') || (e.type === 'custom' && e.customType === 'turn_outcome'));
+    if (!this.messageIds.has(messageId)) return false;
+    const entries = this.around(messageId);
+    const index = userIndex(entries, messageId);
+    for (let i = index + 1; i < entries.length; i += 1) if (isOutcomeEntry(entries[i]!)) return true;
+    return false;
+  }
+
+  /** How many times a restart already re-ran `messageId` (the `turn_recovered` notes after it). */
+  recoveries(messageId: string): number {
+    if (!this.messageIds.has(messageId)) return 0;
+    const entries = this.around(messageId);
+    return entries.slice(userIndex(entries, messageId) + 1).filter((e) => e.type === 'custom' && e.customType === RECOVERED_ENTRY && (e.data as { messageId?: unknown } | null)?.messageId === messageId).length;
   }
 
   flush(): Promise<void> {
@@ -77,6 +137,25 @@ export class TranscriptSession implements SessionHandle {
 
   close(): Promise<void> {
     return this.appender.close();
+  }
+
+  /** The in-memory window when it holds the user message `messageId`, else the whole transcript. */
+  private around(messageId: string): readonly TranscriptEntry[] {
+    return userIndex(this.recent, messageId) >= 0 ? this.recent : this.entries();
+  }
+
+  /**
+   * Drops the oldest entries from memory. The array callers got from
+   * entries() is not cut under them: while it is complete and still held, it
+   * stays the cached full history and keeps growing with appends.
+   */
+  private trim(): void {
+    if (this.recent.length < TRIM_AT) return;
+    const before = this.recent;
+    const drop = before.length - KEEP_IN_MEMORY;
+    if (this.trimmed === 0 && !this.full?.deref()) this.full = new WeakRef(before);
+    this.recent = before.slice(drop);
+    this.trimmed += drop;
   }
 
   private noteMessageId(entry: TranscriptEntry): void {

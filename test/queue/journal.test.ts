@@ -1,5 +1,5 @@
-import { appendFileSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InboundJournal, type AcceptInput } from '../../source/queue/index.js';
 import { makeTempState, type TempState } from '../support/temp-state.js';
@@ -86,5 +86,31 @@ describe('inbound journal', () => {
     expect(reopened.unfinished.map((r) => r.messageId)).toEqual(['m0', 'm10', 'm20']);
     expect(readFileSync(path, 'utf8').trim().split('\n').length).toBeLessThanOrEqual(4);
     expect((await journal.accept(input('next'))).seq).toBe(31);
+  });
+});
+
+describe('a lost journal', () => {
+  it('rebuilds its dedupe memory from the transcripts, so a re-sent message is still a duplicate', async () => {
+    const { configSchema } = await import('../../source/config/index.js');
+    const { SessionRegistry } = await import('../../source/sessions/index.js');
+    state = makeTempState();
+    const path = join(state.dir, 'queue', 'inbound.jsonl');
+    const registry = new SessionRegistry({ paths: state.paths, config: configSchema.parse({}) });
+    registry.ensure('agent:main:main');
+    const session = await registry.open('agent:main:main');
+    session.append({ type: 'message', role: 'user', content: 'hi', meta: { channel: 'tui', messageId: 'k1' } });
+    mkdirSync(dirname(path), { recursive: true });
+    appendFileSync(path, 'garbage that is not a record\n');
+    const opened = await InboundJournal.open(path);
+    journal = opened.journal;
+    expect(opened.lost).toBe(true);
+    expect(journal.remember(await registry.receivedSince(Date.now() - 5 * 60_000))).toBe(1);
+    expect(journal.lookup('tui\u0000k1')).toMatchObject({ sessionKey: 'agent:main:main' });
+    expect(journal.lookup('tui\u0000other')).toBeUndefined();
+    await registry.close();
+    await journal.close();
+    const again = await InboundJournal.open(path);
+    journal = again.journal;
+    expect(again.lost).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { configSchema, type ClawConfigInput } from '../../source/config/index.js';
+import { configSchema, type ClawConfigInput, type FileOps } from '../../source/config/index.js';
 import type { AgentEventPayload, ChatEventPayload } from '../../source/protocol/index.js';
 import { LaneQueue, type OutcomeStatus, type QueueMode, type QueuedMessage, type TurnEmitter, type TurnRunner } from '../../source/queue/index.js';
 import { SessionRegistry } from '../../source/sessions/index.js';
@@ -20,11 +20,11 @@ export interface LaneHarness {
 }
 
 /** Real lanes over a real session registry in a temp dir, with a manual clock. */
-export function laneHarness(runner: TurnRunner, queue: NonNullable<ClawConfigInput['queue']> = {}): LaneHarness {
+export function laneHarness(runner: TurnRunner, queue: NonNullable<ClawConfigInput['queue']> = {}, options: { fs?: FileOps } = {}): LaneHarness {
   const state = makeTempState();
   const config = configSchema.parse({ queue: { mode: 'followup', ...queue } });
   const clock = new ManualClock();
-  const registry = new SessionRegistry({ paths: state.paths, config, now: () => clock.now() });
+  const registry = new SessionRegistry({ paths: state.paths, config, now: () => clock.now(), ...(options.fs ? { fs: options.fs } : {}) });
   const outcomes: LaneHarness['outcomes'] = [];
   const chat: ChatEventPayload[] = [];
   const agent: AgentEventPayload[] = [];

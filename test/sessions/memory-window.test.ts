@@ -1,0 +1,49 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { configSchema } from '../../source/config/index.js';
+import { SessionRegistry } from '../../source/sessions/index.js';
+import { makeTempState, type TempState } from '../support/temp-state.js';
+
+const KEY = 'agent:main:main';
+let state: TempState | undefined;
+let registry: SessionRegistry | undefined;
+afterEach(async () => {
+  await registry?.close();
+  registry = undefined;
+  state?.cleanup();
+  state = undefined;
+});
+
+describe('the in-memory window of a transcript', () => {
+  it('keeps a bounded number of entries in memory and still answers for the whole history from disk', async () => {
+    state = makeTempState();
+    registry = new SessionRegistry({ paths: state.paths, config: configSchema.parse({}) });
+    registry.ensure(KEY);
+    const session = await registry.open(KEY);
+    const held = session.entries();
+    for (let i = 0; i < 1000; i += 1) {
+      session.append({ type: 'message', role: 'user', content: `u${i}`, meta: { messageId: `m${i}` } });
+      session.append({ type: 'message', role: 'assistant', content: [{ type: 'text', text: `a${i}` }], stopReason: 'stop' });
+    }
+    expect(session.inMemory()).toBeLessThan(128);
+    // An array a caller already held is not cut under it, and keeps growing while held.
+    expect(held).toHaveLength(2000);
+    const all = session.entries();
+    expect(all).toHaveLength(2000);
+    expect(all.slice(0, 3).map((e) => (e.type === 'message' && e.role === 'user' ? e.content : 'a'))).toEqual(['u0', 'a', 'u1']);
+    for (let i = 1; i < all.length; i += 1) expect(all[i]!.parentId).toBe(all[i - 1]!.id);
+    expect(session.isAnswered('m0')).toBe(true);
+    expect(session.hasMessage('m3')).toBe(true);
+    session.append({ type: 'message', role: 'user', content: 'last', meta: { messageId: 'last' } });
+    expect(session.isAnswered('last')).toBe(false);
+    const page = await registry.history(KEY, all[10]!.id, 5);
+    expect(page.entries.map((e) => e.id)).toEqual(all.slice(5, 10).map((e) => e.id));
+    expect(page.hasMore).toBe(true);
+
+    await registry.close();
+    registry = new SessionRegistry({ paths: state.paths, config: configSchema.parse({}) });
+    const reopened = await registry.open(KEY);
+    expect(reopened.inMemory()).toBeLessThan(128);
+    expect(reopened.entries()).toHaveLength(2001);
+    expect(reopened.isAnswered('m999')).toBe(true);
+  });
+});
