@@ -6,6 +6,7 @@ export { ConfigError, loadConfig, readRawConfig, writeRawConfig, validateConfig 
 export { getAtPath, setAtPath, unsetAtPath, parseCliValue } from './config-keys.js';
 export { DEFAULT_GATEWAY_PORT } from './sections/gateway.js';
 export { thinkingLevels, thinkingLevel } from './sections/agents.js';
+export { DEFAULT_HEARTBEAT_PROMPT, type HeartbeatConfig } from './sections/heartbeat.js';
 export { queueModes, queueMode, dropPolicies } from './sections/queue.js';
 export { dmScopes } from './sections/sessions.js';
 export { toolProfiles } from './sections/tools.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { heartbeatDefaults, heartbeatOverride } from './heartbeat.js';
 
 export const thinkingLevels = ['off', 'minimal', 'low', 'medium', 'high'] as const;
 export const thinkingLevel = z.enum(thinkingLevels);
@@ -12,6 +13,7 @@ const agentTuning = {
   /** Model calls per turn before the loop stops with a clear error. */
   maxIterations: z.number().int().min(1).max(500).default(24),
   turnTimeoutSeconds: z.number().int().min(1).default(600),
+  heartbeat: heartbeatDefaults.prefault({}),
 };
 
 export const agentEntry = z.strictObject({
@@ -22,6 +24,7 @@ export const agentEntry = z.strictObject({
   model: agentTuning.model,
   fallbacks: z.array(z.string().min(3)).optional(),
   thinking: thinkingLevel.optional(),
+  heartbeat: heartbeatOverride.optional(),
 });
 
 export const agentsSection = z.strictObject({
