@@ -5,6 +5,7 @@ import type { AgentEventPayload, ChatEventPayload, ContextPayload, GatewaySnapsh
 import { createProviders, type Providers } from '../providers/index.js';
 import { InboundJournal, LaneQueue, testRunnerFromEnv, type TurnEmitter, type TurnRunner } from '../queue/index.js';
 import { parseSessionKey } from '../routing/index.js';
+import { ScheduleService } from '../schedule/index.js';
 import { SessionRegistry } from '../sessions/index.js';
 import { createToolsRuntime, type ToolsRuntime } from '../tools/index.js';
 import { agentTurnRunner } from './agent-turn-runner.js';
@@ -62,6 +63,7 @@ export class Core {
   readonly outbound: Outbound;
   readonly commands: CommandService;
   readonly mcp: McpService;
+  readonly schedule = new ScheduleService();
   readonly services: readonly Service[];
   readonly #contexts = new Map<string, ContextPayload>();
   readonly #stopLanesEvent: () => void;
@@ -128,7 +130,7 @@ export class Core {
     this.commands = new CommandService(sessionCommandHost(this.sessions, this.lanes, this.inbound, this.lifecycle), this.agent, this.providers, events);
     this.mcp = new McpService(config, this.tools.registry, log, now, options.mcp);
     saveConversationOnReset(this.lifecycle, registry, { config, paths, now, log });
-    this.services = [this.memory, this.mcp, ...(options.services ?? [])];
+    this.services = [this.memory, this.mcp, this.schedule, ...(options.services ?? [])];
   }
 
   /** Builds every service in order, opens the journal and re-queues what a crash left unfinished. */
@@ -175,6 +177,7 @@ export class Core {
       approvals: this.tools.inbox.list('pending'),
       context: sessions.flatMap((session) => this.#contexts.get(session.key) ?? []),
       config: this.config.status(),
+      ...(this.schedule.started ? { schedule: this.schedule.overview() } : {}),
     };
   }
 

@@ -1,6 +1,7 @@
 import { createCore, type Core, type CoreOptions } from '../core/index.js';
 import type { GatewayModule, ModuleFactory } from './module.js';
 import { servicesRpc } from './rpc/services-rpc.js';
+import { scheduleRpc } from './rpc/schedule-rpc.js';
 import { sessionsRpc } from './rpc/sessions-rpc.js';
 
 export type CoreModuleOptions = Omit<CoreOptions, 'config' | 'paths' | 'log' | 'events'>;
@@ -9,7 +10,7 @@ export type CoreModuleOptions = Omit<CoreOptions, 'config' | 'paths' | 'log' | '
 export function coreGatewayModule(core: Core): GatewayModule {
   return {
     name: 'core',
-    handlers: { ...sessionsRpc(core), ...servicesRpc(core) },
+    handlers: { ...sessionsRpc(core), ...servicesRpc(core), ...scheduleRpc(core) },
     snapshot: () => core.snapshot(),
     healthChecks: () => core.health(),
     drain: (deadline, reason) => core.drain(deadline, reason),
