@@ -61,6 +61,7 @@ export class CronService {
   #timer: TimerHandle | undefined;
   #saving: Promise<void> = Promise.resolve();
   #stopped = false;
+  #dirty = false;
 
   constructor(private readonly deps: CronDeps) {
     this.store = new JobStore(deps.cronDir);
@@ -386,9 +387,14 @@ export class CronService {
     this.deps.notice(text);
   }
 
+  /** Coalesced: changes made while a write is in flight go out together in the next one. */
   #save(): void {
-    const jobs = [...this.#jobs.values()];
-    this.#saving = this.#saving.then(() => this.store.save(jobs)).catch((error: unknown) => this.deps.warn(`cron/jobs.json not written: ${String(error)}`));
+    if (this.#dirty) return;
+    this.#dirty = true;
+    this.#saving = this.#saving.then(async () => {
+      this.#dirty = false;
+      await this.store.save([...this.#jobs.values()]);
+    }).catch((error: unknown) => this.deps.warn(`cron/jobs.json not written: ${String(error)}`));
   }
 
   #track(promise: Promise<unknown>): void {
