@@ -8,7 +8,7 @@ export const QUIET_SLACK_CHARS = 300;
  * QUIET_SLACK_CHARS of other text.
  */
 export function isQuietReply(text: string): boolean {
-  const plain = text.replace(/[*_`~]/g, '').trim();
+  const plain = text.replace(/[*`~]/g, '').trim();
   if (plain === '' || plain === 'NO_REPLY') return true;
   const upper = plain.toUpperCase();
   const atStart = upper.startsWith(HEARTBEAT_OK);
