@@ -19,4 +19,6 @@ export const commandTable: Record<string, () => Promise<CommandRun>> = {
   sessions: async () => (await import('./commands/sessions.js')).run,
   message: async () => (await import('./commands/message.js')).run,
   context: async () => (await import('./commands/context.js')).run,
+  cron: async () => (await import('./commands/cron.js')).run,
+  heartbeat: async () => (await import('./commands/heartbeat.js')).run,
 };
