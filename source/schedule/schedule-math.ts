@@ -12,9 +12,19 @@ export class ScheduleError extends Error {
 
 const FORMS = 'Use {"kind":"at","at":"2026-03-01T08:00:00Z" | "20m"}, {"kind":"every","every":"2h"} or {"kind":"cron","expr":"0 8 * * 1-5","tz":"Europe/Berlin"}.';
 
+/** Parsed patterns, shared by jobs with the same expression and zone: computing a slot allocates nothing new. */
+const patterns = new Map<string, Cron>();
+const PATTERN_CACHE_LIMIT = 5000;
+
 function cronOf(expr: string, tz: string | undefined): Cron {
+  const key = `${expr}\u0000${tz ?? 'UTC'}`;
+  const cached = patterns.get(key);
+  if (cached) return cached;
   try {
-    return new Cron(expr, { paused: true, ...(tz ? { timezone: tz } : { timezone: 'UTC' }) });
+    const cron = new Cron(expr, { paused: true, timezone: tz ?? 'UTC' });
+    if (patterns.size >= PATTERN_CACHE_LIMIT) patterns.clear();
+    patterns.set(key, cron);
+    return cron;
   } catch (error) {
     throw new ScheduleError(`The cron expression "${expr}" is not valid: ${error instanceof Error ? error.message : String(error)}. Write five fields (minute hour day-of-month month day-of-week), e.g. "0 8 * * 1-5".`);
   }
