@@ -17,6 +17,6 @@ export { NO_REPLY } from './reply-stream.js';
 export { ABORTED_RESULT, SKIPPED_RESULT } from './tool-round.js';
 export type { HistoryMessage, NewTranscriptEntry, TurnEvents, TurnInput, TurnOutcome, TurnSession, TurnStatus } from './turn-types.js';
 export { CommandRegistry, builtinCommands, parseCommandText } from './commands/registry.js';
-export type { CommandContext, CommandHost, CommandReply, SlashCommand } from './commands/types.js';
+export type { CommandContext, CommandHost, CommandReply, ScheduleCommandHost, SlashCommand } from './commands/types.js';
 export * from './context/index.js';
 export * from './compaction/index.js';

@@ -127,7 +127,7 @@ export class Core {
       sessionChanged: (key, reason) => this.sessions.changed(key, reason),
       warn: (message) => log.warn(message),
     });
-    this.commands = new CommandService(sessionCommandHost(this.sessions, this.lanes, this.inbound, this.lifecycle), this.agent, this.providers, events);
+    this.commands = new CommandService(sessionCommandHost(this.sessions, this.lanes, this.inbound, this.lifecycle, this.schedule), this.agent, this.providers, events);
     this.mcp = new McpService(config, this.tools.registry, log, now, options.mcp);
     saveConversationOnReset(this.lifecycle, registry, { config, paths, now, log });
     this.services = [this.memory, this.mcp, this.schedule, ...(options.services ?? [])];
