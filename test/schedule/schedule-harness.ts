@@ -22,8 +22,8 @@ export interface ScheduleGateway extends TestGateway {
   runner: RecordingRunner;
   /** Waits until no turn runs and the schedule service has written everything. */
   quiesce(): Promise<void>;
-  /** Moves the clock to `at`, stopping at every timer on the way and letting the work it starts finish. */
-  advanceTo(at: number): Promise<void>;
+  /** Moves the clock to `at` in steps (default 10 min), letting the work each step starts finish before the next. */
+  advanceTo(at: number, stepMs?: number): Promise<void>;
 }
 
 export async function quiesce(core: Core): Promise<void> {
@@ -49,9 +49,9 @@ export async function startScheduleGateway(options: { config?: Record<string, un
     clock,
     runner,
     quiesce: settle,
-    async advanceTo(at: number) {
+    async advanceTo(at: number, stepMs = 10 * 60_000) {
       while (clock.now() < at) {
-        const step = Math.min(at - clock.now(), 10 * 60_000);
+        const step = Math.min(at - clock.now(), stepMs);
         clock.advance(step);
         await settle();
       }
