@@ -18,6 +18,8 @@ async function start(): Promise<{ gateway: TestGateway; llm: FakeLlmServer }> {
     config: {
       models: { providers: { fake: { api: 'openai', baseUrl: llm.baseUrl, models: { m: {} } } } },
       agents: { defaults: { model: 'fake/m', heartbeat: { every: '0' } } },
+      // The cron tool is opt-in (the default coding profile leaves the automation group out).
+      tools: { allow: ['cron'] },
     },
     core: {},
   });

@@ -206,7 +206,7 @@ export const scheduleMethods = {
   'heartbeat.pause': defineMethod({
     name: 'heartbeat.pause',
     description: 'Pauses (paused: true) or resumes the heartbeat of an agent until changed again.',
-    params: z.strictObject({ agentId: z.string().min(1).optional(), paused: z.boolean() }),
+    params: z.strictObject({ agentId: z.string().min(1).optional(), paused: z.boolean(), idempotencyKey: z.string().optional() }),
     result: heartbeatAgentStatus,
     scope: 'write',
     mutating: true,
