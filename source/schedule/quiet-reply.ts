@@ -10,10 +10,10 @@ export const QUIET_SLACK_CHARS = 300;
 export function isQuietReply(text: string): boolean {
   const plain = text.replace(/[*`~]/g, '').trim();
   if (plain === '' || plain === 'NO_REPLY') return true;
-  const upper = plain.toUpperCase();
-  const atStart = upper.startsWith(HEARTBEAT_OK);
-  const atEnd = upper.replace(/[.!\s]+$/, '').endsWith(HEARTBEAT_OK);
-  if (!atStart && !atEnd) return false;
-  const rest = atStart ? plain.slice(HEARTBEAT_OK.length) : plain.replace(/[.!\s]+$/, '').slice(0, -HEARTBEAT_OK.length);
+  const atStart = /^HEARTBEAT_OK(?![A-Z0-9_])/i.exec(plain);
+  const atEnd = /(?<![A-Z0-9_])HEARTBEAT_OK[.!\s]*$/i.exec(plain);
+  const match = atStart ?? atEnd;
+  if (!match) return false;
+  const rest = atStart ? plain.slice(match[0].length) : plain.slice(0, match.index);
   return rest.trim().length <= QUIET_SLACK_CHARS;
 }
