@@ -41,7 +41,7 @@ describe('commands', () => {
     gateway = await startCommandGateway(fakeConfig(llm));
     const client = await gateway.connect();
     const { commands } = await client.request('commands.list', {});
-    expect(commands.map((c) => c.name)).toEqual(['status', 'model', 'think', 'new', 'reset', 'abort', 'retry', 'context', 'compact', 'help']);
+    expect(commands.map((c) => c.name)).toEqual(['status', 'model', 'think', 'new', 'reset', 'abort', 'retry', 'context', 'compact', 'cron', 'heartbeat', 'help']);
     expect((await client.request('commands.run', { sessionKey: KEY, text: '/help' })).reply).toContain('/think off|minimal|low|medium|high');
 
     const status = await client.request('commands.run', { sessionKey: KEY, text: '/status' });

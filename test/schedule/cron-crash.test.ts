@@ -67,7 +67,8 @@ describe('cron across kill -9', () => {
       for (let i = 1; i < slots.length; i += 1) expect(slots[i]! - slots[i - 1]!, `${job.name} gap after ${slots[i - 1]}`).toBe(step);
       const statuses = new Set([...terminal.values()].flat());
       expect(statuses.has('ok')).toBe(true);
-      expect(statuses.has('missed')).toBe(true);
+      // Each restart takes longer than 1 s, so the skip job always misses slots; the catch-up job may run every one it missed.
+      if (job.catchUp === 'skip') expect(statuses.has('missed')).toBe(true);
       expect([...statuses].every((status) => ['ok', 'interrupted', 'missed', 'skipped'].includes(status)), [...statuses].join()).toBe(true);
     }
   }, 240_000);
