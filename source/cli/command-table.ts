@@ -21,4 +21,6 @@ export const commandTable: Record<string, () => Promise<CommandRun>> = {
   context: async () => (await import('./commands/context.js')).run,
   skills: async () => (await import('./commands/skills.js')).run,
   hooks: async () => (await import('./commands/hooks.js')).run,
+  cron: async () => (await import('./commands/cron.js')).run,
+  heartbeat: async () => (await import('./commands/heartbeat.js')).run,
 };

@@ -6,6 +6,7 @@ export { ConfigError, loadConfig, readRawConfig, writeRawConfig, validateConfig 
 export { getAtPath, setAtPath, unsetAtPath, parseCliValue } from './config-keys.js';
 export { DEFAULT_GATEWAY_PORT } from './sections/gateway.js';
 export { dropPolicies } from './sections/queue.js';
+export { DEFAULT_HEARTBEAT_PROMPT, type HeartbeatConfig } from './sections/heartbeat.js';
 export { dmScopes } from './sections/sessions.js';
 export { toolProfiles, DEFAULT_SECRET_PATHS } from './sections/tools.js';
 export { redactSkillSecrets, skillEnvSecrets, DEFAULT_SKILLS_PROMPT_CHARS } from './sections/skills.js';

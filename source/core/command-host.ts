@@ -1,4 +1,4 @@
-import type { CommandHost } from '../agent/index.js';
+import type { CommandHost, ScheduleCommandHost } from '../agent/index.js';
 import { ClawError } from '../protocol/index.js';
 import type { LaneQueue } from '../queue/index.js';
 import { sessionAdapter } from './agent-turn-runner.js';
@@ -7,9 +7,10 @@ import type { Lifecycle } from './lifecycle.js';
 import type { SessionsService } from './sessions-service.js';
 
 /** Slash commands' view of sessions and lanes. */
-export function sessionCommandHost(sessions: SessionsService, lanes: Pick<LaneQueue, 'abort'>, inbound: Pick<InboundService, 'retry'>, lifecycle: Lifecycle): CommandHost {
+export function sessionCommandHost(sessions: SessionsService, lanes: Pick<LaneQueue, 'abort'>, inbound: Pick<InboundService, 'retry'>, lifecycle: Lifecycle, schedule?: ScheduleCommandHost): CommandHost {
   const { registry } = sessions;
   return {
+    ...(schedule ? { schedule } : {}),
     session: async (key) => sessions.ensure(key),
     async patch(key, patch) {
       if (!registry.get(key)) registry.ensure(key);

@@ -11,6 +11,7 @@ import { agentWorkspaceDir, createSkillsSlashCommand, SkillsService, skillSlashC
 import { SessionRegistry, WriteProbe } from '../sessions/index.js';
 import { configuredAgentIds } from '../memory/index.js';
 import { createToolsRuntime, describeExecSandbox, type ToolsRuntime } from '../tools/index.js';
+import { ScheduleService } from '../schedule/index.js';
 import { agentTurnRunner } from './agent-turn-runner.js';
 import { CommandService } from './command-service.js';
 import { sessionCommandHost } from './command-host.js';
@@ -76,6 +77,7 @@ export class Core {
   readonly commands: CommandService;
   readonly mcp: McpService;
   readonly hooks: HooksService;
+  readonly schedule = new ScheduleService();
   readonly services: readonly Service[];
   readonly #contexts = new Map<string, ContextPayload>();
   readonly #stopLanesEvent: () => void;
@@ -153,7 +155,7 @@ export class Core {
       sessionChanged: (key, reason) => this.sessions.changed(key, reason),
       warn: (message) => log.warn(message),
     });
-    this.commands = new CommandService(sessionCommandHost(this.sessions, this.lanes, this.#messages, this.lifecycle), this.agent, this.providers, events);
+    this.commands = new CommandService(sessionCommandHost(this.sessions, this.lanes, this.#messages, this.lifecycle, this.schedule), this.agent, this.providers, events);
     this.commands.add(createSkillsSlashCommand(skills));
     // A user-invocable skill is a slash command that starts a turn following that skill.
     this.commands.addSource((reserved) =>
@@ -174,7 +176,7 @@ export class Core {
       gatewayToken: () => readGatewayTokenSync(paths, options.env ?? process.env),
       ...options.hooks,
     });
-    this.services = [this.memory, { name: 'skills', start: () => skills.start(), stop: () => skills.stop() }, this.mcp, this.hooks, ...(options.services ?? [])];
+    this.services = [this.memory, { name: 'skills', start: () => skills.start(), stop: () => skills.stop() }, this.mcp, this.hooks, this.schedule, ...(options.services ?? [])];
   }
 
   /** Builds every service in order, opens the journal and re-queues what a crash left unfinished. */
@@ -240,6 +242,7 @@ export class Core {
       approvals: this.tools.inbox.list('pending'),
       context: sessions.flatMap((session) => this.#contexts.get(session.key) ?? []),
       config: this.config.status(),
+      ...(this.schedule.started ? { schedule: this.schedule.overview() } : {}),
     };
   }
 

@@ -14,6 +14,8 @@ export * from './methods/tools.js';
 export * from './methods/memory.js';
 export * from './methods/mcp.js';
 export * from './methods/hooks.js';
+export * from './methods/schedule.js';
+export * from './events/schedule.js';
 export * from './events/runtime.js';
 export * from './route.js';
 export * from './snapshot.js';

@@ -3,6 +3,7 @@ import { contextPayload, lanesPayload, subagentNode } from './events/runtime.js'
 import { approvalRecord } from './methods/approvals.js';
 import { configStatus, healthPayload, presenceEntry } from './gateway-state.js';
 import { sessionSummary } from './methods/sessions.js';
+import { scheduleOverview } from './methods/schedule.js';
 
 /**
  * The state a client needs on connect (the hello) and after a seq gap
@@ -19,5 +20,7 @@ export const gatewaySnapshot = z.strictObject({
   config: configStatus.optional(),
   presence: z.array(presenceEntry).optional(),
   health: healthPayload.optional(),
+  /** Cron jobs (with their next runs), heartbeat state and schedule notices. */
+  schedule: scheduleOverview.optional(),
 });
 export type GatewaySnapshot = z.infer<typeof gatewaySnapshot>;

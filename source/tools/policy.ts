@@ -25,9 +25,10 @@ export interface PolicyDecision {
 }
 
 const profileEntries: Record<ToolProfile, readonly string[]> = {
-  minimal: ['session_status'],
-  messaging: ['group:messaging', 'sessions_list', 'sessions_history', 'sessions_send', 'session_status'],
-  coding: ['group:fs', 'group:runtime', 'group:sessions', 'group:memory', 'group:web', 'group:mcp'],
+  // heartbeat_respond is how a heartbeat stays quiet: every profile keeps it.
+  minimal: ['session_status', 'heartbeat_respond'],
+  messaging: ['group:messaging', 'sessions_list', 'sessions_history', 'sessions_send', 'session_status', 'heartbeat_respond'],
+  coding: ['group:fs', 'group:runtime', 'group:sessions', 'group:memory', 'group:web', 'group:mcp', 'heartbeat_respond'],
   full: toolGroups.map((group) => `group:${group}`),
 };
 

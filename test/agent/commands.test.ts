@@ -41,7 +41,7 @@ describe('commands', () => {
     gateway = await startCommandGateway(fakeConfig(llm));
     const client = await gateway.connect();
     const { commands } = await client.request('commands.list', {});
-    expect(commands.map((c) => c.name).slice(0, 11)).toEqual(['status', 'model', 'think', 'new', 'reset', 'abort', 'retry', 'context', 'compact', 'help', 'skills']);
+    expect(commands.map((c) => c.name).slice(0, 13)).toEqual(['status', 'model', 'think', 'new', 'reset', 'abort', 'retry', 'context', 'compact', 'cron', 'heartbeat', 'help', 'skills']);
     // The bundled user-invocable skills follow the built-ins.
     expect(commands.map((c) => c.name)).toContain('claw-config');
     expect((await client.request('commands.run', { sessionKey: KEY, text: '/help' })).reply).toContain('/think off|minimal|low|medium|high');

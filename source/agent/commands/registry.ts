@@ -3,6 +3,8 @@ import type { Providers } from '../../providers/index.js';
 import { abortCommand } from './abort.js';
 import { compactCommand } from './compact.js';
 import { contextCommand } from './context.js';
+import { cronCommand } from './cron.js';
+import { heartbeatCommand } from './heartbeat.js';
 import { helpCommand } from './help.js';
 import { modelCommand } from './model.js';
 import { newCommand } from './new.js';
@@ -12,7 +14,7 @@ import { statusCommand } from './status.js';
 import { thinkCommand } from './think.js';
 import type { CommandContext, CommandReply, SlashCommand } from './types.js';
 
-export const builtinCommands: readonly SlashCommand[] = [statusCommand, modelCommand, thinkCommand, newCommand, resetCommand, abortCommand, retryCommand, contextCommand, compactCommand, helpCommand];
+export const builtinCommands: readonly SlashCommand[] = [statusCommand, modelCommand, thinkCommand, newCommand, resetCommand, abortCommand, retryCommand, contextCommand, compactCommand, cronCommand, heartbeatCommand, helpCommand];
 
 /** Splits `/name rest…` into the command word and its arguments. */
 export function parseCommandText(text: string): { name: string; args: string } | undefined {

@@ -1,4 +1,4 @@
-import type { CommandArgument, SessionSummary } from '../../protocol/index.js';
+import type { CommandArgument, CronRun, HeartbeatAgentStatus, ScheduleOverview, SessionSummary } from '../../protocol/index.js';
 import type { Providers, ThinkingLevel } from '../../providers/index.js';
 import type { ContextReport, LastError } from '../agent-runtime.js';
 import type { ContextWindow } from '../compaction/index.js';
@@ -20,6 +20,16 @@ export interface CommandHost {
   retry(key: string): Promise<{ runId: string }>;
   /** The open transcript of a session, as turns see it (created if the key is new). */
   turnSession(key: string): Promise<TurnSession>;
+  /** Heartbeat and cron, when the daemon runs them (/cron, /heartbeat). */
+  schedule?: ScheduleCommandHost;
+}
+
+/** The schedule service as /cron and /heartbeat use it (implemented by schedule/, above agent/). */
+export interface ScheduleCommandHost {
+  overview(): ScheduleOverview;
+  run(jobId: string): CronRun;
+  heartbeatNow(agentId?: string): void;
+  pauseHeartbeat(agentId: string | undefined, paused: boolean): HeartbeatAgentStatus;
 }
 
 export interface CommandContext {

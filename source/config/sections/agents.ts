@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { heartbeatDefaults, heartbeatOverride } from './heartbeat.js';
 
 import { thinkingLevelName as thinkingLevel } from '../../protocol/index.js';
 
@@ -14,6 +15,7 @@ const agentTuning = {
   turnTimeoutSeconds: z.number().int().min(1).default(600),
   /** Skill names this agent may use; absent means every ready skill. */
   skills: z.array(z.string().min(1)).optional(),
+  heartbeat: heartbeatDefaults.prefault({}),
 };
 
 export const agentEntry = z.strictObject({
@@ -26,6 +28,7 @@ export const agentEntry = z.strictObject({
   thinking: thinkingLevel.optional(),
   /** Replaces agents.defaults.skills for this agent. */
   skills: agentTuning.skills,
+  heartbeat: heartbeatOverride.optional(),
 });
 
 export const agentsSection = z.strictObject({

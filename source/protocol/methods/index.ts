@@ -7,6 +7,7 @@ import { toolMethods } from './tools.js';
 import { memoryMethods } from './memory.js';
 import { mcpMethods } from './mcp.js';
 import { hookMethods } from './hooks.js';
+import { scheduleMethods } from './schedule.js';
 
 /**
  * Every RPC method the gateway may serve. A subsystem adds its methods in a
@@ -23,4 +24,5 @@ export const methods = {
   ...memoryMethods,
   ...mcpMethods,
   ...hookMethods,
+  ...scheduleMethods,
 };

@@ -1,0 +1,273 @@
+import { join } from 'node:path';
+import type { ClawConfig } from '../config/index.js';
+import type { Core, Service, ServiceHealth } from '../core/index.js';
+import type { CronJob, CronJobInput, CronJobPatch, CronRun, HeartbeatAgentStatus, ReplyRoute, ScheduleOverview } from '../protocol/index.js';
+import { defaultAgentId, mainSessionKey } from '../routing/index.js';
+import { CronService } from './cron-service.js';
+import { HeartbeatRunner, type HeartbeatAgent } from './heartbeat-runner.js';
+import { ScheduleError } from './schedule-math.js';
+import { cronTool, heartbeatRespondTool } from './schedule-tools.js';
+
+function agentIdsOf(config: ClawConfig): string[] {
+  return config.agents.list.length > 0 ? config.agents.list.map((agent) => agent.id) : [defaultAgentId(config)];
+}
+
+function heartbeatAgentsOf(config: ClawConfig): HeartbeatAgent[] {
+  return agentIdsOf(config).map((agentId) => {
+    const override = config.agents.list.find((agent) => agent.id === agentId)?.heartbeat ?? {};
+    const merged = { ...config.agents.defaults.heartbeat, ...override };
+    return { agentId, sessionKey: merged.session ?? mainSessionKey(agentId), config: merged };
+  });
+}
+
+/**
+ * Heartbeat and cron as one daemon service. It reaches the rest of the
+ * daemon only through the core's ports: inbound to start turns, the `cron`
+ * and `heartbeat` outbound channels to learn how they ended (and keep quiet
+ * replies from going anywhere), lifecycle for busy lanes and crash replays,
+ * the tool registry for `cron` and `heartbeat_respond`.
+ */
+export class ScheduleService implements Service {
+  readonly name = 'schedule';
+  #core: Core | undefined;
+  #cron: CronService | undefined;
+  #heartbeat: HeartbeatRunner | undefined;
+  readonly #notices: string[] = [];
+  #cleanup: Array<() => void> = [];
+
+  start(core: Core): void {
+    this.#core = core;
+    const { clock } = core;
+    const tokensOf = (sessionKey: string): number => {
+      const tokens = core.sessions.registry.get(sessionKey)?.entry.tokens;
+      return tokens ? tokens.input + tokens.output : 0;
+    };
+    const notice = (text: string): void => {
+      this.#notices.push(text);
+      core.log.warn(text);
+    };
+    const cron = new CronService({
+      clock,
+      cronDir: core.paths.cron,
+      dispatch: (job, messageId) => this.#dispatchCron(job, messageId),
+      blockedReason: (job) => this.#blockedReason(job),
+      announce: (job, text, runId) => this.#announce(job, text, runId),
+      tokensOf,
+      abort: (sessionKey, runId) => void core.lanes.abort(sessionKey, runId),
+      emit: (payload) => core.events.emit('cron', payload),
+      notice,
+      jobContext: (createdBy) => {
+        const config = core.config.current;
+        return {
+          now: clock.now(),
+          agentIds: agentIdsOf(config),
+          defaultAgentId: defaultAgentId(config),
+          checkModel: (ref) => {
+            try {
+              core.providers.resolveModel(ref);
+            } catch (error) {
+              throw new ScheduleError(`Model "${ref}" is not available: ${error instanceof Error ? error.message : String(error)}. Pick one from \`claw models list\`.`);
+            }
+          },
+          createdBy,
+        };
+      },
+      warn: (message) => core.log.warn(message),
+    });
+    const heartbeat = new HeartbeatRunner({
+      clock,
+      statePath: join(core.paths.cron, 'heartbeat.json'),
+      agents: () => heartbeatAgentsOf(core.config.current),
+      workspaceDir: (agentId) => core.agent.workspaceDir(agentId),
+      laneBusy: (sessionKey) => {
+        const lane = core.lanes.laneInfo(sessionKey);
+        return lane.running || lane.queued > 0;
+      },
+      dispatch: async (agent, messageId, text) => {
+        const result = await core.inbound.accept({ channel: 'heartbeat', sessionKey: agent.sessionKey, messageId, text, peer: { kind: 'direct', id: agent.agentId }, senderName: 'heartbeat' });
+        return { runId: result.runId };
+      },
+      deliverAlert: (agent, text, runId) => this.#deliverAlert(agent, text, runId),
+      tokensOf,
+      emit: (payload) => core.events.emit('heartbeat', payload),
+      notice,
+      warn: (message) => core.log.warn(message),
+    });
+    this.#cron = cron;
+    this.#heartbeat = heartbeat;
+    // The lane "delivers" a cron or heartbeat turn's outcome here: this is where it ends, never a chat.
+    this.#cleanup.push(
+      core.outbound.register('cron', {
+        deliver: async (_route, reply) => {
+          cron.outcome(reply.messageId, reply.status, reply.text);
+          return { delivered: true };
+        },
+      }),
+      core.outbound.register('heartbeat', {
+        deliver: async (_route, reply) => {
+          heartbeat.outcome(reply.messageId, reply.status, reply.text);
+          return { delivered: true };
+        },
+      }),
+      core.lifecycle.on('turn:start', ({ sessionKey, runId }) => cron.turnStarted(sessionKey, runId)),
+      core.lifecycle.on('turn:end', ({ sessionKey }) => heartbeat.turnEnded(sessionKey)),
+      core.config.onChange((keys) => {
+        if (keys.some((key) => key === 'agents' || key.startsWith('agents.'))) heartbeat.reconfigure();
+      }),
+    );
+    for (const tool of [cronTool({ cron, heartbeat, agentOf: (key) => core.sessions.registry.resolve(key).agentId }), heartbeatRespondTool(heartbeat)]) {
+      core.tools.registry.register(tool);
+      this.#cleanup.push(() => void core.tools.registry.unregister(tool.name));
+    }
+    cron.start();
+    heartbeat.start();
+    // Runs the journal replayed before this service started are caught here; later ones by turn:start.
+    for (const lane of core.lanes.snapshot().lanes) if (lane.runId) cron.turnStarted(lane.key, lane.runId);
+  }
+
+  async stop(): Promise<void> {
+    for (const cleanup of this.#cleanup.splice(0)) cleanup();
+    await Promise.all([this.#cron?.stop(), this.#heartbeat?.stop()]);
+  }
+
+  health(): ServiceHealth {
+    const cron = this.#cron;
+    if (!cron) return { ok: true, detail: 'not started' };
+    const next = cron.nextRuns(1)[0];
+    const notices = this.notices();
+    return {
+      ok: true,
+      detail: `${cron.list().length} cron job(s)${next ? `, next "${next.name}" at ${new Date(next.at).toISOString()}` : ''}${notices.length ? `; ${notices[notices.length - 1]}` : ''}`,
+    };
+  }
+
+  get started(): boolean {
+    return this.#cron !== undefined;
+  }
+
+  notices(): string[] {
+    return [...this.#notices];
+  }
+
+  overview(): ScheduleOverview {
+    return { jobs: this.cron.list(), heartbeats: this.heartbeat.status(), notices: this.notices() };
+  }
+
+  /** A removed job's run log stays readable. */
+  runs(id: string, limit?: number): CronRun[] {
+    const runs = this.cron.runs(id, limit);
+    if (runs.length === 0) this.#require(id);
+    return runs;
+  }
+
+  add(input: CronJobInput, createdBy = 'user'): CronJob {
+    return this.cron.add(input, createdBy);
+  }
+
+  update(id: string, patch: CronJobPatch): CronJob {
+    this.#require(id);
+    return this.cron.update(id, patch);
+  }
+
+  remove(id: string): boolean {
+    return this.cron.remove(id);
+  }
+
+  run(id: string): CronRun {
+    this.#require(id);
+    return this.cron.runNow(id);
+  }
+
+  heartbeatNow(agentId?: string): void {
+    this.heartbeat.wake(this.#agent(agentId), 'manual');
+  }
+
+  pauseHeartbeat(agentId: string | undefined, paused: boolean): HeartbeatAgentStatus {
+    return this.heartbeat.pause(this.#agent(agentId), paused);
+  }
+
+  /** Resolves when the work started so far (turn dispatches, deliveries, saves) has settled. */
+  async settled(): Promise<void> {
+    await Promise.all([this.cron.settled(), this.heartbeat.settled()]);
+  }
+
+  get cron(): CronService {
+    if (!this.#cron) throw new Error('the schedule service has not started');
+    return this.#cron;
+  }
+
+  get heartbeat(): HeartbeatRunner {
+    if (!this.#heartbeat) throw new Error('the schedule service has not started');
+    return this.#heartbeat;
+  }
+
+  #require(id: string): void {
+    if (!this.cron.get(id)) throw new ScheduleNotFound(`No cron job "${id}". List the jobs with \`claw cron list\`.`);
+  }
+
+  #agent(agentId: string | undefined): string {
+    const config = this.#core!.config.current;
+    const id = agentId ?? defaultAgentId(config);
+    if (!agentIdsOf(config).includes(id)) throw new ScheduleNotFound(`Unknown agent "${id}". Known agents: ${agentIdsOf(config).join(', ')}.`);
+    return id;
+  }
+
+  async #dispatchCron(job: CronJob, messageId: string): Promise<{ runId: string; sessionKey: string }> {
+    const core = this.#core!;
+    const isolated = job.payload.kind === 'agentTurn';
+    const sessionKey = isolated ? `cron:${job.id}` : mainSessionKey(job.agentId);
+    if (job.payload.kind === 'agentTurn' && job.payload.model) {
+      core.sessions.ensure(sessionKey);
+      core.sessions.registry.patch(sessionKey, { model: job.payload.model });
+    }
+    const text = job.payload.kind === 'systemEvent' ? `[cron: ${job.name}] ${job.payload.text}` : job.payload.message;
+    const result = await core.inbound.accept({ channel: 'cron', sessionKey, messageId, text, peer: { kind: 'direct', id: job.id }, senderName: `cron ${job.name}` });
+    return { runId: result.runId, sessionKey };
+  }
+
+  #blockedReason(job: CronJob): string | undefined {
+    const core = this.#core!;
+    const config = core.config.current;
+    if (!agentIdsOf(config).includes(job.agentId)) return `agent "${job.agentId}" no longer exists in claw.json; point the job at another agent (claw cron edit ${job.id} --agent <id>)`;
+    const model = job.payload.kind === 'agentTurn' ? job.payload.model : undefined;
+    if (model) {
+      try {
+        core.providers.resolveModel(model);
+      } catch (error) {
+        return `model "${model}" is not available (${error instanceof Error ? error.message : String(error)}); change it with claw cron edit ${job.id} --model <ref>`;
+      }
+    }
+    if (job.delivery.mode === 'announce' && job.delivery.to !== 'main' && !job.delivery.to.peer) {
+      return `the delivery route on channel "${job.delivery.to.channel}" names no peer; set one with claw cron edit ${job.id} --announce <channel>:<peer>`;
+    }
+    return undefined;
+  }
+
+  async #announce(job: CronJob, text: string, runId: string): Promise<{ delivered: boolean; messageId?: string; error?: string }> {
+    const to = job.delivery.mode === 'announce' ? job.delivery.to : 'main';
+    return this.#deliver(to, mainSessionKey(job.agentId), `[cron: ${job.name}] ${text}`, runId);
+  }
+
+  async #deliverAlert(agent: HeartbeatAgent, text: string, runId: string): Promise<{ delivered: boolean; messageId?: string; error?: string }> {
+    const { target } = agent.config;
+    if (target === 'none') return { delivered: true };
+    return this.#deliver(target === 'last' ? 'main' : target, agent.sessionKey, text, runId);
+  }
+
+  /** `main`: a chat line in the session for attached clients; a route: the channel's outbound half. */
+  async #deliver(to: 'main' | ReplyRoute, sessionKey: string, text: string, runId: string): Promise<{ delivered: boolean; messageId?: string; error?: string }> {
+    const core = this.#core!;
+    const deliveryRunId = `${runId}:announce`;
+    if (to === 'main') {
+      core.events.emit('chat', { runId: deliveryRunId, sessionKey, state: 'final', text });
+      return { delivered: true, messageId: `chat:${deliveryRunId}` };
+    }
+    const result = await core.outbound.deliver(to, { sessionKey, runId: deliveryRunId, messageId: deliveryRunId, status: 'replied', text });
+    return { delivered: result.delivered, ...(result.messageId ? { messageId: result.messageId } : {}), ...(result.error ? { error: result.error } : {}) };
+  }
+}
+
+/** A job or agent the caller named does not exist. */
+export class ScheduleNotFound extends Error {
+  override readonly name = 'ScheduleNotFound';
+}
