@@ -12,4 +12,6 @@ export * from './methods/approvals.js';
 export * from './methods/tools.js';
 export * from './methods/memory.js';
 export * from './methods/mcp.js';
+export * from './methods/search.js';
 export * from './events/runtime.js';
+export * from './events/messages.js';

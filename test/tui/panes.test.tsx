@@ -68,7 +68,7 @@ describe('panes from store fixtures', () => {
         },
       },
     });
-    const frame = show(<ChatPane state={state} store={store} width={70} height={14} />);
+    const frame = show(<ChatPane state={state} store={store} width={70} height={14} now={0} />);
     expect(frame).toContain('› build it');
     expect(frame).toContain('✓ exec npm run build');
     expect(frame).not.toContain('compiled 12 files');
@@ -76,7 +76,7 @@ describe('panes from store fixtures', () => {
     expect(frame).toContain('✗ Model call failed');
     expect(frame).toContain('→ Check OPENAI_API_KEY');
     expect(frame).toContain('Working on 投资▍');
-    const expanded = show(<ChatPane state={{ ...state, ui: { ...state.ui, toolsExpanded: true } }} store={store} width={70} height={14} />);
+    const expanded = show(<ChatPane state={{ ...state, ui: { ...state.ui, toolsExpanded: true } }} store={store} width={70} height={14} now={0} />);
     expect(expanded).toContain('compiled 12 files');
   });
 
@@ -124,7 +124,7 @@ describe('panes from store fixtures', () => {
       sessions: { [key]: sessionFixture({ model: 'openai/gpt-x', thinking: 'low' }) },
       approvals: { pending: [approvalFixture()], resolvedIds: [] },
     });
-    const frame = show(<Footer state={state} width={100} />);
+    const frame = show(<Footer state={state} width={100} now={0} />);
     expect(frame).toContain('openai/gpt-x · think low · 1.2k tok');
     expect(frame).toContain('⚠ 1 approval');
   });

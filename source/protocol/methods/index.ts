@@ -6,6 +6,7 @@ import { approvalMethods } from './approvals.js';
 import { toolMethods } from './tools.js';
 import { memoryMethods } from './memory.js';
 import { mcpMethods } from './mcp.js';
+import { searchMethods } from './search.js';
 
 /**
  * Every RPC method the gateway may serve. A subsystem adds its methods in a
@@ -21,4 +22,5 @@ export const methods = {
   ...toolMethods,
   ...memoryMethods,
   ...mcpMethods,
+  ...searchMethods,
 };

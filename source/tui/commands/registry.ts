@@ -8,6 +8,7 @@ import { newCommand } from './new.js';
 import { quitCommand } from './quit.js';
 import { resetCommand } from './reset.js';
 import { runOnGateway } from './server-command.js';
+import { searchCommand } from './search.js';
 import { sessionsCommand } from './sessions.js';
 import { statusCommand } from './status.js';
 import { thinkCommand } from './think.js';
@@ -15,7 +16,7 @@ import type { CommandContext, SlashCommand } from './types.js';
 
 export const slashCommands: readonly SlashCommand[] = [
   helpCommand, statusCommand, contextCommand, compactCommand, newCommand, resetCommand, modelCommand,
-  thinkCommand, abortCommand, sessionsCommand, approvalsCommand, quitCommand,
+  thinkCommand, abortCommand, sessionsCommand, searchCommand, approvalsCommand, quitCommand,
 ];
 
 export function findCommand(name: string): SlashCommand | undefined {

@@ -5,6 +5,8 @@ export interface CommandContext {
   controller: TuiController;
   store: TuiStore;
   exit(): void;
+  /** Opens the draft in $EDITOR and puts the saved text back (Ctrl+G, Ctrl+X Ctrl+E). */
+  editExternally?(): Promise<void>;
 }
 
 /** A slash command as data: one file per command, collected in registry.ts. */
