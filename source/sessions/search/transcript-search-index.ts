@@ -26,6 +26,18 @@ export interface TranscriptHit {
 /** The trigram tokenizer needs three characters to use its index; shorter words are matched with LIKE. */
 const TRIGRAM = 3;
 const READ_CHUNK = 1 << 20;
+/** Newest matches ranked per query; older ones rank only when fewer than this match. */
+const CANDIDATES = 200;
+
+type HitRow = Omit<TranscriptHit, 'snippet' | 'highlights' | 'score'> & { body: string };
+
+/** Occurrences of the query words, weighted towards short messages (a term-frequency score, like BM25's). */
+function relevance(body: string, terms: readonly string[]): number {
+  const lower = body.toLowerCase();
+  let hits = 0;
+  for (const term of terms) for (let i = lower.indexOf(term); i !== -1; i = lower.indexOf(term, i + term.length)) hits += 1;
+  return hits / Math.log2(2 + lower.length / 80);
+}
 
 interface FileRow {
   file: string;
@@ -110,35 +122,39 @@ export class TranscriptSearchIndex {
 
   /**
    * Messages containing every word of the query (case-insensitive), best
-   * BM25 score first, newest first among equals.
+   * first. FTS5's own bm25 ordering costs ~30 ms when a common word matches
+   * thousands of messages (it scores every match), so the newest
+   * CANDIDATES matches come from the index in rowid order (its fast path) and
+   * are ranked here: more occurrences and words in a short message first,
+   * then newer.
    */
   search(query: string, options: { agentId?: string | undefined; limit: number }): TranscriptHit[] {
     const terms = queryTerms(query);
     if (terms.length === 0) return [];
     const long = terms.filter((t) => [...t].length >= TRIGRAM);
     const short = terms.filter((t) => [...t].length < TRIGRAM);
-    const where: string[] = [];
+    const like = short.map((t) => `%${t.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    const conditions = short.map(() => "bodies.body LIKE ? ESCAPE '\\'");
     const params: unknown[] = [];
     if (long.length > 0) {
-      where.push('bodies MATCH ?');
+      conditions.unshift('bodies MATCH ?');
       params.push(long.map((t) => `"${t.replace(/"/g, '""')}"`).join(' '));
     }
-    for (const term of short) {
-      where.push("bodies.body LIKE ? ESCAPE '\\'");
-      params.push(`%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-    }
+    params.push(...like);
     if (options.agentId) {
-      where.push('messages.agent_id = ?');
+      conditions.push('messages.agent_id = ?');
       params.push(options.agentId);
     }
-    const rank = long.length > 0 ? 'bm25(bodies)' : '0';
     const rows = this.db.prepare(`
-      SELECT messages.session_key AS sessionKey, messages.session_id AS sessionId, messages.entry_id AS entryId, messages.role AS role, messages.ts AS timestamp, bodies.body AS body, ${rank} AS rank
+      SELECT messages.session_key AS sessionKey, messages.session_id AS sessionId, messages.entry_id AS entryId, messages.role AS role, messages.ts AS timestamp, bodies.body AS body
       FROM bodies JOIN messages ON messages.id = bodies.rowid
-      WHERE ${where.join(' AND ')}
-      ORDER BY rank, messages.ts DESC
-      LIMIT ?`).all(...params, options.limit) as Array<{ sessionKey: string; sessionId: string; entryId: string; role: 'user' | 'assistant'; timestamp: number; body: string; rank: number }>;
-    return rows.map(({ body, rank, ...row }) => ({ ...row, ...makeSnippet(body, terms), score: -rank }));
+      WHERE ${conditions.join(' AND ')}
+      ORDER BY bodies.rowid DESC LIMIT ?`).all(...params, CANDIDATES) as HitRow[];
+    return rows
+      .map((row) => ({ row, score: relevance(row.body, terms) }))
+      .sort((a, b) => b.score - a.score || b.row.timestamp - a.row.timestamp)
+      .slice(0, options.limit)
+      .map(({ row: { body, ...row }, score }) => ({ ...row, ...makeSnippet(body, terms), score }));
   }
 
   /** Messages indexed, for status and tests. */
