@@ -1,4 +1,5 @@
 import {
+  configSchema,
   getAtPath,
   loadConfig,
   parseCliValue,
@@ -9,6 +10,7 @@ import {
   writeRawConfig,
 } from '../../config/index.js';
 import type { CommandRun } from '../command.js';
+import { describeRefusal } from './config-hints.js';
 
 const usage = 'Usage: claw config get [key] | set <key> <value> | unset <key> | path';
 
@@ -36,7 +38,17 @@ export const run: CommandRun = async ({ args }) => {
     }
     case 'set': {
       if (!key || valueWords.length === 0) break;
-      const next = setAtPath(readRawConfig(file), key, parseCliValue(valueWords.join(' ')));
+      const value = parseCliValue(valueWords.join(' '));
+      const next = setAtPath(readRawConfig(file), key, value);
+      const checked = configSchema.safeParse(next);
+      if (!checked.success) {
+        const refusal = describeRefusal(checked.error, key, value);
+        // Only a refusal of this value is this command's fault; other problems are the file's.
+        if (refusal) {
+          process.stderr.write(`claw config: ${refusal} Nothing was written.\n`);
+          return 2;
+        }
+      }
       writeRawConfig(file, next);
       process.stdout.write(`${key} = ${show(getAtPath(next, key))}\n`);
       return 0;
