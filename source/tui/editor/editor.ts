@@ -1,4 +1,4 @@
-import { graphemes, stringWidth } from '../text/width.js';
+import { displayText, graphemes, stringWidth } from '../text/width.js';
 
 /** The input line: text with a cursor (a UTF-16 index on a grapheme boundary) and history. */
 export interface EditorState {
@@ -193,7 +193,7 @@ export function layoutEditor(state: EditorState, width: number): { rows: string[
       place();
       const w = stringWidth(g);
       if (rowWidth + w > limit) { rows.push(row); row = ''; rowWidth = 0; place(); }
-      row += g;
+      row += displayText(g);
       rowWidth += w;
       index += g.length;
     }
