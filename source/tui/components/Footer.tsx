@@ -9,7 +9,7 @@ import { stringWidth, truncate } from '../text/width.js';
 function hintFor(state: TuiState, running: boolean, now: number): string {
   if (state.ui.ctrlCAt !== undefined && now - state.ui.ctrlCAt < CTRL_C_WINDOW_MS) return 'Ctrl+C again to quit';
   if (state.ui.focus !== 'chat') {
-    return state.ui.focus === 'sessions' ? '↑/↓ Enter switch · z zoom · h hide · Esc back · typing goes to the input' : 'z zoom · h hide · Esc back · typing goes to the input';
+    return state.ui.focus === 'sessions' ? 'typing goes to the input · ↑/↓ Enter switch · z zoom · h hide · Esc back' : 'typing goes to the input · z zoom · h hide · Esc back';
   }
   if (state.ui.editor.search) return 'Ctrl+R older · Enter take · Esc cancel';
   if (running) return 'Esc abort';
