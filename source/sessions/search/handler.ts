@@ -19,10 +19,9 @@ export interface SessionsSearchHandler {
  * The `sessions.search` RPC handler. Each call first catches the index up
  * with what was appended to the transcripts since the last call (a stat per
  * session, then only the new bytes), so it needs no hook into the writers.
- * `indexPath` is the SQLite file of the index (`<state>/search/transcripts.sqlite`).
  */
-export function sessionsSearchHandler(options: { sessions: SearchableSessions; indexPath: string; now?: () => number }): SessionsSearchHandler {
-  const index = new TranscriptSearchIndex(options.indexPath);
+export function sessionsSearchHandler(options: { sessions: SearchableSessions; now?: () => number }): SessionsSearchHandler {
+  let index = new TranscriptSearchIndex();
   const clock = options.now ?? (() => performance.now());
   const handler = ((params) => {
     const started = clock();
@@ -36,6 +35,7 @@ export function sessionsSearchHandler(options: { sessions: SearchableSessions; i
     const hits = index.search(params.query, { agentId: params.agentId, limit: params.limit ?? DEFAULT_LIMIT });
     return { hits, tookMs: Math.max(0, clock() - started) };
   }) as SessionsSearchHandler;
-  handler.close = () => index.close();
+  // The index is memory only: closing drops it, and a later call rebuilds it from the transcripts.
+  handler.close = () => { index = new TranscriptSearchIndex(); };
   return handler;
 }

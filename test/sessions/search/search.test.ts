@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configSchema } from '../../../source/config/index.js';
 import { SessionRegistry } from '../../../source/sessions/index.js';
@@ -30,7 +29,7 @@ async function say(key: string, user: string, assistant?: string): Promise<void>
 function open(): SessionsSearchHandler {
   state ??= makeTempState();
   registry ??= new SessionRegistry({ paths: state.paths, config });
-  search = sessionsSearchHandler({ sessions: registry, indexPath: join(state.dir, 'search', 'transcripts.sqlite') });
+  search = sessionsSearchHandler({ sessions: registry });
   return search;
 }
 
@@ -73,15 +72,19 @@ describe('sessions.search over real transcripts', () => {
     expect(after.hits[0]!.sessionId).toBe(current);
   });
 
-  it('keeps its index across restarts and reads only what is new', async () => {
+  it('rebuilds from the transcripts after a restart, and matches words by prefix but CJK only as typed', async () => {
     const find = open();
     await say('agent:main:main', 'persistent needle one');
     expect(find({ query: 'needle' }).hits).toHaveLength(1);
     find.close();
     search = undefined;
-    await say('agent:main:main', 'persistent needle two');
+    await say('agent:main:main', 'persistent needle two', '投资和目标是两件事');
     const again = open();
     expect(again({ query: 'needle' }).hits).toHaveLength(2);
+    expect(again({ query: 'pers need' }).hits).toHaveLength(2);
+    // Each character is in the reply, but not the word.
+    expect(again({ query: '投目' }).hits).toEqual([]);
+    expect(again({ query: '目标' }).hits).toHaveLength(1);
   });
 
   it('filters by agent and honours the limit', async () => {

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import type { ModuleFactory } from '../../../source/gateway/index.js';
 import { SessionRegistry } from '../../../source/sessions/index.js';
 import { sessionsSearchHandler } from '../../../source/sessions/search/index.js';
@@ -19,7 +18,7 @@ export function transcriptsModule(seed: Record<string, string[]>): ModuleFactory
       });
       await session.flush();
     }
-    const search = sessionsSearchHandler({ sessions: registry, indexPath: join(paths.root, 'search', 'transcripts.sqlite') });
+    const search = sessionsSearchHandler({ sessions: registry });
     const summary = (key: string, agentId: string, entry: ReturnType<SessionRegistry['list']>[number]['entry']) => ({ key, agentId, ...entry, running: false, queued: 0 });
     return {
       name: 'transcripts',
