@@ -27,7 +27,7 @@ function HitRow({ hit, selected, width, now }: { hit: SearchHit; selected: boole
 export function SearchPopup({ search, width, now }: { search: SearchUi; state: TuiState; width: number; now: number }) {
   const title = search.editing
     ? ` Search all sessions: ${search.query}▏ (Enter search · Esc close)`
-    : ` Search "${search.query}": ${search.status === 'loading' ? 'searching…' : `${search.hits.length} hit${search.hits.length === 1 ? '' : 's'}${search.tookMs !== undefined ? ` in ${Math.round(search.tookMs)} ms` : ''}`} · ↑/↓ Enter jump · n/N next/prev · / edit · Esc close`;
+    : ` Search "${search.query}": ${search.status === 'loading' ? 'searching…' : search.status === 'error' ? 'failed' : `${search.hits.length} hit${search.hits.length === 1 ? '' : 's'}${search.tookMs !== undefined ? ` in ${Math.round(search.tookMs)} ms` : ''}`} · ↑/↓ Enter jump · n/N next/prev · / edit · Esc close`;
   const start = Math.max(0, Math.min(search.index - SEARCH_ROWS + 1, search.hits.length - SEARCH_ROWS));
   return (
     <Box flexDirection="column" width={width}>
