@@ -105,10 +105,12 @@ describe('panes from store fixtures', () => {
         },
       },
     });
-    const frame = show(<ContextPane state={state} width={42} height={8} focused={false} />);
+    const frame = show(<ContextPane state={state} width={48} height={9} focused={false} />);
     expect(frame).toContain('Context 60k/100k 60%');
     expect(frame).toContain('█');
     expect(frame).toMatch(/F.*C/);
+    // The marks are explained in the pane itself.
+    expect(frame).toContain('F memory flush at 76k · C compaction at 80k');
     expect(frame).toContain('■ history 50k');
     expect(frame).toContain('95k → 21k');
   });
