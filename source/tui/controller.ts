@@ -73,6 +73,11 @@ export class TuiController {
     this.push(key, { kind: 'notice', id: `notice:${++this.noticeSeq}`, text });
   }
 
+  /** Echoes a slash command into the chat before its output. */
+  echoCommand(text: string, key = this.store.getState().currentKey): void {
+    this.push(key, { kind: 'command', id: `command:${++this.noticeSeq}`, text });
+  }
+
   error(error: unknown, hint?: string, key = this.store.getState().currentKey): void {
     const message = error instanceof Error ? error.message : String(error);
     this.push(key, { kind: 'error', id: `error:${++this.noticeSeq}`, message, ...(hint ? { hint } : {}) });

@@ -100,6 +100,10 @@ describe('TUI against a real gateway socket', () => {
     await expect.poll(() => h.frame()).toContain('● open');
     h.type('/usage today\r');
     await expect.poll(() => h.frame()).toContain('ran /usage today');
+    // The command is echoed above its output.
+    const lines = h.frame().split('\n');
+    expect(lines.findIndex((l) => l.includes('» /usage today'))).toBeLessThan(lines.findIndex((l) => l.includes('ran /usage today')));
+    expect(lines.findIndex((l) => l.includes('» /usage today'))).toBeGreaterThan(-1);
     expect(callsOf(h.fake, 'commands.run')).toMatchObject([{ text: '/usage today' }]);
   });
 

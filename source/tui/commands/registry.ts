@@ -57,6 +57,8 @@ export async function runSlash(text: string, context: CommandContext): Promise<v
   const parsed = parseSlash(text);
   if (!parsed) return;
   const command = findCommand(parsed.name);
+  // Pickers and popups answer in place; everything else answers in the chat, under its echo.
+  if (!command?.quiet) context.controller.echoCommand(text.trim());
   try {
     if (command) await command.run(parsed.args, context);
     else await runOnGateway(text.trim(), context);

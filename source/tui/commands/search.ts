@@ -2,6 +2,7 @@ import { openSearch } from '../search-keys.js';
 import type { SlashCommand } from './types.js';
 
 export const searchCommand: SlashCommand = {
+  quiet: true,
   name: 'search',
   aliases: ['find'],
   args: '[text]',

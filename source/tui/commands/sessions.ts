@@ -2,6 +2,7 @@ import { shortSessionKey } from '../text/format.js';
 import type { SlashCommand } from './types.js';
 
 export const sessionsCommand: SlashCommand = {
+  quiet: true,
   name: 'sessions',
   aliases: ['s'],
   args: '[key]',

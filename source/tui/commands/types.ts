@@ -19,4 +19,6 @@ export interface SlashCommand {
   /** Candidates for the argument being typed. */
   complete?(partial: string, context: CommandContext): string[];
   run(args: string, context: CommandContext): Promise<void> | void;
+  /** Answers outside the chat (a picker, a popup, quitting): not echoed there. */
+  quiet?: boolean;
 }

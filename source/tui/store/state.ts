@@ -17,7 +17,9 @@ type ChatItemBody =
   | { kind: 'tool'; id: string; name: string; args: string; output: string; status: 'running' | 'done' | 'error' }
   | { kind: 'compaction'; id: string; before: number; after?: number }
   | { kind: 'error'; id: string; message: string; hint?: string }
-  | { kind: 'notice'; id: string; text: string };
+  | { kind: 'notice'; id: string; text: string }
+  /** A slash command as the operator typed it, so its output reads as its answer. */
+  | { kind: 'command'; id: string; text: string };
 
 export interface ChatLog {
   /** A bounded window of the newest settled items; older ones are paged from sessions.history. */

@@ -29,6 +29,8 @@ export function itemLines(item: ChatItem, width: number, expanded: boolean): Lin
       return [{ text: '' }, ...block('  ', item.text, width, {})];
     case 'notice':
       return block('· ', item.text, width, { color: 'gray' });
+    case 'command':
+      return [{ text: '' }, ...block('» ', item.text, width, { color: 'magenta', bold: true })];
     case 'compaction':
       return [{ text: `── compacted ${formatTokens(item.before)} → ${item.after === undefined ? '?' : formatTokens(item.after)} tokens ──`, color: 'magenta', dim: true }];
     case 'error': {
