@@ -1,6 +1,8 @@
-// TUI figures from issue 8: first frame after `claw` with the daemon running,
-// render time per streamed delta with 100 vs 10,000 messages in history, and
-// RSS with a 10,000-message session. Prints one JSON object.
+// TUI figures from issues 8 and 15: first frame after `claw` with the daemon
+// running, render time per streamed delta with 100 vs 10,000 messages in
+// history, keystroke-to-frame with 10,000 messages, and RSS with a
+// 10,000-message session. Prints one JSON object. Search figures are in
+// bench/tui-search.mjs.
 // Usage: npm run build && node bench/tui.mjs [--quick]
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -32,7 +34,7 @@ async function firstFrameMs(env) {
     const timer = setTimeout(() => reject(new Error(`no frame within 30 s: ${out.slice(-500)}`)), 30_000);
     child.stdout.on('data', (chunk) => {
       out += chunk.toString('utf8');
-      if (out.includes('Sessions') && out.includes('❯')) {
+      if (out.includes('claw ·') && out.includes('❯')) {
         clearTimeout(timer);
         resolve(ms(started));
       }
@@ -70,6 +72,30 @@ async function deltaCost(messages, deltas) {
   app.unmount();
   store.dispose();
   return { perDeltaMs: median(samples) };
+}
+
+/** Median ms from a key reaching stdin to the frame that shows it, with `messages` in history. */
+async function keystrokeCost(messages, keys) {
+  const store = seededStore(messages);
+  const client = new GatewayClient({ url: 'ws://127.0.0.1:9', token: 'unused' });
+  const controller = new TuiController(client, store);
+  const app = render(createElement(App, { store, controller, exit: () => {}, size: { cols: 160, rows: 48 } }));
+  while (app.stdin.listenerCount('readable') === 0) await sleep(5);
+  // The store's own ~30 fps coalescing is not the cost being measured: flush as soon as a key lands.
+  const unsubscribe = store.subscribe(() => undefined);
+  const samples = [];
+  for (let i = 0; i < keys; i++) {
+    const before = app.frames.length;
+    const start = process.hrtime.bigint();
+    app.stdin.write(i % 10 === 9 ? '\x7f' : String.fromCharCode(97 + (i % 26)));
+    store.flush();
+    while (app.frames.length === before) await new Promise((resolve) => setImmediate(resolve));
+    samples.push(ms(start));
+  }
+  unsubscribe();
+  app.unmount();
+  store.dispose();
+  return { median: median(samples), p95: [...samples].sort((a, b) => a - b)[Math.floor(samples.length * 0.95)] };
 }
 
 /** RSS of a fresh process holding a rendered TUI fed 10,000 messages (run as a child for a clean figure). */
@@ -115,6 +141,7 @@ try {
   const small = await deltaCost(100, deltas);
   const large = await deltaCost(10_000, deltas);
   const ratio = large.perDeltaMs / small.perDeltaMs;
+  const keystroke = await keystrokeCost(10_000, quick ? 60 : 300);
   const child = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--rss-child'], { encoding: 'utf8' });
   const rss = JSON.parse(child.stdout).rss;
   console.log(JSON.stringify({
@@ -122,6 +149,7 @@ try {
     loadavg1: round(loadavg()[0]),
     first_frame_ms: { median: round(median(frames)), min: round(Math.min(...frames)), runs: frames.length, target: 200 },
     delta_render_ms: { history_100: round(small.perDeltaMs, 3), history_10000: round(large.perDeltaMs, 3), ratio: round(ratio, 3), target_ratio: 1.3, deltas },
+    keystroke_to_frame_ms_10000_messages: { median: round(keystroke.median, 3), p95: round(keystroke.p95, 3), target: 16 },
     rss_mb_10000_messages: { value: round(rss / 1048576, 1), target: 150 },
   }));
 } finally {

@@ -1,26 +1,107 @@
 import type { CommandRun } from './command.js';
 
+export interface CommandEntry {
+  /** One line for `claw --help`. */
+  summary: string;
+  /** The synopsis lines for `claw help NAME` and `claw NAME --help`. */
+  usage: readonly string[];
+  load(): Promise<CommandRun>;
+}
+
 /**
  * Subcommands, loaded lazily so `claw status` does not pay for the TUI's
- * dependencies. A new command is a new file plus one line here.
+ * dependencies. Help is generated from this table, so a command cannot exist
+ * without appearing in it. A new command is a new file plus one entry here.
  */
-export const commandTable: Record<string, () => Promise<CommandRun>> = {
-  '': async () => (await import('./commands/default.js')).run,
-  gateway: async () => (await import('./commands/gateway.js')).run,
-  status: async () => (await import('./commands/status.js')).run,
-  config: async () => (await import('./commands/config.js')).run,
-  memory: async () => (await import('./commands/memory.js')).run,
-  attach: async () => (await import('./commands/attach.js')).run,
-  doctor: async () => (await import('./commands/doctor.js')).run,
-  models: async () => (await import('./commands/models.js')).run,
-  mcp: async () => (await import('./commands/mcp.js')).run,
-  approvals: async () => (await import('./commands/approvals.js')).run,
-  agent: async () => (await import('./commands/agent.js')).run,
-  sessions: async () => (await import('./commands/sessions.js')).run,
-  message: async () => (await import('./commands/message.js')).run,
-  context: async () => (await import('./commands/context.js')).run,
-  skills: async () => (await import('./commands/skills.js')).run,
-  hooks: async () => (await import('./commands/hooks.js')).run,
-  cron: async () => (await import('./commands/cron.js')).run,
-  heartbeat: async () => (await import('./commands/heartbeat.js')).run,
+export const commandTable: Record<string, CommandEntry> = {
+  '': {
+    summary: 'open the TUI (starts the local gateway if needed)',
+    usage: ['claw'],
+    load: async () => (await import('./commands/default.js')).run,
+  },
+  gateway: {
+    summary: 'run, start, stop or restart the gateway daemon; tokens and service install',
+    usage: ['claw gateway run|start|stop|restart|status [--port N] [--bind ADDR] [--json]', 'claw gateway token|connect-info', 'claw gateway install|uninstall'],
+    load: async () => (await import('./commands/gateway.js')).run,
+  },
+  status: {
+    summary: 'gateway status (same as `claw gateway status`)',
+    usage: ['claw status [--json]'],
+    load: async () => (await import('./commands/status.js')).run,
+  },
+  attach: {
+    summary: 'open the TUI on a remote gateway over ssh, or on a ws:// URL',
+    usage: ['claw attach user@host[:sshport] [--remote-port N] [--agent ID] [--start] [--ssh-config FILE] [--remote-claw CMD]', 'claw attach ws://host:port [--token TOKEN] [--agent ID]'],
+    load: async () => (await import('./commands/attach.js')).run,
+  },
+  agent: {
+    summary: 'send one message and print the reply',
+    usage: ['claw agent -m "message" [--session KEY] [--json]'],
+    load: async () => (await import('./commands/agent.js')).run,
+  },
+  message: {
+    summary: 'send a message to a session and wait for its reply',
+    usage: ['claw message send --session KEY "text" [--mode steer|followup|collect|interrupt] [--timeout SECONDS] [--json]'],
+    load: async () => (await import('./commands/message.js')).run,
+  },
+  sessions: {
+    summary: 'list sessions with their state and token use',
+    usage: ['claw sessions [--agent ID] [--json]'],
+    load: async () => (await import('./commands/sessions.js')).run,
+  },
+  context: {
+    summary: 'what fills a session\'s context window',
+    usage: ['claw context [list|detail] [--session KEY] [--json]'],
+    load: async () => (await import('./commands/context.js')).run,
+  },
+  approvals: {
+    summary: 'list and answer exec approval requests',
+    usage: ['claw approvals [list] [--all] [--json]', 'claw approvals approve ID [--session | --always] [--json]', 'claw approvals deny ID [--json]'],
+    load: async () => (await import('./commands/approvals.js')).run,
+  },
+  models: {
+    summary: 'the models claw knows, and which have a key',
+    usage: ['claw models list [--json]'],
+    load: async () => (await import('./commands/models.js')).run,
+  },
+  memory: {
+    summary: 'the memory index: status, re-index, search',
+    usage: ['claw memory status [--json] [--agent ID]', 'claw memory index [--force] [--agent ID]', 'claw memory search "query" [--json] [--agent ID] [--max N]'],
+    load: async () => (await import('./commands/memory.js')).run,
+  },
+  mcp: {
+    summary: 'MCP servers: list, add, remove',
+    usage: ['claw mcp list [--json]', 'claw mcp add NAME [--env K=V]… [--cwd DIR] [--trust ask|allow] -- CMD [ARGS…]', 'claw mcp add NAME --url URL [--header K=V]… [--trust ask|allow]', 'claw mcp remove NAME'],
+    load: async () => (await import('./commands/mcp.js')).run,
+  },
+  config: {
+    summary: 'read and edit ~/.claw/claw.json',
+    usage: ['claw config get [key]', 'claw config set <key> <value>', 'claw config unset <key>', 'claw config path'],
+    load: async () => (await import('./commands/config.js')).run,
+  },
+  doctor: {
+    summary: 'check the installation and say how to fix what fails',
+    usage: ['claw doctor [--json]'],
+    load: async () => (await import('./commands/doctor.js')).run,
+  },
+  skills: {
+    summary: 'Agent Skills: list with status, check, install from a folder or archive',
+    usage: ['claw skills list [--json] [--agent ID]', 'claw skills check [--agent ID]', 'claw skills install PATH|FILE.tar.gz|FILE.zip [--workspace] [--yes]'],
+    load: async () => (await import('./commands/skills.js')).run,
+  },
+  hooks: {
+    summary: 'lifecycle hooks and webhooks: list, check, enable, disable, the webhook token, a test post',
+    usage: ['claw hooks list|check [--json]', 'claw hooks enable|disable NAME', 'claw hooks token', "claw hooks test NAME --json '{…}'"],
+    load: async () => (await import('./commands/hooks.js')).run,
+  },
+  cron: {
+    summary: 'scheduled jobs: list, add, edit, remove, run now, past runs',
+    usage: ['claw cron list [--json]', 'claw cron add --name NAME (--at WHEN | --every DURATION | --cron EXPR [--tz ZONE]) --message TEXT [--announce main|ROUTE]', 'claw cron edit|rm|run|runs|enable|disable ID'],
+    load: async () => (await import('./commands/cron.js')).run,
+  },
+  heartbeat: {
+    summary: 'the heartbeat: status, run now, pause, resume',
+    usage: ['claw heartbeat status|now|pause|resume [--agent ID]'],
+    load: async () => (await import('./commands/heartbeat.js')).run,
+  },
 };

@@ -1,28 +1,13 @@
 import meow from 'meow';
 import { knownFlags, type ParsedArgv } from './argv.js';
+import { generalHelp } from './help.js';
 
-const help = `
-  Usage
-    $ claw                          open the TUI (starts the local gateway if needed)
-    $ claw <command> [options]
 
-  Commands
-    gateway run|start|stop|restart|status|token    manage the gateway daemon
-    status                                          gateway status (same as gateway status)
-    config get|set|unset|path [key] [value]        read and edit ~/.claw/claw.json
-
-  Options
-    --port <n>        gateway port (run/start)
-    --json            machine-readable output where supported
-    --help, --version
-
-  Environment
-    CLAW_STATE_DIR, CLAW_GATEWAY_PORT, CLAW_GATEWAY_TOKEN
-`;
-
-/** The full parser: help, version and flags the fast path does not know. Exits on --help/--version. */
+/** The full parser for flags the fast path does not know; main.ts answers --help and --version first. */
 export function parseArgvWithMeow(argv: readonly string[]): ParsedArgv {
-  const cli = meow(help, {
+  const cli = meow(generalHelp(), {
+    autoHelp: false,
+    autoVersion: false,
     importMeta: import.meta,
     argv: [...argv],
     flags: knownFlags,

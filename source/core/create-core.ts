@@ -8,7 +8,7 @@ import { createProviders, type Providers } from '../providers/index.js';
 import { InboundJournal, LaneQueue, testRunnerFromEnv, type AcceptedRecord, type TurnEmitter, type TurnRunner } from '../queue/index.js';
 import { defaultAgentId, parseSessionKey } from '../routing/index.js';
 import { agentWorkspaceDir, createSkillsSlashCommand, SkillsService, skillSlashCommand } from '../skills/index.js';
-import { SessionRegistry, WriteProbe } from '../sessions/index.js';
+import { SessionRegistry, WriteProbe, sessionsSearchHandler, type SessionsSearchHandler } from '../sessions/index.js';
 import { configuredAgentIds } from '../memory/index.js';
 import { createToolsRuntime, describeExecSandbox, type ToolsRuntime } from '../tools/index.js';
 import { ScheduleService } from '../schedule/index.js';
@@ -78,6 +78,8 @@ export class Core {
   readonly mcp: McpService;
   readonly hooks: HooksService;
   readonly schedule = new ScheduleService();
+  /** Full-text search over every transcript of the agent (`/search`, Ctrl+F). */
+  readonly search: SessionsSearchHandler;
   readonly services: readonly Service[];
   readonly #contexts = new Map<string, ContextPayload>();
   readonly #stopLanesEvent: () => void;
@@ -142,6 +144,7 @@ export class Core {
       warn: (message) => log.warn(message),
     });
     this.sessions = new SessionsService(registry, this.lanes, events, this.lifecycle);
+    this.search = sessionsSearchHandler({ sessions: registry });
     this.#messages = new InboundService({
       config,
       journal,
@@ -153,6 +156,16 @@ export class Core {
         void this.outbound.deliver(message.route ?? { channel: message.channel }, { sessionKey: message.sessionKey, runId: message.runId, messageId: message.messageId, status: 'dropped', text: reason });
       },
       sessionChanged: (key, reason) => this.sessions.changed(key, reason),
+      accepted: (message, sessionKey) =>
+        events.emit('message.accepted', {
+          sessionKey,
+          messageId: message.messageId,
+          text: message.text,
+          channel: message.channel,
+          ...(message.channel === 'tui' && message.senderId ? { clientId: message.senderId } : {}),
+          ...(message.senderName ? { sender: message.senderName } : {}),
+          at: clock.now(),
+        }),
       warn: (message) => log.warn(message),
     });
     this.commands = new CommandService(sessionCommandHost(this.sessions, this.lanes, this.#messages, this.lifecycle, this.schedule), this.agent, this.providers, events);
@@ -264,6 +277,7 @@ export class Core {
     await this.sessions.registry.close();
     await this.journal.close();
     this.probe.stop();
+    this.search.close();
     await this.tools.close();
   }
 

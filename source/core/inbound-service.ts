@@ -30,6 +30,8 @@ export interface InboundServiceDeps {
   /** Tells the sender of a message a policy refused (the reply route it came with). */
   refused(message: QueuedMessage, reason: string): void;
   sessionChanged(key: string, reason: 'created' | 'reset'): void;
+  /** A message was accepted (durable, queued): every client shows it live. */
+  accepted(message: InboundMessage, sessionKey: string): void;
   warn(message: string): void;
 }
 
@@ -128,6 +130,7 @@ export class InboundService implements InboundPort {
     if (ensured.created) this.deps.sessionChanged(sessionKey, 'created');
     if (ensured.reset) this.deps.sessionChanged(sessionKey, 'reset');
     const status = lanes.enqueue(queued(record));
+    this.deps.accepted(message, sessionKey);
     return { runId: record.runId, sessionKey, status };
   }
 

@@ -21,3 +21,5 @@ export * from './route.js';
 export * from './snapshot.js';
 export * from './format-tokens.js';
 export * from './reveal-text.js';
+export * from './methods/search.js';
+export * from './events/messages.js';

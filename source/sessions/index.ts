@@ -5,3 +5,4 @@ export { TranscriptSession, RECOVERED_ENTRY, isOutcomeEntry } from './transcript
 export { loadTranscriptSync, TranscriptAppender, ABORTED_TOOL_RESULT, type LoadedTranscript, type TranscriptRepair } from './transcript-file.js';
 export { resetDue, type ResetPolicy } from './reset-policy.js';
 export { WriteProbe, type WriteProbeOptions, type WriteStatus } from './write-probe.js';
+export * from './search/index.js';

@@ -1,15 +1,23 @@
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import type { GatewayClient } from '../client/index.js';
 import { ClawError, type ApprovalRecord, type CommandInfo, type MethodName, type ParamsOf, type ResultOf } from '../protocol/index.js';
 import { appendItems, updateChat } from './store/chat-reducer.js';
 import { entriesToItems, prependHistory } from './store/history.js';
+import { userItemId } from './store/live-reducers.js';
 import { reduceHello, reducePendingList } from './store/reducers.js';
 import { selectChat } from './store/selectors.js';
-import type { ChatItem } from './store/state.js';
+import type { ChatItem, SearchUi } from './store/state.js';
+import { setUi } from './ui-actions.js';
 import type { TuiStore } from './store/store.js';
+
+const modelReport = z.object({ model: z.string().nullish(), models: z.array(z.unknown()) });
 
 /** Transcript entries fetched per page. */
 const HISTORY_PAGE = 200;
+const SEARCH_LIMIT = 50;
+/** A search jump pages back at most this far (10k entries). */
+const MAX_JUMP_PAGES = 50;
 const PING_EVERY_MS = 10_000;
 
 /**
@@ -82,6 +90,11 @@ export class TuiController {
     this.push(key, { kind: 'notice', id: `notice:${++this.noticeSeq}`, text });
   }
 
+  /** Echoes a slash command into the chat before its output. */
+  echoCommand(text: string, key = this.store.getState().currentKey): void {
+    this.push(key, { kind: 'command', id: `command:${++this.noticeSeq}`, text });
+  }
+
   error(error: unknown, hint?: string, key = this.store.getState().currentKey): void {
     const message = error instanceof Error ? error.message : String(error);
     this.push(key, { kind: 'error', id: `error:${++this.noticeSeq}`, message, ...(hint ? { hint } : {}) });
@@ -93,9 +106,11 @@ export class TuiController {
 
   async send(text: string): Promise<void> {
     const key = this.store.getState().currentKey;
-    this.push(key, { kind: 'user', id: `local:${randomUUID()}`, text });
+    const idempotencyKey = randomUUID();
+    // The gateway's message.accepted event carries the same id, so the echo is not doubled.
+    this.push(key, { kind: 'user', id: userItemId(idempotencyKey), text });
     try {
-      await this.call('chat.send', { sessionKey: key, text, idempotencyKey: randomUUID() });
+      await this.call('chat.send', { sessionKey: key, text, idempotencyKey });
     } catch (error) {
       this.error(error, 'Check `claw status`; your message was not sent, press Up to get it back.', key);
     }
@@ -118,6 +133,37 @@ export class TuiController {
       if (result.rule) this.notice(`Allowlist rule written: ${result.rule}`, approval.sessionKey);
     } catch (error) {
       this.error(error, 'The request may have expired; /approvals lists what is still pending.', approval.sessionKey);
+    }
+  }
+
+  /** Searches every session's transcript on the gateway and shows the hits. */
+  async search(query: string): Promise<void> {
+    const patch = (change: Partial<SearchUi>): void => this.store.update((s) => setUi(s, { search: { ...(s.ui.search ?? { query, editing: false, hits: [], index: 0, status: 'idle' }), ...change } }));
+    patch({ query, editing: false, status: 'loading', hits: [], index: 0 });
+    try {
+      const { hits, tookMs } = await this.call('sessions.search', { query, agentId: this.store.getState().agentId, limit: SEARCH_LIMIT });
+      patch({ status: 'done', hits, tookMs });
+    } catch (error) {
+      patch({ status: 'error', error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  /** Opens the hit's session and pages its history back until the message is loaded, then brings it into view. */
+  async jumpToHit(index: number): Promise<void> {
+    const search = this.store.getState().ui.search;
+    const hit = search?.hits[index];
+    if (!search || !hit) return;
+    this.store.update((s) => setUi(s, { anchor: { key: hit.sessionKey, entryId: hit.entryId, query: search.query, pending: true } }));
+    if (this.store.getState().currentKey !== hit.sessionKey) await this.switchSession(hit.sessionKey);
+    const loaded = (): boolean => selectChat(this.store.getState(), hit.sessionKey).items.some((i) => i.entryId === hit.entryId);
+    for (let pages = 0; !loaded() && pages < MAX_JUMP_PAGES; pages++) {
+      const log = selectChat(this.store.getState(), hit.sessionKey);
+      if (log.items.length > 0 && !log.hasMore) break;
+      await this.loadHistory(hit.sessionKey, log.items.length > 0);
+    }
+    if (!loaded()) {
+      this.store.update((s) => setUi(s, { anchor: undefined }));
+      this.notice('That message is no longer in the session\'s transcript (it was compacted away or the session was reset).', hit.sessionKey);
     }
   }
 
@@ -153,8 +199,20 @@ export class TuiController {
     if (this.serves('approvals.list')) {
       tasks.push(this.call('approvals.list', { status: 'pending' }).then((r) => this.store.update((s) => reducePendingList(s, r.approvals))).catch(() => undefined));
     }
+    if (this.serves('commands.run')) tasks.push(this.checkModel());
     tasks.push(this.loadHistory());
     await Promise.all(tasks);
+  }
+
+  /** Asks the gateway which model this session would use, so "no model" shows before the first message. */
+  private async checkModel(): Promise<void> {
+    try {
+      const { data } = await this.call('commands.run', { sessionKey: this.store.getState().currentKey, text: '/model' });
+      const parsed = modelReport.safeParse(data);
+      if (parsed.success) this.store.update((s) => ({ ...s, modelMissing: !parsed.data.model }));
+    } catch {
+      // A gateway without the model command leaves the notice to the first turn's error.
+    }
   }
 
   private async resync(): Promise<void> {

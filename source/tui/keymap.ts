@@ -7,10 +7,15 @@ import { applyKey } from './editor/keys.js';
 import type { Layout } from './layout.js';
 import { selectActiveApproval, selectChat, selectSessionKeys } from './store/selectors.js';
 import type { TuiState } from './store/state.js';
-import { cycleFocus, hidePane, scrollChat, setUi, showAllPanes, toggleZoom } from './ui-actions.js';
+import { isDeliberateKey } from './store/approval-guard.js';
+import type { PaneId } from './store/state.js';
+import { handleSearchKey, openSearch } from './search-keys.js';
+import { handleSessionPickerKey } from './session-picker-keys.js';
+import { cycleFocus, hidePane, scrollChat, setUi, showAllPanes, toggleZoom, togglePane } from './ui-actions.js';
 
-/** A second Ctrl+C within this window exits. */
-export const CTRL_C_WINDOW_MS = 2000;
+import { CTRL_C_WINDOW_MS } from './keymap-constants.js';
+
+export { CTRL_C_WINDOW_MS };
 
 export interface KeyContext extends CommandContext {
   layout: Layout;
@@ -20,19 +25,25 @@ export function currentCompletions(state: TuiState, context: CommandContext): Co
   return state.ui.focus === 'chat' ? completions(state.ui.editor.text, context) : [];
 }
 
+/** Alt+letter toggles a side pane (hidden ↔ pinned open). */
+const PANE_KEYS: Readonly<Record<string, PaneId>> = { s: 'sessions', l: 'lanes', c: 'context', a: 'subagents' };
+
 /**
  * Routes one key to whoever holds the keyboard, in order: Ctrl+C, scrolling,
- * the approval prompt, a picker, focus keys, the focused side pane, the editor.
+ * the approval prompt, search, pickers, focus keys, the focused side pane, the
+ * editor. `raw` is the byte sequence the terminal sent, which tells Backspace
+ * (0x7f) from Delete (ESC[3~) where Ink reports both as `delete`.
  */
-export function handleKey(input: string, key: Key, context: KeyContext): void {
+export function handleKey(input: string, key: Key, context: KeyContext, raw?: string): void {
   const { store, controller, layout } = context;
   const state = store.getState();
   const update = store.update.bind(store);
+  const now = store.now();
+  update((s) => setUi(s, { lastKeyAt: now }));
 
   if (key.ctrl && input === 'c') {
-    const now = store.now();
     if (state.ui.ctrlCAt !== undefined && now - state.ui.ctrlCAt < CTRL_C_WINDOW_MS) return context.exit();
-    update((s) => setUi(s, { ctrlCAt: now, editor: emptyEditor(s.ui.editor.history), completionIndex: 0 }));
+    update((s) => setUi(s, { ctrlCAt: now, editor: emptyEditor(s.ui.editor.history), completionIndex: 0, search: undefined, sessionPicker: undefined }));
     return;
   }
   const page = Math.max(1, layout.bodyHeight - 2);
@@ -43,21 +54,34 @@ export function handleKey(input: string, key: Key, context: KeyContext): void {
   }
   if (key.ctrl && input === 'o') return update((s) => setUi(s, { toolsExpanded: !s.ui.toolsExpanded }));
   if (key.ctrl && input === 'l') return update(showAllPanes);
+  const paneKey = key.meta && !key.ctrl ? PANE_KEYS[input] : undefined;
+  if (paneKey) return update((s) => togglePane(s, paneKey));
 
   const approval = selectActiveApproval(state);
   if (approval) {
+    if (key.escape) {
+      update((s) => setUi(s, s.ui.confirmAlways === approval.id ? { confirmAlways: undefined } : { dismissed: [...s.ui.dismissed, approval.id] }));
+      return;
+    }
+    if (!isDeliberateKey(state, input, now)) {
+      // Typed for the draft, not for the prompt: it goes where the user meant it.
+      update((s) => setUi(s, { guardedKeys: s.ui.guardedKeys + 1 }));
+      return editorKey(input, key, context, raw, []);
+    }
     if (state.ui.confirmAlways === approval.id) {
       if (input === 'y' || key.return) void controller.resolveApproval(approval, 'always');
-      if (input === 'y' || key.return || input === 'n' || key.escape) update((s) => setUi(s, { confirmAlways: undefined }));
+      if (input === 'y' || key.return || input === 'n') update((s) => setUi(s, { confirmAlways: undefined }));
       return;
     }
     if (input === 'y') void controller.resolveApproval(approval, 'once');
     else if (input === 's') void controller.resolveApproval(approval, 'session');
     else if (input === 'n') void controller.resolveApproval(approval, 'deny');
     else if (input === 'a') update((s) => setUi(s, { confirmAlways: approval.id }));
-    else if (key.escape) update((s) => setUi(s, { dismissed: [...s.ui.dismissed, approval.id] }));
     return;
   }
+
+  if (state.ui.search) return handleSearchKey(input, key, context, raw);
+  if (state.ui.sessionPicker) return handleSessionPickerKey(input, key, context, raw);
 
   const picker = state.ui.picker;
   if (picker) {
@@ -74,6 +98,8 @@ export function handleKey(input: string, key: Key, context: KeyContext): void {
     return;
   }
 
+  if (key.ctrl && input === 'f') return openSearch(context);
+
   const popup = currentCompletions(state, context);
   if (key.tab && popup.length > 0 && !key.shift) {
     const chosen = popup[Math.min(state.ui.completionIndex, popup.length - 1)]!;
@@ -81,21 +107,39 @@ export function handleKey(input: string, key: Key, context: KeyContext): void {
   }
   if (key.tab) return update((s) => cycleFocus(s, layout, key.shift ? -1 : 1));
 
-  if (state.ui.focus !== 'chat') return handlePaneKey(input, key, context);
+  if (state.ui.focus !== 'chat') {
+    if (handlePaneKey(input, key, context)) return;
+    // Anything the pane does not use is typing: it goes to the input, which takes focus.
+    update((s) => setUi(s, { focus: 'chat', zoom: s.ui.zoom === s.ui.focus ? undefined : s.ui.zoom }));
+    return editorKey(input, key, context, raw, popup);
+  }
 
   if (popup.length > 0 && (key.upArrow || key.downArrow)) {
     const index = (state.ui.completionIndex + (key.upArrow ? -1 : 1) + popup.length) % popup.length;
     return update((s) => setUi(s, { completionIndex: index }));
   }
-  if (key.escape) {
+  if (key.escape && !state.ui.editor.search) {
     if (selectChat(state).running) void controller.abort();
     return;
   }
   if ((key.home || key.end) && state.ui.editor.text === '') {
     return update((s) => setUi(s, { scroll: key.home ? Number.MAX_SAFE_INTEGER / 2 : 0 }));
   }
-  const { state: editor, action } = applyKey(state.ui.editor, input, key);
-  update((s) => setUi(s, { editor, completionIndex: action.type === 'submit' ? 0 : s.ui.completionIndex, scroll: action.type === 'submit' ? 0 : s.ui.scroll }));
+  if ((key.ctrl && input === 'g' && !state.ui.editor.search) || (key.ctrl && input === 'e' && state.ui.ctrlXAt !== undefined && now - state.ui.ctrlXAt < CTRL_X_WINDOW_MS)) {
+    update((s) => setUi(s, { ctrlXAt: undefined }));
+    return void context.editExternally?.();
+  }
+  if (key.ctrl && input === 'x') return update((s) => setUi(s, { ctrlXAt: now }));
+  if (input === '?' && state.ui.editor.text === '') return void runSlash('/help keys', context);
+  editorKey(input, key, context, raw, popup);
+}
+
+/** Ctrl+X then Ctrl+E within this window opens $EDITOR, as in bash. */
+const CTRL_X_WINDOW_MS = 1500;
+
+function editorKey(input: string, key: Key, context: KeyContext, raw: string | undefined, popup: Completion[]): void {
+  const { state: editor, action } = applyKey(context.store.getState().ui.editor, input, key, raw);
+  context.store.update((s) => setUi(s, { editor, completionIndex: action.type === 'submit' ? 0 : s.ui.completionIndex, scroll: action.type === 'submit' ? 0 : s.ui.scroll }));
   if (action.type === 'submit') submitText(action.text, popup, context);
 }
 
@@ -112,18 +156,20 @@ function submitText(text: string, popup: Completion[], context: KeyContext): voi
   void context.controller.send(text);
 }
 
-function handlePaneKey(input: string, key: Key, context: KeyContext): void {
+/** Keys a focused side pane uses; false when the key is not one of them. */
+function handlePaneKey(input: string, key: Key, context: KeyContext): boolean {
   const { store, controller } = context;
   const state = store.getState();
   const focus = state.ui.focus;
-  if (key.escape) return store.update((s) => setUi(s, { focus: 'chat', zoom: undefined }));
-  if (input === 'z') return store.update((s) => toggleZoom(s, focus));
-  if (input === 'h') return store.update((s) => hidePane(s, focus));
-  if (focus !== 'sessions') return;
+  if (key.escape) { store.update((s) => setUi(s, { focus: 'chat', zoom: undefined })); return true; }
+  if (input === 'z') { store.update((s) => toggleZoom(s, focus)); return true; }
+  if (input === 'h') { store.update((s) => hidePane(s, focus)); return true; }
+  if (focus !== 'sessions') return false;
   const keys = selectSessionKeys(state);
   if (key.upArrow || key.downArrow) {
     const cursor = Math.min(keys.length - 1, Math.max(0, state.ui.sessionCursor + (key.upArrow ? -1 : 1)));
-    return store.update((s) => setUi(s, { sessionCursor: cursor }));
+    store.update((s) => setUi(s, { sessionCursor: cursor }));
+    return true;
   }
   if (key.return) {
     const target = keys[state.ui.sessionCursor];
@@ -131,5 +177,7 @@ function handlePaneKey(input: string, key: Key, context: KeyContext): void {
       store.update((s) => setUi(s, { focus: 'chat' }));
       void controller.switchSession(target);
     }
+    return true;
   }
+  return false;
 }

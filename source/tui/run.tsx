@@ -4,6 +4,7 @@ import { App } from './components/App.js';
 import { TuiController } from './controller.js';
 import { initialState } from './store/state.js';
 import { TuiStore } from './store/store.js';
+import { editInExternalEditorSync } from './external-editor.js';
 import { enterTerminal } from './terminal.js';
 
 export interface RunTuiOptions {
@@ -41,8 +42,28 @@ export async function runTui(options: RunTuiOptions): Promise<number> {
   };
   const terminal = enterTerminal(stdout, exit);
   controller.attach();
+  const stdin = options.stdin ?? process.stdin;
+  const editExternally = async (): Promise<void> => {
+    const draft = store.getState().ui.editor.text;
+    const raw = stdin.isTTY === true;
+    const result = terminal.suspend(() => {
+      if (raw) stdin.setRawMode(false);
+      try {
+        return editInExternalEditorSync(draft);
+      } finally {
+        if (raw) stdin.setRawMode(true);
+      }
+    });
+    // The editor drew over the screen: Ink must repaint everything, not a diff.
+    instance.clear();
+    if (result.text !== undefined) {
+      const text = result.text;
+      store.update((s) => ({ ...s, ui: { ...s.ui, editor: { ...s.ui.editor, text, cursor: text.length, historyIndex: undefined } } }));
+    } else controller.error(result.error ?? 'the editor failed', 'Set $EDITOR (e.g. `export EDITOR=nano`) and press Ctrl+G again.');
+    store.flush();
+  };
   let first = true;
-  const instance = render(<App store={store} controller={controller} exit={() => exit(0)} />, {
+  const instance = render(<App store={store} controller={controller} exit={() => exit(0)} editExternally={editExternally} />, {
     stdout,
     ...(options.stdin ? { stdin: options.stdin } : {}),
     exitOnCtrlC: false,

@@ -6,6 +6,8 @@ const CLEAR = '\x1b[2J\x1b[H';
 export interface TerminalSession {
   /** Leaves the alternate screen; safe to call more than once. */
   restore(): void;
+  /** Hands the terminal to another program (an editor) and takes it back after. */
+  suspend<T>(run: () => T): T;
   dispose(): void;
 }
 
@@ -33,6 +35,14 @@ export function enterTerminal(stdout: NodeJS.WriteStream, onFatal: (code: number
   process.on('unhandledRejection', onCrash);
   return {
     restore,
+    suspend(run) {
+      stdout.write(LEAVE);
+      try {
+        return run();
+      } finally {
+        stdout.write(ENTER);
+      }
+    },
     dispose() {
       restore();
       stdout.off('resize', onResize);

@@ -1,5 +1,6 @@
 import type { Layout } from './layout.js';
 import { focusOrder } from './layout.js';
+import { selectHiddenPanes } from './store/selectors.js';
 import { SIDE_PANES, type PaneId, type TuiState, type UiState } from './store/state.js';
 
 /** Pure UI transitions; the keymap composes them. */
@@ -20,11 +21,29 @@ export function toggleZoom(state: TuiState, pane: PaneId): TuiState {
 
 export function hidePane(state: TuiState, pane: PaneId): TuiState {
   if (pane === 'chat') return state;
-  return setUi(state, { hidden: [...state.ui.hidden, pane], focus: 'chat', zoom: state.ui.zoom === pane ? undefined : state.ui.zoom });
+  return setUi(state, {
+    hidden: [...state.ui.hidden.filter((p) => p !== pane), pane],
+    pinned: state.ui.pinned.filter((p) => p !== pane),
+    focus: 'chat',
+    zoom: state.ui.zoom === pane ? undefined : state.ui.zoom,
+  });
 }
 
+/** Keeps a side pane on screen even while it is empty. */
+export function pinPane(state: TuiState, pane: PaneId): TuiState {
+  if (pane === 'chat') return state;
+  return setUi(state, { hidden: state.ui.hidden.filter((p) => p !== pane), pinned: [...state.ui.pinned.filter((p) => p !== pane), pane] });
+}
+
+/** Alt+S/L/C/A: a shown pane is hidden, a hidden one pinned open. */
+export function togglePane(state: TuiState, pane: PaneId): TuiState {
+  return selectHiddenPanes(state).includes(pane) ? pinPane(state, pane) : hidePane(state, pane);
+}
+
+/** Ctrl+L: every side pane on screen, or back to showing only those with content. */
 export function showAllPanes(state: TuiState): TuiState {
-  return setUi(state, { hidden: [], zoom: undefined });
+  const allPinned = SIDE_PANES.every((p) => state.ui.pinned.includes(p));
+  return setUi(state, { hidden: [], pinned: allPinned ? [] : [...SIDE_PANES], zoom: undefined });
 }
 
 export function hideSidePanes(state: TuiState): TuiState {

@@ -57,7 +57,7 @@ async function restart(): Promise<{ runner: InstantRunner; outcomes: Map<string,
     },
     emit: (() => undefined) as TurnEmitter,
   });
-  const inbound = new InboundService({ config, journal, lanes, sessions: registry, lifecycle: new Lifecycle(silentLogger), refused: () => undefined, sessionChanged: () => undefined, warn: () => undefined });
+  const inbound = new InboundService({ config, journal, lanes, sessions: registry, lifecycle: new Lifecycle(silentLogger), refused: () => undefined, accepted: () => undefined, sessionChanged: () => undefined, warn: () => undefined });
   closers.push(async () => {
     await lanes.drain(Date.now());
     await registry.close();

@@ -36,7 +36,7 @@ export async function startTestGateway(options: { config?: Record<string, unknow
     token,
     log: silentLogger,
     modules: [
-      ...(options.core ? [coreModule({ env: { OLLAMA_HOST: '127.0.0.1:9' }, ...options.core }, (started) => { core = started; })] : []),
+      ...(options.core ? [coreModule({ env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', OLLAMA_HOST: '127.0.0.1:9' }, ...options.core }, (started) => { core = started; })] : []),
       ...(options.modules ?? []),
     ],
   });

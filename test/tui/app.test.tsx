@@ -16,8 +16,11 @@ const CTRL_C = '\x03';
 interface Harness {
   gateway: TestGateway;
   fake: OperatorFake;
+  store: TuiStore;
   frame(): string;
   type(data: string): void;
+  /** Moves the TUI's clock forward (the approval guard and Ctrl+C window read it). */
+  advance(ms: number): void;
   exited(): number;
 }
 
@@ -32,7 +35,8 @@ async function openApp(options: Parameters<typeof operatorFake>[0] = {}, size = 
   const gateway = await startTestGateway({ modules: [fake.factory] });
   cleanup.push(() => gateway.stop());
   const client = await gateway.connect({ clientName: 'tui-test' });
-  const store = new TuiStore(initialState(), { frameMs: 5 });
+  let offset = 0;
+  const store = new TuiStore(initialState(), { frameMs: 5, now: () => Date.now() + offset });
   const controller = new TuiController(client, store);
   controller.attach();
   let exits = 0;
@@ -43,13 +47,21 @@ async function openApp(options: Parameters<typeof operatorFake>[0] = {}, size = 
   return {
     gateway,
     fake,
+    store,
     frame: () => app.lastFrame() ?? '',
     type: (data) => app.stdin.write(data),
+    advance: (ms) => { offset += ms; },
     exited: () => exits,
   };
 }
 
-const callsOf = (fake: OperatorFake, method: string) => fake.calls.filter((c) => c.method === method).map((c) => c.params);
+const callsOf = (fake: OperatorFake, method: string) => fake.calls.filter((c) => c.method === method).map((c) => c.params)
+  // The TUI asks for /model on connect to say "no model configured" early; tests look at what the user ran.
+  .filter((p) => !(method === 'commands.run' && (p as { text: string }).text === '/model'));
+/** The frame's text without colours and line breaks, for sentences that may wrap. */
+const flat = (frame: string): string => frame.replace(/\x1b\[[0-9;]*m/g, '').replace(/\s+/g, ' ');
+/** Past the approval guard: the prompt has been visible and the keyboard quiet long enough. */
+const PAUSE = 600;
 
 describe('TUI against a real gateway socket', () => {
   it('submits text and Enter arriving in one chunk exactly once and shows the reply', async () => {
@@ -91,6 +103,10 @@ describe('TUI against a real gateway socket', () => {
     await expect.poll(() => h.frame()).toContain('● open');
     h.type('/usage today\r');
     await expect.poll(() => h.frame()).toContain('ran /usage today');
+    // The command is echoed above its output.
+    const lines = h.frame().split('\n');
+    expect(lines.findIndex((l) => l.includes('» /usage today'))).toBeLessThan(lines.findIndex((l) => l.includes('ran /usage today')));
+    expect(lines.findIndex((l) => l.includes('» /usage today'))).toBeGreaterThan(-1);
     expect(callsOf(h.fake, 'commands.run')).toMatchObject([{ text: '/usage today' }]);
   });
 
@@ -99,17 +115,22 @@ describe('TUI against a real gateway socket', () => {
     const h = await openApp({ pending });
     await expect.poll(() => h.frame()).toContain('$ echo ap-1');
     expect(h.frame()).toContain('+3 more waiting');
+    h.advance(PAUSE);
     h.type('y');
     await expect.poll(() => h.frame()).toContain('$ echo ap-2');
+    h.advance(PAUSE);
     h.type('s');
     await expect.poll(() => h.frame()).toContain('$ echo ap-3');
+    h.advance(PAUSE);
     h.type('a');
     await expect.poll(() => h.frame()).toContain('Always allow for agent main');
     expect(callsOf(h.fake, 'approvals.resolve')).toHaveLength(2);
+    h.advance(PAUSE);
     h.type('y');
     await expect.poll(() => h.frame()).toContain('$ echo ap-4');
+    h.advance(PAUSE);
     h.type('n');
-    await expect.poll(() => h.frame()).toContain('❯');
+    await expect.poll(() => h.frame()).not.toContain('y once · s this session');
     expect(callsOf(h.fake, 'approvals.resolve')).toMatchObject([
       { id: 'ap-1', decision: 'once' },
       { id: 'ap-2', decision: 'session' },
@@ -129,7 +150,7 @@ describe('TUI against a real gateway socket', () => {
     h.type('/approvals\r');
     await expect.poll(() => h.frame()).toContain('y once · s this session');
     h.fake.bus().emit('approval.resolved', { approval: { ...approval, status: 'approved', decision: 'once', resolvedBy: 'phone-app' } });
-    await expect.poll(() => h.frame()).toContain('approved (once) by phone-app');
+    await expect.poll(() => flat(h.frame())).toContain('approved (once) by phone-app');
     expect(h.frame()).not.toContain('y once · s this session');
     expect(callsOf(h.fake, 'approvals.resolve')).toHaveLength(0);
   });
@@ -147,9 +168,13 @@ describe('TUI against a real gateway socket', () => {
     await expect.poll(() => h.exited()).toBe(1);
   });
 
-  it('renders at 80×24 with every pane and pages history on PgUp', async () => {
+  it('renders at 80×24 with every pane after Ctrl+L and pages history on PgUp', async () => {
     const h = await openApp({ history: 60 }, { cols: 80, rows: 24 });
     await expect.poll(() => h.frame()).toContain('history message 59');
+    // Empty side panes stay out of the way until asked for.
+    expect(h.frame()).not.toContain('Sessions');
+    h.type('\x0c');
+    await expect.poll(() => h.frame()).toContain('Sessions');
     const frame = h.frame();
     for (const title of ['Sessions', 'Context', 'Lanes']) expect(frame).toContain(title);
     expect(frame.split('\n').length).toBeLessThanOrEqual(23);

@@ -45,6 +45,8 @@ describe.skipIf(!hasTmux())('a full agent turn in the TUI (tmux, fake model)', (
     expect(t.screen()).toContain('touch approved-by-tui.txt');
     expect(existsSync(join(state.paths.workspace('main'), 'approved-by-tui.txt'))).toBe(false);
 
+    // The prompt takes only a deliberate key: one pressed after it has been on screen for a moment.
+    await new Promise((resolve) => setTimeout(resolve, 700));
     t.type('y');
     await expect.poll(() => t.screen(), poll).toContain('Done: the file approved-by-tui.txt exists now.');
     expect(existsSync(join(state.paths.workspace('main'), 'approved-by-tui.txt'))).toBe(true);

@@ -38,7 +38,15 @@ describe.skipIf(!hasTmux())('claw TUI in a real terminal (tmux)', () => {
     await expect.poll(() => t.screen(), poll).toContain('● open');
     let screen = t.screen();
     expect(t.alternateScreenOn()).toBe(true);
-    for (const text of ['claw ·', 'Sessions', 'Context', 'Lanes', 'Sub-agents', '❯', 'think']) expect(screen).toContain(text);
+    for (const text of ['claw ·', '❯', 'think']) expect(screen).toContain(text);
+    // The first screen says there is no model, before anything is sent.
+    await expect.poll(() => t.screen(), poll).toContain('No model configured');
+    // Empty side panes stay hidden until asked for; Ctrl+L shows them all.
+    expect(screen).not.toContain('Sub-agents');
+    t.keys('C-l');
+    await expect.poll(() => t.screen(), poll).toContain('Sub-agents');
+    screen = t.screen();
+    for (const text of ['Sessions', 'Context', 'Lanes']) expect(screen).toContain(text);
     expect(screen.split('\n').every((line) => line.length <= 80)).toBe(true);
 
     t.type('hello from the e2e test');

@@ -68,7 +68,7 @@ describe('panes from store fixtures', () => {
         },
       },
     });
-    const frame = show(<ChatPane state={state} store={store} width={70} height={14} />);
+    const frame = show(<ChatPane state={state} store={store} width={70} height={14} now={0} />);
     expect(frame).toContain('› build it');
     expect(frame).toContain('✓ exec npm run build');
     expect(frame).not.toContain('compiled 12 files');
@@ -76,7 +76,7 @@ describe('panes from store fixtures', () => {
     expect(frame).toContain('✗ Model call failed');
     expect(frame).toContain('→ Check OPENAI_API_KEY');
     expect(frame).toContain('Working on 投资▍');
-    const expanded = show(<ChatPane state={{ ...state, ui: { ...state.ui, toolsExpanded: true } }} store={store} width={70} height={14} />);
+    const expanded = show(<ChatPane state={{ ...state, ui: { ...state.ui, toolsExpanded: true } }} store={store} width={70} height={14} now={0} />);
     expect(expanded).toContain('compiled 12 files');
   });
 
@@ -105,10 +105,12 @@ describe('panes from store fixtures', () => {
         },
       },
     });
-    const frame = show(<ContextPane state={state} width={42} height={8} focused={false} />);
+    const frame = show(<ContextPane state={state} width={48} height={9} focused={false} />);
     expect(frame).toContain('Context 60k/100k 60%');
     expect(frame).toContain('█');
     expect(frame).toMatch(/F.*C/);
+    // The marks are explained in the pane itself.
+    expect(frame).toContain('F memory flush at 76k · C compaction at 80k');
     expect(frame).toContain('■ history 50k');
     expect(frame).toContain('95k → 21k');
   });
@@ -124,7 +126,7 @@ describe('panes from store fixtures', () => {
       sessions: { [key]: sessionFixture({ model: 'openai/gpt-x', thinking: 'low' }) },
       approvals: { pending: [approvalFixture()], resolvedIds: [] },
     });
-    const frame = show(<Footer state={state} width={100} />);
+    const frame = show(<Footer state={state} width={100} now={0} />);
     expect(frame).toContain('openai/gpt-x · think low · 1.2k tok');
     expect(frame).toContain('⚠ 1 approval');
   });

@@ -4,7 +4,8 @@ import { contextSegments, thresholdCell } from '../../source/tui/store/selectors
 import { chatWindow } from '../../source/tui/text/chat-lines.js';
 import { formatTokens, shortSessionKey } from '../../source/tui/text/format.js';
 import { buildSubagentTree } from '../../source/tui/text/tree.js';
-import { padTo, stringWidth, truncate } from '../../source/tui/text/width.js';
+import inkWidth from 'string-width';
+import { displayText, padTo, stringWidth, truncate } from '../../source/tui/text/width.js';
 import { wrapText } from '../../source/tui/text/wrap.js';
 import type { ChatItem } from '../../source/tui/store/state.js';
 
@@ -13,10 +14,26 @@ describe('cell widths', () => {
     expect(stringWidth('abc')).toBe(3);
     expect(stringWidth('投资目标')).toBe(8);
     expect(stringWidth('👍')).toBe(2);
-    expect(stringWidth('👨‍👩‍👧')).toBe(2);
     expect(stringWidth('e\u0301')).toBe(1);
     expect(stringWidth('ｱ')).toBe(1);
     expect(stringWidth('한국어')).toBe(6);
+  });
+
+  it('draws emoji sequences in a form tmux, xterm and Ink (string-width) all measure alike', () => {
+    // tmux 3.3 draws 👍🏽 in 4 cells and ❤️ in 1; kitty draws 👨‍👩‍👧 in 2 and xterm in 6.
+    expect(displayText('👨‍👩‍👧')).toBe('👨👩👧');
+    expect(displayText('👍🏽')).toBe('👍');
+    expect(displayText('❤️')).toBe('❤');
+    expect(stringWidth('👨‍👩‍👧 👍🏽 ❤️')).toBe(6 + 1 + 2 + 1 + 1);
+    const text = 'family 👨‍👩‍👧 thumbs 👍🏽 heart ❤️ flag 🇫🇷 投资 '.repeat(6);
+    for (const width of [17, 40, 79]) {
+      for (const line of wrapText(text, width)) {
+        expect(stringWidth(line)).toBeLessThanOrEqual(width);
+        expect(inkWidth(line)).toBe(stringWidth(line));
+      }
+      const cut = padTo(text, width);
+      expect(inkWidth(cut)).toBe(width);
+    }
   });
 
   it('truncates and pads by cells, not code units', () => {

@@ -1,8 +1,10 @@
 import { parseArgs } from 'node:util';
 import { statePaths } from '../../config/index.js';
-import { connectLocal, startGatewayDetached } from '../../client/index.js';
+import { connectLocal } from '../../client/index.js';
+import { startGatewayExplained } from '../start-gateway.js';
 import { ClawError, type ChatEventPayload } from '../../protocol/index.js';
 import type { CommandRun } from '../command.js';
+import { clientName } from '../client-name.js';
 import { printJson } from '../format.js';
 
 const DEFAULT_SESSION = 'agent:main:main';
@@ -33,8 +35,8 @@ function parseAgentArgs(argv: readonly string[]): { message: string; session: st
 export const run: CommandRun = async ({ argv }) => {
   const { message, session, json } = parseAgentArgs(argv);
   const paths = statePaths();
-  await startGatewayDetached(paths);
-  const client = await connectLocal(paths, { clientName: 'claw-agent' });
+  await startGatewayExplained(paths);
+  const client = await connectLocal(paths, { clientName: clientName('claw agent') });
   try {
     // Events can arrive before chat.send answers with the runId: keep them until then.
     const early: ChatEventPayload[] = [];
@@ -50,6 +52,11 @@ export const run: CommandRun = async ({ argv }) => {
       }
       finish(event);
     };
+    // A turn blocked on an exec approval would otherwise look like a hang.
+    client.on('approval.requested', ({ approval }) => {
+      if (approval.sessionKey !== session) return;
+      process.stderr.write(`${json ? '' : '\n'}claw: waiting for approval ${approval.id} to run \`${approval.command}\` — answer in the TUI or with \`claw approvals approve ${approval.id}\` (or deny).\n`);
+    });
     client.on('chat', (event) => {
       if (event.sessionKey !== session) return;
       if (runId === undefined) early.push(event);

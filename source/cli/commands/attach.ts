@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { attachOverSsh, GatewayClient, type SshTunnel } from '../../client/index.js';
 import type { CommandRun } from '../command.js';
+import { clientName } from '../client-name.js';
 import { prepareInteractiveEnv } from '../tui-env.js';
 
 const usage = `Usage:
@@ -62,7 +63,7 @@ export const run: CommandRun = async ({ argv }) => {
     ({ url, tunnel } = attachment);
     token = attachment.info.token;
   }
-  const client = new GatewayClient({ url, token, reconnect: true, clientName: 'claw-tui' });
+  const client = new GatewayClient({ url, token, reconnect: true, clientName: clientName('tui') });
   tunnel?.onState((state) => { if (state === 'open') client.reconnectNow(); });
   try {
     await client.connect();

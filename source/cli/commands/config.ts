@@ -1,4 +1,5 @@
 import {
+  configSchema,
   getAtPath,
   loadConfig,
   parseCliValue,
@@ -11,6 +12,7 @@ import {
 } from '../../config/index.js';
 import type { CommandRun } from '../command.js';
 import { refuseUnknownModel } from '../model-check.js';
+import { describeRefusal } from './config-hints.js';
 
 const usage = 'Usage: claw config get [key] | set <key> <value> | unset <key> | path';
 
@@ -40,6 +42,15 @@ export const run: CommandRun = async ({ args }) => {
       if (!key || valueWords.length === 0) break;
       const value = parseCliValue(valueWords.join(' '));
       const next = setAtPath(readRawConfig(file), key, value);
+      const checked = configSchema.safeParse(next);
+      if (!checked.success) {
+        const refusal = describeRefusal(checked.error, key, value);
+        // Only a refusal of this value is this command's fault; other problems are the file's.
+        if (refusal) {
+          process.stderr.write(`claw config: ${refusal} Nothing was written.\n`);
+          return 2;
+        }
+      }
       const refused = await refuseUnknownModel(next, key, value);
       if (refused) {
         process.stderr.write(`${refused}\n`);

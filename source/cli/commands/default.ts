@@ -1,6 +1,8 @@
 import { statePaths } from '../../config/index.js';
-import { gatewayStatus, GatewayClient, startGatewayDetached } from '../../client/index.js';
+import { gatewayStatus, GatewayClient } from '../../client/index.js';
+import { startGatewayExplained } from '../start-gateway.js';
 import type { CommandRun } from '../command.js';
+import { clientName } from '../client-name.js';
 import { describeStatus } from './status.js';
 import { prepareInteractiveEnv } from '../tui-env.js';
 
@@ -15,13 +17,13 @@ export const run: CommandRun = async () => {
   // while the gateway is found or started keeps the first frame early.
   if (interactive) prepareInteractiveEnv();
   const tui = interactive ? import('../../tui/index.js') : undefined;
-  const { started, gateway } = await startGatewayDetached(paths);
+  const { started, gateway } = await startGatewayExplained(paths);
   if (!tui) {
     if (started) process.stdout.write('started the local gateway\n');
     process.stdout.write(describeStatus(await gatewayStatus(paths), paths.root));
     return 0;
   }
-  const client = new GatewayClient({ url: gateway.url, token: process.env.CLAW_GATEWAY_TOKEN || gateway.token, reconnect: true, clientName: 'claw-tui' });
+  const client = new GatewayClient({ url: gateway.url, token: process.env.CLAW_GATEWAY_TOKEN || gateway.token, reconnect: true, clientName: clientName('tui') });
   const [{ runTui }] = await Promise.all([tui, client.connect()]);
   try {
     return await runTui({ client });

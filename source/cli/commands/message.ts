@@ -2,6 +2,7 @@ import { statePaths } from '../../config/index.js';
 import { connectLocal, type GatewayClient } from '../../client/index.js';
 import { queueModeName, type ChatEventPayload } from '../../protocol/index.js';
 import type { CommandRun } from '../command.js';
+import { clientName } from '../client-name.js';
 import { printJson } from '../format.js';
 import { positionals, stringFlag } from './flag-values.js';
 
@@ -80,7 +81,7 @@ export const run: CommandRun = async ({ argv, flags }) => {
     process.stderr.write('claw message: --timeout takes a number of seconds.\n');
     return 2;
   }
-  const client = await connectLocal(statePaths(), { clientName: 'claw-message' });
+  const client = await connectLocal(statePaths(), { clientName: clientName('claw message') });
   try {
     const waiter = waitForEnding(client, timeoutSeconds * 1000);
     try {

@@ -51,6 +51,7 @@ export function sessionsRpc(core: Core): HandlerTable {
       registry.resolve(sessionKey);
       return lanes.abort(sessionKey, runId);
     },
+    'sessions.search': (params) => core.search(params),
     'commands.list': async () => ({ commands: await commands.list() }),
     'commands.run': ({ sessionKey, text }) => commands.run(sessionKey, text),
   };

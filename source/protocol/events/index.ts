@@ -1,10 +1,12 @@
 import { gatewayEvents } from './gateway.js';
 import { runtimeEvents } from './runtime.js';
 import { scheduleEvents } from './schedule.js';
+import { messageEvents } from './messages.js';
 
 /** Every event the gateway pushes; subsystems add theirs in files of their own. */
 export const events = {
   ...gatewayEvents,
   ...runtimeEvents,
   ...scheduleEvents,
+  ...messageEvents,
 };

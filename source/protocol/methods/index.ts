@@ -8,6 +8,7 @@ import { memoryMethods } from './memory.js';
 import { mcpMethods } from './mcp.js';
 import { hookMethods } from './hooks.js';
 import { scheduleMethods } from './schedule.js';
+import { searchMethods } from './search.js';
 
 /**
  * Every RPC method the gateway may serve. A subsystem adds its methods in a
@@ -25,4 +26,5 @@ export const methods = {
   ...mcpMethods,
   ...hookMethods,
   ...scheduleMethods,
+  ...searchMethods,
 };

@@ -2,6 +2,7 @@ import { reducePendingList } from '../store/reducers.js';
 import type { SlashCommand } from './types.js';
 
 export const approvalsCommand: SlashCommand = {
+  quiet: true,
   name: 'approvals',
   aliases: [],
   args: '',

@@ -1,17 +1,21 @@
+import { keyHelpLines } from '../key-help.js';
 import type { SlashCommand } from './types.js';
 
 export const helpCommand: SlashCommand = {
   name: 'help',
   aliases: ['?'],
-  args: '',
-  description: 'List slash commands and keys',
-  async run(_args, { controller }) {
+  args: '[keys]',
+  description: 'List slash commands and keys (/help keys: only the keys)',
+  complete: (partial) => ['keys'].filter((o) => o.startsWith(partial)),
+  async run(args, { controller }) {
+    if (args.trim() === 'keys') return controller.notice(['Keys:', ...keyHelpLines().map((line) => `  ${line}`)].join('\n'));
     const { slashCommands } = await import('./registry.js');
     const local = new Set(slashCommands.flatMap((c) => [c.name, ...c.aliases]));
     const lines = [
       ...slashCommands.map((c) => `/${c.name}${c.args ? ` ${c.args}` : ''} — ${c.description}`),
       ...controller.commands().filter((c) => !local.has(c.name)).map((c) => `/${c.name}${c.args ? ` ${c.args}` : ''} — ${c.description}`),
-      'Keys: Enter send · Alt+Enter/Ctrl+J newline · Esc abort turn · Tab/Shift+Tab focus · z zoom, h hide (side pane) · Ctrl+L show all panes · Ctrl+O expand tool output · PgUp/PgDn scroll · Ctrl+C twice quit',
+      'Keys:',
+      ...keyHelpLines().map((line) => `  ${line}`),
     ];
     controller.notice(lines.join('\n'));
   },

@@ -1,6 +1,7 @@
 import type { SlashCommand } from './types.js';
 
 export const quitCommand: SlashCommand = {
+  quiet: true,
   name: 'quit',
   aliases: ['exit', 'q'],
   args: '',

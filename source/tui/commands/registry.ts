@@ -3,6 +3,7 @@ import { helpCommand } from './help.js';
 import { modelCommand } from './model.js';
 import { quitCommand } from './quit.js';
 import { runOnGateway } from './server-command.js';
+import { searchCommand } from './search.js';
 import { sessionsCommand } from './sessions.js';
 import type { CommandContext, SlashCommand } from './types.js';
 
@@ -11,7 +12,7 @@ import type { CommandContext, SlashCommand } from './types.js';
  * pickers). Every other slash command is the gateway's (`commands.list`,
  * `commands.run`), so the TUI, the CLI and channels run the same ones.
  */
-export const slashCommands: readonly SlashCommand[] = [helpCommand, modelCommand, sessionsCommand, approvalsCommand, quitCommand];
+export const slashCommands: readonly SlashCommand[] = [helpCommand, modelCommand, sessionsCommand, searchCommand, approvalsCommand, quitCommand];
 
 export function findCommand(name: string): SlashCommand | undefined {
   const lower = name.toLowerCase();
@@ -61,6 +62,8 @@ export async function runSlash(text: string, context: CommandContext): Promise<v
   const parsed = parseSlash(text);
   if (!parsed) return;
   const command = findCommand(parsed.name);
+  // Pickers and popups answer in place; everything else answers in the chat, under its echo.
+  if (!command?.quiet) context.controller.echoCommand(text.trim());
   try {
     if (command) await command.run(parsed.args, context);
     else await runOnGateway(text.trim(), context);

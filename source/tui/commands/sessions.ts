@@ -2,10 +2,11 @@ import { shortSessionKey } from '../text/format.js';
 import type { SlashCommand } from './types.js';
 
 export const sessionsCommand: SlashCommand = {
+  quiet: true,
   name: 'sessions',
   aliases: ['s'],
   args: '[key]',
-  description: 'Switch to a session, or focus the sessions pane',
+  description: 'Switch to a session, or pick one (fuzzy filter, last activity, first line)',
   complete: (partial, { store }) => Object.keys(store.getState().sessions).filter((k) => k.startsWith(partial) || shortSessionKey(k).startsWith(partial)),
   async run(args, { controller, store }) {
     const key = args.trim();
@@ -14,6 +15,10 @@ export const sessionsCommand: SlashCommand = {
       await controller.switchSession(match);
       return;
     }
-    store.update((s) => ({ ...s, ui: { ...s.ui, focus: 'sessions', hidden: s.ui.hidden.filter((p) => p !== 'sessions') } }));
+    if (controller.serves('sessions.list')) {
+      const { sessions } = await controller.call('sessions.list', {});
+      store.update((s) => ({ ...s, sessions: Object.fromEntries(sessions.map((x) => [x.key, x])) }));
+    }
+    store.update((s) => ({ ...s, ui: { ...s.ui, sessionPicker: { filter: '', index: 0 } } }));
   },
 };

@@ -5,6 +5,8 @@ export interface CommandContext {
   controller: TuiController;
   store: TuiStore;
   exit(): void;
+  /** Opens the draft in $EDITOR and puts the saved text back (Ctrl+G, Ctrl+X Ctrl+E). */
+  editExternally?(): Promise<void>;
 }
 
 /** A slash command as data: one file per command, collected in registry.ts. */
@@ -17,4 +19,6 @@ export interface SlashCommand {
   /** Candidates for the argument being typed. */
   complete?(partial: string, context: CommandContext): string[];
   run(args: string, context: CommandContext): Promise<void> | void;
+  /** Answers outside the chat (a picker, a popup, quitting): not echoed there. */
+  quiet?: boolean;
 }

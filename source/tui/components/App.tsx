@@ -1,9 +1,9 @@
-import { Box, useInput } from 'ink';
+import { Box, Text } from 'ink';
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import type { TuiController } from '../controller.js';
 import { currentCompletions, handleKey } from '../keymap.js';
 import { computeLayout, type Column } from '../layout.js';
-import { selectActiveApproval } from '../store/selectors.js';
+import { selectActiveApproval, selectHiddenPanes } from '../store/selectors.js';
 import type { PaneId, TuiState } from '../store/state.js';
 import type { TuiStore } from '../store/store.js';
 import { approvalLines } from '../text/approval-lines.js';
@@ -18,6 +18,9 @@ import { Popup, popupHeight } from './Popup.js';
 import { SessionsPane } from './SessionsPane.js';
 import { SubagentsPane } from './SubagentsPane.js';
 import { useTerminalSize } from './use-terminal-size.js';
+import { useKeys } from './use-keys.js';
+import { SearchPopup, searchPopupHeight } from './SearchPopup.js';
+import { SessionPicker, sessionPickerHeight } from './SessionPicker.js';
 
 export interface AppProps {
   store: TuiStore;
@@ -25,7 +28,11 @@ export interface AppProps {
   exit(): void;
   /** Fixed size for tests; the real terminal size otherwise. */
   size?: { cols: number; rows: number };
+  /** Opens the draft in $EDITOR (run.tsx provides it; tests may leave it out). */
+  editExternally?: () => Promise<void>;
 }
+
+const NO_MODEL = 'No model configured — /model to choose one, or `claw models list` to see what needs a key.';
 
 function useClock(now: () => number): number {
   const [time, setTime] = useState(now);
@@ -55,19 +62,23 @@ function SideColumn({ column, state, now, side }: { column: Column; state: TuiSt
   );
 }
 
-export function App({ store, controller, exit, size }: AppProps) {
+export function App({ store, controller, exit, size, editExternally }: AppProps) {
   const state = useSyncExternalStore(store.subscribe, store.getState);
   const { cols, rows } = useTerminalSize(size);
   const now = useClock(store.now);
-  const context = { store, controller, exit };
+  const context = { store, controller, exit, ...(editExternally ? { editExternally } : {}) };
   const approval = selectActiveApproval(state);
   const promptLines = approval ? approvalLines(approval, cols, now, state.ui.confirmAlways === approval.id, state.approvals.pending.length - 1) : [];
+  const guardNote = approval && state.ui.guardedKeys > 0 ? 1 : 0;
   const popup = approval ? [] : currentCompletions(state, context);
   const picker = state.ui.picker;
-  const popupRows = picker ? popupHeight(picker.options.length, true) : popupHeight(popup.length, false);
-  const bottomRows = approval ? promptLines.length + 2 : 1 + inputRows(state.ui.editor, cols) + popupRows;
-  const layout = computeLayout({ cols, rows, hidden: state.ui.hidden, zoom: state.ui.zoom, bottomRows });
-  useInput((input, key) => handleKey(input, key, { ...context, layout }));
+  const search = approval ? undefined : state.ui.search;
+  const sessionPicker = approval || search ? undefined : state.ui.sessionPicker;
+  const popupRows = search ? searchPopupHeight(search) : sessionPicker ? sessionPickerHeight(state) : picker ? popupHeight(picker.options.length, true) : popupHeight(popup.length, false);
+  const inputHeight = 1 + inputRows(state.ui.editor, cols);
+  const bottomRows = approval ? promptLines.length + 2 + guardNote + inputHeight : inputHeight + popupRows;
+  const layout = computeLayout({ cols, rows, hidden: selectHiddenPanes(state), zoom: state.ui.zoom, bottomRows });
+  useKeys((input, key, raw) => handleKey(input, key, { ...context, layout }, raw));
 
   return (
     <Box flexDirection="column" width={layout.width} height={layout.height}>
@@ -78,19 +89,27 @@ export function App({ store, controller, exit, size }: AppProps) {
         ) : (
           <>
             {layout.left ? <SideColumn column={layout.left} state={state} now={now} side="left" /> : null}
-            <ChatPane state={state} store={store} width={layout.chatWidth} height={layout.bodyHeight} />
+            <ChatPane state={state} store={store} width={layout.chatWidth} height={layout.bodyHeight} now={now} notice={state.modelMissing ? NO_MODEL : undefined} />
             {layout.right ? <SideColumn column={layout.right} state={state} now={now} side="right" /> : null}
           </>
         )}
       </Box>
-      {approval ? <ApprovalPrompt lines={promptLines} width={layout.width} /> : (
+      {approval ? (
         <>
-          {picker ? <Popup title={picker.title} items={picker.options.map((o) => ({ label: o, description: '' }))} index={picker.index} width={layout.width} /> : null}
-          {!picker && popup.length > 0 ? <Popup items={popup} index={Math.min(state.ui.completionIndex, popup.length - 1)} width={layout.width} /> : null}
-          <InputBox editor={state.ui.editor} width={layout.width} active={state.ui.focus === 'chat'} />
+          <ApprovalPrompt lines={promptLines} width={layout.width} />
+          {guardNote ? <Text color="yellow" wrap="truncate">{` ${state.ui.guardedKeys} key${state.ui.guardedKeys > 1 ? 's' : ''} went to your draft, not the prompt: pause, then press y/s/a/n`}</Text> : null}
+          <InputBox editor={state.ui.editor} width={layout.width} active={false} />
+        </>
+      ) : (
+        <>
+          {search ? <SearchPopup search={search} state={state} width={layout.width} now={now} /> : null}
+          {sessionPicker ? <SessionPicker state={state} width={layout.width} now={now} /> : null}
+          {!search && !sessionPicker && picker ? <Popup title={picker.title} items={picker.options.map((o) => ({ label: o, description: '' }))} index={picker.index} width={layout.width} /> : null}
+          {!search && !sessionPicker && !picker && popup.length > 0 ? <Popup items={popup} index={Math.min(state.ui.completionIndex, popup.length - 1)} width={layout.width} /> : null}
+          <InputBox editor={state.ui.editor} width={layout.width} active={state.ui.focus === 'chat' && !search && !sessionPicker} />
         </>
       )}
-      <Footer state={state} width={layout.width} />
+      <Footer state={state} width={layout.width} now={now} />
     </Box>
   );
 }

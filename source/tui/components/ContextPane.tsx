@@ -30,7 +30,8 @@ export function ContextPane({ state, width, height, focused }: { state: TuiState
         <Text dimColor>{'░'.repeat(Math.max(0, barWidth - used))}</Text>
       </Box>
       <Text color="red" wrap="truncate">{` ${marks}`}</Text>
-      {lines.slice(0, Math.max(0, height - 3)).map((l) => <Text key={l.key} color={l.color} wrap="truncate">{` ${l.text}`}</Text>)}
+      <Text dimColor wrap="truncate">{padTo(` F memory flush at ${formatTokens(ctx.thresholds.flush)} · C compaction at ${formatTokens(ctx.thresholds.compact)}`, width - 1)}</Text>
+      {lines.slice(0, Math.max(0, height - 4)).map((l) => <Text key={l.key} color={l.color} wrap="truncate">{` ${l.text}`}</Text>)}
     </Pane>
   );
 }

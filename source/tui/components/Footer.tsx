@@ -1,20 +1,36 @@
 import { Box, Text } from 'ink';
-import { selectFooter } from '../store/selectors.js';
+import { CTRL_C_WINDOW_MS } from '../keymap-constants.js';
+import { selectFooter, selectPaneSummary } from '../store/selectors.js';
 import type { TuiState } from '../store/state.js';
 import { formatTokens } from '../text/format.js';
-import { truncate } from '../text/width.js';
+import { stringWidth, truncate } from '../text/width.js';
 
-export function Footer({ state, width }: { state: TuiState; width: number }) {
+/** The hint for whoever holds the keyboard: one line, the keys that matter now. */
+function hintFor(state: TuiState, running: boolean, now: number): string {
+  if (state.ui.ctrlCAt !== undefined && now - state.ui.ctrlCAt < CTRL_C_WINDOW_MS) return 'Ctrl+C again to quit';
+  if (state.ui.focus !== 'chat') {
+    return state.ui.focus === 'sessions' ? 'typing goes to the input · ↑/↓ Enter switch · z zoom · h hide · Esc back' : 'typing goes to the input · z zoom · h hide · Esc back';
+  }
+  if (state.ui.editor.search) return 'Ctrl+R older · Enter take · Esc cancel';
+  if (running) return 'Esc abort';
+  return '/help · ? keys · Ctrl+F search · Tab focus';
+}
+
+export function Footer({ state, width, now }: { state: TuiState; width: number; now: number }) {
   const f = selectFooter(state);
   const tokens = f.window > 0 ? `${formatTokens(f.used)}/${formatTokens(f.window)}` : formatTokens(f.used);
-  const left = ` ${f.model} · think ${f.thinking} · ${tokens} tok`;
+  const summary = selectPaneSummary(state);
+  const left = ` ${f.model} · think ${f.thinking} · ${tokens} tok${summary ? ` · ${summary}` : ''}`;
   const approvals = f.pendingApprovals > 0 ? ` · ⚠ ${f.pendingApprovals} approval${f.pendingApprovals > 1 ? 's' : ''}` : '';
-  const hint = state.ui.ctrlCAt !== undefined ? ' · Ctrl+C again to quit' : f.running ? ' · Esc abort' : ' · /help · Tab focus · Ctrl+C×2 quit';
+  const hint = ` · ${hintFor(state, f.running, now)}`;
+  const leftCut = truncate(left, width);
+  const room = Math.max(0, width - stringWidth(leftCut));
+  const approvalsCut = truncate(approvals, room);
   return (
     <Box width={width} height={1}>
-      <Text dimColor wrap="truncate">{left}</Text>
-      <Text color="yellow" bold wrap="truncate">{approvals}</Text>
-      <Text dimColor wrap="truncate">{truncate(hint, Math.max(0, width - left.length - approvals.length))}</Text>
+      <Text dimColor wrap="truncate">{leftCut}</Text>
+      <Text color="yellow" bold wrap="truncate">{approvalsCut}</Text>
+      <Text dimColor wrap="truncate">{truncate(hint, Math.max(0, room - stringWidth(approvalsCut)))}</Text>
     </Box>
   );
 }

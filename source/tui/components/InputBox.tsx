@@ -1,10 +1,11 @@
 import { Box, Text } from 'ink';
 import { layoutEditor, type EditorState } from '../editor/editor.js';
-import { graphemes, stringWidth } from '../text/width.js';
+import { graphemes, stringWidth, truncate } from '../text/width.js';
 
 export const MAX_INPUT_ROWS = 6;
 
 export function inputRows(editor: EditorState, width: number): number {
+  if (editor.search) return 1;
   return Math.min(MAX_INPUT_ROWS, layoutEditor(editor, width - 3).rows.length);
 }
 
@@ -22,6 +23,15 @@ function splitAtColumn(row: string, column: number): [string, string, string] {
 }
 
 export function InputBox({ editor, width, active }: { editor: EditorState; width: number; active: boolean }) {
+  if (editor.search) {
+    const match = editor.search.match === undefined ? (editor.search.query ? 'no match' : '') : editor.history[editor.search.match]!.replace(/\n/g, ' ⏎ ');
+    return (
+      <Box flexDirection="column" width={width}>
+        <Text dimColor wrap="truncate">{'─'.repeat(width)}</Text>
+        <Text wrap="truncate"><Text color="cyan">{`(history search) ${editor.search.query}▏ `}</Text>{truncate(match, Math.max(0, width - 20 - stringWidth(editor.search.query)))}</Text>
+      </Box>
+    );
+  }
   const { rows, cursorRow, cursorCol } = layoutEditor(editor, width - 3);
   const first = Math.max(0, Math.min(cursorRow - MAX_INPUT_ROWS + 1, rows.length - MAX_INPUT_ROWS));
   const visible = rows.slice(first, first + MAX_INPUT_ROWS);

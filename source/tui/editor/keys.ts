@@ -7,32 +7,59 @@ const PASTE_START = '[200~';
 const PASTE_END = '[201~';
 
 /**
+ * Ink reports both 0x7f (what xterm, tmux and iTerm send for Backspace) and
+ * ESC[3~ (the Delete key) as `key.delete`; only the raw sequence tells them
+ * apart. Without it, Backspace is the likelier key.
+ */
+export function isForwardDelete(raw: string | undefined): boolean {
+  return raw !== undefined && /^\x1b?\x1b\[3[~;$^]/.test(raw);
+}
+
+/**
  * Applies one input chunk to the editor. Chunks can carry several keys at once
  * (paste, a slow link, `tmux send-keys 'abc' Enter`): text before a CR is
  * inserted and a trailing CR submits once; CRs inside a chunk, and anything
  * inside a bracketed paste, become newlines so a pasted block stays one message.
  */
-export function applyKey(state: ed.EditorState, input: string, key: Key): { state: ed.EditorState; action: EditorAction } {
+export function applyKey(state: ed.EditorState, input: string, key: Key, raw?: string): { state: ed.EditorState; action: EditorAction } {
   const none = (next: ed.EditorState) => ({ state: next, action: { type: 'none' } as const });
   if (input.includes(PASTE_START) || input.includes(PASTE_END) || state.pasting) return none(applyPaste(state, input));
+  if (state.search) return none(applySearchKey(state, input, key, raw));
+  if (key.ctrl && input === 'r') return none(ed.searchHistory(state));
   if (key.return) {
     if (key.meta || key.shift) return none(ed.insertText(state, '\n'));
     const { state: next, text } = ed.submit(state);
     return { state: next, action: { type: 'submit', text } };
   }
   if (key.ctrl && input === 'j') return none(ed.insertText(state, '\n'));
-  if (key.backspace || (key.ctrl && input === 'h')) return none(ed.backspace(state));
-  if (key.delete) return none(key.meta ? ed.deleteWordBack(state) : ed.deleteForward(state));
-  if (key.leftArrow) return none(ed.moveLeft(state));
-  if (key.rightArrow) return none(ed.moveRight(state));
-  if (key.upArrow) return none(ed.historyPrev(state));
-  if (key.downArrow) return none(ed.historyNext(state));
+  if (key.backspace || (key.ctrl && input === 'h')) return none(key.meta ? ed.deleteWordBack(state) : ed.backspace(state));
+  if (key.delete) {
+    if (isForwardDelete(raw)) return none(ed.deleteForward(state));
+    return none(key.meta ? ed.deleteWordBack(state) : ed.backspace(state));
+  }
+  if (key.leftArrow) return none(key.ctrl || key.meta ? ed.wordLeft(state) : ed.moveLeft(state));
+  if (key.rightArrow) return none(key.ctrl || key.meta ? ed.wordRight(state) : ed.moveRight(state));
+  if (key.meta && input === 'b') return none(ed.wordLeft(state));
+  if (key.meta && input === 'f') return none(ed.wordRight(state));
+  if (key.upArrow) return none(ed.arrowUp(state));
+  if (key.downArrow) return none(ed.arrowDown(state));
   if (key.home || (key.ctrl && input === 'a')) return none(ed.lineStart(state));
   if (key.end || (key.ctrl && input === 'e')) return none(ed.lineEnd(state));
   if (key.ctrl && input === 'w') return none(ed.deleteWordBack(state));
-  if (key.ctrl && input === 'u') return none({ ...state, text: state.text.slice(state.cursor), cursor: 0 });
-  if (key.ctrl || key.escape || key.tab || input === '') return none(state);
+  if (key.ctrl && input === 'u') return none(ed.killToLineStart(state));
+  if (key.ctrl && input === 'k') return none(ed.killToLineEnd(state));
+  if (key.ctrl || key.meta || key.escape || key.tab || input === '') return none(state);
   return applyChunk(state, input);
+}
+
+/** Keys while Ctrl+R search is open: typing refines, Ctrl+R steps older, Enter/→ accept, Esc/Ctrl+G cancel. */
+function applySearchKey(state: ed.EditorState, input: string, key: Key, raw: string | undefined): ed.EditorState {
+  if (key.ctrl && input === 'r') return ed.searchHistory(state);
+  if (key.escape || (key.ctrl && (input === 'g' || input === 'c'))) return ed.endSearch(state, false);
+  if (key.return || key.rightArrow || key.leftArrow || key.tab) return ed.endSearch(state, true);
+  if (key.backspace || (key.delete && !isForwardDelete(raw))) return ed.editSearch(state, null);
+  if (key.ctrl || key.meta || input === '' || /[\r\n]/.test(input)) return state;
+  return ed.editSearch(state, input);
 }
 
 function applyChunk(state: ed.EditorState, input: string): { state: ed.EditorState; action: EditorAction } {

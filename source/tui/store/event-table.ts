@@ -2,6 +2,7 @@ import type { EventName, PayloadOf } from '../../protocol/index.js';
 import { reduceAgentEvent, reduceChatEvent } from './chat-reducer.js';
 import { reduceConfigStatus } from './config-reducer.js';
 import { reduceApprovalRequested, reduceApprovalResolved, reduceSessionsChanged } from './reducers.js';
+import { reduceMessageAccepted, reducePresence, reduceProgress } from './live-reducers.js';
 import type { TuiState } from './state.js';
 
 type Reducer<E extends EventName> = (state: TuiState, payload: PayloadOf<E>, now: number) => TuiState;
@@ -12,7 +13,9 @@ type Reducer<E extends EventName> = (state: TuiState, payload: PayloadOf<E>, now
  */
 export const eventTable: { [E in EventName]?: Reducer<E> } = {
   chat: (state, payload) => reduceChatEvent(state, payload),
-  agent: (state, payload) => reduceAgentEvent(state, payload),
+  agent: (state, payload, now) => reduceProgress(reduceAgentEvent(state, payload), payload, now),
+  'message.accepted': (state, payload) => reduceMessageAccepted(state, payload),
+  presence: (state, payload) => reducePresence(state, payload),
   'sessions.changed': (state, payload) => reduceSessionsChanged(state, payload),
   lanes: (state, payload) => ({ ...state, lanes: payload }),
   context: (state, payload) => ({ ...state, context: { ...state.context, [payload.sessionKey]: payload } }),

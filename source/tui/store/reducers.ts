@@ -2,6 +2,7 @@ import { gatewaySnapshot, type ApprovalRecord, type GatewaySnapshot, type HelloP
 import { reduceConfigStatus } from './config-reducer.js';
 import { emptyChat, type TuiState } from './state.js';
 import { appendItems, updateChat } from './chat-reducer.js';
+import { selectClientName } from './selectors.js';
 
 export function reduceSessionsChanged(state: TuiState, payload: PayloadOf<'sessions.changed'>): TuiState {
   const sessions = { ...state.sessions };
@@ -23,9 +24,9 @@ export function reduceApprovalRequested(state: TuiState, payload: PayloadOf<'app
   return { ...state, approvals: { ...state.approvals, pending: [...state.approvals.pending, payload.approval] } };
 }
 
-export function describeResolution(approval: ApprovalRecord): string {
+export function describeResolution(approval: ApprovalRecord, by = approval.resolvedBy): string {
   const what = approval.status === 'expired' ? 'expired (denied)' : approval.decision === 'deny' || approval.status === 'denied' ? 'denied' : `approved (${approval.decision ?? 'once'})`;
-  return `Approval for \`${approval.command}\` ${what}${approval.resolvedBy ? ` by ${approval.resolvedBy}` : ''}.`;
+  return `Approval for \`${approval.command}\` ${what}${by ? ` by ${by}` : ''}.`;
 }
 
 /** Closes the prompt for a request decided anywhere, and says who decided it. */
@@ -37,7 +38,7 @@ export function reduceApprovalResolved(state: TuiState, payload: PayloadOf<'appr
   const resolvedIds = [...state.approvals.resolvedIds, approval.id].slice(-200);
   const next: TuiState = { ...state, ui, approvals: { pending, resolvedIds, lastResolved: { approval, at: now } } };
   if (!wasPending) return next;
-  return updateChat(next, approval.sessionKey, (log) => appendItems(log, [{ kind: 'notice', id: `approval:${approval.id}`, text: describeResolution(approval) }]));
+  return updateChat(next, approval.sessionKey, (log) => appendItems(log, [{ kind: 'notice', id: `approval:${approval.id}`, text: describeResolution(approval, approval.resolvedBy ? selectClientName(state, approval.resolvedBy) : undefined) }]));
 }
 
 

@@ -1,5 +1,5 @@
 import type { ApprovalRecord, SessionSummary } from '../../protocol/index.js';
-import { emptyChat, type ChatLog, type TuiState } from './state.js';
+import { emptyChat, SIDE_PANES, type ChatLog, type PaneId, type TuiState } from './state.js';
 
 const EMPTY = emptyChat();
 
@@ -102,4 +102,59 @@ export function contextSegments(parts: readonly { name: string; tokens: number }
 export function thresholdCell(tokens: number, window: number, width: number): number {
   if (window <= 0) return -1;
   return Math.min(width - 1, Math.max(0, Math.round((tokens / window) * width)));
+}
+
+/** Share of the window above which the context pane opens by itself. */
+const CONTEXT_OPEN_RATIO = 0.7;
+
+/** Whether a side pane has something worth the screen space right now. */
+export function paneHasContent(state: TuiState, pane: PaneId): boolean {
+  switch (pane) {
+    case 'sessions':
+      return Object.keys(state.sessions).filter((k) => k !== state.currentKey).length > 0;
+    case 'lanes':
+      return (state.lanes?.lanes ?? []).some((l) => l.depth > 0) || (state.lanes?.global.active ?? 0) > 1;
+    case 'context': {
+      const ctx = state.context[state.currentKey];
+      return Boolean(ctx && ctx.window > 0 && (ctx.used >= ctx.window * CONTEXT_OPEN_RATIO || ctx.used >= ctx.thresholds.flush));
+    }
+    case 'subagents':
+      return state.subagents.some((n) => n.status === 'running');
+    case 'chat':
+      return true;
+  }
+}
+
+/** Side panes not drawn: hidden by the operator, or empty and not pinned. */
+export function selectHiddenPanes(state: TuiState): PaneId[] {
+  return SIDE_PANES.filter((pane) => state.ui.hidden.includes(pane) || (!state.ui.pinned.includes(pane) && !paneHasContent(state, pane)));
+}
+
+/** One line saying what the hidden panes hold, for the footer. */
+export function selectPaneSummary(state: TuiState): string {
+  const hidden = new Set(selectHiddenPanes(state));
+  const parts: string[] = [];
+  const others = Object.keys(state.sessions).filter((k) => k !== state.currentKey);
+  if (hidden.has('sessions') && others.length > 0) {
+    const unread = others.reduce((sum, k) => sum + (state.unread[k] ?? 0), 0);
+    parts.push(`${others.length + 1} sessions${unread > 0 ? ` •${unread}` : ''}`);
+  }
+  if (hidden.has('lanes') && state.lanes) {
+    const queued = state.lanes.lanes.reduce((sum, l) => sum + l.depth, 0);
+    if (queued > 0 || state.lanes.global.active > 0) parts.push(`lanes ${state.lanes.global.active}/${state.lanes.global.limit}${queued > 0 ? ` +${queued} queued` : ''}`);
+  }
+  if (hidden.has('subagents')) {
+    const running = state.subagents.filter((n) => n.status === 'running').length;
+    if (running > 0) parts.push(`${running} sub-agent${running > 1 ? 's' : ''}`);
+  }
+  return parts.join(' · ');
+}
+
+/** A readable name for a client id: its name and address from presence, else the id. */
+export function selectClientName(state: TuiState, clientId: string): string {
+  const entry = state.clients[clientId];
+  if (!entry) return clientId;
+  const address = entry.address.replace(/^::ffff:/, '');
+  const local = address === '127.0.0.1' || address === '::1' || address === 'localhost';
+  return `${entry.clientName ?? entry.clientId}${local ? '' : ` (${address})`}`;
 }

@@ -3,6 +3,8 @@ import type {
   ApprovalRecord,
   ContextPayload,
   LanesPayload,
+  PresenceEntry,
+  SearchHit,
   SessionSummary,
   SubagentNode,
 } from '../../protocol/index.js';
@@ -10,12 +12,14 @@ import type {
 /** `entryId` is the transcript entry an item came from, used to page older history. */
 export type ChatItem = ChatItemBody & { entryId?: string };
 type ChatItemBody =
-  | { kind: 'user'; id: string; text: string }
+  | { kind: 'user'; id: string; text: string; from?: string }
   | { kind: 'assistant'; id: string; text: string; model?: string }
   | { kind: 'tool'; id: string; name: string; args: string; output: string; status: 'running' | 'done' | 'error' }
   | { kind: 'compaction'; id: string; before: number; after?: number }
   | { kind: 'error'; id: string; message: string; hint?: string }
-  | { kind: 'notice'; id: string; text: string };
+  | { kind: 'notice'; id: string; text: string }
+  /** A slash command as the operator typed it, so its output reads as its answer. */
+  | { kind: 'command'; id: string; text: string };
 
 export interface ChatLog {
   /** A bounded window of the newest settled items; older ones are paged from sessions.history. */
@@ -53,7 +57,34 @@ export interface TuiState {
   approvals: { pending: readonly ApprovalRecord[]; resolvedIds: readonly string[]; lastResolved?: ApprovalNotice };
   /** Model reported by the latest usage event per session, for the footer. */
   runModel: Readonly<Record<string, string>>;
+  /** Connected clients by clientId, so approvers and senders show as a name and host. */
+  clients: Readonly<Record<string, PresenceEntry>>;
+  /** Per session: when the running turn started and the tool it is in, for the progress line. */
+  progress: Readonly<Record<string, TurnProgress>>;
+  /** The gateway reported no usable model, so the first screen says how to get one. */
+  modelMissing: boolean;
   ui: UiState;
+}
+
+export interface TurnProgress {
+  startedAt: number;
+  tool?: string;
+}
+
+export interface SearchUi {
+  query: string;
+  /** True while the query is being typed (Ctrl+F); false once results are shown. */
+  editing: boolean;
+  status: 'idle' | 'loading' | 'done' | 'error';
+  hits: readonly SearchHit[];
+  index: number;
+  error?: string;
+  tookMs?: number;
+}
+
+export interface SessionPickerUi {
+  filter: string;
+  index: number;
 }
 
 export interface UiState {
@@ -66,6 +97,8 @@ export interface UiState {
   sessionCursor: number;
   /** When the first Ctrl+C was pressed; a second one soon after exits. */
   ctrlCAt?: number;
+  /** When Ctrl+X was pressed, waiting for Ctrl+E (edit the draft in $EDITOR). */
+  ctrlXAt?: number;
   picker?: { title: string; options: string[]; index: number; command: string };
   /** Approval id whose "always" choice waits for a second confirmation. */
   confirmAlways?: string;
@@ -73,6 +106,18 @@ export interface UiState {
   dismissed: readonly string[];
   editor: EditorState;
   completionIndex: number;
+  /** Side panes the operator opened with a key; they stay even when empty. */
+  pinned: readonly PaneId[];
+  /** The approval on screen and when it appeared: keys typed before or just after it go to the draft. */
+  approvalShown?: { id: string; at: number };
+  /** When the previous key arrived; a decision needs a pause after typing. */
+  lastKeyAt?: number;
+  /** Keys the approval guard sent to the draft instead of the prompt. */
+  guardedKeys: number;
+  search?: SearchUi;
+  sessionPicker?: SessionPickerUi;
+  /** A transcript entry to bring into view and highlight (a search jump). */
+  anchor?: { key: string; entryId: string; query: string; pending: boolean };
 }
 
 /** Items kept in memory per session; enough for several screens of scrollback. */
@@ -95,6 +140,9 @@ export function initialState(options: { agentId?: string; sessionKey?: string; v
     subagents: [],
     approvals: { pending: [], resolvedIds: [] },
     runModel: {},
-    ui: { focus: 'chat', hidden: [], scroll: 0, toolsExpanded: false, sessionCursor: 0, dismissed: [], editor: emptyEditor(), completionIndex: 0 },
+    clients: {},
+    progress: {},
+    modelMissing: false,
+    ui: { focus: 'chat', hidden: [], pinned: [], scroll: 0, toolsExpanded: false, sessionCursor: 0, dismissed: [], editor: emptyEditor(), completionIndex: 0, guardedKeys: 0 },
   };
 }

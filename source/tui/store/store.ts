@@ -1,4 +1,5 @@
 import { events, isEventName, type EventName, type PayloadOf } from '../../protocol/index.js';
+import { trackApprovalShown } from './approval-guard.js';
 import { reduceEvent } from './event-table.js';
 import type { TuiState } from './state.js';
 
@@ -34,8 +35,9 @@ export class TuiStore {
   };
 
   update(change: (state: TuiState) => TuiState): void {
-    const next = change(this.state);
-    if (next === this.state) return;
+    const changed = change(this.state);
+    if (changed === this.state) return;
+    const next = trackApprovalShown(changed, this.now());
     this.state = next;
     this.schedule();
   }

@@ -7,6 +7,8 @@ export interface Line {
   color?: 'cyan' | 'green' | 'yellow' | 'red' | 'gray' | 'magenta';
   bold?: boolean;
   dim?: boolean;
+  /** Part of the message a search jumped to. */
+  marked?: boolean;
 }
 
 const TOOL_OUTPUT_LINES = 12;
@@ -19,12 +21,16 @@ function block(prefix: string, text: string, width: number, style: Omit<Line, 't
 /** The lines one settled item draws at a width; pure, so results can be cached per item. */
 export function itemLines(item: ChatItem, width: number, expanded: boolean): Line[] {
   switch (item.kind) {
-    case 'user':
-      return [{ text: '' }, ...block('› ', item.text, width, { color: 'cyan', bold: true })];
+    case 'user': {
+      const from = item.from ? [{ text: `  from ${item.from}`, color: 'gray' as const, dim: true }] : [];
+      return [{ text: '' }, ...from, ...block('› ', item.text, width, { color: 'cyan', bold: true })];
+    }
     case 'assistant':
       return [{ text: '' }, ...block('  ', item.text, width, {})];
     case 'notice':
       return block('· ', item.text, width, { color: 'gray' });
+    case 'command':
+      return [{ text: '' }, ...block('» ', item.text, width, { color: 'magenta', bold: true })];
     case 'compaction':
       return [{ text: `── compacted ${formatTokens(item.before)} → ${item.after === undefined ? '?' : formatTokens(item.after)} tokens ──`, color: 'magenta', dim: true }];
     case 'error': {
@@ -64,10 +70,14 @@ export interface ChatWindow {
  * The `height` lines ending `scroll` lines above the bottom. Walks back from the
  * newest item only as far as needed, so the cost does not grow with history.
  */
-export function chatWindow(items: readonly ChatItem[], streaming: string | undefined, width: number, height: number, scroll: number, expanded: boolean): ChatWindow {
+export function chatWindow(items: readonly ChatItem[], streaming: string | undefined, width: number, height: number, scroll: number, expanded: boolean, markedEntryId?: string, footer: readonly Line[] = []): ChatWindow {
   const need = height + scroll;
   const tail: Line[][] = [];
   let count = 0;
+  if (footer.length > 0) {
+    tail.push([...footer]);
+    count += footer.length;
+  }
   if (streaming !== undefined && streaming !== '') {
     const lines = [{ text: '' }, ...block('  ', `${streaming}▍`, width, {})];
     tail.push(lines);
@@ -75,7 +85,9 @@ export function chatWindow(items: readonly ChatItem[], streaming: string | undef
   }
   let index = items.length - 1;
   for (; index >= 0 && count < need; index--) {
-    const lines = cachedItemLines(items[index]!, width, expanded);
+    const item = items[index]!;
+    const cached = cachedItemLines(item, width, expanded);
+    const lines = markedEntryId !== undefined && item.entryId === markedEntryId ? cached.map((line) => (line.text === '' ? line : { ...line, marked: true })) : cached;
     tail.push(lines);
     count += lines.length;
   }
@@ -84,4 +96,20 @@ export function chatWindow(items: readonly ChatItem[], streaming: string | undef
   const end = Math.max(0, flat.length - scroll);
   const start = Math.max(0, end - height);
   return { lines: flat.slice(start, end), above: start + (index >= 0 ? 1 : 0) };
+}
+
+/**
+ * The scroll (lines up from the bottom) that puts the first line of the item
+ * from `entryId` near the top of a `height`-line window; undefined when that
+ * item is not in memory.
+ */
+export function scrollToEntry(items: readonly ChatItem[], streaming: string | undefined, width: number, height: number, expanded: boolean, entryId: string, footerLines = 0): number | undefined {
+  let below = footerLines + (streaming ? 1 + wrapText(`${streaming}▍`, width - 2).length : 0);
+  for (let index = items.length - 1; index >= 0; index--) {
+    const item = items[index]!;
+    below += cachedItemLines(item, width, expanded).length;
+    const previous = items[index - 1];
+    if (item.entryId === entryId && previous?.entryId !== entryId) return Math.max(0, below - height + 2);
+  }
+  return undefined;
 }

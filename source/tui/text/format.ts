@@ -34,3 +34,12 @@ export function summarizeArgs(args: Record<string, unknown> | undefined): string
   const json = JSON.stringify(args);
   return json === '{}' ? '' : json;
 }
+
+/** How long ago, in the largest unit that fits: `now`, `5m ago`, `3h ago`, `2d ago`. */
+export function formatAge(ms: number): string {
+  const s = Math.floor(Math.max(0, ms) / 1000);
+  if (s < 60) return 'now';
+  if (s < 3600) return `${Math.floor(s / 60)}m ago`;
+  if (s < 86_400) return `${Math.floor(s / 3600)}h ago`;
+  return `${Math.floor(s / 86_400)}d ago`;
+}

@@ -1,6 +1,14 @@
 /**
  * Terminal cell widths, so wrapping and the cursor agree with what the
  * terminal draws: CJK and emoji take two cells, combining marks none.
+ *
+ * Terminals disagree on emoji sequences: tmux 3.3 draws 👍🏽 in four cells and
+ * ❤️ in one, xterm draws 👨‍👩‍👧 in six, kitty draws all three in two, and Ink
+ * lays rows out with string-width, which says two for each. A row measured by
+ * one rule and drawn by another overflows, scrolls, and loses the header. So
+ * text is drawn in a form every one of them measures the same way
+ * (`displayText`): ZWJ sequences as their separate emoji, without skin-tone
+ * modifiers, variation selectors or tag characters.
  */
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
@@ -33,14 +41,23 @@ function isWide(codePoint: number): boolean {
 
 const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}\p{Cc}]+$/u;
 
-/** Cells one grapheme cluster occupies. */
+/** ZWJ, variation selectors, skin-tone modifiers and tag characters: the parts terminals disagree on. */
+const AMBIGUOUS = /[\u200D\uFE0E\uFE0F\u{1F3FB}-\u{1F3FF}\u{E0020}-\u{E007F}]/gu;
+const HAS_AMBIGUOUS = /[\u200D\uFE0E\uFE0F\u{1F3FB}-\u{1F3FF}\u{E0020}-\u{E007F}]/u;
+
+/** Text as the TUI draws it: every terminal and Ink agree on its width. */
+export function displayText(text: string): string {
+  return HAS_AMBIGUOUS.test(text) ? text.replace(AMBIGUOUS, '') : text;
+}
+
+/** Cells one grapheme cluster occupies once drawn (see displayText). */
 export function graphemeWidth(grapheme: string): number {
   const codePoint = grapheme.codePointAt(0) ?? 0;
   if (codePoint < 0x7f && codePoint >= 0x20) return 1;
+  if (HAS_AMBIGUOUS.test(grapheme)) return stringWidth(displayText(grapheme));
   if (grapheme === '' || ZERO_WIDTH.test(grapheme)) return 0;
-  // Emoji presentation selector or a ZWJ sequence renders as one wide glyph.
-  if (grapheme.includes('\uFE0F') || grapheme.includes('\u200D')) return 2;
   if (codePoint >= 0x1f1e6 && codePoint <= 0x1f1ff) return 2;
+  // A combining mark after a base character adds no cell.
   return isWide(codePoint) ? 2 : 1;
 }
 
@@ -57,13 +74,14 @@ export function stringWidth(text: string): number {
     if (code < 0x20 || code >= 0x7f) { ascii = false; break; }
   }
   if (ascii) return text.length;
-  for (const { segment } of segmenter.segment(text)) width += graphemeWidth(segment);
+  for (const { segment } of segmenter.segment(displayText(text))) width += graphemeWidth(segment);
   return width;
 }
 
 /** Cuts a string to at most `width` cells, adding an ellipsis when it was cut. */
-export function truncate(text: string, width: number): string {
+export function truncate(raw: string, width: number): string {
   if (width <= 0) return '';
+  const text = displayText(raw);
   if (stringWidth(text) <= width) return text;
   let out = '';
   let used = 0;

@@ -1,4 +1,4 @@
-import { graphemeWidth, graphemes, stringWidth } from './width.js';
+import { displayText, graphemeWidth, graphemes, stringWidth } from './width.js';
 
 /**
  * Wraps text to `width` cells: explicit newlines are kept, lines break at
@@ -8,7 +8,7 @@ import { graphemeWidth, graphemes, stringWidth } from './width.js';
 export function wrapText(text: string, width: number): string[] {
   const limit = Math.max(1, width);
   const out: string[] = [];
-  for (const rawLine of text.replace(/\r\n?/g, '\n').replace(/\t/g, '  ').split('\n')) {
+  for (const rawLine of displayText(text).replace(/\r\n?/g, '\n').replace(/\t/g, '  ').split('\n')) {
     if (stringWidth(rawLine) <= limit) {
       out.push(rawLine);
       continue;

@@ -25,9 +25,11 @@ export function operatorFake(options: { pending?: ApprovalRecord[]; history?: nu
       name: 'operator-fake',
       snapshot: () => ({ approvals: pending.filter((a) => a.status === 'pending') }),
       handlers: {
-        'chat.send': (params) => {
+        'chat.send': (params, caller) => {
           record('chat.send', params);
           const runId = `run-${calls.length}`;
+          // As the gateway does: every client hears of an accepted message, the sender included.
+          context.bus.emit('message.accepted', { sessionKey: params.sessionKey, messageId: params.idempotencyKey ?? runId, text: params.text, channel: 'tui', clientId: caller.clientId, at: Date.now() });
           setImmediate(() => {
             context.bus.emit('chat', { runId, sessionKey: params.sessionKey, state: 'delta', delta: 'echo: ' });
             context.bus.emit('chat', { runId, sessionKey: params.sessionKey, state: 'final', text: `echo: ${params.text}` });
