@@ -12,4 +12,7 @@ export * from './methods/approvals.js';
 export * from './methods/tools.js';
 export * from './methods/memory.js';
 export * from './methods/mcp.js';
+export * from './methods/mcp-features.js';
+export * from './methods/mcp-elicitation.js';
+export * from './events/mcp.js';
 export * from './events/runtime.js';

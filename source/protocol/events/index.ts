@@ -1,8 +1,10 @@
 import { gatewayEvents } from './gateway.js';
 import { runtimeEvents } from './runtime.js';
+import { mcpEvents } from './mcp.js';
 
 /** Every event the gateway pushes; subsystems add theirs in files of their own. */
 export const events = {
   ...gatewayEvents,
   ...runtimeEvents,
+  ...mcpEvents,
 };

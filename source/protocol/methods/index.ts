@@ -6,6 +6,8 @@ import { approvalMethods } from './approvals.js';
 import { toolMethods } from './tools.js';
 import { memoryMethods } from './memory.js';
 import { mcpMethods } from './mcp.js';
+import { mcpFeatureMethods } from './mcp-features.js';
+import { mcpElicitationMethods } from './mcp-elicitation.js';
 
 /**
  * Every RPC method the gateway may serve. A subsystem adds its methods in a
@@ -21,4 +23,6 @@ export const methods = {
   ...toolMethods,
   ...memoryMethods,
   ...mcpMethods,
+  ...mcpFeatureMethods,
+  ...mcpElicitationMethods,
 };
