@@ -1,3 +1,4 @@
+import { TEST_TOOL_COUNT } from '../../support/mcp-test-tools.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readRawConfig, writeRawConfig } from '../../../source/config/index.js';
 import { runCli, runCliSync } from '../../support/cli-process.js';
@@ -63,11 +64,11 @@ describe('claw mcp', () => {
       const broken = parsed.servers.find((s) => s.name === 'broken');
       return parsed.gateway && local?.state === 'ready' && broken?.lastError ? parsed.servers : undefined;
     }, 'the gateway to connect its MCP servers', 60_000);
-    expect(servers.find((s) => s.name === 'local')).toMatchObject({ state: 'ready', toolCount: 8 });
+    expect(servers.find((s) => s.name === 'local')).toMatchObject({ state: 'ready', toolCount: TEST_TOOL_COUNT });
     expect(servers.find((s) => s.name === 'broken')?.lastError).toMatch(/could not start "claw-no-such-mcp-server"/);
 
     const table = await runCli(['mcp', 'list'], env);
-    expect(table.stdout).toMatch(/local\s+ready\s+8\s+allow/);
+    expect(table.stdout).toMatch(new RegExp(`local\\s+ready\\s+${TEST_TOOL_COUNT}\\s+allow`));
     expect(table.stdout).toMatch(/broken\s+(error|connecting)\s+0\s+ask\s+claw-no-such-mcp-server\s+could not start/);
   }, 120_000);
 });

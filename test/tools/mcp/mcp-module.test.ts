@@ -1,3 +1,4 @@
+import { TEST_TOOL_COUNT } from '../../support/mcp-test-tools.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mcpModule } from '../../../source/gateway/index.js';
 import { ToolRegistry } from '../../../source/tools/index.js';
@@ -22,7 +23,7 @@ describe('gateway mcp module', { timeout: 90_000 }, () => {
       const { servers: listed } = await client.request('mcp.list', {});
       return listed.find((s) => s.name === 'local')?.state === 'ready' ? listed : undefined;
     }, 'local ready over mcp.list');
-    expect(servers.find((s) => s.name === 'local')).toMatchObject({ transport: 'stdio', trust: 'allow', toolCount: 8 });
+    expect(servers.find((s) => s.name === 'local')).toMatchObject({ transport: 'stdio', trust: 'allow', toolCount: TEST_TOOL_COUNT });
     expect(servers.find((s) => s.name === 'off')).toMatchObject({ state: 'disabled', toolCount: 0 });
     expect(registry.list().map((tool) => tool.name)).toContain('mcp__local__echo');
 
