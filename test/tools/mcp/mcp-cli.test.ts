@@ -1,8 +1,10 @@
 import { TEST_TOOL_COUNT } from '../../support/mcp-test-tools.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readRawConfig, writeRawConfig } from '../../../source/config/index.js';
 import { runCli, runCliSync } from '../../support/cli-process.js';
-import { stdioServerEntry, waitFor } from '../../support/mcp-servers.js';
+import { stdioServerEntry, tsNodeArgs, waitFor } from '../../support/mcp-servers.js';
 import { makeTempState, type TempState } from '../../support/temp-state.js';
 
 let state: TempState | undefined;
@@ -72,3 +74,73 @@ describe('claw mcp', () => {
     expect(table.stdout).toMatch(/broken\s+(error|connecting)\s+0\s+ask\s+claw-no-such-mcp-server\s+could not start/);
   }, 120_000);
 });
+
+describe('claw mcp help, logs and test', () => {
+  it('shows help instead of the server list', async () => {
+    state = makeTempState();
+    for (const args of [['mcp', '--help'], ['mcp', 'help'], ['mcp', 'list', '-h']]) {
+      const help = await runCli(args, state.env);
+      expect(help.code, args.join(' ')).toBe(0);
+      expect(help.stdout).toContain('claw mcp logs NAME');
+      expect(help.stdout).toContain('claw mcp test NAME');
+      expect(help.stdout).not.toContain('No MCP servers configured');
+    }
+  }, 60_000);
+
+  it('shows why a server failed at start-up in list, all its stderr in logs, and tests servers on its own', async () => {
+    state = makeTempState();
+    const pidFile = join(state.dir, 'child.pid');
+    const server = [process.execPath, ...tsNodeArgs('mcp-stdio-server.ts')].map((word) => `'${word}'`).join(' ');
+    writeRawConfig(state.paths.config, {
+      mcpServers: {
+        local: { type: 'stdio', ...stdioServerEntry({ trust: 'allow' }) },
+        dies: { command: process.execPath, args: ['-e', 'console.error("fatal: config missing"); process.exit(3)'] },
+        wrapped: { command: '/bin/sh', args: ['-c', `sleep 300 & echo $! > '${pidFile}'; exec ${server}`], trust: 'allow' },
+      },
+    });
+    const start = await runCli(['gateway', 'start', '--port', '0'], state.env);
+    expect(start.code, start.stderr).toBe(0);
+    const env = state.env;
+    await waitFor(async () => {
+      const listed = JSON.parse((await runCli(['mcp', 'list', '--json'], env)).stdout) as { servers: Array<{ name: string; state: string; lastError?: string }> };
+      return listed.servers.find((s) => s.name === 'dies')?.lastError && listed.servers.find((s) => s.name === 'wrapped')?.state === 'ready';
+    }, 'dies to fail and wrapped to connect', 60_000);
+    const table = await runCli(['mcp', 'list'], env);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/dies\s+(error|connecting)\s+0\s+ask\s+.*the server exited with code 3 while starting: "fatal: config missing"/);
+
+    const logs = await runCli(['mcp', 'logs', 'dies'], env);
+    expect(logs.code, logs.stderr).toBe(0);
+    expect(logs.stdout).toMatch(/--- starting .* ---\n.*fatal: config missing/);
+    const unknown = await runCli(['mcp', 'logs', 'nope'], env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/no MCP server named "nope" \(configured: local, dies, wrapped\)/);
+
+    const ok = await runCli(['mcp', 'test', 'local'], env, 60_000);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toMatch(/connect\s+\d+ ms \(start and initialize\)/);
+    expect(ok.stdout).toMatch(new RegExp(`list\\s+\\d+ ms \\(${TEST_TOOL_COUNT} tools, 1 prompts, 1 resources, 1 templates\\)`));
+    expect(ok.stdout).toMatch(/left out: task_only: it only runs as a task/);
+    expect(ok.stdout.trim().endsWith('OK')).toBe(true);
+    const failed = await runCli(['mcp', 'test', 'dies'], env, 60_000);
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toContain('FAILED: the server exited with code 3 while starting: "fatal: config missing"');
+    expect(failed.stdout).toContain('Last stderr lines:\n  fatal: config missing');
+
+    // A restart ends the wrapper's background child with the rest of the server's process group.
+    const child = Number(readFileSync(pidFile, 'utf8'));
+    expect(alive(child)).toBe(true);
+    const restart = await runCli(['gateway', 'restart'], env, 60_000);
+    expect(restart.code, restart.stderr).toBe(0);
+    await waitFor(() => !alive(child), 'the old background child to end');
+  }, 180_000);
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
