@@ -43,7 +43,8 @@ function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   }
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+// Not unref'd: a CLI that stops a server must stay alive until the group is gone (bounded by the grace periods).
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 async function waitGroupGone(pgid: number, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
