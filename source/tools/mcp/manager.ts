@@ -67,27 +67,34 @@ export class McpManager {
   readonly #memory: McpApprovalMemory;
   #resourceTool = false;
 
+  #started = false;
+
   constructor(servers: Record<string, McpServerConfig>, private readonly options: McpManagerOptions) {
     this.#memory = new McpApprovalMemory(options.approvalsFile);
-    const now = options.now ?? Date.now;
-    for (const [name, config] of Object.entries(servers)) {
-      const connection: McpConnection = new McpConnection(name, config, {
-        backoff: options.backoff ?? DEFAULT_BACKOFF,
-        connectTimeoutMs: options.connectTimeoutMs ?? 30_000,
-        now,
-        roots: () => rootsOf(options.roots?.() ?? []),
-        ...(options.elicit ? { elicit: options.elicit } : {}),
-        ...(options.sample ? { sample: options.sample } : {}),
-        onCatalog: (part) => this.#synced(connection, part),
-        onState: () => options.onChange?.({ server: name, part: 'state' }),
-      });
-      this.#connections.set(name, connection);
-    }
+    for (const [name, config] of Object.entries(servers)) this.#add(name, config);
   }
 
   /** Starts every connection and returns at once: a slow server never delays the gateway. */
   start(): void {
+    this.#started = true;
     for (const connection of this.#connections.values()) connection.start();
+  }
+
+  /**
+   * Applies a new `mcpServers` (config reload): removed servers are closed
+   * (their whole process group ends) and their tools unregistered, changed
+   * ones restarted, new ones connected; the others keep their connections.
+   */
+  async update(servers: Record<string, McpServerConfig>): Promise<void> {
+    const stale = [...this.#connections.values()].filter((c) => servers[c.name] === undefined || JSON.stringify(servers[c.name]) !== JSON.stringify(c.config));
+    await Promise.all(stale.map((connection) => this.#remove(connection)));
+    for (const [name, config] of Object.entries(servers)) {
+      if (this.#connections.has(name)) continue;
+      const connection = this.#add(name, config);
+      if (this.#started) connection.start();
+      this.options.onChange?.({ server: name, part: 'state' });
+    }
+    this.#syncResourceTool();
   }
 
   status(): McpServerStatus[] {
@@ -146,6 +153,32 @@ export class McpManager {
     this.#resourceTool = false;
   }
 
+  #add(name: string, config: McpServerConfig): McpConnection {
+    const { options } = this;
+    const connection: McpConnection = new McpConnection(name, config, {
+      backoff: options.backoff ?? DEFAULT_BACKOFF,
+      connectTimeoutMs: options.connectTimeoutMs ?? 30_000,
+      now: options.now ?? Date.now,
+      roots: () => rootsOf(options.roots?.() ?? []),
+      ...(options.elicit ? { elicit: options.elicit } : {}),
+      ...(options.sample ? { sample: options.sample } : {}),
+      onCatalog: (part) => this.#synced(connection, part),
+      onState: () => {
+        if (this.#connections.get(name) === connection) options.onChange?.({ server: name, part: 'state' });
+      },
+    });
+    this.#connections.set(name, connection);
+    return connection;
+  }
+
+  async #remove(connection: McpConnection): Promise<void> {
+    this.#connections.delete(connection.name);
+    for (const name of this.#registered.get(connection.name) ?? []) this.options.registry.unregister(name);
+    this.#registered.delete(connection.name);
+    await connection.close();
+    this.options.onChange?.({ server: connection.name, part: 'state' });
+  }
+
   #connection(server: string): McpConnection {
     const connection = this.#connections.get(server);
     if (!connection) {
@@ -156,6 +189,8 @@ export class McpManager {
   }
 
   #synced(connection: McpConnection, part: CatalogPart | 'all'): void {
+    // A connection removed by update() may still finish a listing.
+    if (this.#connections.get(connection.name) !== connection) return;
     if (part === 'all' || part === 'tools') this.#syncTools(connection);
     if (part === 'all' || part === 'resources') this.#syncResourceTool();
     const parts: CatalogPart[] = part === 'all' ? ['tools', 'prompts', 'resources'] : [part];

@@ -62,6 +62,35 @@ describe('MCP defects from real servers', { timeout: 90_000 }, () => {
     await waitFor(() => crashing.status('wrapped').state === 'ready' && Number(readFileSync(crashPid, 'utf8')) !== orphan, 'a fresh start');
   });
 
+  it('on a config change connects new servers, restarts changed ones and ends removed ones with their process group', async () => {
+    const state = makeTempState();
+    cleanups.push(() => state.cleanup());
+    const pidFile = join(state.dir, 'child.pid');
+    const env = mcpTestEnv({ wrapped: wrappedServer(pidFile) }, cleanups, { state });
+    await env.ready('wrapped');
+    const child = Number(readFileSync(pidFile, 'utf8'));
+    const parse = (servers: Record<string, unknown>) => configSchema.parse({ mcpServers: servers }).mcpServers;
+
+    await env.manager.update(parse({ wrapped: wrappedServer(pidFile), local: stdioServerEntry({ trust: 'allow' }) }));
+    await env.ready('local');
+    expect(Number(readFileSync(pidFile, 'utf8'))).toBe(child);
+    expect(env.registry.get('mcp__local__echo')).toBeDefined();
+
+    await env.manager.update(parse({ wrapped: wrappedServer(pidFile, { timeoutMs: 5000 }), local: stdioServerEntry({ trust: 'allow' }) }));
+    expect(alive(child)).toBe(false);
+    await env.ready('wrapped');
+    expect(Number(readFileSync(pidFile, 'utf8'))).not.toBe(child);
+
+    const second = Number(readFileSync(pidFile, 'utf8'));
+    await env.manager.update(parse({ local: stdioServerEntry({ trust: 'allow' }) }));
+    expect(alive(second)).toBe(false);
+    expect(env.manager.status().map((s) => s.name)).toEqual(['local']);
+    expect(env.registry.list().filter((tool) => tool.name.startsWith('mcp__wrapped__'))).toEqual([]);
+    expect(env.registry.get('mcp_resource')).toBeDefined();
+    await env.manager.update({});
+    expect(env.registry.list()).toEqual([]);
+  });
+
   it('leaves task-only tools out and says so', async () => {
     const env = mcpTestEnv({ local: stdioServerEntry({ trust: 'allow' }) }, cleanups);
     await env.ready('local');
