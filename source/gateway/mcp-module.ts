@@ -74,6 +74,11 @@ export function mcpModule(options: McpModuleOptions = {}): ModuleFactory {
         }
       },
     });
+    if (!options.sample) {
+      for (const [name, server] of Object.entries(config.mcpServers)) {
+        if (server.sampling) log.warn(`MCP server "${name}" has sampling: true, but this gateway cannot lend it the agent's model yet; the server is connected without sampling.`);
+      }
+    }
     manager.start();
     return {
       name: 'mcp',
