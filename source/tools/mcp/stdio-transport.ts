@@ -148,7 +148,14 @@ export class GroupStdioTransport implements Transport {
   }
 
   #read(chunk: Buffer): void {
-    this.#buffer.append(chunk);
+    try {
+      this.#buffer.append(chunk);
+    } catch (error) {
+      // A line past the buffer limit cannot be a message we could use: the connection is beyond repair.
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      void this.close();
+      return;
+    }
     for (;;) {
       let message: JSONRPCMessage | null;
       try {
