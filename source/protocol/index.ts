@@ -15,4 +15,5 @@ export * from './methods/mcp.js';
 export * from './methods/mcp-features.js';
 export * from './methods/mcp-elicitation.js';
 export * from './events/mcp.js';
+export * from './mcp-input.js';
 export * from './events/runtime.js';
