@@ -91,6 +91,13 @@ describe('MCP defects from real servers', { timeout: 90_000 }, () => {
     expect(env.registry.list()).toEqual([]);
   });
 
+  it('survives a server that prints a banner that is not JSON-RPC on stdout', async () => {
+    const server = [process.execPath, ...tsNodeArgs('mcp-stdio-server.ts')].map((word) => `'${word}'`).join(' ');
+    const env = mcpTestEnv({ chatty: { command: '/bin/sh', args: ['-c', `echo 'Welcome to the server!'; echo '{"not":"rpc"}'; exec ${server}`], trust: 'allow' } }, cleanups);
+    await env.ready('chatty');
+    expect((await env.registry.invoke('mcp__chatty__echo', { text: 'still fine' }, env.context)).content).toContain('echo: still fine');
+  });
+
   it('leaves task-only tools out and says so', async () => {
     const env = mcpTestEnv({ local: stdioServerEntry({ trust: 'allow' }) }, cleanups);
     await env.ready('local');
