@@ -22,10 +22,16 @@ describe('claw mcp', () => {
     expect(add.stdout).toContain('Added MCP server "files"');
     const addHttp = await runCli(['mcp', 'add', 'remote', '--url', 'https://mcp.example.com/mcp', '--header', 'Authorization=Bearer t'], state.env);
     expect(addHttp.code, addHttp.stderr).toBe(0);
+    const addSse = await runCli(['mcp', 'add', 'legacy', '--url', 'https://mcp.example.com/sse', '--sse'], state.env);
+    expect(addSse.code, addSse.stderr).toBe(0);
     expect(readRawConfig(state.paths.config).mcpServers).toEqual({
       files: { command: 'npx', args: ['-y', 'some-mcp-server', '--stdio'], env: { ROOT: '/srv' }, trust: 'allow' },
       remote: { url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer t' } },
+      legacy: { type: 'sse', url: 'https://mcp.example.com/sse' },
     });
+    const sseOnStdio = await runCli(['mcp', 'add', 'bad', '--sse', '--', 'node', 'x.js'], state.env);
+    expect(sseOnStdio.code).toBe(2);
+    expect(sseOnStdio.stderr).toMatch(/--sse only applies to --url servers/);
 
     const duplicate = await runCli(['mcp', 'add', 'files', '--', 'x'], state.env);
     expect(duplicate.code).toBe(1);
@@ -42,10 +48,10 @@ describe('claw mcp', () => {
 
     const remove = await runCli(['mcp', 'remove', 'files'], state.env);
     expect(remove.code).toBe(0);
-    expect(Object.keys(readRawConfig(state.paths.config).mcpServers as object)).toEqual(['remote']);
+    expect(Object.keys(readRawConfig(state.paths.config).mcpServers as object)).toEqual(['remote', 'legacy']);
     const missing = await runCli(['mcp', 'remove', 'files'], state.env);
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toMatch(/no MCP server named "files" \(configured: remote\)/);
+    expect(missing.stderr).toMatch(/no MCP server named "files" \(configured: remote, legacy\)/);
   }, 120_000);
 
   it('lists live state, tool count and last error through the running gateway', async () => {
