@@ -78,7 +78,10 @@ async function roundTrip(label, bareTransport, entry) {
   return { [label]: { bareConnectMs, clawConnectMs, bareCallMs: bareMs, clawCallMs: clawMs, ratioP50: +(clawMs.p50 / bareMs.p50).toFixed(2), ratioP99: +(clawMs.p99 / bareMs.p99).toFixed(2) } };
 }
 
-const stdio = await roundTrip('stdio', () => new StdioClientTransport({ ...stdioServer, stderr: 'ignore' }), { type: 'stdio', ...stdioServer, env: {}, ...common });
+// claw starts each stdio server in a session of its own (so stopping it ends its whole process group), which the
+// kernel's autogroup scheduler treats as a separate group; MCP_BENCH_BARE_SETSID=1 gives the bare server the same.
+const bareStdio = process.env.MCP_BENCH_BARE_SETSID === '1' ? { command: 'setsid', args: [stdioServer.command, ...stdioServer.args] } : stdioServer;
+const stdio = await roundTrip('stdio', () => new StdioClientTransport({ ...bareStdio, stderr: 'ignore' }), { type: 'stdio', ...stdioServer, env: {}, ...common });
 
 const http = spawn(process.execPath, [...tsx, join(root, 'test/support/mcp-http-server.ts'), '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
 const port = await new Promise((resolve) => {
@@ -101,6 +104,7 @@ const times = Object.values(readyMs);
 
 console.log(JSON.stringify({
   calls: N,
+  bareServerInOwnSession: bareStdio !== stdioServer,
   ...stdio,
   ...httpResult,
   gatewayStart: { servers: SERVERS, startBlocksMs, readyMsPerServer: readyMs, allReadyMs: Math.max(...times), soloConnectMs: stdio.stdio.clawConnectMs },
