@@ -70,8 +70,15 @@ export const commandTable: Record<string, CommandEntry> = {
     load: async () => (await import('./commands/memory.js')).run,
   },
   mcp: {
-    summary: 'MCP servers: list, add, remove',
-    usage: ['claw mcp list [--json]', 'claw mcp add NAME [--env K=V]… [--cwd DIR] [--trust ask|allow] -- CMD [ARGS…]', 'claw mcp add NAME --url URL [--header K=V]… [--trust ask|allow]', 'claw mcp remove NAME'],
+    summary: 'MCP servers: list, add, remove, their stderr logs, a test connection',
+    usage: [
+      'claw mcp list [--json]',
+      'claw mcp add NAME [--env K=V]… [--cwd DIR] [--trust ask|allow] -- CMD [ARGS…]',
+      'claw mcp add NAME --url URL [--sse] [--header K=V]… [--trust ask|allow]',
+      'claw mcp remove NAME',
+      'claw mcp logs NAME [--json]',
+      'claw mcp test NAME [--json]',
+    ],
     load: async () => (await import('./commands/mcp.js')).run,
   },
   config: {

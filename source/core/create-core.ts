@@ -180,7 +180,7 @@ export class Core {
       ),
     );
     this.inbound = new CommandAwareInbound(this.#messages, this.commands, config, events, this.outbound);
-    this.mcp = new McpService(config, this.tools.registry, log, now, options.mcp);
+    this.mcp = new McpService(config, paths, this.tools.registry, log, events, now, options.mcp);
     this.hooks = new HooksService({
       paths,
       outbound: this.outbound,
@@ -255,6 +255,7 @@ export class Core {
       approvals: this.tools.inbox.list('pending'),
       context: sessions.flatMap((session) => this.#contexts.get(session.key) ?? []),
       config: this.config.status(),
+      mcpElicitations: this.mcp.elicitations.pending(),
       ...(this.schedule.started ? { schedule: this.schedule.overview() } : {}),
     };
   }

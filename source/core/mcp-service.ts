@@ -1,48 +1,79 @@
-import type { ClawConfig } from '../config/index.js';
-import { McpManager, type McpManagerOptions, type McpServerStatus, type ToolRegistry } from '../tools/index.js';
+import { resolve } from 'node:path';
+import type { ClawConfig, StatePaths } from '../config/index.js';
+import { ElicitationInbox, McpManager, mcpApprovalsFile, type McpManagerOptions, type McpServerStatus, type ToolRegistry } from '../tools/index.js';
+import type { EventBus } from './event-bus.js';
 import type { Logger } from './logger.js';
 import type { Service, ServiceHealth } from './service.js';
-
-type ServerConfig = ClawConfig['mcpServers'][string];
 
 export interface McpServiceOptions {
   backoff?: McpManagerOptions['backoff'];
   connectTimeoutMs?: number;
+  /** How long a server's question waits for the operator before it is declined. */
+  elicitationTimeoutMs?: number;
+}
+
+/** The folders servers may work in: every agent's workspace and `tools.fsRoots`. */
+function rootFolders(config: ClawConfig, paths: StatePaths): string[] {
+  const workspaces = [paths.workspace('main'), ...config.agents.list.map((agent) => agent.workspace ?? paths.workspace(agent.id))];
+  return [...new Set([...workspaces, ...config.tools.fsRoots].map((folder) => resolve(folder)))];
 }
 
 /**
  * The `mcpServers` of claw.json, connected in the background (start-up never
- * waits for them). One manager per server, so a config reload connects new
- * servers, drops removed ones and restarts changed ones while the others keep
- * their connections.
+ * waits for them); a config reload connects new servers, restarts changed ones
+ * and ends removed ones with their process group. Server questions
+ * (elicitation) wait in an inbox the operator answers; every change is pushed
+ * as `mcp.changed` so clients need not poll.
  */
 export class McpService implements Service {
   readonly name = 'mcp';
-  readonly #servers = new Map<string, { config: string; manager: McpManager }>();
+  readonly manager: McpManager;
+  readonly elicitations: ElicitationInbox;
   readonly #reported = new Map<string, string | undefined>();
-  #changes: Promise<void> = Promise.resolve();
+  readonly #unsubscribe: () => void;
 
   constructor(
     private readonly config: ClawConfig,
-    private readonly registry: ToolRegistry,
+    paths: StatePaths,
+    registry: ToolRegistry,
     private readonly log: Logger,
-    private readonly now: () => number,
-    private readonly options: McpServiceOptions = {},
-    private readonly onChange: () => void = () => undefined,
-  ) {}
-
-  start(): Promise<void> {
-    return this.reload();
+    events: EventBus,
+    now: () => number,
+    options: McpServiceOptions = {},
+  ) {
+    this.elicitations = new ElicitationInbox({ now, ...(options.elicitationTimeoutMs ? { timeoutMs: options.elicitationTimeoutMs } : {}) });
+    this.#unsubscribe = this.elicitations.on((event, elicitation) => events.emit(event === 'requested' ? 'mcp.elicitation.requested' : 'mcp.elicitation.resolved', { elicitation }));
+    this.manager = new McpManager(config.mcpServers, {
+      registry,
+      now,
+      approvalsFile: mcpApprovalsFile(paths),
+      roots: () => rootFolders(config, paths),
+      elicit: (server, params, signal) => this.elicitations.ask(server, params, signal),
+      ...(options.backoff ? { backoff: options.backoff } : {}),
+      ...(options.connectTimeoutMs ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
+      onChange: (change) => {
+        const servers = this.manager.status();
+        events.emit('mcp.changed', { ...change, servers });
+        this.#logChanges(servers);
+      },
+    });
   }
 
-  /** Brings the running servers in line with `mcpServers` (serialised: reloads never interleave). */
-  reload(): Promise<void> {
-    this.#changes = this.#changes.then(() => this.#apply(this.config.mcpServers));
-    return this.#changes;
+  start(): void {
+    for (const [name, server] of Object.entries(this.config.mcpServers)) {
+      if (server.sampling) this.log.warn(`MCP server "${name}" has sampling: true, but this gateway cannot lend it the agent's model yet; the server is connected without sampling.`);
+    }
+    this.manager.start();
+  }
+
+  /** Brings the running servers in line with `mcpServers` after a config reload. */
+  async reload(): Promise<void> {
+    await this.manager.update(this.config.mcpServers);
+    this.manager.rootsChanged();
   }
 
   status(): McpServerStatus[] {
-    return [...this.#servers.values()].flatMap(({ manager }) => manager.status());
+    return this.manager.status();
   }
 
   health(): ServiceHealth {
@@ -52,45 +83,24 @@ export class McpService implements Service {
   }
 
   async stop(): Promise<void> {
-    await this.#changes;
-    await Promise.all([...this.#servers.values()].map(({ manager }) => manager.close()));
-    this.#servers.clear();
-  }
-
-  async #apply(wanted: Record<string, ServerConfig>): Promise<void> {
-    for (const [name, running] of [...this.#servers]) {
-      if (wanted[name] !== undefined && JSON.stringify(wanted[name]) === running.config) continue;
-      this.#servers.delete(name);
-      this.#reported.delete(name);
-      await running.manager.close();
-      this.log.info(`MCP server "${name}" ${wanted[name] === undefined ? 'removed' : 'changed; reconnecting'}`);
-    }
-    const added = Object.entries(wanted).filter(([name]) => !this.#servers.has(name));
-    for (const [name, server] of added) {
-      const manager = new McpManager({ [name]: server }, {
-        registry: this.registry,
-        now: this.now,
-        ...(this.options.backoff ? { backoff: this.options.backoff } : {}),
-        ...(this.options.connectTimeoutMs ? { connectTimeoutMs: this.options.connectTimeoutMs } : {}),
-        onChange: () => {
-          this.#logChange(manager);
-          this.onChange();
-        },
-      });
-      this.#servers.set(name, { config: JSON.stringify(server), manager });
-      manager.start();
-    }
-    this.onChange();
+    this.elicitations.close();
+    this.#unsubscribe();
+    await this.manager.close();
   }
 
   /** Logs each new error once, not every retry with the same cause. */
-  #logChange(manager: McpManager): void {
-    for (const server of manager.status()) {
+  #logChanges(servers: readonly McpServerStatus[]): void {
+    for (const server of servers) {
       const key = server.state === 'error' ? server.lastError : server.state;
       if (this.#reported.get(server.name) === key) continue;
       this.#reported.set(server.name, key);
-      if (server.state === 'error') this.log.warn(`MCP server "${server.name}" failed: ${server.lastError ?? 'unknown error'}; retrying`);
-      else if (server.state === 'ready') this.log.info(`MCP server "${server.name}" ready with ${server.toolCount} tools`);
+      if (server.state === 'error') {
+        const stderr = server.lastStderr && !server.lastError?.includes(server.lastStderr) ? `; its last stderr line: "${server.lastStderr}"` : '';
+        this.log.warn(`MCP server "${server.name}" failed: ${server.lastError ?? 'unknown error'}${stderr}; retrying (\`claw mcp logs ${server.name}\` shows its stderr)`);
+      } else if (server.state === 'ready') {
+        const skipped = server.skippedTools?.length ? `; left out ${server.skippedTools.map((tool) => tool.name).join(', ')} (task-only)` : '';
+        this.log.info(`MCP server "${server.name}" ready with ${server.toolCount} tools${skipped}`);
+      }
     }
   }
 }

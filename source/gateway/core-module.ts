@@ -1,6 +1,7 @@
 import { createCore, type Core, type CoreOptions } from '../core/index.js';
 import type { GatewayModule, ModuleFactory } from './module.js';
 import { hooksRpc } from './rpc/hooks-rpc.js';
+import { mcpRpc } from './rpc/mcp-rpc.js';
 import { servicesRpc } from './rpc/services-rpc.js';
 import { scheduleRpc } from './rpc/schedule-rpc.js';
 import { sessionsRpc } from './rpc/sessions-rpc.js';
@@ -11,7 +12,7 @@ export type CoreModuleOptions = Omit<CoreOptions, 'config' | 'paths' | 'log' | '
 export function coreGatewayModule(core: Core): GatewayModule {
   return {
     name: 'core',
-    handlers: { ...sessionsRpc(core), ...servicesRpc(core), ...hooksRpc(core), ...scheduleRpc(core) },
+    handlers: { ...sessionsRpc(core), ...servicesRpc(core), ...hooksRpc(core), ...scheduleRpc(core), ...mcpRpc(core) },
     snapshot: () => core.snapshot(),
     healthChecks: () => core.health(),
     ready: () => core.ready(),

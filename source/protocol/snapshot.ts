@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { contextPayload, lanesPayload, subagentNode } from './events/runtime.js';
 import { approvalRecord } from './methods/approvals.js';
+import { mcpElicitationRecord } from './methods/mcp-elicitation.js';
 import { configStatus, healthPayload, presenceEntry } from './gateway-state.js';
 import { sessionSummary } from './methods/sessions.js';
 import { scheduleOverview } from './methods/schedule.js';
@@ -18,6 +19,8 @@ export const gatewaySnapshot = z.strictObject({
   context: z.array(contextPayload).optional(),
   subagents: z.strictObject({ nodes: z.array(subagentNode) }).optional(),
   config: configStatus.optional(),
+  /** MCP server questions waiting for the operator. */
+  mcpElicitations: z.array(mcpElicitationRecord).optional(),
   presence: z.array(presenceEntry).optional(),
   health: healthPayload.optional(),
   /** Cron jobs (with their next runs), heartbeat state and schedule notices. */

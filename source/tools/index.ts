@@ -42,11 +42,22 @@ export {
 } from './web/index.js';
 export {
   McpManager,
+  McpCallError,
+  ElicitationInbox,
   mcpToolName,
+  mcpApprovalsFile,
+  promptArguments,
+  probeMcpServer,
+  RESOURCE_TOOL_NAME,
   type McpManagerOptions,
+  type McpChange,
   type McpServerConfig,
   type McpServerState,
   type McpServerStatus,
+  type McpPromptCommand,
+  type McpProbeReport,
+  type ElicitationRecord,
+  type StderrLine,
 } from './mcp/index.js';
 export { ApprovalInbox, type AlwaysEffect, type InboxOptions, type ResolveResult } from './approvals/inbox.js';
 export { createToolsRuntime, approvalRequestsFile, type ToolsRuntime, type ToolsRuntimeOptions } from './tools-runtime.js';

@@ -13,6 +13,9 @@ import { createMemoryTools } from './memory-tools.js';
 import { collectKnownSecrets, SecretRedactor, type KnownSecret } from './redact.js';
 import { execSandboxFor } from './sandbox/exec-sandbox.js';
 import type { ExecSandbox } from './exec/exec-tool.js';
+import { mcpAlwaysHandler, mcpApprovalsFile } from './mcp/index.js';
+import type { AlwaysEffect } from './approvals/inbox.js';
+import type { ApprovalRecord } from '../protocol/index.js';
 
 /** The tools side of a gateway: the registry with the built-in tools, the approval inbox, background jobs. */
 export interface ToolsRuntime {
@@ -41,6 +44,13 @@ export function approvalRequestsFile(paths: StatePaths): string {
   return join(paths.root, 'approval-requests.json');
 }
 
+/** What "always" stores, by request kind: exec rules in exec-approvals.json, MCP tools in mcp-approvals.json. */
+function alwaysHandlerByKind(paths: StatePaths, now: () => number): (record: ApprovalRecord, history: readonly ApprovalRecord[]) => AlwaysEffect | undefined {
+  const exec = execAlwaysHandler(paths.execApprovals, now);
+  const mcp = mcpAlwaysHandler(mcpApprovalsFile(paths), now);
+  return (record, history) => (record.kind === 'mcp' ? mcp(record, history) : exec(record, history));
+}
+
 /** Builds the registry with the built-in tools (fs, exec, process, web_fetch, memory) and the inbox that exec asks. */
 export function createToolsRuntime(options: ToolsRuntimeOptions): ToolsRuntime {
   const { config, paths } = options;
@@ -50,7 +60,7 @@ export function createToolsRuntime(options: ToolsRuntimeOptions): ToolsRuntime {
     file: approvalRequestsFile(paths),
     now,
     timeoutMs: exec.approvalTimeoutMinutes * 60_000,
-    onAlways: execAlwaysHandler(paths.execApprovals, now),
+    onAlways: alwaysHandlerByKind(paths, now),
   });
   const jobs = new JobManager(exec.maxOutputChars);
   const env = options.env ?? process.env;

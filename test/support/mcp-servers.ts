@@ -27,7 +27,16 @@ export interface HttpMcpServer {
 /** Starts the streamable-HTTP test server as a child process and waits for its port. */
 export async function startHttpMcpServer(options: { port?: number; token?: string } = {}): Promise<HttpMcpServer> {
   const args = ['--port', String(options.port ?? 0), ...(options.token ? ['--token', options.token] : [])];
-  const child = spawn(process.execPath, tsNodeArgs('mcp-http-server.ts', args), { stdio: ['ignore', 'pipe', 'pipe'] });
+  return startServerProcess('mcp-http-server.ts', args, '/mcp');
+}
+
+/** Starts the legacy HTTP+SSE test server; its `url` is the SSE endpoint. */
+export function startSseMcpServer(): Promise<HttpMcpServer> {
+  return startServerProcess('mcp-sse-server.ts', [], '/sse');
+}
+
+async function startServerProcess(script: string, args: string[], path: string): Promise<HttpMcpServer> {
+  const child = spawn(process.execPath, tsNodeArgs(script, args), { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -36,10 +45,10 @@ export async function startHttpMcpServer(options: { port?: number; token?: strin
       if (match) resolve(Number(match[1]));
     });
     child.stderr!.on('data', (chunk: Buffer) => { output += chunk.toString('utf8'); });
-    child.once('exit', (code) => reject(new Error(`HTTP MCP test server exited (${code}): ${output}`)));
+    child.once('exit', (code) => reject(new Error(`MCP test server ${script} exited (${code}): ${output}`)));
   });
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: `http://127.0.0.1:${port}${path}`,
     port,
     child,
     async kill() {

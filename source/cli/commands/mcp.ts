@@ -4,10 +4,15 @@ import type { CommandRun } from '../command.js';
 import { formatDuration, printJson } from '../format.js';
 
 const usage = `Usage:
-  claw mcp list [--json]
+  claw mcp list [--json]          servers, state, tools and last error (live when the gateway runs)
   claw mcp add NAME [--env K=V]… [--cwd DIR] [--trust ask|allow] -- CMD [ARGS…]
-  claw mcp add NAME --url URL [--header K=V]… [--trust ask|allow]
-  claw mcp remove NAME`;
+  claw mcp add NAME --url URL [--sse] [--header K=V]… [--trust ask|allow]
+  claw mcp remove NAME
+  claw mcp logs NAME [--json]     the server's last stderr lines (from the running gateway)
+  claw mcp test NAME [--json]     connect once, list what it offers, report timings
+
+Servers live in claw.json under "mcpServers", in the shape Claude Code, Claude
+Desktop, Cursor and VS Code use ("type": "stdio" | "http" | "sse" optional).`;
 
 const NAME_PATTERN = /^[A-Za-z0-9_.-]+$/;
 
@@ -39,6 +44,10 @@ function parseAdd(words: string[]): AddRequest | string {
   const entry: Record<string, unknown> = {};
   for (let i = 0; i < options.length; i += 1) {
     const option = options[i]!;
+    if (option === '--sse') {
+      entry.type = 'sse';
+      continue;
+    }
     const value = options[i + 1];
     if (value === undefined) return `${option} needs a value.`;
     i += 1;
@@ -57,6 +66,7 @@ function parseAdd(words: string[]): AddRequest | string {
     return { name, entry: { ...entry, ...(Object.keys(headers).length ? { headers } : {}) } };
   }
   if (Object.keys(headers).length > 0) return '--header only applies to --url servers.';
+  if (entry.type === 'sse') return '--sse only applies to --url servers.';
   const [executable, ...args] = command;
   if (!executable) return 'add needs the server command after `--` (or --url URL).';
   return { name, entry: { command: executable, ...(args.length ? { args } : {}), ...(Object.keys(env).length ? { env } : {}), ...entry } };
@@ -66,40 +76,57 @@ function describeTarget(entry: ClawConfig['mcpServers'][string]): string {
   return 'url' in entry ? entry.url : [entry.command, ...entry.args].join(' ');
 }
 
+function lastErrorNote(server: McpServerInfo): string {
+  let note = server.state === 'error' || server.state === 'connecting' ? (server.lastError ?? '') : '';
+  // A start-up failure already quotes the line; otherwise the last stderr line is often the real cause.
+  if (note && server.lastStderr && !note.includes(server.lastStderr)) note += ` [stderr: ${server.lastStderr}]`;
+  if (server.state === 'error' && server.nextRetryAt !== undefined) note += ` (retry in ${formatDuration(Math.max(0, server.nextRetryAt - Date.now()))})`;
+  return note.trim();
+}
+
 function printTable(servers: McpServerInfo[], connected: boolean): void {
   const rows = servers.map((server) => {
     const state = connected ? server.state : server.state === 'disabled' ? 'disabled' : 'not connected';
-    let note = server.lastError ?? '';
-    if (server.nextRetryAt !== undefined) note += ` (retry in ${formatDuration(Math.max(0, server.nextRetryAt - Date.now()))})`;
-    return [server.name, state, connected ? String(server.toolCount) : '-', server.trust, server.target, note.trim()];
+    return [server.name, state, connected ? String(server.toolCount) : '-', server.trust, server.target, connected ? lastErrorNote(server) : ''];
   });
   const header = ['NAME', 'STATE', 'TOOLS', 'TRUST', 'TARGET', 'LAST ERROR'];
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
   for (const row of [header, ...rows]) {
     process.stdout.write(`${row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  ').trimEnd()}\n`);
   }
+  for (const server of servers) {
+    for (const tool of server.skippedTools ?? []) process.stdout.write(`\n${server.name}: tool "${tool.name}" is not offered to the model: ${tool.reason}.`);
+  }
+  if (servers.some((server) => server.skippedTools?.length)) process.stdout.write('\n');
+}
+
+const noServers = 'No MCP servers configured. Add one with `claw mcp add NAME -- CMD ARGS…`.\n';
+
+async function withGateway<T>(work: (client: import('../../client/index.js').GatewayClient) => Promise<T>): Promise<T | undefined> {
+  const paths = statePaths();
+  // Loaded only here: add and remove never need a connection.
+  const { connectLocal, findLocalGateway } = await import('../../client/index.js');
+  if (!findLocalGateway(paths)) return undefined;
+  const client = await connectLocal(paths);
+  try {
+    return await work(client);
+  } finally {
+    client.close();
+  }
 }
 
 async function list(json: boolean): Promise<number> {
-  const paths = statePaths();
-  const config = loadConfig(paths.config);
-  // Loaded only here: the gateway's module graph is heavy and add/remove never need it.
-  const { connectLocal, findLocalGateway } = await import('../../client/index.js');
-  if (findLocalGateway(paths)) {
-    const client = await connectLocal(paths);
-    try {
-      const { servers } = await client.request('mcp.list', {});
-      if (json) printJson({ gateway: true, servers });
-      else if (servers.length === 0) process.stdout.write('No MCP servers configured. Add one with `claw mcp add NAME -- CMD ARGS…`.\n');
-      else printTable(servers, true);
-      return 0;
-    } finally {
-      client.close();
-    }
+  const config = loadConfig(statePaths().config);
+  const live = await withGateway(async (client) => (await client.request('mcp.list', {})).servers);
+  if (live) {
+    if (json) printJson({ gateway: true, servers: live });
+    else if (live.length === 0) process.stdout.write(noServers);
+    else printTable(live, true);
+    return 0;
   }
   const servers: McpServerInfo[] = Object.entries(config.mcpServers).map(([name, entry]) => ({
     name,
-    transport: 'url' in entry ? 'http' : 'stdio',
+    transport: entry.type,
     target: describeTarget(entry),
     trust: entry.trust,
     state: entry.enabled ? 'connecting' : 'disabled',
@@ -111,23 +138,99 @@ async function list(json: boolean): Promise<number> {
     return 0;
   }
   if (servers.length === 0) {
-    process.stdout.write('No MCP servers configured. Add one with `claw mcp add NAME -- CMD ARGS…`.\n');
+    process.stdout.write(noServers);
     return 0;
   }
   printTable(servers, false);
-  process.stdout.write('\nNo gateway is running, so these servers are not connected. Start it with `claw gateway start`.\n');
+  process.stdout.write('\nNo gateway is running, so these servers are not connected. Start it with `claw gateway start`, or try one with `claw mcp test NAME`.\n');
+  return 0;
+}
+
+function knownServer(config: ClawConfig, name: string | undefined, action: string): string | number {
+  if (!name) return fail(`${action} needs a server NAME.\n${usage}`);
+  if (config.mcpServers[name] !== undefined) return name;
+  const known = Object.keys(config.mcpServers);
+  return fail(`no MCP server named "${name}"${known.length ? ` (configured: ${known.join(', ')})` : ''}.`, 1);
+}
+
+async function logs(name: string | undefined, json: boolean): Promise<number> {
+  const config = loadConfig(statePaths().config);
+  const server = knownServer(config, name, 'logs');
+  if (typeof server === 'number') return server;
+  const result = await withGateway((client) => client.request('mcp.logs', { server }));
+  if (!result) return fail(`no gateway is running, so "${server}" has no log. Start it with \`claw gateway start\`, or run \`claw mcp test ${server}\` to start the server once and see its stderr.`, 1);
+  if (json) {
+    printJson(result);
+    return 0;
+  }
+  if (result.lines.length === 0) {
+    const remote = config.mcpServers[server]!.type !== 'stdio';
+    process.stdout.write(`MCP server "${server}" has written nothing to stderr${remote ? ' (a server reached by URL has no stderr here)' : ''}.\n`);
+    return 0;
+  }
+  for (const line of result.lines) {
+    const at = new Date(line.at).toISOString().slice(11, 23);
+    process.stdout.write(line.marker ? `${at}  --- ${line.text} ---\n` : `${at}  ${line.text}\n`);
+  }
+  return 0;
+}
+
+async function test(name: string | undefined, json: boolean): Promise<number> {
+  const config = loadConfig(statePaths().config);
+  const server = knownServer(config, name, 'test');
+  if (typeof server === 'number') return server;
+  const entry = config.mcpServers[server]!;
+  const { probeMcpServer } = await import('../../tools/index.js');
+  if (!json) process.stdout.write(`Testing MCP server "${server}" (${entry.type}: ${describeTarget(entry)})…\n`);
+  const report = await probeMcpServer(server, entry);
+  if (json) {
+    printJson(report);
+    return report.ok ? 0 : 1;
+  }
+  const out = (text: string) => process.stdout.write(`${text}\n`);
+  if (!report.ok) {
+    out(`FAILED: ${report.error ?? 'unknown error'}`);
+    const said = report.stderr.filter((line) => !line.marker).slice(-10);
+    if (said.length > 0) {
+      out('Last stderr lines:');
+      for (const line of said) out(`  ${line.text}`);
+    }
+    return 1;
+  }
+  out(`  connect  ${report.initializeMs} ms (start and initialize)`);
+  out(`  list     ${report.listMs} ms (${report.tools.length} tools, ${report.prompts.length} prompts, ${report.resources} resources, ${report.templates} templates)`);
+  out(`  ping     ${report.pingMs} ms`);
+  if (report.tools.length > 0) out(`  tools:   ${report.tools.join(', ')}`);
+  if (report.prompts.length > 0) out(`  prompts: ${report.prompts.join(', ')}`);
+  for (const tool of report.skippedTools) out(`  left out: ${tool.name}: ${tool.reason}`);
+  if (entry.enabled === false) out(`OK (note: "${server}" is disabled in claw.json, so the gateway does not connect it)`);
+  else out('OK');
   return 0;
 }
 
 const restartHint = ' If the gateway is running, `claw gateway restart` applies the change.';
 
+function wantsHelp(argv: readonly string[]): boolean {
+  const own = wordsAfterMcp(argv);
+  const end = own.indexOf('--');
+  return own[0] === 'help' || (end === -1 ? own : own.slice(0, end)).some((word) => word === '--help' || word === '-h');
+}
+
 export const run: CommandRun = async ({ args, flags, argv }) => {
+  if (wantsHelp(argv) || flags.help === true) {
+    process.stdout.write(`${usage}\n`);
+    return 0;
+  }
   const [action, name] = args;
   const file = statePaths().config;
   switch (action) {
     case undefined:
     case 'list':
       return list(flags.json);
+    case 'logs':
+      return logs(name, flags.json);
+    case 'test':
+      return test(name, flags.json);
     case 'add': {
       const parsed = parseAdd(wordsAfterMcp(argv).slice(1));
       if (typeof parsed === 'string') return fail(`${parsed}\n${usage}`);
@@ -135,7 +238,7 @@ export const run: CommandRun = async ({ args, flags, argv }) => {
       const servers = (raw.mcpServers ?? {}) as Record<string, unknown>;
       if (servers[parsed.name] !== undefined) return fail(`a server named "${parsed.name}" already exists; remove it first with \`claw mcp remove ${parsed.name}\`.`, 1);
       writeRawConfig(file, { ...raw, mcpServers: { ...servers, [parsed.name]: parsed.entry } });
-      process.stdout.write(`Added MCP server "${parsed.name}" to ${file}.${restartHint}\n`);
+      process.stdout.write(`Added MCP server "${parsed.name}" to ${file}.${restartHint} Try it now with \`claw mcp test ${parsed.name}\`.\n`);
       return 0;
     }
     case 'remove': {

@@ -5,13 +5,22 @@ const common = {
   /** `ask`: every call waits for an operator in the approval inbox; `allow`: calls run directly. */
   trust: z.enum(['ask', 'allow']).default('ask'),
   enabled: z.boolean().default(true),
-  /** Longest a single tool call may take before it fails with a timeout result. */
+  /** Longest a tool call may go without an answer or a progress notification before it fails with a timeout result. */
   timeoutMs: z.number().int().positive().default(60_000),
+  /** Hard limit for one call however often the server reports progress. */
+  maxTimeoutMs: z.number().int().positive().default(600_000),
+  /** Let the server ask the agent's model for completions (MCP sampling); off unless you trust the server with model spend. */
+  sampling: z.boolean().default(false),
 };
 
-/** The `mcpServers` shape shared with other MCP clients. */
+/**
+ * The `mcpServers` shape shared with other MCP clients. `type` is what Claude
+ * Code and VS Code write; it may be left out (a `command` means stdio, a
+ * `url` streamable HTTP). `"type": "sse"` reaches legacy HTTP+SSE servers.
+ */
 export const mcpServerEntry = z.union([
   z.strictObject({
+    type: z.literal('stdio').default('stdio'),
     command: z.string().min(1),
     args: z.array(z.string()).default([]),
     env: z.record(z.string(), z.string()).default({}),
@@ -19,6 +28,7 @@ export const mcpServerEntry = z.union([
     ...common,
   }),
   z.strictObject({
+    type: z.enum(['http', 'sse']).default('http'),
     url: z.string().url(),
     headers: z.record(z.string(), z.string()).default({}),
     ...common,

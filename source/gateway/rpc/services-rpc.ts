@@ -5,7 +5,7 @@ import type { HandlerTable } from '../module.js';
 
 /** memory.*, mcp.*, approvals.* and tools.*: thin adapters over the core services. */
 export function servicesRpc(core: Core): HandlerTable {
-  const { memory, mcp, tools } = core;
+  const { memory, tools } = core;
   const { inbox, registry } = tools;
   return {
     'memory.status': (params) => ({
@@ -17,7 +17,6 @@ export function servicesRpc(core: Core): HandlerTable {
       const stats = await index.sync({ force: params?.force ?? false, retryEmbeddings: true });
       return { agentId: index.agentId, stats, status: index.status() };
     },
-    'mcp.list': () => ({ servers: mcp.status() }),
     'approvals.list': (params) => ({ approvals: inbox.list(params?.status ?? 'pending') }),
     'approvals.resolve': (params, caller) => inbox.resolve(params.id, params.decision, caller.clientId),
     'tools.catalog': () => ({

@@ -2,6 +2,7 @@ import { gatewayEvents } from './gateway.js';
 import { runtimeEvents } from './runtime.js';
 import { scheduleEvents } from './schedule.js';
 import { messageEvents } from './messages.js';
+import { mcpEvents } from './mcp.js';
 
 /** Every event the gateway pushes; subsystems add theirs in files of their own. */
 export const events = {
@@ -9,4 +10,5 @@ export const events = {
   ...runtimeEvents,
   ...scheduleEvents,
   ...messageEvents,
+  ...mcpEvents,
 };

@@ -9,6 +9,8 @@ import { mcpMethods } from './mcp.js';
 import { hookMethods } from './hooks.js';
 import { scheduleMethods } from './schedule.js';
 import { searchMethods } from './search.js';
+import { mcpFeatureMethods } from './mcp-features.js';
+import { mcpElicitationMethods } from './mcp-elicitation.js';
 
 /**
  * Every RPC method the gateway may serve. A subsystem adds its methods in a
@@ -27,4 +29,6 @@ export const methods = {
   ...hookMethods,
   ...scheduleMethods,
   ...searchMethods,
+  ...mcpFeatureMethods,
+  ...mcpElicitationMethods,
 };

@@ -3,7 +3,7 @@ import { defineMethod } from '../define.js';
 
 export const mcpServerInfo = z.strictObject({
   name: z.string(),
-  transport: z.enum(['stdio', 'http']),
+  transport: z.enum(['stdio', 'http', 'sse']),
   /** Command line or URL. */
   target: z.string(),
   trust: z.enum(['ask', 'allow']),
@@ -16,6 +16,13 @@ export const mcpServerInfo = z.strictObject({
   connectedAt: z.number().optional(),
   /** When the next reconnect attempt is due (state `error`). */
   nextRetryAt: z.number().optional(),
+  /** The server's last stderr line (stdio); `mcp.logs` has the rest. */
+  lastStderr: z.string().optional(),
+  /** Tools the server offers that claw does not, with why (e.g. task-only tools). */
+  skippedTools: z.array(z.strictObject({ name: z.string(), reason: z.string() })).optional(),
+  promptCount: z.number().int().optional(),
+  resourceCount: z.number().int().optional(),
+  resourceTemplateCount: z.number().int().optional(),
 });
 export type McpServerInfo = z.infer<typeof mcpServerInfo>;
 

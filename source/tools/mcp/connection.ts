@@ -1,40 +1,19 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, CompleteResult, GetPromptResult, Progress, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { CLAW_VERSION, type ClawConfig } from '../../config/index.js';
+import { emptyCatalog, listPrompts, listResources, listTools, readCatalog, type CatalogPart, type McpCatalog } from './catalog.js';
+import { clientCapabilities, installClientRequestHandlers, type ClientRequestHandlers } from './client-requests.js';
+import { loadSdk, loadedSdk, type McpSdk } from './sdk.js';
+import { StderrLog } from './stderr-log.js';
+import { GroupStdioTransport } from './stdio-transport.js';
 
 export type McpServerConfig = ClawConfig['mcpServers'][string];
-
-interface McpSdk {
-  Client: typeof import('@modelcontextprotocol/sdk/client/index.js').Client;
-  StdioClientTransport: typeof import('@modelcontextprotocol/sdk/client/stdio.js').StdioClientTransport;
-  StreamableHTTPClientTransport: typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPClientTransport;
-  types: typeof import('@modelcontextprotocol/sdk/types.js');
-}
-
-let sdk: McpSdk | undefined;
-
-/**
- * The SDK takes ~0.4 s to load and most gateways configure no MCP server, so
- * it is loaded by the first connection instead of at gateway start.
- */
-async function loadSdk(): Promise<McpSdk> {
-  if (!sdk) {
-    const [client, stdio, http, types] = await Promise.all([
-      import('@modelcontextprotocol/sdk/client/index.js'),
-      import('@modelcontextprotocol/sdk/client/stdio.js'),
-      import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
-      import('@modelcontextprotocol/sdk/types.js'),
-    ]);
-    sdk = { Client: client.Client, StdioClientTransport: stdio.StdioClientTransport, StreamableHTTPClientTransport: http.StreamableHTTPClientTransport, types };
-  }
-  return sdk;
-}
 export type McpServerState = 'connecting' | 'ready' | 'error' | 'disabled';
 
 export interface McpServerStatus {
   name: string;
-  transport: 'stdio' | 'http';
+  transport: 'stdio' | 'http' | 'sse';
   /** The command line or URL, for people reading `claw mcp list`. */
   target: string;
   trust: 'ask' | 'allow';
@@ -46,6 +25,11 @@ export interface McpServerStatus {
   lastErrorAt?: number;
   connectedAt?: number;
   nextRetryAt?: number;
+  lastStderr?: string;
+  skippedTools?: Array<{ name: string; reason: string }>;
+  promptCount?: number;
+  resourceCount?: number;
+  resourceTemplateCount?: number;
 }
 
 export interface BackoffOptions {
@@ -53,17 +37,15 @@ export interface BackoffOptions {
   maxMs: number;
 }
 
-export interface ConnectionHooks {
+export interface ConnectionHooks extends ClientRequestHandlers {
   backoff: BackoffOptions;
-  /** How long connecting (spawn + initialize + first tools/list) may take. */
+  /** How long connecting (spawn + initialize + first listings) may take. */
   connectTimeoutMs: number;
   now(): number;
-  /** The tool list changed (connected, refreshed after list_changed). */
-  onTools(tools: Tool[]): void;
+  /** A part of the catalog changed (connected, or refreshed after list_changed). */
+  onCatalog(part: CatalogPart | 'all'): void;
   onState(): void;
 }
-
-const STDERR_TAIL_CHARS = 2000;
 
 export class McpCallError extends Error {
   constructor(message: string) {
@@ -72,37 +54,52 @@ export class McpCallError extends Error {
   }
 }
 
+export interface CallOptions {
+  signal?: AbortSignal;
+  onProgress?(progress: Progress): void;
+}
+
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
 /**
  * One configured MCP server: keeps a client connected, reconnecting with
- * exponential backoff whenever the connection is lost, and knows its tools.
+ * exponential backoff whenever the connection is lost, and knows what the
+ * server offers (tools, prompts, resources).
  */
 export class McpConnection {
   state: McpServerState = 'connecting';
-  tools: Tool[] = [];
+  catalog: McpCatalog = emptyCatalog();
   lastError: string | undefined;
   lastErrorAt: number | undefined;
   connectedAt: number | undefined;
   nextRetryAt: number | undefined;
+  readonly stderr: StderrLog;
+  /** How long the last successful connect took: spawn/handshake, then the first listings. */
+  timings: { initializeMs: number; listMs: number } | undefined;
   #client: Client | undefined;
+  #transport: Transport | undefined;
   #attempt = 0;
   #retryTimer: NodeJS.Timeout | undefined;
   #closed = false;
   #probing = false;
-  #stderrTail = '';
   readonly #failed = new WeakSet<Client>();
 
-  constructor(readonly name: string, readonly config: McpServerConfig, private readonly hooks: ConnectionHooks) {}
+  constructor(readonly name: string, readonly config: McpServerConfig, private readonly hooks: ConnectionHooks) {
+    this.stderr = new StderrLog(hooks.now);
+  }
 
-  get transportKind(): 'stdio' | 'http' {
-    return 'url' in this.config ? 'http' : 'stdio';
+  get transportKind(): 'stdio' | 'http' | 'sse' {
+    return this.config.type;
   }
 
   get target(): string {
     return 'url' in this.config ? this.config.url : [this.config.command, ...this.config.args].join(' ');
+  }
+
+  get ready(): boolean {
+    return this.state === 'ready' && this.#client !== undefined;
   }
 
   start(): void {
@@ -117,48 +114,115 @@ export class McpConnection {
     this.#closed = true;
     clearTimeout(this.#retryTimer);
     const client = this.#client;
+    const transport = this.#transport;
     this.#client = undefined;
+    this.#transport = undefined;
     await client?.close().catch(() => {});
+    // A connect still in flight has a transport but no client yet.
+    if (!client) await transport?.close().catch(() => {});
   }
 
-  async call(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
+  /** Why a call cannot be made right now, said so that the model and the operator know it is temporary. */
+  notReadyReason(): string {
+    const why = this.lastError ? `: ${this.lastError}` : '';
+    const state = this.state === 'disabled' ? 'disabled in claw.json' : this.state === 'error' ? `reconnecting after an error${why}` : 'still connecting';
+    return `MCP server "${this.name}" is not connected (${state}). claw reconnects it automatically; try again shortly.`;
+  }
+
+  #live(): Client {
     const client = this.#client;
-    if (!client || this.state !== 'ready') {
-      const why = this.lastError ? `: ${this.lastError}` : '';
-      throw new McpCallError(`MCP server "${this.name}" is not connected (${this.state}${why}). claw reconnects it automatically; try again shortly.`);
-    }
+    if (!client || this.state !== 'ready') throw new McpCallError(this.notReadyReason());
+    return client;
+  }
+
+  async call(tool: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
+    const client = this.#live();
+    const { signal } = options;
     // The SDK never removes its abort listener; a per-call signal keeps a turn's long-lived one clean.
     const perCall = new AbortController();
     const forward = () => perCall.abort(signal?.reason);
     signal?.addEventListener('abort', forward, { once: true });
     if (signal?.aborted) forward();
     try {
-      const result = await client.callTool({ name: tool, arguments: args }, undefined, { timeout: this.config.timeoutMs, signal: perCall.signal });
+      const result = await client.callTool({ name: tool, arguments: args }, undefined, {
+        timeout: this.config.timeoutMs,
+        signal: perCall.signal,
+        // Progress proves the server is working: the timeout restarts, up to the hard maximum.
+        resetTimeoutOnProgress: true,
+        maxTotalTimeout: Math.max(this.config.timeoutMs, this.config.maxTimeoutMs),
+        ...(options.onProgress ? { onprogress: options.onProgress } : {}),
+      });
       return result as CallToolResult;
     } catch (error) {
       if (signal?.aborted) throw new McpCallError(`The call to "${tool}" on MCP server "${this.name}" was cancelled.`);
-      throw this.#describeCallFailure(error, client, tool);
+      throw this.#describeFailure(error, client, `tool "${tool}"`);
     } finally {
       signal?.removeEventListener('abort', forward);
     }
   }
 
-  #describeCallFailure(error: unknown, client: Client, tool: string): McpCallError {
-    // A call only happens on a connected client, so the SDK is loaded.
-    const { ErrorCode, McpError } = sdk!.types;
+  async getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult> {
+    const client = this.#live();
+    try {
+      return await client.getPrompt({ name, arguments: args }, { timeout: this.config.timeoutMs });
+    } catch (error) {
+      throw this.#describeFailure(error, client, `prompt "${name}"`);
+    }
+  }
+
+  async readResource(uri: string): Promise<ReadResourceResult> {
+    const client = this.#live();
+    try {
+      return await client.readResource({ uri }, { timeout: this.config.timeoutMs });
+    } catch (error) {
+      throw this.#describeFailure(error, client, `resource "${uri}"`);
+    }
+  }
+
+  /** Argument completion for a prompt (`ref/prompt`) or a resource template (`ref/resource`). */
+  async complete(ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string }, argument: { name: string; value: string }, context?: Record<string, string>): Promise<CompleteResult['completion']> {
+    const client = this.#live();
+    if (!client.getServerCapabilities()?.completions) return { values: [] };
+    try {
+      const result = await client.complete({ ref, argument, ...(context ? { context: { arguments: context } } : {}) }, { timeout: this.config.timeoutMs });
+      return result.completion;
+    } catch (error) {
+      throw this.#describeFailure(error, client, 'completion');
+    }
+  }
+
+  /** One ping round trip, in milliseconds. */
+  async pingMs(): Promise<number> {
+    const client = this.#live();
+    const started = performance.now();
+    await client.ping({ timeout: this.hooks.connectTimeoutMs });
+    return Math.round((performance.now() - started) * 100) / 100;
+  }
+
+  /** The roots changed (workspace or fsRoots): tell the server so it asks again. */
+  notifyRootsChanged(): void {
+    const client = this.#client;
+    if (client && this.state === 'ready') void client.sendRootsListChanged().catch(() => {});
+  }
+
+  #describeFailure(error: unknown, client: Client, what: string): McpCallError {
+    const { ErrorCode, McpError } = loadedSdk().types;
     if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-      return new McpCallError(`MCP tool "${tool}" on server "${this.name}" did not answer within ${this.config.timeoutMs} ms (mcpServers.${this.name}.timeoutMs) and was abandoned.`);
+      return new McpCallError(
+        `MCP ${what} on server "${this.name}" did not answer within ${this.config.timeoutMs} ms (mcpServers.${this.name}.timeoutMs; ` +
+          `progress notifications extend it up to maxTimeoutMs ${this.config.maxTimeoutMs} ms) and was abandoned.`,
+      );
     }
     if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
       return new McpCallError(`MCP server "${this.name}" went away during the call${this.#stderrNote()}. claw reconnects it automatically; try again shortly.`);
     }
-    if (error instanceof McpError) return new McpCallError(`MCP server "${this.name}" refused the call: ${error.message}`);
+    if (error instanceof McpError) return new McpCallError(`MCP server "${this.name}" refused the ${what}: ${error.message}`);
     if (this.#client === client) this.#probe(client);
     return new McpCallError(`MCP server "${this.name}" could not be reached during the call (${message(error)}). claw reconnects it automatically; try again shortly.`);
   }
 
   #stderrNote(): string {
-    const line = this.#stderrTail.trim().split('\n').at(-1);
+    const line = this.stderr.last();
     return line ? ` (its last stderr line: "${line}")` : '';
   }
 
@@ -167,55 +231,58 @@ export class McpConnection {
     this.hooks.onState();
   }
 
-  #makeTransport({ StdioClientTransport, StreamableHTTPClientTransport }: McpSdk): Transport {
+  #makeTransport({ StreamableHTTPClientTransport, SSEClientTransport }: McpSdk): Transport {
     const config = this.config;
     if ('url' in config) {
+      if (config.type === 'sse') return new SSEClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
       return new StreamableHTTPClientTransport(new URL(config.url), {
         requestInit: { headers: config.headers },
         // One quick retry of the event stream; a dead server is found by the probe and reconnected from scratch.
         reconnectionOptions: { initialReconnectionDelay: 500, maxReconnectionDelay: 2000, reconnectionDelayGrowFactor: 2, maxRetries: 1 },
       });
     }
-    const transport = new StdioClientTransport({
+    this.stderr.mark(`starting ${this.target}`);
+    return new GroupStdioTransport({
       command: config.command,
       args: config.args,
-      // The SDK adds only a safe base (PATH, HOME, …) so provider keys in our environment never leak to a server.
+      // Only a safe base (PATH, HOME, …) is inherited so provider keys in our environment never leak to a server.
       env: config.env,
       ...(config.cwd ? { cwd: config.cwd } : {}),
-      stderr: 'pipe',
+      onStderr: (chunk) => this.stderr.write(chunk),
     });
-    // Kept so a crash can be explained; also drains the pipe so a chatty server never blocks.
-    transport.stderr?.on('data', (chunk: Buffer) => {
-      this.#stderrTail = (this.#stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
-    });
-    return transport;
   }
 
   async #connect(): Promise<void> {
     if (this.#closed) return;
     this.nextRetryAt = undefined;
-    this.#stderrTail = '';
     this.#setState('connecting');
     const loaded = await loadSdk();
     if (this.#closed) return;
-    const { Client } = loaded;
-    const { ToolListChangedNotificationSchema } = loaded.types;
-    const client = new Client({ name: 'claw', version: CLAW_VERSION }, { capabilities: {} });
+    const samplingAllowed = this.config.sampling;
+    const client = new loaded.Client({ name: 'claw', version: CLAW_VERSION }, { capabilities: clientCapabilities(this.hooks, samplingAllowed) });
+    installClientRequestHandlers(client, this.name, this.hooks, samplingAllowed);
     client.onclose = () => {
-      if (this.#client === client) this.#lost(new Error(`the connection closed${this.#stderrNote()}`), client);
+      // While connecting, the failed connect() explains the closing better (exit code, stderr).
+      if (this.#client === client) this.#lost(new Error(`the connection closed${this.#exitNote()}${this.#stderrNote()}`), client);
     };
     client.onerror = () => {
       if (this.#client === client) this.#probe(client);
     };
+    const transport = this.#makeTransport(loaded);
+    this.#transport = transport;
     try {
-      await client.connect(this.#makeTransport(loaded), { timeout: this.hooks.connectTimeoutMs });
-      client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-        if (this.#client === client) void this.#refresh(client).catch((error: unknown) => this.#lost(error, client));
-      });
+      const started = performance.now();
+      await client.connect(transport, { timeout: this.hooks.connectTimeoutMs });
+      const initialized = performance.now();
+      this.#watchLists(client, loaded);
       this.#client = client;
-      await this.#refresh(client);
+      const catalog = await readCatalog(client, this.hooks.connectTimeoutMs);
+      if (this.#client !== client) return;
+      this.timings = { initializeMs: initialized - started, listMs: performance.now() - initialized };
+      this.catalog = catalog;
+      this.hooks.onCatalog('all');
     } catch (error) {
-      this.#lost(error, client);
+      this.#lost(this.#startupError(error, transport), client);
       return;
     }
     if (this.#closed) {
@@ -224,20 +291,44 @@ export class McpConnection {
     }
     this.#attempt = 0;
     this.connectedAt = this.hooks.now();
+    // The server works again: an old error would only mislead (`claw mcp logs` keeps the history).
+    this.lastError = undefined;
+    this.lastErrorAt = undefined;
     this.#setState('ready');
   }
 
-  async #refresh(client: Client): Promise<void> {
-    const tools: Tool[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: this.hooks.connectTimeoutMs });
-      tools.push(...page.tools);
-      cursor = page.nextCursor;
-    } while (cursor);
+  /** A server that dies while starting is explained by how it exited and what it last said. */
+  #startupError(error: unknown, transport: Transport): Error {
+    const text = message(error);
+    if (/ENOENT/.test(text) && 'command' in this.config) return new Error(`could not start "${this.config.command}" (not found): check the command and PATH`);
+    const exit = transport instanceof GroupStdioTransport ? transport.exit : undefined;
+    if (exit === undefined) return error instanceof Error ? error : new Error(text);
+    const line = this.stderr.last();
+    return new Error(`the server ${exit} while starting${line ? `: "${line}"` : ' without writing to stderr'} (see \`claw mcp logs ${this.name}\`)`);
+  }
+
+  #exitNote(): string {
+    const exit = this.#transport instanceof GroupStdioTransport ? this.#transport.exit : undefined;
+    return exit ? ` (the server ${exit})` : '';
+  }
+
+  #watchLists(client: Client, { types }: McpSdk): void {
+    const refresh = (part: CatalogPart) => {
+      if (this.#client !== client) return;
+      void this.#refresh(client, part).catch((error: unknown) => this.#lost(error, client));
+    };
+    client.setNotificationHandler(types.ToolListChangedNotificationSchema, () => refresh('tools'));
+    client.setNotificationHandler(types.PromptListChangedNotificationSchema, () => refresh('prompts'));
+    client.setNotificationHandler(types.ResourceListChangedNotificationSchema, () => refresh('resources'));
+  }
+
+  async #refresh(client: Client, part: CatalogPart): Promise<void> {
+    const timeout = this.hooks.connectTimeoutMs;
+    const update: Partial<McpCatalog> =
+      part === 'tools' ? await listTools(client, timeout) : part === 'prompts' ? { prompts: await listPrompts(client, timeout) } : await listResources(client, timeout);
     if (this.#client !== client) return;
-    this.tools = tools;
-    this.hooks.onTools(tools);
+    this.catalog = { ...this.catalog, ...update };
+    this.hooks.onCatalog(part);
   }
 
   /** A transport hiccup: ask the server whether it is still there; if not, start over. */
@@ -259,9 +350,9 @@ export class McpConnection {
     if (this.#closed || this.#failed.has(client) || (this.#client !== undefined && this.#client !== client)) return;
     this.#failed.add(client);
     this.#client = undefined;
+    this.#transport = undefined;
     void client.close().catch(() => {});
-    const text = message(error);
-    this.lastError = /ENOENT/.test(text) && 'command' in this.config ? `could not start "${this.config.command}" (not found): check the command and PATH` : text;
+    this.lastError = message(error);
     this.lastErrorAt = this.hooks.now();
     const delay = Math.min(this.hooks.backoff.maxMs, this.hooks.backoff.initialMs * 2 ** this.#attempt);
     this.#attempt += 1;
@@ -285,6 +376,14 @@ export class McpConnection {
     if (this.lastErrorAt !== undefined) status.lastErrorAt = this.lastErrorAt;
     if (this.connectedAt !== undefined) status.connectedAt = this.connectedAt;
     if (this.state === 'error' && this.nextRetryAt !== undefined) status.nextRetryAt = this.nextRetryAt;
+    const stderr = this.stderr.last();
+    if (stderr !== undefined) status.lastStderr = stderr;
+    if (this.catalog.skipped.length > 0) status.skippedTools = this.catalog.skipped;
+    if (this.state === 'ready') {
+      status.promptCount = this.catalog.prompts.length;
+      status.resourceCount = this.catalog.resources.length;
+      status.resourceTemplateCount = this.catalog.templates.length;
+    }
     return status;
   }
 }

@@ -1,24 +1,10 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { toolError, toolOk, type JsonSchemaObject, type ToolContext, type ToolDefinition, type ToolResult } from '../types.js';
 import { wrapUntrusted } from '../web/untrusted.js';
+import type { McpApprovalMemory, McpApprovalPlan } from './approval-rules.js';
 import { callResultText } from './call-result.js';
 import { McpCallError, type McpConnection } from './connection.js';
-
-/** Approvals answered "session" or "always" for MCP tools; lives as long as the manager. */
-export class McpApprovalMemory {
-  readonly #always = new Set<string>();
-  readonly #perSession = new Set<string>();
-
-  allows(toolName: string, sessionKey: string): boolean {
-    return this.#always.has(toolName) || this.#perSession.has(`${sessionKey}\u0000${toolName}`);
-  }
-
-  remember(toolName: string, sessionKey: string, decision: string | undefined): void {
-    if (decision === 'always') this.#always.add(toolName);
-    if (decision === 'session') this.#perSession.add(`${sessionKey}\u0000${toolName}`);
-  }
-}
 
 const looseArgs = z.record(z.string(), z.unknown());
 
@@ -31,22 +17,29 @@ function argsSchema(schema: JsonSchemaObject): z.ZodType<Record<string, unknown>
   }
 }
 
-async function approved(name: string, mcpTool: string, connection: McpConnection, args: Record<string, unknown>, context: ToolContext, memory: McpApprovalMemory): Promise<ToolResult | undefined> {
-  if (connection.config.trust === 'allow' || memory.allows(name, context.sessionKey)) return undefined;
+/** `progress 3/10: indexing` — what the running tool line shows. */
+export function describeProgress(progress: Progress): string {
+  const amount = progress.total !== undefined ? `${progress.progress}/${progress.total}` : String(progress.progress);
+  return `progress ${amount}${progress.message ? `: ${progress.message}` : ''}`;
+}
+
+async function approved(name: string, plan: McpApprovalPlan, connection: McpConnection, args: Record<string, unknown>, context: ToolContext, memory: McpApprovalMemory): Promise<ToolResult | undefined> {
+  if (connection.config.trust === 'allow' || memory.allows(context.agentId, context.sessionKey, plan)) return undefined;
   const outcome = await context.approvals.request(
     {
       kind: 'mcp',
-      command: `${connection.name} ${mcpTool} ${JSON.stringify(args)}`,
+      command: `${connection.name} ${plan.tool} ${JSON.stringify(args)}`,
+      plan,
       cwd: context.workspaceDir,
       envKeys: [],
       reason:
-        `MCP server "${connection.name}" has trust "ask": calling its tool "${mcpTool}" needs an operator's approval. ` +
-        '"session" allows this tool for the rest of the session, "always" until the gateway restarts (set trust "allow" in claw.json to make it permanent).',
+        `MCP server "${connection.name}" has trust "ask": calling its tool "${plan.tool}" needs an operator's approval. ` +
+        '"session" allows this tool for the rest of the session, "always" for this agent from now on (kept in mcp-approvals.json).',
     },
     context.signal,
   );
   if (outcome.approved) {
-    memory.remember(name, context.sessionKey, outcome.decision);
+    memory.remember(context.agentId, context.sessionKey, plan, outcome.decision);
     return undefined;
   }
   return toolError(`The call to ${name} was not approved (${outcome.status}). Do not retry it unless the user asks you to.`, { approvalId: outcome.id });
@@ -56,6 +49,7 @@ async function approved(name: string, mcpTool: string, connection: McpConnection
 export function mcpToolDefinition(name: string, tool: Tool, connection: McpConnection, memory: McpApprovalMemory): ToolDefinition {
   const parameters = { ...tool.inputSchema, type: 'object' } as JsonSchemaObject;
   const summary = tool.description?.trim() || tool.title || tool.name;
+  const plan: McpApprovalPlan = { server: connection.name, tool: tool.name };
   return {
     name,
     group: 'mcp',
@@ -64,11 +58,13 @@ export function mcpToolDefinition(name: string, tool: Tool, connection: McpConne
     parameters,
     input: argsSchema(parameters),
     async execute(args, context) {
-      const refusal = await approved(name, tool.name, connection, args, context, memory);
+      // Asking an operator to approve a call that cannot be made would waste their answer.
+      if (!connection.ready) return toolError(connection.notReadyReason(), { server: connection.name });
+      const refusal = await approved(name, plan, connection, args, context, memory);
       if (refusal) return refusal;
       try {
-        const result = await connection.call(tool.name, args, context.signal);
-        const body = wrapUntrusted(callResultText(result), { source: 'mcp', server: connection.name, tool: tool.name });
+        const result = await connection.call(tool.name, args, { signal: context.signal, onProgress: (progress) => context.onUpdate(describeProgress(progress)) });
+        const body = wrapUntrusted(callResultText(result, connection.name), { source: 'mcp', server: connection.name, tool: tool.name });
         return result.isError ? toolError(body, { server: connection.name }) : toolOk(body, { server: connection.name });
       } catch (error) {
         if (error instanceof McpCallError) return toolError(error.message, { server: connection.name });

@@ -1,3 +1,4 @@
+import { TEST_TOOL_COUNT } from '../../support/mcp-test-tools.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configSchema } from '../../../source/config/index.js';
 import { ToolRegistry, type ToolContext } from '../../../source/tools/index.js';
@@ -43,7 +44,7 @@ describe('MCP over streamable HTTP', { timeout: 90_000 }, () => {
     const remote = await server({ token: 'sesame' });
     const env = manage({ web: { url: remote.url, headers: { 'x-test-token': 'sesame' }, trust: 'allow' } });
     await waitFor(() => env.status('web').state === 'ready', 'web ready');
-    expect(env.status('web')).toMatchObject({ transport: 'http', target: remote.url, toolCount: 8 });
+    expect(env.status('web')).toMatchObject({ transport: 'http', target: remote.url, toolCount: TEST_TOOL_COUNT });
     const echo = await env.registry.invoke('mcp__web__echo', { text: 'over http' }, env.context);
     expect(echo).toMatchObject({ isError: false });
     expect(echo.content).toContain('echo: over http');
@@ -73,7 +74,7 @@ describe('MCP over streamable HTTP', { timeout: 90_000 }, () => {
     await waitFor(() => env.status('web').state === 'error', 'web to notice');
     const down = await env.registry.invoke('mcp__web__echo', { text: 'x' }, env.context);
     expect(down.isError).toBe(true);
-    expect(down.content).toMatch(/is not connected \((error|connecting)/);
+    expect(down.content).toMatch(/is not connected \((reconnecting after an error|still connecting)/);
 
     await server({ port: first.port });
     await waitFor(() => env.status('web').state === 'ready', 'web back');

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { TEST_TOOL_COUNT } from '../../support/mcp-test-tools.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configSchema } from '../../../source/config/index.js';
 import { ToolRegistry, type ToolContext } from '../../../source/tools/index.js';
@@ -49,7 +50,7 @@ describe('MCP over stdio', { timeout: 90_000 }, () => {
     const env = setup({ local: stdioServerEntry({ trust: 'allow', env: { MCP_TEST_TAG: 'from-config' } }) });
     await env.ready('local');
     const status = env.status('local');
-    expect(status).toMatchObject({ transport: 'stdio', trust: 'allow', toolCount: 8 });
+    expect(status).toMatchObject({ transport: 'stdio', trust: 'allow', toolCount: TEST_TOOL_COUNT });
     expect(status.tools).toContain('mcp__local__echo');
     const echo = env.registry.get('mcp__local__echo')!;
     expect(echo.group).toBe('mcp');
@@ -58,7 +59,7 @@ describe('MCP over stdio', { timeout: 90_000 }, () => {
 
     const result = await env.registry.invoke('mcp__local__echo', { text: 'hi' }, env.context);
     expect(result.isError).toBe(false);
-    expect(result.content).toBe('<untrusted_content source="mcp" server="local" tool="echo">\necho: hi\n</untrusted_content>');
+    expect(result.content).toMatch(/^<untrusted_content nonce="([0-9a-f]{16})" source="mcp" server="local" tool="echo">\necho: hi\n<\/untrusted_content nonce="\1">$/);
     expect((await env.registry.invoke('mcp__local__add', { a: 2, b: 3 }, env.context)).content).toContain('\n5\n');
     expect((await env.registry.invoke('mcp__local__whoami', {}, env.context)).content).toContain('"tag":"from-config"');
 
@@ -81,7 +82,7 @@ describe('MCP over stdio', { timeout: 90_000 }, () => {
     const whileDown = env.status('local');
     expect(whileDown.lastError).toMatch(/connection closed/);
     await env.ready('local');
-    expect(env.status('local').toolCount).toBe(8);
+    expect(env.status('local').toolCount).toBe(TEST_TOOL_COUNT);
     const secondPid = await pidOf(env, 'mcp__local__whoami');
     expect(secondPid).not.toBe(firstPid);
   });
@@ -91,12 +92,12 @@ describe('MCP over stdio', { timeout: 90_000 }, () => {
     await env.ready('local');
     await env.registry.invoke('mcp__local__add_tool', { name: 'extra.tool' }, env.context);
     await waitFor(() => env.registry.get('mcp__local__extra_tool'), 'the added tool');
-    expect(env.status('local').toolCount).toBe(9);
+    expect(env.status('local').toolCount).toBe(TEST_TOOL_COUNT + 1);
     const ran = await env.registry.invoke('mcp__local__extra_tool', {}, env.context);
     expect(ran.content).toContain('extra.tool ran');
     await env.registry.invoke('mcp__local__remove_tool', { name: 'extra.tool' }, env.context);
     await waitFor(() => !env.registry.get('mcp__local__extra_tool'), 'the tool to go');
-    expect(env.status('local').toolCount).toBe(8);
+    expect(env.status('local').toolCount).toBe(TEST_TOOL_COUNT);
   });
 
   it('abandons a call after the per-server timeout and keeps the server usable', async () => {
@@ -104,7 +105,7 @@ describe('MCP over stdio', { timeout: 90_000 }, () => {
     await env.ready('local');
     const slow = await env.registry.invoke('mcp__local__slow', { ms: 30_000 }, env.context);
     expect(slow.isError).toBe(true);
-    expect(slow.content).toMatch(/did not answer within 300 ms \(mcpServers\.local\.timeoutMs\)/);
+    expect(slow.content).toMatch(/did not answer within 300 ms \(mcpServers\.local\.timeoutMs;/);
     expect((await env.registry.invoke('mcp__local__echo', { text: 'still here' }, env.context)).content).toContain('echo: still here');
   });
 

@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { defineEvent } from '../define.js';
+import { mcpServerInfo } from '../methods/mcp.js';
+import { mcpElicitationRecord } from '../methods/mcp-elicitation.js';
+
+export const mcpEvents = {
+  'mcp.changed': defineEvent({
+    name: 'mcp.changed',
+    description: "A server's state, tools, prompts or resources changed; carries the whole server list so clients need not poll mcp.list.",
+    payload: z.strictObject({ server: z.string(), part: z.enum(['state', 'tools', 'prompts', 'resources']), servers: z.array(mcpServerInfo) }),
+    scope: 'read',
+  }),
+  'mcp.elicitation.requested': defineEvent({
+    name: 'mcp.elicitation.requested',
+    description: 'An MCP server asks the operator a question (a form); answer with mcp.elicitation.respond.',
+    payload: z.strictObject({ elicitation: mcpElicitationRecord }),
+    scope: 'read',
+  }),
+  'mcp.elicitation.resolved': defineEvent({
+    name: 'mcp.elicitation.resolved',
+    description: 'A server question was answered, declined on timeout, or withdrawn by its server.',
+    payload: z.strictObject({ elicitation: mcpElicitationRecord }),
+    scope: 'read',
+  }),
+};
