@@ -25,7 +25,7 @@ describe('claw context', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^model\s+fake\/m/m);
-    expect(result.stdout).toMatch(/context\s+1,203 \/ 32k tokens \(4%, as the provider counted\)/);
+    expect(result.stdout).toMatch(/context\s+1\.2k \/ 32k tokens \(4%, as the provider counted\)/);
     expect(result.stdout).toMatch(/AGENTS\.md\s+[\d,]+ → [\d,]+/);
     expect(result.stdout).toMatch(/compactions\s+none/);
   }, SLOW);

@@ -153,7 +153,7 @@ describe('compaction through a real gateway', () => {
     expect(events.context.at(-1)!.compactions).toHaveLength(1);
 
     const list = await client.request('commands.run', { sessionKey: KEY, text: '/context list' });
-    expect(list.reply).toMatch(/context\s+[\d,k]+ \/ 8,000 tokens/);
+    expect(list.reply).toMatch(/context\s+[\d.,k]+ \/ 8\.0k tokens/);
     expect(list.reply).toMatch(/AGENTS\.md\s+[\d,]+ → [\d,]+/);
     expect(list.reply).toMatch(/tool schemas\s+\d+ tools/);
     expect(list.reply).toMatch(/compactions\s+1, last/);

@@ -29,7 +29,7 @@ describe('claw models list', () => {
     });
     const { stdout } = await run(process.execPath, [cli, 'models', 'list'], { env: env({ ANTHROPIC_API_KEY: 'k' }) });
     expect(stdout).toMatch(/MODEL\s+CONTEXT\s+MAX OUT/);
-    expect(stdout).toMatch(/\* local\/qwen-7b\s+33k\s+4k\s+-\s+yes/);
+    expect(stdout).toMatch(/\* local\/qwen-7b\s+33k\s+4\.1k\s+-\s+yes/);
     expect(stdout).toMatch(/anthropic\/claude-sonnet-4-5\s+200k\s+64k\s+\$3\/\$15\s+yes/);
     expect(stdout).toMatch(/openai\/gpt-4o\s+128k\s+16k\s+\$2\.5\/\$10\s+no key/);
     expect(stdout).toContain('default model: local/qwen-7b');
