@@ -36,7 +36,11 @@ try {
       linkBackAt = performance.now();
       client.reconnectNow();
     });
-    const resumed = new Promise<number>((resolve) => client.onHello((h) => { if (h.resume !== 'none') resolve(performance.now()); }));
+    const resumed = new Promise<number>((resolve) =>
+      client.onHello((h) => {
+        if (h.resume !== 'none') resolve(performance.now());
+      }),
+    );
     const cutAt = performance.now();
     sshd.dropConnections();
     const at = await resumed;
@@ -51,9 +55,15 @@ try {
   remote.cleanup();
 }
 
-console.log(JSON.stringify({
-  rounds,
-  attach_to_hello_ms: { median: round(median(attachMs)), all: attachMs.map(round), target: 1500 },
-  reconnect_resumed_after_link_back_ms: { median: round(median(resumeAfterLinkMs)), all: resumeAfterLinkMs.map(round), target: 1000 },
-  reconnect_total_after_cut_ms: { median: round(median(resumeTotalMs)), note: "from the cut: tunnel respawn (first one immediate) + client reconnect" },
-}, null, 2));
+console.log(
+  JSON.stringify(
+    {
+      rounds,
+      attach_to_hello_ms: { median: round(median(attachMs)), all: attachMs.map(round), target: 1500 },
+      reconnect_resumed_after_link_back_ms: { median: round(median(resumeAfterLinkMs)), all: resumeAfterLinkMs.map(round), target: 1000 },
+      reconnect_total_after_cut_ms: { median: round(median(resumeTotalMs)), note: 'from the cut: tunnel respawn (first one immediate) + client reconnect' },
+    },
+    null,
+    2,
+  ),
+);

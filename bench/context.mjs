@@ -47,7 +47,12 @@ function transcript() {
     const ask = `Round ${round}: look at /srv/app/${round}.log on db${round}.prod.internal:5432. ${prose(60, 'ask')}`;
     push({ type: 'message', role: 'user', content: ask });
     const callId = `call_${round}`;
-    push({ type: 'message', role: 'assistant', content: [{ type: 'toolCall', id: callId, name: 'read', arguments: { path: `/srv/app/${round}.log` } }], stopReason: 'toolUse' });
+    push({
+      type: 'message',
+      role: 'assistant',
+      content: [{ type: 'toolCall', id: callId, name: 'read', arguments: { path: `/srv/app/${round}.log` } }],
+      stopReason: 'toolUse',
+    });
     const output = prose(300, 'out');
     push({ type: 'message', role: 'toolResult', toolCallId: callId, toolName: 'read', content: output, isError: false });
     const answer = `Round ${round} done. ${prose(80, 'ans')}`;
@@ -61,9 +66,19 @@ const { entries, tokens } = transcript();
 // One compaction three quarters of the way in.
 const keptIndex = Math.floor(entries.length * 0.75) - (Math.floor(entries.length * 0.75) % 4);
 const withCompaction = [...entries];
-withCompaction.push({ id: randomUUID(), parentId: entries.at(-1).id, timestamp: Date.now(), type: 'compaction', summary: prose(1_500, 'sum'), firstKeptEntryId: entries[keptIndex].id, tokensBefore: tokens, tokensAfter: Math.round(tokens / 4) });
+withCompaction.push({
+  id: randomUUID(),
+  parentId: entries.at(-1).id,
+  timestamp: Date.now(),
+  type: 'compaction',
+  summary: prose(1_500, 'sum'),
+  firstKeptEntryId: entries[keptIndex].id,
+  tokensBefore: tokens,
+  tokensAfter: Math.round(tokens / 4),
+});
 // Messages after the compaction, as a session goes on.
-for (let i = 0; i < 4; i += 1) withCompaction.push({ id: randomUUID(), parentId: null, timestamp: Date.now(), type: 'message', role: 'user', content: prose(50, 'new') });
+for (let i = 0; i < 4; i += 1)
+  withCompaction.push({ id: randomUUID(), parentId: null, timestamp: Date.now(), type: 'message', role: 'user', content: prose(50, 'new') });
 
 const assembleMs = time(() => assembleContext(withCompaction));
 const assembled = assembleContext(withCompaction);
@@ -73,7 +88,11 @@ const sources = (messages) => ({
   family: 'openai',
   systemPrompt: { text: system, sections: [{ name: 'identity', chars: system.length }] },
   bootstrap: [],
-  tools: Array.from({ length: 20 }, (_, i) => ({ name: `tool${i}`, description: prose(30, 'tool'), parameters: { type: 'object', properties: { path: { type: 'string' } } } })),
+  tools: Array.from({ length: 20 }, (_, i) => ({
+    name: `tool${i}`,
+    description: prose(30, 'tool'),
+    parameters: { type: 'object', properties: { path: { type: 'string' } } },
+  })),
   messages,
 });
 const assembleAndAccountMs = time(() => accountContext(sources(assembleContext(withCompaction).messages)));

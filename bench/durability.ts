@@ -6,16 +6,22 @@ import { runCrashHistory } from '../test/queue/crash-history.js';
 
 const kills = Number(process.env.BENCH_KILLS ?? 200);
 const report = await runCrashHistory({ kills });
-console.log(JSON.stringify({
-  kills: report.kills,
-  killsDuringTool: report.killsDuringTool,
-  killsDuringBurst: report.killsDuringBurst,
-  acknowledged: report.acknowledged,
-  accepted: report.accepted,
-  outcomes: report.outcomes,
-  batchedReplies: report.batchedReplies,
-  violations: report.violations.length,
-  firstViolations: report.violations.slice(0, 20),
-  durationMs: report.durationMs,
-}, null, 2));
+console.log(
+  JSON.stringify(
+    {
+      kills: report.kills,
+      killsDuringTool: report.killsDuringTool,
+      killsDuringBurst: report.killsDuringBurst,
+      acknowledged: report.acknowledged,
+      accepted: report.accepted,
+      outcomes: report.outcomes,
+      batchedReplies: report.batchedReplies,
+      violations: report.violations.length,
+      firstViolations: report.violations.slice(0, 20),
+      durationMs: report.durationMs,
+    },
+    null,
+    2,
+  ),
+);
 process.exitCode = report.violations.length === 0 ? 0 : 1;

@@ -43,8 +43,21 @@ if (status.kind === 'bubblewrap') {
   });
 }
 
-const approvals = { version: 1, security: 'allowlist', ask: 'on-miss', safeList: true, agents: { main: { rules: [{ executable: resolveExecutable('git', ws, env.PATH) ?? '/usr/bin/git', args: ['status'], cwd: ws }] } } };
-const plans = ['ls -la', 'cat notes.txt | sort -r | head -n 5', 'git status', 'sort --comp=sh notes.txt', 'grep -rn TODO . && echo done > out.txt', 'echo "$HOME" | tr a-z A-Z'];
+const approvals = {
+  version: 1,
+  security: 'allowlist',
+  ask: 'on-miss',
+  safeList: true,
+  agents: { main: { rules: [{ executable: resolveExecutable('git', ws, env.PATH) ?? '/usr/bin/git', args: ['status'], cwd: ws }] } },
+};
+const plans = [
+  'ls -la',
+  'cat notes.txt | sort -r | head -n 5',
+  'git status',
+  'sort --comp=sh notes.txt',
+  'grep -rn TODO . && echo done > out.txt',
+  'echo "$HOME" | tr a-z A-Z',
+];
 const M = 20_000;
 const t = performance.now();
 for (let i = 0; i < M; i += 1) {
@@ -57,11 +70,13 @@ for (let i = 0; i < M; i += 1) {
 const checkUs = ((performance.now() - t) * 1000) / M;
 rmSync(state, { recursive: true, force: true });
 
-console.log(JSON.stringify({
-  runs: N,
-  sandbox: status.kind === 'bubblewrap' ? status.path : `none: ${status.reason}`,
-  bareExecaMs: bare,
-  bubblewrapMs: sandboxed ?? null,
-  addedMs: sandboxed ? { p50: +(sandboxed.p50 - bare.p50).toFixed(3), p95: +(sandboxed.p95 - bare.p95).toFixed(3) } : null,
-  approvalCheckUsPerPlan: +checkUs.toFixed(2),
-}));
+console.log(
+  JSON.stringify({
+    runs: N,
+    sandbox: status.kind === 'bubblewrap' ? status.path : `none: ${status.reason}`,
+    bareExecaMs: bare,
+    bubblewrapMs: sandboxed ?? null,
+    addedMs: sandboxed ? { p50: +(sandboxed.p50 - bare.p50).toFixed(3), p95: +(sandboxed.p95 - bare.p95).toFixed(3) } : null,
+    approvalCheckUsPerPlan: +checkUs.toFixed(2),
+  }),
+);

@@ -105,7 +105,7 @@ const cpuWindowMs = quick ? 10_000 : 60_000;
 const ticksBefore = cpuTicks(pid);
 const cpuStart = process.hrtime.bigint();
 await sleep(cpuWindowMs);
-result.idleCpuPercent = round((((cpuTicks(pid) - ticksBefore) / CLK_TCK) * 1000 / ms(cpuStart)) * 100, 3);
+result.idleCpuPercent = round(((((cpuTicks(pid) - ticksBefore) / CLK_TCK) * 1000) / ms(cpuStart)) * 100, 3);
 result.idleCpuWindowS = cpuWindowMs / 1000;
 
 const token = readFileSync(join(gateway.dir, 'credentials', 'gateway-token'), 'utf8').trim();

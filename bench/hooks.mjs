@@ -25,7 +25,11 @@ const percentile = (values, p) => {
 };
 
 /** A runner that answers nothing and at once, so turns do not compete with the requests measured. */
-const idleRunner = { async run() { return { status: 'suppressed' }; } };
+const idleRunner = {
+  async run() {
+    return { status: 'suppressed' };
+  },
+};
 
 async function acceptLatency(fsync) {
   const dir = mkdtempSync(join(tmpdir(), 'claw-bench-hooks-'));
@@ -87,11 +91,21 @@ async function dispatchOverhead() {
     const hook = join(dir, `hook-${i}`);
     mkdirSync(hook);
     writeFileSync(join(hook, 'HOOK.md'), `---\nname: hook-${i}\ndescription: bench hook ${i}\nevents: [tool:before, turn:end]\n---\n`);
-    writeFileSync(join(hook, 'handler.mjs'), i === 9 ? 'export default (event) => (event.payload.tool === "never" ? { block: true, reason: "no" } : undefined);\n' : 'export default () => undefined;\n');
+    writeFileSync(
+      join(hook, 'handler.mjs'),
+      i === 9
+        ? 'export default (event) => (event.payload.tool === "never" ? { block: true, reason: "no" } : undefined);\n'
+        : 'export default () => undefined;\n',
+    );
     entries[`hook-${i}`] = { enabled: true };
   }
   const lifecycle = new Lifecycle(silentLogger);
-  const dispatcher = new HookDispatcher({ clock: systemClock, log: silentLogger, capabilities: { saveConversationToMemory: async () => undefined }, stateDir: dir });
+  const dispatcher = new HookDispatcher({
+    clock: systemClock,
+    log: silentLogger,
+    capabilities: { saveConversationToMemory: async () => undefined },
+    stateDir: dir,
+  });
   dispatcher.load(discoverHooksSync({ user: dir }).hooks, configSchema.parse({ hooks: { entries } }).hooks);
   const empty = new Lifecycle(silentLogger);
   const measure = async (fn) => {
@@ -100,9 +114,12 @@ async function dispatchOverhead() {
     for (let i = 0; i < EVENTS; i += 1) await fn(i);
     return Number((((performance.now() - start) / EVENTS) * 1000).toFixed(1));
   };
-  for (const event of ['tool:before', 'turn:end']) lifecycle.on(event, async (payload) => (await dispatcher.dispatch(event, payload)).map(({ hook, result }) => ({ ...result, source: hook })));
+  for (const event of ['tool:before', 'turn:end'])
+    lifecycle.on(event, async (payload) => (await dispatcher.dispatch(event, payload)).map(({ hook, result }) => ({ ...result, source: hook })));
   const result = {
-    gatedToolBefore10HooksUs: await measure((i) => lifecycle.gate('tool:before', { sessionKey: 'agent:main:main', runId: `r${i}`, tool: 'read', args: { path: 'a' } })),
+    gatedToolBefore10HooksUs: await measure((i) =>
+      lifecycle.gate('tool:before', { sessionKey: 'agent:main:main', runId: `r${i}`, tool: 'read', args: { path: 'a' } }),
+    ),
     turnEnd10HooksUs: await measure((i) => lifecycle.emit('turn:end', { sessionKey: 'agent:main:main', runId: `r${i}`, status: 'end' })),
     gatedNoHooksUs: await measure((i) => empty.gate('tool:before', { sessionKey: 'agent:main:main', runId: `r${i}`, tool: 'read', args: {} })),
   };
@@ -114,8 +131,14 @@ const withFsync = await acceptLatency(true);
 const withoutFsync = await acceptLatency(false);
 const fsyncOnly = bareFsync();
 const dispatch = await dispatchOverhead();
-console.log(JSON.stringify({
-  requests: REQUESTS,
-  webhookAcceptMs: { withFsync, withoutFsync, fsyncAlone: fsyncOnly, targetP50WithoutFsyncMs: 5 },
-  hookDispatchPerEvent: { ...dispatch, events: EVENTS, targetUs: 1000 },
-}, null, 1));
+console.log(
+  JSON.stringify(
+    {
+      requests: REQUESTS,
+      webhookAcceptMs: { withFsync, withoutFsync, fsyncAlone: fsyncOnly, targetP50WithoutFsyncMs: 5 },
+      hookDispatchPerEvent: { ...dispatch, events: EVENTS, targetUs: 1000 },
+    },
+    null,
+    1,
+  ),
+);

@@ -62,12 +62,31 @@ async function hotPath() {
   for (let i = 0; i < N + 500; i += 1) {
     const start = performance.now();
     const route = routeInbound(message(i, 100), config);
-    const pending = journal.accept({ dedupeKey: `telegram\u0000m${i}`, runId: randomUUID(), messageId: `m${i}`, sessionKey: route.sessionKey, agentId: route.agentId, channel: 'telegram', text: `message ${i}`, mode: 'followup' });
+    const pending = journal.accept({
+      dedupeKey: `telegram\u0000m${i}`,
+      runId: randomUUID(),
+      messageId: `m${i}`,
+      sessionKey: route.sessionKey,
+      agentId: route.agentId,
+      channel: 'telegram',
+      text: `message ${i}`,
+      mode: 'followup',
+    });
     registry.ensure(route.sessionKey, 'telegram');
     const before = performance.now() - start;
     const record = await pending;
     const resumed = performance.now();
-    lanes.enqueue({ seq: record.seq, runId: record.runId, messageId: record.messageId, sessionKey: record.sessionKey, agentId: record.agentId, channel: record.channel, text: record.text, mode: record.mode, acceptedAt: record.at });
+    lanes.enqueue({
+      seq: record.seq,
+      runId: record.runId,
+      messageId: record.messageId,
+      sessionKey: record.sessionKey,
+      agentId: record.agentId,
+      channel: record.channel,
+      text: record.text,
+      mode: record.mode,
+      acceptedAt: record.at,
+    });
     if (i >= 500) samples.push(before + performance.now() - resumed);
   }
   await journal.close();
@@ -80,7 +99,16 @@ async function hotPath() {
 async function fsyncCost() {
   const state = makeState();
   const { journal } = await InboundJournal.open(join(state.dir, 'inbound.jsonl'));
-  const input = (i) => ({ dedupeKey: `x\u0000${i}`, runId: `r${i}`, messageId: `${i}`, sessionKey: 'agent:main:main', agentId: 'main', channel: 'x', text: 'hello', mode: 'followup' });
+  const input = (i) => ({
+    dedupeKey: `x\u0000${i}`,
+    runId: `r${i}`,
+    messageId: `${i}`,
+    sessionKey: 'agent:main:main',
+    agentId: 'main',
+    channel: 'x',
+    text: 'hello',
+    mode: 'followup',
+  });
   const serial = [];
   for (let i = 0; i < 200; i += 1) {
     const start = performance.now();
@@ -97,7 +125,13 @@ async function fsyncCost() {
   return {
     serialAppendP50Ms: round(percentile(serial, 50)),
     serialAppendP99Ms: round(percentile(serial, 99)),
-    groupCommit: { concurrentAppends: 2000, fsyncs: batches, recordsPerFsync: round(2000 / batches), totalMs: round(elapsed), perMessageMs: round(elapsed / 2000) },
+    groupCommit: {
+      concurrentAppends: 2000,
+      fsyncs: batches,
+      recordsPerFsync: round(2000 / batches),
+      totalMs: round(elapsed),
+      perMessageMs: round(elapsed / 2000),
+    },
   };
 }
 
@@ -110,9 +144,18 @@ function transcriptLoad() {
   let parent = null;
   for (let i = 0; bytes < 2 * 1024 * 1024; i += 1) {
     const id = `e${i}`;
-    const entry = i % 2 === 0
-      ? { id, parentId: parent, timestamp: i, type: 'message', role: 'user', content: `question ${i} `.repeat(20) }
-      : { id, parentId: parent, timestamp: i, type: 'message', role: 'assistant', content: [{ type: 'text', text: `answer ${i} `.repeat(30) }], stopReason: 'stop' };
+    const entry =
+      i % 2 === 0
+        ? { id, parentId: parent, timestamp: i, type: 'message', role: 'user', content: `question ${i} `.repeat(20) }
+        : {
+            id,
+            parentId: parent,
+            timestamp: i,
+            type: 'message',
+            role: 'assistant',
+            content: [{ type: 'text', text: `answer ${i} `.repeat(30) }],
+            stopReason: 'stop',
+          };
     const line = JSON.stringify(entry);
     bytes += line.length + 1;
     lines.push(line);
@@ -128,7 +171,10 @@ function transcriptLoad() {
     runs.push(performance.now() - start);
     // Reading and JSON.parse alone: the floor any loader pays, to compare against in this run.
     start = performance.now();
-    readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    readFileSync(path, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     baseline.push(performance.now() - start);
   }
   state.cleanup();
@@ -145,19 +191,42 @@ async function endToEnd() {
   const N = 10_000;
   let done = 0;
   let finish;
-  const finished = new Promise((resolve) => { finish = resolve; });
+  const finished = new Promise((resolve) => {
+    finish = resolve;
+  });
   const { registry, lanes } = setup(state, config, instantRunner, (m, status) => {
     void journal.finish(m.seq, status);
     done += 1;
     if (done === N) finish();
   });
   const start = performance.now();
-  await Promise.all(Array.from({ length: N }, async (_, i) => {
-    const route = routeInbound(message(i, 100), config);
-    const record = await journal.accept({ dedupeKey: `telegram\u0000e${i}`, runId: randomUUID(), messageId: `e${i}`, sessionKey: route.sessionKey, agentId: route.agentId, channel: 'telegram', text: `message ${i}`, mode: 'followup' });
-    registry.ensure(route.sessionKey, 'telegram');
-    lanes.enqueue({ seq: record.seq, runId: record.runId, messageId: record.messageId, sessionKey: record.sessionKey, agentId: record.agentId, channel: record.channel, text: record.text, mode: record.mode, acceptedAt: record.at });
-  }));
+  await Promise.all(
+    Array.from({ length: N }, async (_, i) => {
+      const route = routeInbound(message(i, 100), config);
+      const record = await journal.accept({
+        dedupeKey: `telegram\u0000e${i}`,
+        runId: randomUUID(),
+        messageId: `e${i}`,
+        sessionKey: route.sessionKey,
+        agentId: route.agentId,
+        channel: 'telegram',
+        text: `message ${i}`,
+        mode: 'followup',
+      });
+      registry.ensure(route.sessionKey, 'telegram');
+      lanes.enqueue({
+        seq: record.seq,
+        runId: record.runId,
+        messageId: record.messageId,
+        sessionKey: record.sessionKey,
+        agentId: record.agentId,
+        channel: record.channel,
+        text: record.text,
+        mode: record.mode,
+        acceptedAt: record.at,
+      });
+    }),
+  );
   const acceptedMs = performance.now() - start;
   await finished;
   const totalMs = performance.now() - start;

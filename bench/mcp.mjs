@@ -19,7 +19,9 @@ const N = Number(process.env.MCP_BENCH_CALLS ?? 1000);
 const WARMUP = 50;
 const SERVERS = Number(process.env.MCP_BENCH_SERVERS ?? 4);
 
-function percentile(sorted, p) { return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]; }
+function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
 function summary(times) {
   const sorted = [...times].sort((a, b) => a - b);
   return { p50: +percentile(sorted, 50).toFixed(3), p99: +percentile(sorted, 99).toFixed(3) };
@@ -27,19 +29,45 @@ function summary(times) {
 
 /** Alternates the two paths call by call (and which goes first) so machine noise hits both alike. */
 async function compare(bareCall, clawCall) {
-  for (let i = 0; i < WARMUP; i += 1) { await bareCall(i); await clawCall(i); }
+  for (let i = 0; i < WARMUP; i += 1) {
+    await bareCall(i);
+    await clawCall(i);
+  }
   const bare = [];
   const claw = [];
   for (let i = 0; i < N; i += 1) {
-    const order = i % 2 === 0 ? [[bareCall, bare], [clawCall, claw]] : [[clawCall, claw], [bareCall, bare]];
-    for (const [call, times] of order) { const t = performance.now(); await call(i); times.push(performance.now() - t); }
+    const order =
+      i % 2 === 0
+        ? [
+            [bareCall, bare],
+            [clawCall, claw],
+          ]
+        : [
+            [clawCall, claw],
+            [bareCall, bare],
+          ];
+    for (const [call, times] of order) {
+      const t = performance.now();
+      await call(i);
+      times.push(performance.now() - t);
+    }
   }
   return { bare: summary(bare), claw: summary(claw) };
 }
 
 const context = {
-  agentId: 'main', sessionKey: 'bench', sessionType: 'main', workspaceDir: root, signal: new AbortController().signal,
-  onUpdate() {}, approvals: { request: async () => { throw new Error('trust is allow'); }, approvedForSession: () => false },
+  agentId: 'main',
+  sessionKey: 'bench',
+  sessionType: 'main',
+  workspaceDir: root,
+  signal: new AbortController().signal,
+  onUpdate() {},
+  approvals: {
+    request: async () => {
+      throw new Error('trust is allow');
+    },
+    approvedForSession: () => false,
+  },
 };
 const common = { trust: 'allow', enabled: true, timeoutMs: 60_000, maxTimeoutMs: 600_000, sampling: false };
 
@@ -75,18 +103,36 @@ async function roundTrip(label, bareTransport, entry) {
   );
   await bare.close();
   await manager.close();
-  return { [label]: { bareConnectMs, clawConnectMs, bareCallMs: bareMs, clawCallMs: clawMs, ratioP50: +(clawMs.p50 / bareMs.p50).toFixed(2), ratioP99: +(clawMs.p99 / bareMs.p99).toFixed(2) } };
+  return {
+    [label]: {
+      bareConnectMs,
+      clawConnectMs,
+      bareCallMs: bareMs,
+      clawCallMs: clawMs,
+      ratioP50: +(clawMs.p50 / bareMs.p50).toFixed(2),
+      ratioP99: +(clawMs.p99 / bareMs.p99).toFixed(2),
+    },
+  };
 }
 
 // claw starts each stdio server in a session of its own (so stopping it ends its whole process group), which the
 // kernel's autogroup scheduler treats as a separate group; MCP_BENCH_BARE_SETSID=1 gives the bare server the same.
 const bareStdio = process.env.MCP_BENCH_BARE_SETSID === '1' ? { command: 'setsid', args: [stdioServer.command, ...stdioServer.args] } : stdioServer;
-const stdio = await roundTrip('stdio', () => new StdioClientTransport({ ...bareStdio, stderr: 'ignore' }), { type: 'stdio', ...stdioServer, env: {}, ...common });
+const stdio = await roundTrip('stdio', () => new StdioClientTransport({ ...bareStdio, stderr: 'ignore' }), {
+  type: 'stdio',
+  ...stdioServer,
+  env: {},
+  ...common,
+});
 
 const http = spawn(process.execPath, [...tsx, join(root, 'test/support/mcp-http-server.ts'), '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
 const port = await new Promise((resolve) => {
   let out = '';
-  http.stdout.on('data', (chunk) => { out += chunk; const m = /listening (\d+)/.exec(out); if (m) resolve(Number(m[1])); });
+  http.stdout.on('data', (chunk) => {
+    out += chunk;
+    const m = /listening (\d+)/.exec(out);
+    if (m) resolve(Number(m[1]));
+  });
 });
 const url = `http://127.0.0.1:${port}/mcp`;
 const httpResult = await roundTrip('http', () => new StreamableHTTPClientTransport(new URL(url)), { type: 'http', url, headers: {}, ...common });
@@ -102,10 +148,12 @@ const readyMs = await ready(manager, Object.keys(servers));
 await manager.close();
 const times = Object.values(readyMs);
 
-console.log(JSON.stringify({
-  calls: N,
-  bareServerInOwnSession: bareStdio !== stdioServer,
-  ...stdio,
-  ...httpResult,
-  gatewayStart: { servers: SERVERS, startBlocksMs, readyMsPerServer: readyMs, allReadyMs: Math.max(...times), soloConnectMs: stdio.stdio.clawConnectMs },
-}));
+console.log(
+  JSON.stringify({
+    calls: N,
+    bareServerInOwnSession: bareStdio !== stdioServer,
+    ...stdio,
+    ...httpResult,
+    gatewayStart: { servers: SERVERS, startBlocksMs, readyMsPerServer: readyMs, allReadyMs: Math.max(...times), soloConnectMs: stdio.stdio.clawConnectMs },
+  }),
+);

@@ -67,7 +67,7 @@ try {
   const rawCallMs = median(rawCalls);
   const providerCallMs = median(providerCalls);
 
-  const text = ('The quick brown fox jumps over the lazy dog. 投资目标很明确。').repeat(20_000);
+  const text = 'The quick brown fox jumps over the lazy dog. 投资目标很明确。'.repeat(20_000);
   const estimates: number[] = [];
   let tokens = 0;
   for (let i = 0; i < 7; i += 1) estimates.push(await timeIt(async () => (tokens = estimateTokens(text))));

@@ -24,7 +24,11 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const round = (n, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
 
 function readJson(path) {
-  try { return JSON.parse(readFileSync(path, 'utf8')); } catch { return undefined; }
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return undefined;
+  }
 }
 
 /** Starts `gateway run` (optionally under a wrapper such as strace) and resolves once /readyz answers. */
@@ -35,14 +39,19 @@ async function startGateway(stateDir, wrapper = []) {
   const argv = [...wrapper, process.execPath, join(dist, 'cli', 'main.js'), 'gateway', 'run', '--port', '0'];
   const child = spawn(argv[0], argv.slice(1), { env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
-  child.stderr.on('data', (c) => { stderr += c; });
+  child.stderr.on('data', (c) => {
+    stderr += c;
+  });
   const exited = new Promise((r) => child.once('exit', r));
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (Date.now() > deadline) throw new Error(`gateway not ready: ${stderr}`);
     const info = readJson(join(stateDir, 'gateway.json'));
     if (info?.port) {
-      const ok = await fetch(`http://127.0.0.1:${info.port}/readyz`).then((r) => r.ok, () => false);
+      const ok = await fetch(`http://127.0.0.1:${info.port}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) {
         const token = readFileSync(join(stateDir, 'credentials', 'gateway-token'), 'utf8').trim();
         const client = new GatewayClient({ url: `ws://127.0.0.1:${info.port}`, token, clientName: 'bench', requestTimeoutMs: 60_000 });
@@ -60,7 +69,9 @@ async function window(client, first) {
   const ended = new Set();
   const pending = new Set();
   let done;
-  const finished = new Promise((r) => { done = r; });
+  const finished = new Promise((r) => {
+    done = r;
+  });
   const off = client.on('chat', (payload) => {
     if (payload.state !== 'final' && payload.state !== 'error') return;
     ended.add(payload.runId);
@@ -69,7 +80,11 @@ async function window(client, first) {
   const acks = [];
   for (let s = 0; s < sessions; s += 1) {
     const id = `m${first + s}`;
-    acks.push(client.request('chat.send', { sessionKey: `agent:main:bench:direct:s${s}`, text: `hello ${id} ${'x'.repeat(200)}`, idempotencyKey: id }).then((res) => res.runId));
+    acks.push(
+      client
+        .request('chat.send', { sessionKey: `agent:main:bench:direct:s${s}`, text: `hello ${id} ${'x'.repeat(200)}`, idempotencyKey: id })
+        .then((res) => res.runId),
+    );
   }
   for (const runId of await Promise.all(acks)) if (!ended.has(runId)) pending.add(runId);
   if (pending.size > 0) await finished;

@@ -26,8 +26,10 @@ function cpuSeconds(pid) {
 }
 
 function rssMb(pid) {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
-  return Math.round(Number(line.split(/\s+/)[1]) / 1024 * 10) / 10;
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
+  return Math.round((Number(line.split(/\s+/)[1]) / 1024) * 10) / 10;
 }
 
 /** Jobs due once a day, none of them inside the measurement window. */
@@ -37,11 +39,22 @@ function writeJobs(paths, count, now) {
     const minute = i % 60;
     const hour = (new Date(now).getUTCHours() + 12 + (i % 6)) % 24;
     jobs.push({
-      id: `bench-${i}`, name: `bench ${i}`, agentId: 'main', enabled: true,
-      schedule: { kind: 'cron', expr: `${minute} ${hour} * * *` }, anchorAt: now,
-      sessionTarget: 'isolated', payload: { kind: 'agentTurn', message: `job ${i}` }, delivery: { mode: 'none' },
-      deleteAfterRun: false, catchUp: 'skip', retryInterrupted: false, allowScheduling: false,
-      createdAt: now, createdBy: 'bench', state: { consecutiveErrors: 0, scheduleErrors: 0 },
+      id: `bench-${i}`,
+      name: `bench ${i}`,
+      agentId: 'main',
+      enabled: true,
+      schedule: { kind: 'cron', expr: `${minute} ${hour} * * *` },
+      anchorAt: now,
+      sessionTarget: 'isolated',
+      payload: { kind: 'agentTurn', message: `job ${i}` },
+      delivery: { mode: 'none' },
+      deleteAfterRun: false,
+      catchUp: 'skip',
+      retryInterrupted: false,
+      allowScheduling: false,
+      createdAt: now,
+      createdBy: 'bench',
+      state: { consecutiveErrors: 0, scheduleErrors: 0 },
     });
   }
   mkdirSync(paths.cron, { recursive: true });
@@ -59,8 +72,22 @@ async function startChild(jobs) {
   const child = spawn(process.execPath, [CLI, 'gateway', 'run', '--port', '0'], { env, stdio: 'ignore' });
   for (let i = 0; i < 1200; i += 1) {
     const info = readGatewayInfoSync(paths);
-    if (info?.pid === child.pid && (await fetch(`http://127.0.0.1:${info.port}/readyz`).then((r) => r.ok, () => false))) {
-      return { child, paths, port: info.port, cleanup: () => { child.kill('SIGKILL'); rmSync(dir, { recursive: true, force: true }); } };
+    if (
+      info?.pid === child.pid &&
+      (await fetch(`http://127.0.0.1:${info.port}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      ))
+    ) {
+      return {
+        child,
+        paths,
+        port: info.port,
+        cleanup: () => {
+          child.kill('SIGKILL');
+          rmSync(dir, { recursive: true, force: true });
+        },
+      };
     }
     await sleep(50);
   }
@@ -87,13 +114,20 @@ async function latency(gateway) {
   });
   const ids = [];
   for (let i = 0; i < LATENCY_JOBS; i += 1) {
-    const { job } = await client.request('cron.add', { job: { name: `soon ${i}`, schedule: { kind: 'at', at: `${2 + i * 0.25}s` }, payload: { kind: 'agentTurn', message: 'now' }, deleteAfterRun: false } });
+    const { job } = await client.request('cron.add', {
+      job: { name: `soon ${i}`, schedule: { kind: 'at', at: `${2 + i * 0.25}s` }, payload: { kind: 'agentTurn', message: 'now' }, deleteAfterRun: false },
+    });
     ids.push(job.id);
   }
   for (let i = 0; i < 200 && arrivals.size < LATENCY_JOBS; i += 1) await sleep(100);
   client.close();
   const log = new RunLog(join(gateway.paths.cron, 'runs'));
-  const started = ids.flatMap((id) => log.runs(id).filter((run) => run.startedAt !== undefined).map((run) => run.startedAt - run.scheduledAt));
+  const started = ids.flatMap((id) =>
+    log
+      .runs(id)
+      .filter((run) => run.startedAt !== undefined)
+      .map((run) => run.startedAt - run.scheduledAt),
+  );
   const events = [...arrivals.values()];
   return {
     jobs: LATENCY_JOBS,
@@ -108,12 +142,23 @@ const loaded = await idle(JOBS);
 const dueToStarted = await latency(loaded.gateway);
 loaded.gateway.cleanup();
 const schedulerPercent = Math.max(0, loaded.cpuPercent - empty.cpuPercent);
-console.log(JSON.stringify({
-  idleSeconds: IDLE_SECONDS,
-  jobs: JOBS,
-  idleCpuPercentOfCore: { noJobs: Math.round(empty.cpuPercent * 1000) / 1000, withJobs: Math.round(loaded.cpuPercent * 1000) / 1000, scheduler: Math.round(schedulerPercent * 1000) / 1000, target: 0.1 },
-  schedulerCpuSecondsPerHour: Math.round(schedulerPercent * 36 * 100) / 100,
-  rssMb: { noJobs: empty.rssMb, withJobs: loaded.rssMb, growth: Math.round((loaded.rssMb - empty.rssMb) * 10) / 10 },
-  dueToStarted: { ...dueToStarted, targetMs: 50 },
-  note: 'CPU from /proc/<pid>/stat at 10 ms resolution: over a short window the difference between the two gateways is near that resolution; raise BENCH_IDLE_SECONDS for a tighter figure',
-}, null, 2));
+console.log(
+  JSON.stringify(
+    {
+      idleSeconds: IDLE_SECONDS,
+      jobs: JOBS,
+      idleCpuPercentOfCore: {
+        noJobs: Math.round(empty.cpuPercent * 1000) / 1000,
+        withJobs: Math.round(loaded.cpuPercent * 1000) / 1000,
+        scheduler: Math.round(schedulerPercent * 1000) / 1000,
+        target: 0.1,
+      },
+      schedulerCpuSecondsPerHour: Math.round(schedulerPercent * 36 * 100) / 100,
+      rssMb: { noJobs: empty.rssMb, withJobs: loaded.rssMb, growth: Math.round((loaded.rssMb - empty.rssMb) * 10) / 10 },
+      dueToStarted: { ...dueToStarted, targetMs: 50 },
+      note: 'CPU from /proc/<pid>/stat at 10 ms resolution: over a short window the difference between the two gateways is near that resolution; raise BENCH_IDLE_SECONDS for a tighter figure',
+    },
+    null,
+    2,
+  ),
+);

@@ -29,22 +29,28 @@ function writeSkill(root, i) {
   mkdirSync(join(dir, 'scripts'), { recursive: true });
   mkdirSync(join(dir, 'references'), { recursive: true });
   const description = `Handles task family ${i}: collects the inputs, runs the checks and writes a short report. Use when the user asks about topic ${i}, its reports or its checks.`;
-  writeFileSync(join(dir, 'SKILL.md'), [
-    '---',
-    `name: ${name}`,
-    `description: "${description}"`,
-    'license: MIT',
-    'allowed-tools: read exec',
-    'metadata:',
-    '  claw:',
-    `    requires: {bins: [${i % 10 === 0 ? 'definitely-missing' : 'node'}], env: []}`,
-    `    argument-hint: "<target>"`,
-    '  openclaw: {"emoji": "🔧", "requires": {"anyBins": ["node", "nodejs"]}}',
-    '---',
-    '',
-    `# ${name}`,
-    ...Array.from({ length: 40 }, (_, line) => `${line + 1}. Step ${line + 1} of the procedure for topic ${i}: run \`scripts/run.sh ${line}\` and check the output.`),
-  ].join('\n'));
+  writeFileSync(
+    join(dir, 'SKILL.md'),
+    [
+      '---',
+      `name: ${name}`,
+      `description: "${description}"`,
+      'license: MIT',
+      'allowed-tools: read exec',
+      'metadata:',
+      '  claw:',
+      `    requires: {bins: [${i % 10 === 0 ? 'definitely-missing' : 'node'}], env: []}`,
+      `    argument-hint: "<target>"`,
+      '  openclaw: {"emoji": "🔧", "requires": {"anyBins": ["node", "nodejs"]}}',
+      '---',
+      '',
+      `# ${name}`,
+      ...Array.from(
+        { length: 40 },
+        (_, line) => `${line + 1}. Step ${line + 1} of the procedure for topic ${i}: run \`scripts/run.sh ${line}\` and check the output.`,
+      ),
+    ].join('\n'),
+  );
   writeFileSync(join(dir, 'scripts', 'run.sh'), '#!/bin/sh\necho ok\n');
   writeFileSync(join(dir, 'references', 'notes.md'), '# Notes\n');
 }
@@ -105,13 +111,25 @@ for (let i = 0; i < 5; i += 1) {
 await watched.stop();
 rmSync(state, { recursive: true, force: true });
 
-console.log(JSON.stringify({
-  skills: SKILLS,
-  ready: skills.ready.length,
-  discoverParseStatusMs: { median: median(cold), p95: p95(cold), cpuMedian: median(coldCpu), runs: RUNS, targetMs: 50 },
-  loadAverage1m: Number((await import('node:os')).loadavg()[0].toFixed(2)),
-  cachedSnapshotMs: { median: median(hits), p95: p95(hits) },
-  blockChars: { full: full.block.length, compact: compact.block.length, compactRatio: Number((compact.block.length / full.block.length).toFixed(3)) },
-  atDefaultBudget: { maxPromptChars: config.skills.limits.maxPromptChars, form: atDefault.form, chars: atDefault.block.length, listed: atDefault.listed.length, omitted: atDefault.omitted.length },
-  watcherAddToSnapshotMs: { median: median(latencies), max: Number(Math.max(...latencies).toFixed(1)), debounceMs: config.skills.load.watchDebounceMs },
-}, null, 2));
+console.log(
+  JSON.stringify(
+    {
+      skills: SKILLS,
+      ready: skills.ready.length,
+      discoverParseStatusMs: { median: median(cold), p95: p95(cold), cpuMedian: median(coldCpu), runs: RUNS, targetMs: 50 },
+      loadAverage1m: Number((await import('node:os')).loadavg()[0].toFixed(2)),
+      cachedSnapshotMs: { median: median(hits), p95: p95(hits) },
+      blockChars: { full: full.block.length, compact: compact.block.length, compactRatio: Number((compact.block.length / full.block.length).toFixed(3)) },
+      atDefaultBudget: {
+        maxPromptChars: config.skills.limits.maxPromptChars,
+        form: atDefault.form,
+        chars: atDefault.block.length,
+        listed: atDefault.listed.length,
+        omitted: atDefault.omitted.length,
+      },
+      watcherAddToSnapshotMs: { median: median(latencies), max: Number(Math.max(...latencies).toFixed(1)), debounceMs: config.skills.load.watchDebounceMs },
+    },
+    null,
+    2,
+  ),
+);

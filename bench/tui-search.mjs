@@ -19,11 +19,38 @@ const round = (n, digits = 3) => Math.round(n * 10 ** digits) / 10 ** digits;
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 
 let seed = 42;
-const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
 const pick = (xs) => xs[Math.floor(rand() * xs.length)];
-const EN = 'deploy server config backup quarterly report invoice budget meeting travel flight hotel kernel docker python rust latency memory index search garden recipe tomato weekend family doctor appointment invoice refund contract lawyer'.split(' ');
-const ZH = ['投资', '目标', '长期', '增长', '会议', '报告', '预算', '旅行', '航班', '酒店', '服务器', '备份', '配置', '医生', '预约', '家庭', '周末', '花园', '食谱', '合同'];
-const sentence = (zh) => (zh ? Array.from({ length: 8 + Math.floor(rand() * 12) }, () => pick(ZH)).join('') + '。' : Array.from({ length: 10 + Math.floor(rand() * 25) }, () => pick(EN)).join(' ') + '.');
+const EN =
+  'deploy server config backup quarterly report invoice budget meeting travel flight hotel kernel docker python rust latency memory index search garden recipe tomato weekend family doctor appointment invoice refund contract lawyer'.split(
+    ' ',
+  );
+const ZH = [
+  '投资',
+  '目标',
+  '长期',
+  '增长',
+  '会议',
+  '报告',
+  '预算',
+  '旅行',
+  '航班',
+  '酒店',
+  '服务器',
+  '备份',
+  '配置',
+  '医生',
+  '预约',
+  '家庭',
+  '周末',
+  '花园',
+  '食谱',
+  '合同',
+];
+const sentence = (zh) =>
+  zh
+    ? `${Array.from({ length: 8 + Math.floor(rand() * 12) }, () => pick(ZH)).join('')}。`
+    : `${Array.from({ length: 10 + Math.floor(rand() * 25) }, () => pick(EN)).join(' ')}.`;
 
 const dir = mkdtempSync(join(tmpdir(), 'claw-bench-search-'));
 try {
@@ -39,9 +66,13 @@ try {
       const zh = s % 3 === 0;
       const text = sentence(zh);
       const id = `${sessionId}-e${m}`;
-      lines.push(JSON.stringify(m % 2 === 0
-        ? { type: 'message', role: 'user', id, parentId: null, timestamp: s * 1e6 + m, content: text }
-        : { type: 'message', role: 'assistant', id, parentId: null, timestamp: s * 1e6 + m, content: [{ type: 'text', text }] }));
+      lines.push(
+        JSON.stringify(
+          m % 2 === 0
+            ? { type: 'message', role: 'user', id, parentId: null, timestamp: s * 1e6 + m, content: text }
+            : { type: 'message', role: 'assistant', id, parentId: null, timestamp: s * 1e6 + m, content: [{ type: 'text', text }] },
+        ),
+      );
       docs.push({ key, id, text });
     }
     writeFileSync(join(sessionsDir, `${sessionId}.jsonl`), `${lines.join('\n')}\n`);
@@ -60,13 +91,14 @@ try {
   const flex = [];
   const flexBy = { english: [], cjk: [] };
   let flexHits = 0;
-  for (let r = 0; r < rounds; r++) for (const query of queries) {
-    start = process.hrtime.bigint();
-    flexHits += handler({ query, limit: 20 }).hits.length;
-    const took = ms(start);
-    flex.push(took);
-    (/[\u3000-\u9fff]/.test(query) ? flexBy.cjk : flexBy.english).push(took);
-  }
+  for (let r = 0; r < rounds; r++)
+    for (const query of queries) {
+      start = process.hrtime.bigint();
+      flexHits += handler({ query, limit: 20 }).hits.length;
+      const took = ms(start);
+      flex.push(took);
+      (/[\u3000-\u9fff]/.test(query) ? flexBy.cjk : flexBy.english).push(took);
+    }
   const heapMb = process.memoryUsage().heapUsed / 1048576;
 
   // SQLite FTS5, the alternative: trigram for substrings of 3+ characters, a second table
@@ -80,10 +112,12 @@ try {
   const spaced = (t) => t.replace(/([\u3000-\u9fff])/g, ' $1 ');
   const insert = db.prepare('INSERT INTO bodies (rowid, body) VALUES (?, ?)');
   const insertCjk = db.prepare('INSERT INTO cjk (rowid, body) VALUES (?, ?)');
-  db.transaction(() => docs.forEach((doc, i) => {
-    insert.run(i + 1, doc.text);
-    if (/[\u3000-\u9fff]/.test(doc.text)) insertCjk.run(i + 1, spaced(doc.text));
-  }))();
+  db.transaction(() =>
+    docs.forEach((doc, i) => {
+      insert.run(i + 1, doc.text);
+      if (/[\u3000-\u9fff]/.test(doc.text)) insertCjk.run(i + 1, spaced(doc.text));
+    }),
+  )();
   const ftsBuildMs = ms(start);
   const quote = (t) => `"${t.replace(/"/g, '""')}"`;
   const ftsSearch = (query) => {
@@ -92,33 +126,60 @@ try {
     const cjk = terms.filter((t) => [...t].length < 3 && /^[\u3000-\u9fff]+$/.test(t));
     const where = [];
     const params = [];
-    if (long.length) { where.push('bodies MATCH ?'); params.push(long.map(quote).join(' ')); }
-    if (cjk.length) { where.push('rowid IN (SELECT rowid FROM cjk WHERE cjk MATCH ?)'); params.push(cjk.map((t) => quote(spaced(t).trim())).join(' ')); }
+    if (long.length) {
+      where.push('bodies MATCH ?');
+      params.push(long.map(quote).join(' '));
+    }
+    if (cjk.length) {
+      where.push('rowid IN (SELECT rowid FROM cjk WHERE cjk MATCH ?)');
+      params.push(cjk.map((t) => quote(spaced(t).trim())).join(' '));
+    }
     const rows = db.prepare(`SELECT rowid, body FROM bodies WHERE ${where.join(' AND ')} ORDER BY rowid DESC LIMIT 200`).all(...params);
-    return rows.map((row) => ({ row, score: terms.reduce((n, t) => n + row.body.toLowerCase().split(t).length - 1, 0) })).sort((a, b) => b.score - a.score).slice(0, 20);
+    return rows
+      .map((row) => ({ row, score: terms.reduce((n, t) => n + row.body.toLowerCase().split(t).length - 1, 0) }))
+      .sort((a, b) => b.score - a.score)
+      .slice(0, 20);
   };
   const fts = [];
   const ftsBy = { english: [], cjk: [] };
   let ftsHits = 0;
-  for (let r = 0; r < rounds; r++) for (const query of queries) {
-    start = process.hrtime.bigint();
-    ftsHits += ftsSearch(query).length;
-    const took = ms(start);
-    fts.push(took);
-    (/[\u3000-\u9fff]/.test(query) ? ftsBy.cjk : ftsBy.english).push(took);
-  }
+  for (let r = 0; r < rounds; r++)
+    for (const query of queries) {
+      start = process.hrtime.bigint();
+      ftsHits += ftsSearch(query).length;
+      const took = ms(start);
+      fts.push(took);
+      (/[\u3000-\u9fff]/.test(query) ? ftsBy.cjk : ftsBy.english).push(took);
+    }
   db.close();
 
-  console.log(JSON.stringify({
-    bench: 'tui-search',
-    loadavg1: round(loadavg()[0], 2),
-    corpus: { sessions: SESSIONS, messages: docs.length, chinese_sessions: Math.ceil(SESSIONS / 3), queries: queries.length * rounds },
-    flexsearch_handler_ms: { p50: round(pct(flex, 0.5)), p95: round(pct(flex, 0.95)), max: round(Math.max(...flex)), english_p50: round(pct(flexBy.english, 0.5)), cjk_p50: round(pct(flexBy.cjk, 0.5)), target_p95: 30, hits: flexHits },
-    flexsearch_first_call_build_ms: round(flexBuildMs, 1),
-    flexsearch_heap_mb: round(heapMb, 1),
-    fts5_lookup_ms: { p50: round(pct(fts, 0.5)), p95: round(pct(fts, 0.95)), max: round(Math.max(...fts)), english_p50: round(pct(ftsBy.english, 0.5)), cjk_p50: round(pct(ftsBy.cjk, 0.5)), hits: ftsHits },
-    fts5_build_ms: round(ftsBuildMs, 1),
-  }));
+  console.log(
+    JSON.stringify({
+      bench: 'tui-search',
+      loadavg1: round(loadavg()[0], 2),
+      corpus: { sessions: SESSIONS, messages: docs.length, chinese_sessions: Math.ceil(SESSIONS / 3), queries: queries.length * rounds },
+      flexsearch_handler_ms: {
+        p50: round(pct(flex, 0.5)),
+        p95: round(pct(flex, 0.95)),
+        max: round(Math.max(...flex)),
+        english_p50: round(pct(flexBy.english, 0.5)),
+        cjk_p50: round(pct(flexBy.cjk, 0.5)),
+        target_p95: 30,
+        hits: flexHits,
+      },
+      flexsearch_first_call_build_ms: round(flexBuildMs, 1),
+      flexsearch_heap_mb: round(heapMb, 1),
+      fts5_lookup_ms: {
+        p50: round(pct(fts, 0.5)),
+        p95: round(pct(fts, 0.95)),
+        max: round(Math.max(...fts)),
+        english_p50: round(pct(ftsBy.english, 0.5)),
+        cjk_p50: round(pct(ftsBy.cjk, 0.5)),
+        hits: ftsHits,
+      },
+      fts5_build_ms: round(ftsBuildMs, 1),
+    }),
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -28,7 +28,10 @@ const sleep = (t) => new Promise((resolve) => setTimeout(resolve, t));
 /** Spawns `claw` on a pseudo-terminal (util-linux `script`) and times the first drawn frame. */
 async function firstFrameMs(env) {
   const started = process.hrtime.bigint();
-  const child = spawn('script', ['-qfec', `${process.execPath} ${cli}`, '/dev/null'], { env: { ...env, COLUMNS: '120', LINES: '40' }, stdio: ['pipe', 'pipe', 'ignore'] });
+  const child = spawn('script', ['-qfec', `${process.execPath} ${cli}`, '/dev/null'], {
+    env: { ...env, COLUMNS: '120', LINES: '40' },
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
   let out = '';
   const elapsed = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no frame within 30 s: ${out.slice(-500)}`)), 30_000);
@@ -144,14 +147,22 @@ try {
   const keystroke = await keystrokeCost(10_000, quick ? 60 : 300);
   const child = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--rss-child'], { encoding: 'utf8' });
   const rss = JSON.parse(child.stdout).rss;
-  console.log(JSON.stringify({
-    bench: 'tui',
-    loadavg1: round(loadavg()[0]),
-    first_frame_ms: { median: round(median(frames)), min: round(Math.min(...frames)), runs: frames.length, target: 200 },
-    delta_render_ms: { history_100: round(small.perDeltaMs, 3), history_10000: round(large.perDeltaMs, 3), ratio: round(ratio, 3), target_ratio: 1.3, deltas },
-    keystroke_to_frame_ms_10000_messages: { median: round(keystroke.median, 3), p95: round(keystroke.p95, 3), target: 16 },
-    rss_mb_10000_messages: { value: round(rss / 1048576, 1), target: 150 },
-  }));
+  console.log(
+    JSON.stringify({
+      bench: 'tui',
+      loadavg1: round(loadavg()[0]),
+      first_frame_ms: { median: round(median(frames)), min: round(Math.min(...frames)), runs: frames.length, target: 200 },
+      delta_render_ms: {
+        history_100: round(small.perDeltaMs, 3),
+        history_10000: round(large.perDeltaMs, 3),
+        ratio: round(ratio, 3),
+        target_ratio: 1.3,
+        deltas,
+      },
+      keystroke_to_frame_ms_10000_messages: { median: round(keystroke.median, 3), p95: round(keystroke.p95, 3), target: 16 },
+      rss_mb_10000_messages: { value: round(rss / 1048576, 1), target: 150 },
+    }),
+  );
 } finally {
   spawnSync(process.execPath, [cli, 'gateway', 'stop'], { env, encoding: 'utf8' });
   rmSync(state, { recursive: true, force: true });

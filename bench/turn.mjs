@@ -28,12 +28,15 @@ function startInstantModel() {
     req.on('end', () => {
       marks.received = performance.now();
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const chunk = (delta, finish) => `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+      const chunk = (delta, finish) =>
+        `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
       marks.firstByte = performance.now();
       res.write(chunk({ role: 'assistant', content: 'Hello' }, null));
       res.write(chunk({ content: ' there.' }, null));
       res.write(chunk({}, 'stop'));
-      res.write(`data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', model: 'm', choices: [], usage: { prompt_tokens: 40000, completion_tokens: 3 } })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', model: 'm', choices: [], usage: { prompt_tokens: 40000, completion_tokens: 3 } })}\n\n`,
+      );
       res.end('data: [DONE]\n\n');
       marks.ended = performance.now();
     });
@@ -81,7 +84,15 @@ const runtime = new AgentRuntime({
 });
 const report = runtime.contextReport({ agentId: 'main', kind: 'main', channel: 'tui', model: undefined });
 const token = ensureGatewayTokenSync(paths, {});
-const server = new GatewayServer({ config, paths, port: 0, bind: '127.0.0.1', token, log: silentLogger, modules: [sessionsModule({ runner: agentTurnRunner(runtime) })] });
+const server = new GatewayServer({
+  config,
+  paths,
+  port: 0,
+  bind: '127.0.0.1',
+  token,
+  log: silentLogger,
+  modules: [sessionsModule({ runner: agentTurnRunner(runtime) })],
+});
 const port = await server.start();
 const client = new GatewayClient({ url: `ws://127.0.0.1:${port}`, token, clientName: 'bench' });
 await client.connect();
@@ -97,7 +108,9 @@ const overhead = [];
 const firstDelta = [];
 for (let i = 0; i < WARMUP + TURNS; i += 1) {
   const started = performance.now();
-  const done = new Promise((resolve) => { waiting = { resolve, firstDelta: 0 }; });
+  const done = new Promise((resolve) => {
+    waiting = { resolve, firstDelta: 0 };
+  });
   await client.request('chat.send', { sessionKey: KEY, text: `bench message ${i}` });
   const end = await done;
   const finished = performance.now();
@@ -113,12 +126,14 @@ await server.stop('bench finished');
 model.server.close();
 rmSync(dir, { recursive: true, force: true });
 
-console.log(JSON.stringify({
-  bench: 'turn',
-  turns: TURNS,
-  historyMessages: HISTORY,
-  bootstrapInjectedChars: context.bootstrap.reduce((sum, f) => sum + f.injectedChars, 0),
-  systemPromptChars: context.systemPromptChars,
-  turnOverheadMs: { median: round(percentile(overhead, 50)), p95: round(percentile(overhead, 95)), target: 5 },
-  firstByteToClientDeltaMs: { median: round(percentile(firstDelta, 50)), p95: round(percentile(firstDelta, 95)), target: 2 },
-}));
+console.log(
+  JSON.stringify({
+    bench: 'turn',
+    turns: TURNS,
+    historyMessages: HISTORY,
+    bootstrapInjectedChars: context.bootstrap.reduce((sum, f) => sum + f.injectedChars, 0),
+    systemPromptChars: context.systemPromptChars,
+    turnOverheadMs: { median: round(percentile(overhead, 50)), p95: round(percentile(overhead, 95)), target: 5 },
+    firstByteToClientDeltaMs: { median: round(percentile(firstDelta, 50)), p95: round(percentile(firstDelta, 95)), target: 2 },
+  }),
+);

@@ -99,14 +99,21 @@ export class AgentRuntime {
   }
 
   /** Builds the system prompt a turn of this session would get. */
-  systemPrompt(session: Pick<TurnSession, 'agentId' | 'kind' | 'channel'>, model: string, hookText: ReadonlyArray<{ source: string; text: string }> = []): { prompt: SystemPrompt; bootstrap: BootstrapFileReport[]; tools: ToolSchema[]; skills: SkillsPromptSnapshot } {
+  systemPrompt(
+    session: Pick<TurnSession, 'agentId' | 'kind' | 'channel'>,
+    model: string,
+    hookText: ReadonlyArray<{ source: string; text: string }> = [],
+  ): { prompt: SystemPrompt; bootstrap: BootstrapFileReport[]; tools: ToolSchema[]; skills: SkillsPromptSnapshot } {
     const workspaceDir = this.workspaceDir(session.agentId);
     if (!this.#preparedWorkspaces.has(workspaceDir)) {
       ensureWorkspaceSync(workspaceDir);
       this.#preparedWorkspaces.add(workspaceDir);
     }
     if (!this.#bootstrapped.has(workspaceDir) && !isFirstRunSync(workspaceDir)) this.#bootstrapped.add(workspaceDir);
-    const bootstrap = withHookBootstrap(this.#bootstrap.load(workspaceDir, { kind: session.kind, firstRun: !this.#bootstrapped.has(workspaceDir), now: this.deps.now() }), hookText);
+    const bootstrap = withHookBootstrap(
+      this.#bootstrap.load(workspaceDir, { kind: session.kind, firstRun: !this.#bootstrapped.has(workspaceDir), now: this.deps.now() }),
+      hookText,
+    );
     const tools = this.#tools(session);
     const skills = loadableSkills(this.deps.skills?.snapshot(session.agentId) ?? NO_SKILLS, tools);
     const prompt = buildSystemPrompt({
@@ -154,7 +161,14 @@ export class AgentRuntime {
     return this.#window(session, events, runId, model, built);
   }
 
-  #window(session: TurnSession, events: TurnEvents, runId: string, model: string, built: ReturnType<AgentRuntime['systemPrompt']>, extra: { signal?: AbortSignal; flush?: () => Promise<void> } = {}): ContextWindow {
+  #window(
+    session: TurnSession,
+    events: TurnEvents,
+    runId: string,
+    model: string,
+    built: ReturnType<AgentRuntime['systemPrompt']>,
+    extra: { signal?: AbortSignal; flush?: () => Promise<void> } = {},
+  ): ContextWindow {
     const entry = this.deps.config.agents.list.find((agent) => agent.id === session.agentId);
     const publish = this.deps.publishContext;
     return new ContextWindow({
@@ -206,7 +220,13 @@ export class AgentRuntime {
     }
     const model = await this.resolveModel(session);
     if (!model) {
-      return this.#failed(session.key, { status: 'error', text: '', model: undefined, iterations: 0, error: { message: 'No model provider is configured, so this message was saved but not answered.', hint: this.deps.providers.setupHint() } });
+      return this.#failed(session.key, {
+        status: 'error',
+        text: '',
+        model: undefined,
+        iterations: 0,
+        error: { message: 'No model provider is configured, so this message was saved but not answered.', hint: this.deps.providers.setupHint() },
+      });
     }
     const defaults = this.deps.config.agents.defaults;
     const entry = this.deps.config.agents.list.find((agent) => agent.id === session.agentId);
@@ -231,7 +251,13 @@ export class AgentRuntime {
         maxIterations: defaults.maxIterations,
         signal,
         timedOut: () => timeout.signal.aborted && !input.signal.aborted,
-        toolContext: { agentId: session.agentId, sessionKey: session.key, sessionType: session.kind, workspaceDir, approvals: this.deps.approvals(session.key) },
+        toolContext: {
+          agentId: session.agentId,
+          sessionKey: session.key,
+          sessionType: session.kind,
+          workspaceDir,
+          approvals: this.deps.approvals(session.key),
+        },
         setupHint: () => this.deps.providers.setupHint(),
         ...(this.deps.hooks ? { hooks: this.deps.hooks } : {}),
       };
@@ -253,7 +279,13 @@ export class AgentRuntime {
       await this.#afterTurn(session.key, window, false);
       if (outcome.status === 'aborted') return outcome;
       if (outcome.status === 'timeout') {
-        return this.#failed(session.key, { ...outcome, error: { message: `The turn took longer than ${defaults.turnTimeoutSeconds} s and was stopped.`, hint: 'Send a follow-up to continue, or raise agents.defaults.turnTimeoutSeconds in claw.json.' } });
+        return this.#failed(session.key, {
+          ...outcome,
+          error: {
+            message: `The turn took longer than ${defaults.turnTimeoutSeconds} s and was stopped.`,
+            hint: 'Send a follow-up to continue, or raise agents.defaults.turnTimeoutSeconds in claw.json.',
+          },
+        });
       }
       return this.#failed(session.key, outcome);
     } finally {
@@ -272,7 +304,11 @@ export class AgentRuntime {
       else await window.publish();
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      this.#lastErrors.set(sessionKey, { at: this.deps.now(), message: `Context maintenance after the turn failed: ${message}`, hint: 'Run /compact to try again, or /new to start a fresh session.' });
+      this.#lastErrors.set(sessionKey, {
+        at: this.deps.now(),
+        message: `Context maintenance after the turn failed: ${message}`,
+        hint: 'Run /compact to try again, or /new to start a fresh session.',
+      });
     }
   }
 

@@ -121,7 +121,15 @@ export function loadBootstrapSync(workspaceDir: string, options: BootstrapOption
       const body = stripFrontMatter(note.raw);
       const content = keepTail(body, Math.min(DAILY_NOTE_FILE_MAX_CHARS, notesLeft), note.name);
       notesLeft -= content.length;
-      files.push({ name: note.name as `memory/${string}`, path: note.path, missing: false, rawChars: note.raw.length, injectedChars: content.length, truncated: content !== body, content });
+      files.push({
+        name: note.name as `memory/${string}`,
+        path: note.path,
+        missing: false,
+        rawChars: note.raw.length,
+        injectedChars: content.length,
+        truncated: content !== body,
+        content,
+      });
     }
   }
   return { files, totalRawChars, totalInjectedChars: files.reduce((sum, file) => sum + file.injectedChars, 0) };
@@ -131,7 +139,11 @@ export function loadBootstrapSync(workspaceDir: string, options: BootstrapOption
  * Adds hook text after the workspace files, inside what is left of the total
  * budget, so the context report counts it like any bootstrap file.
  */
-export function withHookBootstrap(load: BootstrapLoad, extra: ReadonlyArray<{ source: string; text: string }>, totalMax = BOOTSTRAP_TOTAL_MAX_CHARS): BootstrapLoad {
+export function withHookBootstrap(
+  load: BootstrapLoad,
+  extra: ReadonlyArray<{ source: string; text: string }>,
+  totalMax = BOOTSTRAP_TOTAL_MAX_CHARS,
+): BootstrapLoad {
   if (extra.length === 0) return load;
   let remaining = totalMax - load.totalInjectedChars;
   const files = [...load.files];

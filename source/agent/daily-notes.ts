@@ -35,7 +35,9 @@ export function recentDailyNoteNames(workspaceDir: string, now: number): string[
   const out: string[] = [];
   for (const day of days) {
     // The day's own note first, then its topic notes (`YYYY-MM-DD-<slug>.md`) by name.
-    const ofDay = entries.filter((name) => noteName.exec(name)?.[1] === day).sort((a, b) => Number(b === `${day}.md`) - Number(a === `${day}.md`) || a.localeCompare(b));
+    const ofDay = entries
+      .filter((name) => noteName.exec(name)?.[1] === day)
+      .sort((a, b) => Number(b === `${day}.md`) - Number(a === `${day}.md`) || a.localeCompare(b));
     out.push(...ofDay.map((name) => `memory/${name}`));
   }
   return out;
@@ -43,14 +45,17 @@ export function recentDailyNoteNames(workspaceDir: string, now: number): string[
 
 /** Size and mtime of the recent notes: changes when one is written, added or removed, or the day turns. */
 export function dailyNotesSignature(workspaceDir: string, now: number): string {
-  return [recentDays(now)[0], ...recentDailyNoteNames(workspaceDir, now).map((name) => {
-    try {
-      const stat = statSync(join(workspaceDir, name));
-      return `${name}:${stat.mtimeMs}:${stat.size}`;
-    } catch {
-      return `${name}:-`;
-    }
-  })].join('|');
+  return [
+    recentDays(now)[0],
+    ...recentDailyNoteNames(workspaceDir, now).map((name) => {
+      try {
+        const stat = statSync(join(workspaceDir, name));
+        return `${name}:${stat.mtimeMs}:${stat.size}`;
+      } catch {
+        return `${name}:-`;
+      }
+    }),
+  ].join('|');
 }
 
 export interface DailyNote {

@@ -1,5 +1,14 @@
 export { AgentRuntime, type AgentRuntimeDeps, type ContextReport, type LastError } from './agent-runtime.js';
-export { bootstrapFileNames, ensureWorkspaceSync, isOnboardedWorkspaceSync, isFirstRunSync, markFirstRunCompleteSync, workspaceTemplateDir, type BootstrapFileName, type WorkspaceSetup } from './workspace.js';
+export {
+  bootstrapFileNames,
+  ensureWorkspaceSync,
+  isOnboardedWorkspaceSync,
+  isFirstRunSync,
+  markFirstRunCompleteSync,
+  workspaceTemplateDir,
+  type BootstrapFileName,
+  type WorkspaceSetup,
+} from './workspace.js';
 export {
   loadBootstrapSync,
   selectBootstrapFiles,

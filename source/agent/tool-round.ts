@@ -48,7 +48,9 @@ async function runOne(context: ToolRoundContext, call: ToolCall): Promise<ToolRe
     events.agent({ runId, sessionKey: session.key, stream: 'tool', phase: 'update', toolCallId: call.id, name: call.name, output: forDisplay(text) });
   };
   let result: ToolResult;
-  const blocked = context.allowed.has(call.name) ? await context.hooks?.beforeTool({ sessionKey: session.key, runId, tool: call.name, args: call.arguments }) : undefined;
+  const blocked = context.allowed.has(call.name)
+    ? await context.hooks?.beforeTool({ sessionKey: session.key, runId, tool: call.name, args: call.arguments })
+    : undefined;
   if (!context.allowed.has(call.name)) {
     result = { content: `Tool "${call.name}" is not available in this session. Use one of the tools listed in your instructions.`, isError: true };
   } else if (blocked) {
@@ -68,7 +70,16 @@ async function runOne(context: ToolRoundContext, call: ToolCall): Promise<ToolRe
     if (context.signal.aborted) result = { content: ABORTED_RESULT, isError: true };
     context.hooks?.afterTool({ sessionKey: session.key, runId, tool: call.name, isError: result.isError === true });
   }
-  events.agent({ runId, sessionKey: session.key, stream: 'tool', phase: 'end', toolCallId: call.id, name: call.name, output: forDisplay(result.content), isError: result.isError });
+  events.agent({
+    runId,
+    sessionKey: session.key,
+    stream: 'tool',
+    phase: 'end',
+    toolCallId: call.id,
+    name: call.name,
+    output: forDisplay(result.content),
+    isError: result.isError,
+  });
   return result;
 }
 

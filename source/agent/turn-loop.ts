@@ -1,4 +1,12 @@
-import { isProviderError, type AssistantBlock, type ProviderErrorKind, type Providers, type ProviderEvent, type ToolSchema, type Usage } from '../providers/index.js';
+import {
+  isProviderError,
+  type AssistantBlock,
+  type ProviderErrorKind,
+  type Providers,
+  type ProviderEvent,
+  type ToolSchema,
+  type Usage,
+} from '../providers/index.js';
 import type { ToolContext, ToolRegistry } from '../tools/index.js';
 import { overflowFailure, type ContextWindow } from './compaction/index.js';
 import { ReplyStream } from './reply-stream.js';

@@ -21,7 +21,11 @@ export const commandTable: Record<string, CommandEntry> = {
   },
   gateway: {
     summary: 'run, start, stop or restart the gateway daemon; tokens and service install',
-    usage: ['claw gateway run|start|stop|restart|status [--port N] [--bind ADDR] [--json]', 'claw gateway token|connect-info', 'claw gateway install|uninstall'],
+    usage: [
+      'claw gateway run|start|stop|restart|status [--port N] [--bind ADDR] [--json]',
+      'claw gateway token|connect-info',
+      'claw gateway install|uninstall',
+    ],
     load: async () => (await import('./commands/gateway.js')).run,
   },
   status: {
@@ -31,7 +35,10 @@ export const commandTable: Record<string, CommandEntry> = {
   },
   attach: {
     summary: 'open the TUI on a remote gateway over ssh, or on a ws:// URL',
-    usage: ['claw attach user@host[:sshport] [--remote-port N] [--agent ID] [--start] [--ssh-config FILE] [--remote-claw CMD]', 'claw attach ws://host:port [--token TOKEN] [--agent ID]'],
+    usage: [
+      'claw attach user@host[:sshport] [--remote-port N] [--agent ID] [--start] [--ssh-config FILE] [--remote-claw CMD]',
+      'claw attach ws://host:port [--token TOKEN] [--agent ID]',
+    ],
     load: async () => (await import('./commands/attach.js')).run,
   },
   agent: {
@@ -50,7 +57,7 @@ export const commandTable: Record<string, CommandEntry> = {
     load: async () => (await import('./commands/sessions.js')).run,
   },
   context: {
-    summary: 'what fills a session\'s context window',
+    summary: "what fills a session's context window",
     usage: ['claw context [list|detail] [--session KEY] [--json]'],
     load: async () => (await import('./commands/context.js')).run,
   },
@@ -66,7 +73,11 @@ export const commandTable: Record<string, CommandEntry> = {
   },
   memory: {
     summary: 'the memory index: status, re-index, search',
-    usage: ['claw memory status [--json] [--agent ID]', 'claw memory index [--force] [--agent ID]', 'claw memory search "query" [--json] [--agent ID] [--max N]'],
+    usage: [
+      'claw memory status [--json] [--agent ID]',
+      'claw memory index [--force] [--agent ID]',
+      'claw memory search "query" [--json] [--agent ID] [--max N]',
+    ],
     load: async () => (await import('./commands/memory.js')).run,
   },
   mcp: {
@@ -103,7 +114,11 @@ export const commandTable: Record<string, CommandEntry> = {
   },
   cron: {
     summary: 'scheduled jobs: list, add, edit, remove, run now, past runs',
-    usage: ['claw cron list [--json]', 'claw cron add --name NAME (--at WHEN | --every DURATION | --cron EXPR [--tz ZONE]) --message TEXT [--announce main|ROUTE]', 'claw cron edit|rm|run|runs|enable|disable ID'],
+    usage: [
+      'claw cron list [--json]',
+      'claw cron add --name NAME (--at WHEN | --every DURATION | --cron EXPR [--tz ZONE]) --message TEXT [--announce main|ROUTE]',
+      'claw cron edit|rm|run|runs|enable|disable ID',
+    ],
     load: async () => (await import('./commands/cron.js')).run,
   },
   heartbeat: {

@@ -58,6 +58,10 @@ async function main(): Promise<number> {
 }
 
 main().then(
-  (code) => { process.exitCode = code; },
-  (error: unknown) => { process.exitCode = reportError(error); },
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.exitCode = reportError(error);
+  },
 );

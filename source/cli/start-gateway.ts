@@ -6,7 +6,10 @@ import { startGatewayDetached } from '../client/index.js';
  * claw.json is broken, the error says which key and what was expected
  * instead of pointing at a log file.
  */
-export async function startGatewayExplained(paths: StatePaths, options: Parameters<typeof startGatewayDetached>[1] = {}): ReturnType<typeof startGatewayDetached> {
+export async function startGatewayExplained(
+  paths: StatePaths,
+  options: Parameters<typeof startGatewayDetached>[1] = {},
+): ReturnType<typeof startGatewayDetached> {
   try {
     return await startGatewayDetached(paths, options);
   } catch (error) {

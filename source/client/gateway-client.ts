@@ -73,9 +73,17 @@ export class GatewayClient {
       };
       ws.on('unexpected-response', (_req, res) => {
         let body = '';
-        res.on('data', (chunk: Buffer) => { body += chunk.toString('utf8'); });
-        res.on('end', () => fail(new ClawError(res.statusCode === 401 ? 'unauthorized' : res.statusCode === 429 ? 'rate_limited' : 'unavailable',
-          `Gateway refused the connection (HTTP ${res.statusCode}): ${body || res.statusMessage}`)));
+        res.on('data', (chunk: Buffer) => {
+          body += chunk.toString('utf8');
+        });
+        res.on('end', () =>
+          fail(
+            new ClawError(
+              res.statusCode === 401 ? 'unauthorized' : res.statusCode === 429 ? 'rate_limited' : 'unavailable',
+              `Gateway refused the connection (HTTP ${res.statusCode}): ${body || res.statusMessage}`,
+            ),
+          ),
+        );
       });
       ws.on('error', (error) => fail(new ClawError('unavailable', `Cannot reach the gateway at ${this.options.url}: ${error.message}`)));
       ws.on('open', () => {
@@ -83,21 +91,28 @@ export class GatewayClient {
         this.rawRequest('connect', {
           minProtocol: PROTOCOL_VERSION,
           maxProtocol: PROTOCOL_VERSION,
-          client: { id: this.options.clientId ?? `claw-${randomUUID().slice(0, 8)}`, version: CLAW_VERSION, ...(this.options.clientName ? { name: this.options.clientName } : {}) },
+          client: {
+            id: this.options.clientId ?? `claw-${randomUUID().slice(0, 8)}`,
+            version: CLAW_VERSION,
+            ...(this.options.clientName ? { name: this.options.clientName } : {}),
+          },
           role: 'operator',
           scopes: this.options.scopes ?? ['read', 'write', 'admin', 'approvals'],
           auth: { token: this.options.token },
           ...(resume ? { resume } : {}),
-        }).then((payload) => {
-          const hello = payload as HelloPayload;
-          this.hello = hello;
-          this.lastSeq = hello.seq;
-          this.attempt = 0;
-          settled = true;
-          this.setState('open');
-          for (const listener of this.helloListeners) listener(hello);
-          resolve(hello);
-        }, (error: Error) => fail(error));
+        }).then(
+          (payload) => {
+            const hello = payload as HelloPayload;
+            this.hello = hello;
+            this.lastSeq = hello.seq;
+            this.attempt = 0;
+            settled = true;
+            this.setState('open');
+            for (const listener of this.helloListeners) listener(hello);
+            resolve(hello);
+          },
+          (error: Error) => fail(error),
+        );
       });
       ws.on('message', (data) => this.onFrame(data.toString()));
       ws.on('close', (code, reason) => {

@@ -31,7 +31,11 @@ export function readGatewayInfoSync(paths: StatePaths): GatewayInfo | undefined 
 export function removeGatewayInfoSync(paths: StatePaths, pid = process.pid): void {
   const info = readGatewayInfoSync(paths);
   if (info && info.pid !== pid) return;
-  try { unlinkSync(paths.gatewayInfo); } catch { /* already gone */ }
+  try {
+    unlinkSync(paths.gatewayInfo);
+  } catch {
+    /* already gone */
+  }
 }
 
 /** The address a local client should dial for a gateway bound to `bind`. */

@@ -75,12 +75,17 @@ export async function startGatewayDetached(paths: StatePaths, options: { port?: 
   });
   closeSync(out);
   let exitCode: number | null = null;
-  child.on('exit', (code) => { exitCode = code ?? 1; });
+  child.on('exit', (code) => {
+    exitCode = code ?? 1;
+  });
   child.unref();
   while (Date.now() < deadline) {
     if (exitCode !== null) {
       const reason = readFileSync(outPath).subarray(logStart).toString('utf8').trim();
-      throw new ClawError('unavailable', `The gateway exited during start (code ${exitCode})${reason ? `:\n${reason}` : `. See ${outPath} and ${paths.logs}.`}`);
+      throw new ClawError(
+        'unavailable',
+        `The gateway exited during start (code ${exitCode})${reason ? `:\n${reason}` : `. See ${outPath} and ${paths.logs}.`}`,
+      );
     }
     const found = findLocalGateway(paths);
     if (found && found.info.pid === child.pid && (await httpReady(found.info))) return { started: true, gateway: found };
@@ -92,7 +97,12 @@ export async function startGatewayDetached(paths: StatePaths, options: { port?: 
 export async function connectLocal(paths: StatePaths, options: { reconnect?: boolean; clientName?: string } = {}): Promise<GatewayClient> {
   const gateway = findLocalGateway(paths);
   if (!gateway) throw new ClawError('unavailable', 'No gateway is running for this state dir. Start one with `claw gateway start`.');
-  const client = new GatewayClient({ url: gateway.url, token: gateway.token, reconnect: options.reconnect ?? false, clientName: options.clientName ?? 'claw-cli' });
+  const client = new GatewayClient({
+    url: gateway.url,
+    token: gateway.token,
+    reconnect: options.reconnect ?? false,
+    clientName: options.clientName ?? 'claw-cli',
+  });
   await client.connect();
   return client;
 }
@@ -139,7 +149,14 @@ export type GatewayStatus =
 export async function gatewayStatus(paths: StatePaths): Promise<GatewayStatus> {
   const gateway = findLocalGateway(paths);
   if (!gateway) return { running: false };
-  const client = new GatewayClient({ url: gateway.url, token: gateway.token, clientName: 'claw-status', scopes: ['read'], connectTimeoutMs: 3000, requestTimeoutMs: 3000 });
+  const client = new GatewayClient({
+    url: gateway.url,
+    token: gateway.token,
+    clientName: 'claw-status',
+    scopes: ['read'],
+    connectTimeoutMs: 3000,
+    requestTimeoutMs: 3000,
+  });
   try {
     await client.connect();
     return { running: true, source: 'rpc', status: await client.request('status') };

@@ -81,8 +81,14 @@ function fsyncDirSync(dir: string): void {
   // Directory fsync makes the rename itself durable; some filesystems refuse it.
   try {
     const fd = fs.openSync(dir, 'r');
-    try { fs.fsyncSync(fd); } finally { fs.closeSync(fd); }
-  } catch { /* best effort */ }
+    try {
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    /* best effort */
+  }
 }
 
 /**
@@ -99,7 +105,11 @@ export function writeFileAtomicSync(path: string, data: string | Uint8Array, mod
     ops.fsyncSync(fd);
   } catch (error) {
     ops.closeSync(fd);
-    try { ops.unlinkSync(temp); } catch { /* already gone */ }
+    try {
+      ops.unlinkSync(temp);
+    } catch {
+      /* already gone */
+    }
     throw error;
   }
   ops.closeSync(fd);
@@ -117,13 +127,23 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, m
     await ops.fdatasync(fd);
   } catch (error) {
     ops.closeSync(fd);
-    try { ops.unlinkSync(temp); } catch { /* already gone */ }
+    try {
+      ops.unlinkSync(temp);
+    } catch {
+      /* already gone */
+    }
     throw error;
   }
   ops.closeSync(fd);
   await fs.promises.rename(temp, path);
   try {
     const dir = await fs.promises.open(dirname(path), 'r');
-    try { await dir.sync(); } finally { await dir.close(); }
-  } catch { /* best effort */ }
+    try {
+      await dir.sync();
+    } finally {
+      await dir.close();
+    }
+  } catch {
+    /* best effort */
+  }
 }

@@ -5,7 +5,10 @@ import { parseJsonc } from './jsonc.js';
 import { writeFileAtomicSync } from './atomic-file.js';
 
 export class ConfigError extends Error {
-  constructor(message: string, readonly file: string) {
+  constructor(
+    message: string,
+    readonly file: string,
+  ) {
     super(message);
     this.name = 'ConfigError';
   }

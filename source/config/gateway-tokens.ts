@@ -50,10 +50,19 @@ function writeScopedTokens(paths: StatePaths, tokens: ScopedToken[]): void {
 
 /** Parses `read,write`; says which names exist when one is wrong. */
 export function parseScopes(text: string): Scope[] {
-  const names = [...new Set(text.split(',').map((part) => part.trim()).filter(Boolean))];
+  const names = [
+    ...new Set(
+      text
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean),
+    ),
+  ];
   const unknown = names.filter((name) => !(scopes as readonly string[]).includes(name));
   if (names.length === 0 || unknown.length) {
-    throw new Error(`${unknown.length ? `unknown scope ${unknown.map((n) => `"${n}"`).join(', ')}` : 'no scopes given'}: use a comma-separated list of ${scopes.join(', ')}`);
+    throw new Error(
+      `${unknown.length ? `unknown scope ${unknown.map((n) => `"${n}"`).join(', ')}` : 'no scopes given'}: use a comma-separated list of ${scopes.join(', ')}`,
+    );
   }
   return names as Scope[];
 }
@@ -74,9 +83,16 @@ export function revokeScopedToken(paths: StatePaths, idPrefix: string): ScopedTo
   const tokens = listScopedTokens(paths);
   const matches = tokens.filter((t) => t.id.startsWith(idPrefix));
   if (matches.length !== 1) {
-    throw new Error(matches.length ? `"${idPrefix}" matches ${matches.length} tokens; give more of the id.` : `No token "${idPrefix}". Run \`claw gateway token list\` to see ids.`);
+    throw new Error(
+      matches.length
+        ? `"${idPrefix}" matches ${matches.length} tokens; give more of the id.`
+        : `No token "${idPrefix}". Run \`claw gateway token list\` to see ids.`,
+    );
   }
-  writeScopedTokens(paths, tokens.filter((t) => t !== matches[0]));
+  writeScopedTokens(
+    paths,
+    tokens.filter((t) => t !== matches[0]),
+  );
   return matches[0]!;
 }
 

@@ -16,4 +16,14 @@ export { CLAW_VERSION } from './version.js';
 export { systemClock, sleepOn, type Clock, type TimerHandle } from './clock.js';
 export { ensureGatewayTokenSync, readGatewayTokenSync } from './gateway-token-file.js';
 export { secureStateDirSync } from './private-state.js';
-export { hashToken, tokenMatches, scopesForToken, createScopedToken, revokeScopedToken, listScopedTokens, parseScopes, OPERATOR_SCOPES, type ScopedToken } from './gateway-tokens.js';
+export {
+  hashToken,
+  tokenMatches,
+  scopesForToken,
+  createScopedToken,
+  revokeScopedToken,
+  listScopedTokens,
+  parseScopes,
+  OPERATOR_SCOPES,
+  type ScopedToken,
+} from './gateway-tokens.js';

@@ -16,7 +16,13 @@ function tighten(path: string, mode: number): boolean {
 export function secureStateDirSync(paths: StatePaths): string[] {
   mkdirSync(paths.root, { recursive: true, mode: 0o700 });
   const fixed: string[] = [];
-  for (const [path, mode] of [[paths.root, 0o700], [paths.credentials, 0o700], [paths.config, 0o600], [paths.execApprovals, 0o600], [paths.gatewayInfo, 0o600]] as const) {
+  for (const [path, mode] of [
+    [paths.root, 0o700],
+    [paths.credentials, 0o700],
+    [paths.config, 0o600],
+    [paths.execApprovals, 0o600],
+    [paths.gatewayInfo, 0o600],
+  ] as const) {
     if (tighten(path, mode)) fixed.push(path);
   }
   return fixed;

@@ -7,6 +7,7 @@ export function agentHooks(lifecycle: Lifecycle): AgentHooks {
     beforeTool: (call) => lifecycle.gate('tool:before', call),
     afterTool: (call) => void lifecycle.emit('tool:after', call),
     bootstrap: (session) => lifecycle.bootstrapText(session),
-    compaction: (phase, info) => void (phase === 'before' ? lifecycle.emit('session:compact:before', { sessionKey: info.sessionKey }) : lifecycle.emit('session:compact:after', info)),
+    compaction: (phase, info) =>
+      void (phase === 'before' ? lifecycle.emit('session:compact:before', { sessionKey: info.sessionKey }) : lifecycle.emit('session:compact:after', info)),
   };
 }

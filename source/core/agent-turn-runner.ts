@@ -61,19 +61,22 @@ function laneOutcome(outcome: AgentOutcome): TurnOutcome {
 export function agentTurnRunner(runtime: AgentRuntime): TurnRunner {
   return {
     async run(turn) {
-      const outcome = await runtime.runTurn({
-        runId: turn.runId,
-        session: turnSession(turn, turn.session),
-        // The lane has already appended the user messages.
-        messages: [],
-        signal: turn.signal,
-        // The lane appends steered messages to the transcript as they are taken.
-        hasSteered: () => turn.hasSteered(),
-        takeSteered: () => turn.takeSteered().map((message) => ({ text: message.text, appended: true })),
-      }, {
-        chat: (payload) => turn.emit('chat', payload),
-        agent: (payload) => turn.emit('agent', payload),
-      });
+      const outcome = await runtime.runTurn(
+        {
+          runId: turn.runId,
+          session: turnSession(turn, turn.session),
+          // The lane has already appended the user messages.
+          messages: [],
+          signal: turn.signal,
+          // The lane appends steered messages to the transcript as they are taken.
+          hasSteered: () => turn.hasSteered(),
+          takeSteered: () => turn.takeSteered().map((message) => ({ text: message.text, appended: true })),
+        },
+        {
+          chat: (payload) => turn.emit('chat', payload),
+          agent: (payload) => turn.emit('agent', payload),
+        },
+      );
       return laneOutcome(outcome);
     },
   };

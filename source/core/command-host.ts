@@ -7,7 +7,13 @@ import type { Lifecycle } from './lifecycle.js';
 import type { SessionsService } from './sessions-service.js';
 
 /** Slash commands' view of sessions and lanes. */
-export function sessionCommandHost(sessions: SessionsService, lanes: Pick<LaneQueue, 'abort'>, inbound: Pick<InboundService, 'retry'>, lifecycle: Lifecycle, schedule?: ScheduleCommandHost): CommandHost {
+export function sessionCommandHost(
+  sessions: SessionsService,
+  lanes: Pick<LaneQueue, 'abort'>,
+  inbound: Pick<InboundService, 'retry'>,
+  lifecycle: Lifecycle,
+  schedule?: ScheduleCommandHost,
+): CommandHost {
   const { registry } = sessions;
   return {
     ...(schedule ? { schedule } : {}),

@@ -30,7 +30,12 @@ export class CommandAwareInbound implements InboundPort {
   async #runCommand(message: InboundMessage): Promise<AcceptResult> {
     const sessionKey = message.sessionKey ?? routeInbound(message, this.config).sessionKey;
     const runId = randomUUID();
-    const route = { channel: message.channel, ...(message.accountId ? { accountId: message.accountId } : {}), peer: message.peer, ...(message.threadId ? { threadId: message.threadId } : {}) };
+    const route = {
+      channel: message.channel,
+      ...(message.accountId ? { accountId: message.accountId } : {}),
+      peer: message.peer,
+      ...(message.threadId ? { threadId: message.threadId } : {}),
+    };
     // Answer the sender first, then run: the command's events must follow the acceptance the sender is waiting on.
     setImmediate(() => {
       void this.commands.run(sessionKey, message.text.trim()).then(

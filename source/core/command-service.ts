@@ -52,7 +52,11 @@ export class CommandService {
       resolveModel: (session) => agent.resolveModel(session),
       lastError: (key) => agent.lastError(key),
       contextWindow: (session, runId) =>
-        agent.contextWindow(session, { chat: (p) => events.emit('chat', p), agent: (p) => events.emit('agent', p), context: (p) => events.emit('context', p) }, runId),
+        agent.contextWindow(
+          session,
+          { chat: (p) => events.emit('chat', p), agent: (p) => events.emit('agent', p), context: (p) => events.emit('context', p) },
+          runId,
+        ),
       contextReport: (session) => agent.contextReport(session),
     });
     return result.data === undefined ? { reply: result.reply } : { reply: result.reply, data: result.data };

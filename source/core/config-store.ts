@@ -9,7 +9,16 @@ import type { Logger } from './logger.js';
  * listening socket, and limits the tools and the event buffer read once at
  * start. A reload reports them instead of pretending they changed.
  */
-const RESTART_KEYS = ['gateway.port', 'gateway.bind', 'gateway.resumeBufferEvents', 'gateway.tickIntervalMs', 'tools.exec', 'tools.fs', 'tools.fsRoots', 'tools.web'];
+const RESTART_KEYS = [
+  'gateway.port',
+  'gateway.bind',
+  'gateway.resumeBufferEvents',
+  'gateway.tickIntervalMs',
+  'tools.exec',
+  'tools.fs',
+  'tools.fsRoots',
+  'tools.web',
+];
 
 const RELOAD_DEBOUNCE_MS = 150;
 

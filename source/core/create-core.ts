@@ -104,7 +104,13 @@ export class Core {
     this.lifecycle = new Lifecycle(log);
     this.outbound = new Outbound(log);
     this.providers = createProviders({ config, paths, clock, ...(options.env ? { env: options.env } : {}) });
-    this.skills = new SkillsService({ config, paths, workspaceDir: (agentId) => agentWorkspaceDir(config, paths, agentId), clock, onError: (error) => log.warn(`skills: ${String(error)}`) });
+    this.skills = new SkillsService({
+      config,
+      paths,
+      workspaceDir: (agentId) => agentWorkspaceDir(config, paths, agentId),
+      clock,
+      onError: (error) => log.warn(`skills: ${String(error)}`),
+    });
     const skills = this.skills;
     this.tools = createToolsRuntime({ config, paths, now, readRoots: (agentId) => skills.readRoots(agentId), ...(options.env ? { env: options.env } : {}) });
     this.tools.registry.register(skills.tool());
@@ -133,11 +139,19 @@ export class Core {
       clock,
       openSession: (key) => registry.open(key),
       onOutcome: (message, status, detail) => {
-        journal.finish(message.seq, status, { ...(detail.reason ? { reason: detail.reason } : {}), ...(detail.turnRunId ? { turnRunId: detail.turnRunId } : {}) })
+        journal
+          .finish(message.seq, status, { ...(detail.reason ? { reason: detail.reason } : {}), ...(detail.turnRunId ? { turnRunId: detail.turnRunId } : {}) })
           .catch((error: unknown) => log.error(`journal outcome for ${message.messageId} not written: ${String(error)}`));
-        const reply = { sessionKey: message.sessionKey, runId: detail.turnRunId ?? message.runId, messageId: message.messageId, status, text: detail.text ?? detail.reason ?? '' };
+        const reply = {
+          sessionKey: message.sessionKey,
+          runId: detail.turnRunId ?? message.runId,
+          messageId: message.messageId,
+          status,
+          text: detail.text ?? detail.reason ?? '',
+        };
         void this.outbound.deliver(message.route ?? { channel: message.channel }, reply);
-        if (status === 'replied') void this.lifecycle.emit('message:sent', { sessionKey: message.sessionKey, runId: reply.runId, channel: message.channel, text: reply.text });
+        if (status === 'replied')
+          void this.lifecycle.emit('message:sent', { sessionKey: message.sessionKey, runId: reply.runId, channel: message.channel, text: reply.text });
       },
       emit: this.#turnEmitter(),
       onChange: () => lanesEvent.poke(),
@@ -152,8 +166,20 @@ export class Core {
       sessions: registry,
       lifecycle: this.lifecycle,
       refused: (message, reason) => {
-        events.emit('chat', { runId: message.runId, sessionKey: message.sessionKey, state: 'error', message: reason, hint: 'A message:received hook refused it; `claw hooks list` shows your hooks.' });
-        void this.outbound.deliver(message.route ?? { channel: message.channel }, { sessionKey: message.sessionKey, runId: message.runId, messageId: message.messageId, status: 'dropped', text: reason });
+        events.emit('chat', {
+          runId: message.runId,
+          sessionKey: message.sessionKey,
+          state: 'error',
+          message: reason,
+          hint: 'A message:received hook refused it; `claw hooks list` shows your hooks.',
+        });
+        void this.outbound.deliver(message.route ?? { channel: message.channel }, {
+          sessionKey: message.sessionKey,
+          runId: message.runId,
+          messageId: message.messageId,
+          status: 'dropped',
+          text: reason,
+        });
       },
       sessionChanged: (key, reason) => this.sessions.changed(key, reason),
       accepted: (message, sessionKey) =>
@@ -168,13 +194,24 @@ export class Core {
         }),
       warn: (message) => log.warn(message),
     });
-    this.commands = new CommandService(sessionCommandHost(this.sessions, this.lanes, this.#messages, this.lifecycle, this.schedule), this.agent, this.providers, events);
+    this.commands = new CommandService(
+      sessionCommandHost(this.sessions, this.lanes, this.#messages, this.lifecycle, this.schedule),
+      this.agent,
+      this.providers,
+      events,
+    );
     this.commands.add(createSkillsSlashCommand(skills));
     // A user-invocable skill is a slash command that starts a turn following that skill.
     this.commands.addSource((reserved) =>
       skills.commands(defaultAgentId(config), reserved).commands.map((command) =>
         skillSlashCommand(command, async (sessionKey, message) => {
-          const accepted = await this.#messages.accept({ channel: 'tui', peer: { kind: 'direct', id: 'skill' }, sessionKey, messageId: randomUUID(), text: message });
+          const accepted = await this.#messages.accept({
+            channel: 'tui',
+            peer: { kind: 'direct', id: 'skill' },
+            sessionKey,
+            messageId: randomUUID(),
+            text: message,
+          });
           return { runId: accepted.runId };
         }),
       ),
@@ -189,7 +226,14 @@ export class Core {
       gatewayToken: () => readGatewayTokenSync(paths, options.env ?? process.env),
       ...options.hooks,
     });
-    this.services = [this.memory, { name: 'skills', start: () => skills.start(), stop: () => skills.stop() }, this.mcp, this.hooks, this.schedule, ...(options.services ?? [])];
+    this.services = [
+      this.memory,
+      { name: 'skills', start: () => skills.start(), stop: () => skills.stop() },
+      this.mcp,
+      this.hooks,
+      this.schedule,
+      ...(options.services ?? []),
+    ];
   }
 
   /** Builds every service in order, opens the journal and re-queues what a crash left unfinished. */
@@ -239,7 +283,11 @@ export class Core {
       exec: { ok: true, detail: describeExecSandbox(this.tools.sandbox).text },
     };
     const config = this.config.status();
-    if (config.state !== 'ok') checks.config = { ok: true, detail: config.state === 'invalid' ? 'claw.json is invalid; running the last good config' : `restart needed for ${config.restartNeeded.join(', ')}` };
+    if (config.state !== 'ok')
+      checks.config = {
+        ok: true,
+        detail: config.state === 'invalid' ? 'claw.json is invalid; running the last good config' : `restart needed for ${config.restartNeeded.join(', ')}`,
+      };
     for (const service of this.services) {
       const health = service.health?.();
       if (health) checks[service.name] = health;

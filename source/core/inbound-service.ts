@@ -3,13 +3,7 @@ import type { ClawConfig } from '../config/index.js';
 import type { InboundMessage } from '../channels/index.js';
 import { ClawError, type ReplyRoute } from '../protocol/index.js';
 import type { Lifecycle } from './lifecycle.js';
-import {
-  resolveQueueMode,
-  type AcceptedRecord,
-  type InboundJournal,
-  type LaneQueue,
-  type QueuedMessage,
-} from '../queue/index.js';
+import { resolveQueueMode, type AcceptedRecord, type InboundJournal, type LaneQueue, type QueuedMessage } from '../queue/index.js';
 import { routeInbound } from '../routing/index.js';
 import { RECOVERED_ENTRY, type SessionRegistry } from '../sessions/index.js';
 
@@ -85,7 +79,10 @@ export class InboundService implements InboundPort {
     const { config, journal, lanes, sessions } = this.deps;
     const limit = config.session.maxMessageChars;
     if (message.text.length > limit) {
-      throw new ClawError('bad_request', `The message is ${message.text.length} characters; the limit is ${limit} (session.maxMessageChars). Shorten it or split it.`);
+      throw new ClawError(
+        'bad_request',
+        `The message is ${message.text.length} characters; the limit is ${limit} (session.maxMessageChars). Shorten it or split it.`,
+      );
     }
     if (message.text.trim().length === 0) throw new ClawError('bad_request', 'The message is empty; type some text to send.');
     const sessionKey = message.sessionKey ?? routeInbound(message, config).sessionKey;
@@ -143,7 +140,7 @@ export class InboundService implements InboundPort {
     const { journal, lanes, sessions } = this.deps;
     const session = await sessions.open(sessionKey);
     const last = [...session.entries()].reverse().find((e) => e.type === 'message' && e.role === 'user');
-    if (!last || last.type !== 'message' || last.role !== 'user') {
+    if (last?.type !== 'message' || last.role !== 'user') {
       throw new ClawError('not_found', `Nothing to retry: ${sessionKey} has no message from you yet.`);
     }
     const record = await journal.accept({
@@ -178,7 +175,9 @@ export class InboundService implements InboundPort {
         sessions.ensure(record.sessionKey, record.channel);
         const session = await sessions.open(record.sessionKey);
         if (!message.rerun && session.isAnswered(record.messageId)) {
-          void journal.finish(record.seq, 'replied', { reason: 'reply found in the transcript after a restart' }).catch((error: unknown) => this.deps.warn(String(error)));
+          void journal
+            .finish(record.seq, 'replied', { reason: 'reply found in the transcript after a restart' })
+            .catch((error: unknown) => this.deps.warn(String(error)));
           completed += 1;
           continue;
         }

@@ -33,6 +33,7 @@ export interface LifecycleVerdict {
 }
 
 export type GatedEvent = 'tool:before' | 'message:received';
+// biome-ignore lint/suspicious/noConfusingVoidType: a listener that returns nothing is the common case and must type-check
 type ListenerAnswer = void | LifecycleVerdict | readonly LifecycleVerdict[];
 export type LifecycleListener<E extends LifecycleEvent> = (payload: LifecycleEvents[E]) => ListenerAnswer | Promise<ListenerAnswer>;
 
@@ -90,6 +91,8 @@ export class Lifecycle {
   /** Text listeners add to a turn's bootstrap context, each with its source. */
   async bootstrapText(payload: LifecycleEvents['agent:bootstrap']): Promise<Array<{ source: string; text: string }>> {
     if (!this.has('agent:bootstrap')) return [];
-    return (await this.emit('agent:bootstrap', payload)).flatMap((verdict) => (verdict.bootstrap ? [{ source: verdict.source ?? 'hook', text: verdict.bootstrap }] : []));
+    return (await this.emit('agent:bootstrap', payload)).flatMap((verdict) =>
+      verdict.bootstrap ? [{ source: verdict.source ?? 'hook', text: verdict.bootstrap }] : [],
+    );
   }
 }

@@ -49,7 +49,9 @@ export function createFileLogger(logDir: string, options: { echo?: boolean; leve
     const line = redactSecrets(`${now.toISOString()} ${level.toUpperCase()} ${message}${extra}`, secrets);
     try {
       appendFileSync(join(logDir, `gateway-${day(now)}.log`), `${line}\n`, { mode: 0o600 });
-    } catch { /* a full disk must not take the gateway down */ }
+    } catch {
+      /* a full disk must not take the gateway down */
+    }
     if (options.echo) (level === 'error' || level === 'warn' ? process.stderr : process.stdout).write(`${line}\n`);
   };
   return {
@@ -57,7 +59,9 @@ export function createFileLogger(logDir: string, options: { echo?: boolean; leve
     info: (m, f) => write('info', m, f),
     warn: (m, f) => write('warn', m, f),
     error: (m, f) => write('error', m, f),
-    addSecret: (s) => { secrets.add(s); },
+    addSecret: (s) => {
+      secrets.add(s);
+    },
   };
 }
 

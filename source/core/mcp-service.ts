@@ -42,7 +42,9 @@ export class McpService implements Service {
     options: McpServiceOptions = {},
   ) {
     this.elicitations = new ElicitationInbox({ now, ...(options.elicitationTimeoutMs ? { timeoutMs: options.elicitationTimeoutMs } : {}) });
-    this.#unsubscribe = this.elicitations.on((event, elicitation) => events.emit(event === 'requested' ? 'mcp.elicitation.requested' : 'mcp.elicitation.resolved', { elicitation }));
+    this.#unsubscribe = this.elicitations.on((event, elicitation) =>
+      events.emit(event === 'requested' ? 'mcp.elicitation.requested' : 'mcp.elicitation.resolved', { elicitation }),
+    );
     this.manager = new McpManager(config.mcpServers, {
       registry,
       now,
@@ -61,7 +63,10 @@ export class McpService implements Service {
 
   start(): void {
     for (const [name, server] of Object.entries(this.config.mcpServers)) {
-      if (server.sampling) this.log.warn(`MCP server "${name}" has sampling: true, but this gateway cannot lend it the agent's model yet; the server is connected without sampling.`);
+      if (server.sampling)
+        this.log.warn(
+          `MCP server "${name}" has sampling: true, but this gateway cannot lend it the agent's model yet; the server is connected without sampling.`,
+        );
     }
     this.manager.start();
   }
@@ -78,7 +83,9 @@ export class McpService implements Service {
 
   health(): ServiceHealth {
     // A broken MCP server must not make the daemon look unhealthy (a supervisor would restart it for nothing).
-    const failing = this.status().filter((server) => server.state === 'error').map((server) => server.name);
+    const failing = this.status()
+      .filter((server) => server.state === 'error')
+      .map((server) => server.name);
     return failing.length === 0 ? { ok: true } : { ok: true, detail: `MCP servers reconnecting: ${failing.join(', ')}` };
   }
 
@@ -96,7 +103,9 @@ export class McpService implements Service {
       this.#reported.set(server.name, key);
       if (server.state === 'error') {
         const stderr = server.lastStderr && !server.lastError?.includes(server.lastStderr) ? `; its last stderr line: "${server.lastStderr}"` : '';
-        this.log.warn(`MCP server "${server.name}" failed: ${server.lastError ?? 'unknown error'}${stderr}; retrying (\`claw mcp logs ${server.name}\` shows its stderr)`);
+        this.log.warn(
+          `MCP server "${server.name}" failed: ${server.lastError ?? 'unknown error'}${stderr}; retrying (\`claw mcp logs ${server.name}\` shows its stderr)`,
+        );
       } else if (server.state === 'ready') {
         const skipped = server.skippedTools?.length ? `; left out ${server.skippedTools.map((tool) => tool.name).join(', ')} (task-only)` : '';
         this.log.info(`MCP server "${server.name}" ready with ${server.toolCount} tools${skipped}`);

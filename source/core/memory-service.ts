@@ -25,13 +25,15 @@ export class MemoryService implements Service {
     for (const agentId of config.memory.enabled ? configuredAgentIds(config) : []) {
       const index = memoryIndexFor({ config, paths, agentId });
       this.#indexes.set(agentId, index);
-      this.#watchers.push(watchMemory(index, {
-        debounceMs: config.memory.watchDebounceMs,
-        onSynced: (stats) => {
-          if (stats.filesChanged + stats.filesRemoved > 0) log.info('memory re-indexed', { agentId, ...stats });
-        },
-        onError: (error) => log.warn('memory watcher failed', { agentId, error: (error as Error).message }),
-      }));
+      this.#watchers.push(
+        watchMemory(index, {
+          debounceMs: config.memory.watchDebounceMs,
+          onSynced: (stats) => {
+            if (stats.filesChanged + stats.filesRemoved > 0) log.info('memory re-indexed', { agentId, ...stats });
+          },
+          onError: (error) => log.warn('memory watcher failed', { agentId, error: (error as Error).message }),
+        }),
+      );
       index.sync().then(
         (stats) => log.info('memory index ready', { agentId, ...stats }),
         (error: unknown) => log.error('memory index failed', { agentId, error: (error as Error).message }),
@@ -43,7 +45,8 @@ export class MemoryService implements Service {
     const id = agentId ?? 'main';
     const index = this.#indexes.get(id);
     if (index) return index;
-    if (!this.config.memory.enabled) throw new ClawError('unavailable', 'Memory is disabled (memory.enabled is false). Enable it with `claw config set memory.enabled true`.');
+    if (!this.config.memory.enabled)
+      throw new ClawError('unavailable', 'Memory is disabled (memory.enabled is false). Enable it with `claw config set memory.enabled true`.');
     throw new ClawError('not_found', `No agent "${id}". Known agents: ${[...this.#indexes.keys()].join(', ')}.`);
   }
 

@@ -65,10 +65,13 @@ export async function runGatewayDaemon(options: DaemonOptions): Promise<void> {
     stopping = true;
     const config = loadConfigQuiet(paths, log);
     // A drain that overruns must not keep the process alive forever.
-    setTimeout(() => {
-      log.error('drain overran its bound; exiting anyway');
-      process.exit(code || 1);
-    }, (config?.gateway.drainTimeoutMs ?? 10_000) + 5000).unref();
+    setTimeout(
+      () => {
+        log.error('drain overran its bound; exiting anyway');
+        process.exit(code || 1);
+      },
+      (config?.gateway.drainTimeoutMs ?? 10_000) + 5000,
+    ).unref();
     try {
       await server?.stop(reason);
     } finally {

@@ -3,7 +3,10 @@ import { dirname } from 'node:path';
 import { isProcessAlive } from '../client/index.js';
 
 export class GatewayLockedError extends Error {
-  constructor(readonly pid: number, readonly stateDir: string) {
+  constructor(
+    readonly pid: number,
+    readonly stateDir: string,
+  ) {
     super(`Another claw gateway (pid ${pid}) is already running for ${stateDir}. Stop it with \`claw gateway stop\`, or use another CLAW_STATE_DIR.`);
     this.name = 'GatewayLockedError';
   }
@@ -23,18 +26,27 @@ export function acquireStateLockSync(lockPath: string, stateDir: string): () => 
       return () => {
         try {
           if (readFileSync(lockPath, 'utf8').trim() === String(process.pid)) unlinkSync(lockPath);
-        } catch { /* already gone */ }
+        } catch {
+          /* already gone */
+        }
       };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       let owner = NaN;
-      try { owner = Number(readFileSync(lockPath, 'utf8').trim()); } catch { /* raced with removal */ }
+      try {
+        owner = Number(readFileSync(lockPath, 'utf8').trim());
+      } catch {
+        /* raced with removal */
+      }
       if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isProcessAlive(owner)) {
         throw new GatewayLockedError(owner, stateDir);
       }
-      try { unlinkSync(lockPath); } catch { /* raced with another taker */ }
+      try {
+        unlinkSync(lockPath);
+      } catch {
+        /* raced with another taker */
+      }
     }
   }
   throw new Error(`Could not take the gateway lock ${lockPath}; remove it if no gateway is running.`);
 }
-

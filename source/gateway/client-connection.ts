@@ -27,7 +27,12 @@ export interface ConnectionHost {
 }
 
 export class HandshakeError extends ClawError {
-  constructor(readonly closeCode: number, code: ConstructorParameters<typeof ClawError>[0], message: string, retryAfterMs?: number) {
+  constructor(
+    readonly closeCode: number,
+    code: ConstructorParameters<typeof ClawError>[0],
+    message: string,
+    retryAfterMs?: number,
+  ) {
     super(code, message, retryAfterMs !== undefined ? { retryAfterMs } : {});
   }
 }
@@ -57,7 +62,10 @@ export class ClientConnection {
     this.caller = { connId, clientId: 'unknown', scopes: [], address };
     setReceiveLimit(ws, PRE_AUTH_MAX_BYTES);
     const seconds = host.connectTimeoutMs / 1000;
-    this.connectTimer = setTimeout(() => this.close(closeCodes.connectTimeout, `connect timeout: send a connect request within ${seconds} s`), host.connectTimeoutMs);
+    this.connectTimer = setTimeout(
+      () => this.close(closeCodes.connectTimeout, `connect timeout: send a connect request within ${seconds} s`),
+      host.connectTimeoutMs,
+    );
     ws.on('message', (data, isBinary) => this.onMessage(data as Buffer, isBinary));
     ws.on('close', () => this.onClosed());
     ws.on('error', () => this.onClosed());
@@ -108,14 +116,19 @@ export class ClientConnection {
     if (!frame.success) {
       const id = (parsed as { id?: unknown }).id;
       if (typeof id !== 'string') return this.close(closeCodes.badFrame, 'frame is not a request: expected {type:"req", id, method, params}');
-      this.respond({ type: 'res', id, ok: false, error: new ClawError('bad_request', 'Malformed request: expected {type:"req", id, method, params}.').toShape() });
+      this.respond({
+        type: 'res',
+        id,
+        ok: false,
+        error: new ClawError('bad_request', 'Malformed request: expected {type:"req", id, method, params}.').toShape(),
+      });
       return;
     }
     void this.host.dispatch(frame.data, this.caller).then((res) => this.respond(res));
   }
 
   private onHandshake(frame: RequestFrame | undefined): void {
-    if (!frame || frame.method !== 'connect') {
+    if (frame?.method !== 'connect') {
       return this.close(closeCodes.badFrame, 'the first request must be connect');
     }
     const params = connectParams.safeParse(frame.params);

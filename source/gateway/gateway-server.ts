@@ -98,9 +98,11 @@ export class GatewayServer {
     for (const module of this.modules) this.router.register(module.handlers);
     await new Promise<void>((resolve, reject) => {
       const onError = (error: NodeJS.ErrnoException): void => {
-        reject(error.code === 'EADDRINUSE'
-          ? new Error(`Port ${this.options.port} on ${bind} is already in use. Stop whatever uses it, or pick another with --port or CLAW_GATEWAY_PORT.`)
-          : error);
+        reject(
+          error.code === 'EADDRINUSE'
+            ? new Error(`Port ${this.options.port} on ${bind} is already in use. Stop whatever uses it, or pick another with --port or CLAW_GATEWAY_PORT.`)
+            : error,
+        );
       };
       this.http.once('error', onError);
       this.http.listen(this.options.port, bind, () => {
@@ -128,13 +130,15 @@ export class GatewayServer {
     this.bus.emit('shutdown', restartExpectedMs === undefined ? { reason } : { reason, restartExpectedMs });
     const closed = new Promise<void>((resolve) => this.http.close(() => resolve()));
     const deadline = this.now() + this.options.config.gateway.drainTimeoutMs;
-    await Promise.all(this.modules.map(async (module) => {
-      try {
-        await module.drain?.(deadline, reason);
-      } catch (error) {
-        this.options.log.warn(`module ${module.name} failed to drain`, { error: String(error) });
-      }
-    }));
+    await Promise.all(
+      this.modules.map(async (module) => {
+        try {
+          await module.drain?.(deadline, reason);
+        } catch (error) {
+          this.options.log.warn(`module ${module.name} failed to drain`, { error: String(error) });
+        }
+      }),
+    );
     for (const module of [...this.modules].reverse()) {
       try {
         await module.close?.();
@@ -142,7 +146,8 @@ export class GatewayServer {
         this.options.log.warn(`module ${module.name} failed to close`, { error: String(error) });
       }
     }
-    for (const client of this.clients.values()) client.close(closeCodes.goingAway, restartExpectedMs === undefined ? 'gateway shutting down' : 'gateway restarting');
+    for (const client of this.clients.values())
+      client.close(closeCodes.goingAway, restartExpectedMs === undefined ? 'gateway shutting down' : 'gateway restarting');
     this.wss.close();
     this.http.closeAllConnections();
     await closed;
@@ -203,7 +208,8 @@ export class GatewayServer {
       res.end(JSON.stringify(body));
     };
     if (path === '/healthz') return reply(200, { ok: true });
-    if (path === '/readyz') return this.state === 'ready' && this.modules.every((m) => m.ready?.() !== false) ? reply(200, { ready: true }) : reply(503, { ready: false });
+    if (path === '/readyz')
+      return this.state === 'ready' && this.modules.every((m) => m.ready?.() !== false) ? reply(200, { ready: true }) : reply(503, { ready: false });
     if (this.state === 'ready' && this.modules.some((module) => module.http?.(req, res, path ?? '/'))) return;
     reply(404, { error: 'not found' });
   }
@@ -211,8 +217,12 @@ export class GatewayServer {
   private onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const address = req.socket.remoteAddress ?? 'unknown';
     const refuse = (status: number, message: string, headers: Record<string, string> = {}): void => {
-      const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
-      socket.end(`HTTP/1.1 ${status} ${message}\r\ncontent-type: text/plain\r\nconnection: close\r\n${extra}content-length: ${Buffer.byteLength(message)}\r\n\r\n${message}`);
+      const extra = Object.entries(headers)
+        .map(([k, v]) => `${k}: ${v}\r\n`)
+        .join('');
+      socket.end(
+        `HTTP/1.1 ${status} ${message}\r\ncontent-type: text/plain\r\nconnection: close\r\n${extra}content-length: ${Buffer.byteLength(message)}\r\n\r\n${message}`,
+      );
     };
     if (this.state !== 'ready') return refuse(503, 'gateway is not ready');
     const url = new URL(req.url ?? '/', 'http://gateway');
@@ -225,7 +235,10 @@ export class GatewayServer {
     if (origin !== undefined && !this.options.config.gateway.allowedOrigins.includes(origin)) {
       // Any web page the operator visits can open a loopback WebSocket; browsers always say where they come from.
       this.options.log.warn('refused a WebSocket upgrade from a browser origin', { address, origin });
-      return refuse(403, `Browser origin ${JSON.stringify(origin).slice(0, 100)} is not allowed. Add it to gateway.allowedOrigins in claw.json if it should connect.`);
+      return refuse(
+        403,
+        `Browser origin ${JSON.stringify(origin).slice(0, 100)} is not allowed. Add it to gateway.allowedOrigins in claw.json if it should connect.`,
+      );
     }
     const lockedFor = this.limiter.lockedFor(address);
     if (lockedFor > 0) return refuse(429, 'Too many failed auth attempts; try again later.', { 'retry-after': String(Math.ceil(lockedFor / 1000)) });
@@ -271,8 +284,11 @@ export class GatewayServer {
 
   private acceptConnect(conn: ClientConnection, params: ConnectParams): HelloPayload {
     if (params.minProtocol > PROTOCOL_VERSION || params.maxProtocol < PROTOCOL_VERSION) {
-      throw new HandshakeError(closeCodes.protocolMismatch, 'bad_request',
-        `protocol mismatch: gateway speaks ${PROTOCOL_VERSION}, client ${params.minProtocol}-${params.maxProtocol}; upgrade the older side`);
+      throw new HandshakeError(
+        closeCodes.protocolMismatch,
+        'bad_request',
+        `protocol mismatch: gateway speaks ${PROTOCOL_VERSION}, client ${params.minProtocol}-${params.maxProtocol}; upgrade the older side`,
+      );
     }
     const lockedFor = this.limiter.lockedFor(conn.address);
     if (lockedFor > 0) throw new HandshakeError(closeCodes.lockedOut, 'rate_limited', 'too many failed auth attempts; try again later', lockedFor);
@@ -282,15 +298,22 @@ export class GatewayServer {
       tokenScopes = token ? this.tokenScopes(token) : undefined;
       if (!tokenScopes) {
         this.limiter.recordFailure(conn.address);
-        throw new HandshakeError(closeCodes.unauthorized, 'unauthorized',
-          token ? 'wrong gateway token: see `claw gateway token`' : 'missing token: send auth.token in connect');
+        throw new HandshakeError(
+          closeCodes.unauthorized,
+          'unauthorized',
+          token ? 'wrong gateway token: see `claw gateway token`' : 'missing token: send auth.token in connect',
+        );
       }
     }
     this.limiter.recordSuccess(conn.address);
     // Scopes come from the token; a client may ask for fewer, never for more.
     const granted = params.scopes.filter((wanted) => hasScope(tokenScopes, wanted));
     if (granted.length === 0) {
-      throw new HandshakeError(closeCodes.unauthorized, 'forbidden', `this token carries ${tokenScopes.join(', ')}; none of the requested scopes (${params.scopes.join(', ')})`);
+      throw new HandshakeError(
+        closeCodes.unauthorized,
+        'forbidden',
+        `this token carries ${tokenScopes.join(', ')}; none of the requested scopes (${params.scopes.join(', ')})`,
+      );
     }
     conn.caller = { connId: conn.connId, clientId: params.client.id, scopes: granted, address: conn.address };
     conn.info = {

@@ -2,7 +2,10 @@
 export class IdempotencyCache {
   private readonly entries = new Map<string, { expires: number; result: Promise<unknown> }>();
 
-  constructor(private readonly ttlMs = 5 * 60_000, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly ttlMs = 5 * 60_000,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** Returns the earlier result for `key`, or runs `work` and remembers it. */
   run(key: string, work: () => Promise<unknown>): Promise<unknown> {

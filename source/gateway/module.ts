@@ -13,10 +13,7 @@ export interface CallerInfo {
   address: string;
 }
 
-export type MethodHandler<M extends MethodName> = (
-  params: z.output<Methods[M]['params']>,
-  caller: CallerInfo,
-) => Promise<ResultOf<M>> | ResultOf<M>;
+export type MethodHandler<M extends MethodName> = (params: z.output<Methods[M]['params']>, caller: CallerInfo) => Promise<ResultOf<M>> | ResultOf<M>;
 
 export type HandlerTable = { [M in MethodName]?: MethodHandler<M> };
 

@@ -28,8 +28,12 @@ export function runHookCommand(run: CommandRun): Promise<HookResult | undefined>
     let stdout = '';
     let stderr = '';
     let timedOut = false;
-    child.stdout.on('data', (chunk: Buffer) => { if (stdout.length < OUTPUT_LIMIT) stdout += chunk.toString(); });
-    child.stderr.on('data', (chunk: Buffer) => { if (stderr.length < OUTPUT_LIMIT) stderr += chunk.toString(); });
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (stdout.length < OUTPUT_LIMIT) stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (stderr.length < OUTPUT_LIMIT) stderr += chunk.toString();
+    });
     const timer = run.clock.setTimer(() => {
       timedOut = true;
       try {

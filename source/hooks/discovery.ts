@@ -40,7 +40,11 @@ function hookFolders(root: string): string[] {
 export function discoverHooksSync(roots: HookRoots): HookDiscovery {
   const result: HookDiscovery = { hooks: [], invalid: [], shadowed: [] };
   const byName = new Map<string, HookDefinition>();
-  const order: Array<[HookSource, string | undefined]> = [['workspace', roots.workspace], ['user', roots.user], ['bundled', roots.bundled]];
+  const order: Array<[HookSource, string | undefined]> = [
+    ['workspace', roots.workspace],
+    ['user', roots.user],
+    ['bundled', roots.bundled],
+  ];
   for (const [source, root] of order) {
     if (!root) continue;
     for (const dir of hookFolders(root)) {

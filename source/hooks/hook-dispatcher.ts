@@ -141,9 +141,17 @@ export class HookDispatcher {
   async #runOne(hook: LoadedHook, envelope: HookEventEnvelope): Promise<HookResult | undefined> {
     hook.status.runs += 1;
     try {
-      const result = hook.definition.handler.kind === 'command'
-        ? await runHookCommand({ command: hook.definition.handler.command, cwd: hook.definition.dir, env: hook.env, input: JSON.stringify(envelope), timeoutMs: hook.timeoutMs, clock: this.options.clock })
-        : await this.#runModule(hook, envelope);
+      const result =
+        hook.definition.handler.kind === 'command'
+          ? await runHookCommand({
+              command: hook.definition.handler.command,
+              cwd: hook.definition.dir,
+              env: hook.env,
+              input: JSON.stringify(envelope),
+              timeoutMs: hook.timeoutMs,
+              clock: this.options.clock,
+            })
+          : await this.#runModule(hook, envelope);
       if (result?.block && !blockingEvents.has(envelope.event)) {
         this.options.log.warn(`hook ${hook.status.name} asked to block ${envelope.event}, which cannot be blocked; ignored`);
         return undefined;

@@ -5,7 +5,11 @@
  */
 const INHERITED = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR', 'TERM'];
 
-export function hookEnvironment(parent: NodeJS.ProcessEnv, listed: Readonly<Record<string, string>>, extra: Readonly<Record<string, string>>): Record<string, string> {
+export function hookEnvironment(
+  parent: NodeJS.ProcessEnv,
+  listed: Readonly<Record<string, string>>,
+  extra: Readonly<Record<string, string>>,
+): Record<string, string> {
   const env: Record<string, string> = {};
   for (const name of INHERITED) {
     const value = parent[name];

@@ -23,7 +23,10 @@ export interface HookDefinition {
 }
 
 export class HookManifestError extends Error {
-  constructor(readonly dir: string, message: string) {
+  constructor(
+    readonly dir: string,
+    message: string,
+  ) {
     super(`${join(dir, 'HOOK.md')}: ${message}`);
   }
 }
@@ -57,9 +60,11 @@ export function readHookSync(dir: string, source: HookSource): HookDefinition {
   if (eventNames.length === 0) fail(`events must list at least one of: ${hookEvents.join(', ')}`);
   const unknown = eventNames.filter((event) => !isHookEvent(event));
   if (unknown.length > 0) fail(`unknown event ${unknown.map((e) => `"${e}"`).join(', ')}; the events are: ${hookEvents.join(', ')}`);
-  if (requires !== undefined && requires !== null && (typeof requires !== 'object' || Array.isArray(requires))) fail('requires must be a map with bins, env and os lists');
+  if (requires !== undefined && requires !== null && (typeof requires !== 'object' || Array.isArray(requires)))
+    fail('requires must be a map with bins, env and os lists');
   const req = (requires ?? {}) as Record<string, FrontValue>;
-  if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !Number.isInteger(timeoutMs) || timeoutMs <= 0)) fail('timeoutMs must be a whole number of milliseconds above 0');
+  if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !Number.isInteger(timeoutMs) || timeoutMs <= 0))
+    fail('timeoutMs must be a whole number of milliseconds above 0');
   if (command !== undefined && (typeof command !== 'string' || command.trim() === '')) fail('command must be the command line to run, e.g. "node check.mjs"');
   const moduleFile = HANDLER_FILES.find((file) => existsSync(join(dir, file)));
   if (command !== undefined && moduleFile) fail(`has both a command and ${moduleFile}; keep one of them`);
@@ -69,7 +74,11 @@ export function readHookSync(dir: string, source: HookSource): HookDefinition {
       name: name as string,
       description: (description as string).trim(),
       events: [...new Set(eventNames)] as HookEvent[],
-      requires: { bins: stringList(req.bins, 'requires.bins', fail), env: stringList(req.env, 'requires.env', fail), os: stringList(req.os, 'requires.os', fail) },
+      requires: {
+        bins: stringList(req.bins, 'requires.bins', fail),
+        env: stringList(req.env, 'requires.env', fail),
+        os: stringList(req.os, 'requires.os', fail),
+      },
       ...(typeof timeoutMs === 'number' ? { timeoutMs } : {}),
     },
     dir,

@@ -27,7 +27,11 @@ export interface HooksServiceOptions {
 }
 
 /** Where hooks are found for a config: `<workspace>/hooks` > `<state>/hooks` > bundled. */
-export function hookRoots(config: ClawConfig, paths: StatePaths, options: Pick<HooksServiceOptions, 'bundledDir' | 'userDir'> = {}): { workspace: string; user: string; bundled: string } {
+export function hookRoots(
+  config: ClawConfig,
+  paths: StatePaths,
+  options: Pick<HooksServiceOptions, 'bundledDir' | 'userDir'> = {},
+): { workspace: string; user: string; bundled: string } {
   const agent = defaultAgentId(config);
   const workspace = config.agents.list.find((entry) => entry.id === agent)?.workspace ?? paths.workspace(agent);
   return { workspace: join(workspace, 'hooks'), user: options.userDir ?? join(paths.root, 'hooks'), bundled: options.bundledDir ?? bundledHooksDir() };
@@ -64,9 +68,11 @@ export class HooksService implements Service {
       ...(this.options.parentEnv ? { parentEnv: this.options.parentEnv } : {}),
     });
     this.reload();
-    this.#unsubscribe.push(core.config.onChange((changed) => {
-      if (changed.some((key) => key === 'hooks' || key.startsWith('hooks.') || key.startsWith('agents'))) this.reload();
-    }));
+    this.#unsubscribe.push(
+      core.config.onChange((changed) => {
+        if (changed.some((key) => key === 'hooks' || key.startsWith('hooks.') || key.startsWith('agents'))) this.reload();
+      }),
+    );
     this.#routes = new WebhookRoutes({
       config: () => core.config.current.hooks,
       defaultAgentId: () => defaultAgentId(core.config.current),
@@ -115,7 +121,10 @@ export class HooksService implements Service {
     const hooks = this.#dispatcher?.status() ?? [];
     const running = hooks.filter((hook) => hook.enabled && hook.unmet.length === 0).length;
     const failing = hooks.filter((hook) => hook.lastError).length;
-    return { ok: true, detail: `${running} hook(s) active${failing ? `, ${failing} with a recent error (claw hooks list)` : ''}${this.#discovery.invalid.length ? `, ${this.#discovery.invalid.length} invalid (claw hooks check)` : ''}` };
+    return {
+      ok: true,
+      detail: `${running} hook(s) active${failing ? `, ${failing} with a recent error (claw hooks list)` : ''}${this.#discovery.invalid.length ? `, ${this.#discovery.invalid.length} invalid (claw hooks check)` : ''}`,
+    };
   }
 
   stop(): void {

@@ -32,14 +32,20 @@ function toBlocks(lines: string[]): Block[] {
   const blocks: Block[] = [];
   let current: Block | undefined;
   let inFence: string | undefined;
-  const flush = () => { if (current) blocks.push(current); current = undefined; };
+  const flush = () => {
+    if (current) blocks.push(current);
+    current = undefined;
+  };
   lines.forEach((line, i) => {
     const tokens = estimateTokens(line) + 1;
     const fenceMatch = fence.exec(line);
     if (inFence) {
       current!.end = i;
       current!.tokens += tokens;
-      if (fenceMatch && fenceMatch[1] === inFence) { inFence = undefined; flush(); }
+      if (fenceMatch && fenceMatch[1] === inFence) {
+        inFence = undefined;
+        flush();
+      }
       return;
     }
     if (fenceMatch) {
@@ -48,14 +54,20 @@ function toBlocks(lines: string[]): Block[] {
       current = { start: i, end: i, tokens, heading: false };
       return;
     }
-    if (line.trim() === '') { flush(); return; }
+    if (line.trim() === '') {
+      flush();
+      return;
+    }
     if (headingLine.test(line)) {
       flush();
       blocks.push({ start: i, end: i, tokens, heading: true });
       return;
     }
     if (!current) current = { start: i, end: i, tokens, heading: false };
-    else { current.end = i; current.tokens += tokens; }
+    else {
+      current.end = i;
+      current.tokens += tokens;
+    }
   });
   flush();
   return blocks;

@@ -56,30 +56,65 @@ export async function memoryDoctorCheck(options: MemoryDoctorOptions): Promise<M
   if (!existsSync(indexPath)) {
     return { name, status: 'warn', detail: `no index yet at ${indexPath}`, fix: `Run \`${reindex(agentId)}\` (the gateway also builds it when it starts).` };
   }
-  const index = new MemoryIndex({ agentId, config: options.config, paths: options.paths, ...(options.provider !== undefined ? { provider: options.provider } : {}) });
+  const index = new MemoryIndex({
+    agentId,
+    config: options.config,
+    paths: options.paths,
+    ...(options.provider !== undefined ? { provider: options.provider } : {}),
+  });
   try {
     const status = index.status();
     const summary = `${count(status.files, 'file')}, ${count(status.chunks, 'chunk')}, ${status.mode === 'hybrid' ? `hybrid (${status.embeddings.model ?? 'embeddings'})` : 'keyword-only'}`;
     if (!status.vector.available) {
-      return { name, status: 'fail', detail: `${summary}; ${status.vector.error ?? 'the vector extension did not load'}`, fix: 'Reinstall dependencies on this machine (`npm ci`) so sqlite-vec matches its platform.' };
+      return {
+        name,
+        status: 'fail',
+        detail: `${summary}; ${status.vector.error ?? 'the vector extension did not load'}`,
+        fix: 'Reinstall dependencies on this machine (`npm ci`) so sqlite-vec matches its platform.',
+      };
     }
     if (status.embeddings.state === 'error') {
-      return { name, status: 'fail', detail: `${summary}; embeddings failing: ${status.embeddings.error ?? 'unknown error'}`, fix: `Fix the provider settings (memory.embeddings.baseUrl, model, apiKeyEnv) or the account, then run \`${reindex(agentId)}\`.` };
+      return {
+        name,
+        status: 'fail',
+        detail: `${summary}; embeddings failing: ${status.embeddings.error ?? 'unknown error'}`,
+        fix: `Fix the provider settings (memory.embeddings.baseUrl, model, apiKeyEnv) or the account, then run \`${reindex(agentId)}\`.`,
+      };
     }
     if (options.probe && status.embeddings.state === 'ok') {
       const probeError = await probeProvider(index.provider);
-      if (probeError) return { name, status: 'fail', detail: `${summary}; the embedding provider refused a test request: ${probeError}`, fix: 'Check memory.embeddings.baseUrl, model and the API key, then run `claw doctor` again.' };
+      if (probeError)
+        return {
+          name,
+          status: 'fail',
+          detail: `${summary}; the embedding provider refused a test request: ${probeError}`,
+          fix: 'Check memory.embeddings.baseUrl, model and the API key, then run `claw doctor` again.',
+        };
     }
     const stale = staleFiles(index);
     if (stale > 0) {
-      return { name, status: 'warn', detail: `${summary}; ${count(stale, 'file')} changed since the last index`, fix: `Run \`${reindex(agentId)}\` (a running gateway re-indexes on its own after a change).` };
+      return {
+        name,
+        status: 'warn',
+        detail: `${summary}; ${count(stale, 'file')} changed since the last index`,
+        fix: `Run \`${reindex(agentId)}\` (a running gateway re-indexes on its own after a change).`,
+      };
     }
     const pending = status.chunks - status.embeddedChunks;
     if (status.embeddings.state === 'ok' && pending > 0) {
-      return { name, status: 'warn', detail: `${summary}; ${count(pending, 'chunk')} without an embedding yet (found by keyword only)`, fix: `Run \`${reindex(agentId)}\` to finish embedding.` };
+      return {
+        name,
+        status: 'warn',
+        detail: `${summary}; ${count(pending, 'chunk')} without an embedding yet (found by keyword only)`,
+        fix: `Run \`${reindex(agentId)}\` to finish embedding.`,
+      };
     }
     if (status.embeddings.state === 'none') {
-      return { name, status: 'ok', detail: `${summary}: exact words and identifiers are found, paraphrases are not (set memory.embeddings to add vector search)` };
+      return {
+        name,
+        status: 'ok',
+        detail: `${summary}: exact words and identifiers are found, paraphrases are not (set memory.embeddings to add vector search)`,
+      };
     }
     return { name, status: 'ok', detail: summary };
   } finally {

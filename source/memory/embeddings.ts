@@ -44,15 +44,24 @@ function classify(status: number, body: string, retryAfterMs: number | undefined
   const lower = body.toLowerCase();
   const detail = body.slice(0, 300).replace(/\s+/g, ' ');
   if (lower.includes('insufficient_quota') || lower.includes('quota') || lower.includes('billing') || status === 402) {
-    return new EmbeddingError('quota', `The embedding provider reports the quota or billing limit is exhausted (HTTP ${status}: ${detail}). Embedding stopped; search is keyword-only until the account is topped up, then run \`claw memory index\`.`);
+    return new EmbeddingError(
+      'quota',
+      `The embedding provider reports the quota or billing limit is exhausted (HTTP ${status}: ${detail}). Embedding stopped; search is keyword-only until the account is topped up, then run \`claw memory index\`.`,
+    );
   }
   if (status === 401 || status === 403) {
-    return new EmbeddingError('auth', `The embedding provider rejected the API key (HTTP ${status}). Embedding stopped; check memory.embeddings.apiKeyEnv and the key, then run \`claw memory index\`.`);
+    return new EmbeddingError(
+      'auth',
+      `The embedding provider rejected the API key (HTTP ${status}). Embedding stopped; check memory.embeddings.apiKeyEnv and the key, then run \`claw memory index\`.`,
+    );
   }
   if (status === 429 || status >= 500 || status === 408) {
     return new EmbeddingError('transient', `The embedding provider answered HTTP ${status}: ${detail}`, retryAfterMs);
   }
-  return new EmbeddingError('bad_request', `The embedding provider refused the request (HTTP ${status}: ${detail}). Check memory.embeddings.model and baseUrl.`);
+  return new EmbeddingError(
+    'bad_request',
+    `The embedding provider refused the request (HTTP ${status}: ${detail}). Check memory.embeddings.model and baseUrl.`,
+  );
 }
 
 function parseRetryAfter(header: string | null): number | undefined {

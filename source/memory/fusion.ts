@@ -24,7 +24,12 @@ export function rankScores(scores: Map<number, number>): Map<number, number> {
  * of a real model sit in a narrow band, keyword coverage spans 0..1). A chunk
  * missing from one list gets 0 from it.
  */
-export function fuseScores(keyword: Map<number, number>, vector: Map<number, number>, weights: { keyword: number; vector: number }, method: FusionMethod): Map<number, number> {
+export function fuseScores(
+  keyword: Map<number, number>,
+  vector: Map<number, number>,
+  weights: { keyword: number; vector: number },
+  method: FusionMethod,
+): Map<number, number> {
   const normalise = method === 'rank' ? rankScores : minMax;
   const k = keyword.size > 0 ? normalise(keyword) : new Map<number, number>();
   const v = vector.size > 0 ? normalise(vector) : new Map<number, number>();

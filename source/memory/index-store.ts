@@ -72,7 +72,10 @@ export class IndexStore {
   private chunkTotal: number | undefined;
   private readonly statements = new Map<string, Database.Statement>();
 
-  constructor(readonly path: string, options: StoreOptions = {}) {
+  constructor(
+    readonly path: string,
+    options: StoreOptions = {},
+  ) {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
@@ -107,7 +110,9 @@ export class IndexStore {
     `);
     const columns = (this.db.pragma('table_info(chunks)') as { name: string }[]).map((column) => column.name);
     if (!columns.includes('note_time')) {
-      this.db.exec("ALTER TABLE chunks ADD COLUMN note_time INTEGER NOT NULL DEFAULT 0; ALTER TABLE chunks ADD COLUMN note_time_from TEXT NOT NULL DEFAULT 'file time';");
+      this.db.exec(
+        "ALTER TABLE chunks ADD COLUMN note_time INTEGER NOT NULL DEFAULT 0; ALTER TABLE chunks ADD COLUMN note_time_from TEXT NOT NULL DEFAULT 'file time';",
+      );
     }
     if (version !== 0 && version < SCHEMA_VERSION) {
       // Rebuilt from the files on the next sync; vectors come back from the embedding cache.
@@ -163,18 +168,35 @@ export class IndexStore {
    * leaves half a file. `isNew` (no row in `files`) skips looking for old chunks.
    */
   replaceFile(file: MemoryFile, meta: { hash: string; mtime: number; size: number }, chunks: DatedChunk[], isNew = false): void {
-    const insertChunk = this.stmt('INSERT INTO chunks(path, source, start_line, end_line, hash, text, note_time, note_time_from) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    const insertChunk = this.stmt(
+      'INSERT INTO chunks(path, source, start_line, end_line, hash, text, note_time, note_time_from) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    );
     this.chunkTotal = undefined;
     const insertFts = this.stmt('INSERT INTO chunks_fts(rowid, text) VALUES (?, ?)');
     this.db.transaction(() => {
       if (!isNew) this.deleteChunks(file.path);
       for (const chunk of chunks) {
-        const { lastInsertRowid } = insertChunk.run(file.path, file.source, chunk.startLine, chunk.endLine, chunk.hash, chunk.text, chunk.noteTime, chunk.noteTimeFrom);
+        const { lastInsertRowid } = insertChunk.run(
+          file.path,
+          file.source,
+          chunk.startLine,
+          chunk.endLine,
+          chunk.hash,
+          chunk.text,
+          chunk.noteTime,
+          chunk.noteTimeFrom,
+        );
         insertFts.run(lastInsertRowid, segmentForIndex(chunk.text));
       }
       this.stmt(`INSERT INTO files(path, abs_path, source, hash, mtime, size) VALUES (?, ?, ?, ?, ?, ?)
-        ON CONFLICT(path) DO UPDATE SET abs_path = excluded.abs_path, source = excluded.source, hash = excluded.hash, mtime = excluded.mtime, size = excluded.size`)
-        .run(file.path, file.absPath, file.source, meta.hash, meta.mtime, meta.size);
+        ON CONFLICT(path) DO UPDATE SET abs_path = excluded.abs_path, source = excluded.source, hash = excluded.hash, mtime = excluded.mtime, size = excluded.size`).run(
+        file.path,
+        file.absPath,
+        file.source,
+        meta.hash,
+        meta.mtime,
+        meta.size,
+      );
     })();
   }
 
@@ -205,7 +227,9 @@ export class IndexStore {
 
   /** Chunks without a vector from `model` after `afterId`, in id order (a cursor, so every pass ends). */
   pendingChunks(model: string, afterId: number, limit: number): PendingChunk[] {
-    return this.stmt('SELECT id, hash, text, embedded_model IS NOT NULL AS hasVector FROM chunks WHERE id > ? AND (embedded_model IS NULL OR embedded_model != ?) ORDER BY id LIMIT ?').all(afterId, model, limit) as PendingChunk[];
+    return this.stmt(
+      'SELECT id, hash, text, embedded_model IS NOT NULL AS hasVector FROM chunks WHERE id > ? AND (embedded_model IS NULL OR embedded_model != ?) ORDER BY id LIMIT ?',
+    ).all(afterId, model, limit) as PendingChunk[];
   }
 
   /** Chunks never embedded; walks only the NULL entries of an index, so searches can afford it. */
@@ -269,23 +293,33 @@ export class IndexStore {
   }
 
   keywordSearch(match: string, limit: number): { id: number; rank: number }[] {
-    return this.stmt('SELECT rowid AS id, bm25(chunks_fts) AS rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?').all(match, limit) as { id: number; rank: number }[];
+    return this.stmt('SELECT rowid AS id, bm25(chunks_fts) AS rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?').all(match, limit) as {
+      id: number;
+      rank: number;
+    }[];
   }
 
   vectorSearch(vector: Float32Array, k: number): { id: number; distance: number }[] {
     if (!this.vecDims || vector.length !== this.vecDims) return [];
-    return this.stmt('SELECT rowid AS id, distance FROM chunks_vec WHERE embedding MATCH ? AND k = ?').all(toBlob(vector), k) as { id: number; distance: number }[];
+    return this.stmt('SELECT rowid AS id, distance FROM chunks_vec WHERE embedding MATCH ? AND k = ?').all(toBlob(vector), k) as {
+      id: number;
+      distance: number;
+    }[];
   }
 
   chunksByIds(ids: number[]): Map<number, ChunkRow> {
     if (ids.length === 0) return new Map();
     // One placeholder per id: SQLite looks each up by primary key (an IN over json_each scans the table instead).
-    const rows = this.stmt(`SELECT id, path, source, start_line AS startLine, end_line AS endLine, hash, text, note_time AS noteTime, note_time_from AS noteTimeFrom FROM chunks WHERE id IN (${ids.map(() => '?').join(',')})`).all(...ids) as ChunkRow[];
+    const rows = this.stmt(
+      `SELECT id, path, source, start_line AS startLine, end_line AS endLine, hash, text, note_time AS noteTime, note_time_from AS noteTimeFrom FROM chunks WHERE id IN (${ids.map(() => '?').join(',')})`,
+    ).all(...ids) as ChunkRow[];
     return new Map(rows.map((row) => [row.id, row]));
   }
 
   counts(): { files: number; chunks: number; embedded: number } {
-    const row = this.stmt('SELECT (SELECT count(*) FROM files) AS files, (SELECT count(*) FROM chunks) AS chunks, (SELECT count(*) FROM chunks WHERE embedded_model IS NOT NULL) AS embedded').get() as { files: number; chunks: number; embedded: number };
+    const row = this.stmt(
+      'SELECT (SELECT count(*) FROM files) AS files, (SELECT count(*) FROM chunks) AS chunks, (SELECT count(*) FROM chunks WHERE embedded_model IS NOT NULL) AS embedded',
+    ).get() as { files: number; chunks: number; embedded: number };
     return row;
   }
 

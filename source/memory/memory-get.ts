@@ -14,7 +14,10 @@ export function readMemoryLines(roots: MemoryRoots, params: MemoryGetParams): Me
   const absPath = resolveDisplayPath(params.path, roots);
   const real = isAllowedMemoryFile(absPath, allowedRealRoots(roots));
   if (!real) {
-    throw new ClawError('forbidden', `"${params.path}" is not a memory file. memory_get reads only MEMORY.md, memory/**/*.md and memory.extraPaths; use a path returned by memory_search.`);
+    throw new ClawError(
+      'forbidden',
+      `"${params.path}" is not a memory file. memory_get reads only MEMORY.md, memory/**/*.md and memory.extraPaths; use a path returned by memory_search.`,
+    );
   }
   const all = readFileSync(real, 'utf8').split(/\r?\n/);
   const from = Math.max(1, Math.floor(params.from ?? 1));

@@ -9,7 +9,8 @@ import { embedPending, syncFiles } from './sync.js';
 import { KEYWORD_TOKENIZER } from './text-tokens.js';
 import type { MemoryGetParams, MemoryGetResult, MemoryRoots, MemorySearchParams, MemorySearchResult, MemoryStatus, SyncProgress, SyncStats } from './types.js';
 
-const NO_PROVIDER = 'Keyword-only: no embedding provider is configured. Set memory.embeddings.provider to "openai" (any OpenAI-compatible server: OpenAI, Ollama, llama.cpp, vLLM) to add vector search.';
+const NO_PROVIDER =
+  'Keyword-only: no embedding provider is configured. Set memory.embeddings.provider to "openai" (any OpenAI-compatible server: OpenAI, Ollama, llama.cpp, vLLM) to add vector search.';
 
 export interface MemoryIndexOptions {
   agentId: string;
@@ -88,7 +89,11 @@ export class MemoryIndex {
   /** Runs after any sync already in progress. */
   sync(options: SyncOptions = {}): Promise<SyncStats> {
     this.pendingSyncs++;
-    const run = this.queue.then(() => this.runSync(options)).finally(() => { this.pendingSyncs--; });
+    const run = this.queue
+      .then(() => this.runSync(options))
+      .finally(() => {
+        this.pendingSyncs--;
+      });
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -102,7 +107,11 @@ export class MemoryIndex {
     const fatal = this.embeddingError && this.embeddingError.kind !== 'transient';
     if (this.provider && this.store.vectorsAvailable && !this.closed && (!fatal || options.retryEmbeddings)) {
       try {
-        const embedded = await embedPending(this.store, this.provider, { batch: this.config.memory.embeddings.batchSize, shouldStop: () => this.closed, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+        const embedded = await embedPending(this.store, this.provider, {
+          batch: this.config.memory.embeddings.batchSize,
+          shouldStop: () => this.closed,
+          ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+        });
         stats.cacheHits = embedded.cacheHits;
         stats.embedded = embedded.embedded;
         this.setEmbeddingError(undefined);
@@ -149,7 +158,8 @@ export class MemoryIndex {
     const warnings = this.warnings();
     const parsed = parseQuery(params.query);
     let queryVector: Float32Array | undefined;
-    const vectorUsable = this.provider && this.store.vectorsAvailable && this.store.vectorDims !== undefined && !(this.embeddingError && this.embeddingError.kind !== 'transient');
+    const vectorUsable =
+      this.provider && this.store.vectorsAvailable && this.store.vectorDims !== undefined && !(this.embeddingError && this.embeddingError.kind !== 'transient');
     if (this.provider && vectorUsable && !parsed.onlyStopWords) {
       try {
         [queryVector] = await this.provider.embed([params.query], { maxRetries: 0 });
@@ -185,7 +195,11 @@ export class MemoryIndex {
       embeddedChunks: counts.embedded,
       mode: hybrid ? 'hybrid' : 'keyword',
       keyword: { tokenizer: KEYWORD_TOKENIZER },
-      vector: { available: this.store.vectorsAvailable, ...(this.store.vecError ? { error: this.store.vecError } : {}), ...(this.store.vectorDims ? { dims: this.store.vectorDims } : {}) },
+      vector: {
+        available: this.store.vectorsAvailable,
+        ...(this.store.vecError ? { error: this.store.vecError } : {}),
+        ...(this.store.vectorDims ? { dims: this.store.vectorDims } : {}),
+      },
       embeddings: {
         state: embeddingState,
         provider: this.provider?.label ?? 'none',

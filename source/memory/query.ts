@@ -52,7 +52,9 @@ export function parseQuery(query: string): ParsedQuery {
   let recency = false;
   let sawWord = false;
   let group = 0;
-  const add = (term: Omit<QueryTerm, 'group'>, inGroup: number) => { if (!terms.has(term.match)) terms.set(term.match, { ...term, group: inGroup }); };
+  const add = (term: Omit<QueryTerm, 'group'>, inGroup: number) => {
+    if (!terms.has(term.match)) terms.set(term.match, { ...term, group: inGroup });
+  };
 
   const latin = (segment: string) => {
     const cleaned = segment.replace(possessive, '').replace(edgePunctuation, '');
@@ -64,7 +66,10 @@ export function parseQuery(query: string): ParsedQuery {
       return;
     }
     for (const token of tokens) {
-      if (englishRecencyWords.has(token)) { recency = true; continue; }
+      if (englishRecencyWords.has(token)) {
+        recency = true;
+        continue;
+      }
       if (englishStopWords.has(token)) continue;
       add({ label: token, match: quote([token]), kind: identifierShape.test(token) ? 'identifier' : 'word' }, group++);
     }
@@ -76,7 +81,10 @@ export function parseQuery(query: string): ParsedQuery {
     for (const piece of run.split(cjkSplit)) {
       const chars = Array.from(piece);
       if (chars.length === 0) continue;
-      if (chars.length === 1) { lonelyChars.add(piece); continue; }
+      if (chars.length === 1) {
+        lonelyChars.add(piece);
+        continue;
+      }
       const runGroup = group++;
       for (const pair of bigrams(chars)) add({ label: pair, match: quote([pair]), kind: 'cjk' }, runGroup);
       if (chars.length > 2) boosts.add(quote(bigrams(chars)));

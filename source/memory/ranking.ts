@@ -84,7 +84,10 @@ export function mmrRerank(sorted: Candidate[], lambda: number, limit: number): C
     remaining.forEach((candidate, index) => {
       const redundancy = Math.max(0, ...picked.map((p) => jaccard(tokens.get(candidate.id)!, tokens.get(p.id)!)));
       const value = lambda * candidate.score - (1 - lambda) * redundancy;
-      if (value > bestValue) { bestValue = value; bestIndex = index; }
+      if (value > bestValue) {
+        bestValue = value;
+        bestIndex = index;
+      }
     });
     picked.push(remaining.splice(bestIndex, 1)[0]!);
   }

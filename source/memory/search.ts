@@ -16,7 +16,8 @@ export interface SearchSettings {
   temporalDecay: { enabled: boolean; halfLifeDays: number };
 }
 
-export const ONLY_COMMON_WORDS_HINT = 'The query has only common words (what, is, the, 什么 …), which every note contains; name the thing you are looking for, e.g. "NAS IP" or "小李 喝茶".';
+export const ONLY_COMMON_WORDS_HINT =
+  'The query has only common words (what, is, the, 什么 …), which every note contains; name the thing you are looking for, e.g. "NAS IP" or "小李 喝茶".';
 
 const round = (value: number) => Math.round(value * 1000) / 1000;
 

@@ -31,7 +31,7 @@ export function allowedRealRoots(roots: MemoryRoots): { path: string; file: bool
 /** True when `absPath`, after resolving symlinks, is a markdown file inside one of the roots. */
 export function isAllowedMemoryFile(absPath: string, allowed: { path: string; file: boolean }[]): string | undefined {
   const real = realpathOrUndefined(absPath);
-  if (!real || !real.toLowerCase().endsWith('.md')) return undefined;
+  if (!real?.toLowerCase().endsWith('.md')) return undefined;
   const ok = allowed.some((root) => (root.file ? real === root.path : isInside(real, root.path)));
   return ok ? real : undefined;
 }

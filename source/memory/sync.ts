@@ -22,11 +22,17 @@ export interface FilePhaseResult {
  * hash is unchanged is not re-chunked. Files commit in groups, and a file's
  * rows always land together, so an interrupted build resumes cleanly.
  */
-export function syncFiles(store: IndexStore, roots: MemoryRoots, chunking: ChunkOptions, options: { force?: boolean; onProgress?: (p: SyncProgress) => void } = {}): FilePhaseResult {
+export function syncFiles(
+  store: IndexStore,
+  roots: MemoryRoots,
+  chunking: ChunkOptions,
+  options: { force?: boolean; onProgress?: (p: SyncProgress) => void } = {},
+): FilePhaseResult {
   const files = listMemoryFiles(roots);
   const known = store.fileRows();
   const result: FilePhaseResult = { filesScanned: files.length, filesChanged: 0, filesRemoved: 0, chunksWritten: 0 };
-  const report = (done: number) => options.onProgress?.({ phase: 'files', filesDone: done, filesTotal: files.length, chunks: result.chunksWritten, embeddingsDone: 0, embeddingsTotal: 0 });
+  const report = (done: number) =>
+    options.onProgress?.({ phase: 'files', filesDone: done, filesTotal: files.length, chunks: result.chunksWritten, embeddingsDone: 0, embeddingsTotal: 0 });
   const syncOne = (file: (typeof files)[number], i: number) => {
     const row = known.get(file.path);
     known.delete(file.path);
@@ -76,7 +82,15 @@ export interface EmbedPhaseResult {
  * after each batch, so an interrupted run resumes where it stopped. Provider
  * errors propagate after the finished batches are saved.
  */
-export async function embedPending(store: IndexStore, provider: EmbeddingProvider, options: { /** Chunks per provider request, so each finished request is saved. */ batch?: number; onProgress?: (p: SyncProgress) => void; shouldStop?: () => boolean } = {}): Promise<EmbedPhaseResult> {
+export async function embedPending(
+  store: IndexStore,
+  provider: EmbeddingProvider,
+  options: {
+    /** Chunks per provider request, so each finished request is saved. */ batch?: number;
+    onProgress?: (p: SyncProgress) => void;
+    shouldStop?: () => boolean;
+  } = {},
+): Promise<EmbedPhaseResult> {
   const batch = options.batch ?? 256;
   const total = store.countPending(provider.model);
   const result: EmbedPhaseResult = { cacheHits: 0, embedded: 0, pending: total };
@@ -86,7 +100,10 @@ export async function embedPending(store: IndexStore, provider: EmbeddingProvide
     const rows = store.pendingChunks(provider.model, afterId, batch);
     if (rows.length === 0) break;
     afterId = rows[rows.length - 1]!.id;
-    const cached = store.cachedVectors(rows.map((row) => row.hash), provider.model);
+    const cached = store.cachedVectors(
+      rows.map((row) => row.hash),
+      provider.model,
+    );
     const hits = rows.filter((row) => cached.has(row.hash)).map((row) => ({ ...row, vector: cached.get(row.hash)! }));
     const misses = rows.filter((row) => !cached.has(row.hash));
     store.storeVectors(hits, provider.model);
@@ -96,7 +113,10 @@ export async function embedPending(store: IndexStore, provider: EmbeddingProvide
       const unique = [...new Map(misses.map((row) => [row.hash, row.text])).entries()];
       const vectors = await provider.embed(unique.map(([, text]) => text));
       const byHash = new Map(unique.map(([hash], i) => [hash, vectors[i]!]));
-      store.storeVectors(misses.map((row) => ({ ...row, vector: byHash.get(row.hash)! })), provider.model);
+      store.storeVectors(
+        misses.map((row) => ({ ...row, vector: byHash.get(row.hash)! })),
+        provider.model,
+      );
       result.embedded += misses.length;
     }
     done += rows.length;

@@ -49,7 +49,10 @@ export function watchMemory(index: MemoryIndex, options: WatchOptions): MemoryWa
     timer = setTimeout(() => {
       timer = undefined;
       if (closed) return;
-      index.sync().then((stats) => options.onSynced?.(stats), (error: unknown) => options.onError?.(error));
+      index.sync().then(
+        (stats) => options.onSynced?.(stats),
+        (error: unknown) => options.onError?.(error),
+      );
     }, options.debounceMs);
   };
   for (const event of ['add', 'change', 'unlink', 'unlinkDir'] as const) watcher.on(event, schedule);

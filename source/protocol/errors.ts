@@ -1,16 +1,6 @@
 import { z } from 'zod';
 
-export const errorCodes = [
-  'bad_request',
-  'unauthorized',
-  'forbidden',
-  'not_found',
-  'conflict',
-  'unavailable',
-  'timeout',
-  'internal',
-  'rate_limited',
-] as const;
+export const errorCodes = ['bad_request', 'unauthorized', 'forbidden', 'not_found', 'conflict', 'unavailable', 'timeout', 'internal', 'rate_limited'] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 
 export const errorShape = z.object({

@@ -36,7 +36,11 @@ export function elicitationFields(schema: McpElicitationRecord['schema']): Elici
   return Object.entries(schema.properties).map(([name, raw]) => {
     const field = raw as FieldSchema;
     const options = enumOptions(field);
-    const kind: ElicitationField['kind'] = options ? 'enum' : field.type === 'number' || field.type === 'integer' || field.type === 'boolean' ? field.type : 'string';
+    const kind: ElicitationField['kind'] = options
+      ? 'enum'
+      : field.type === 'number' || field.type === 'integer' || field.type === 'boolean'
+        ? field.type
+        : 'string';
     const result: ElicitationField = { name, title: field.title ?? name, kind, required: required.has(name) };
     if (field.description) result.description = field.description;
     if (options) result.options = options;
@@ -57,7 +61,8 @@ export function parseElicitationValue(field: ElicitationField, text: string): { 
     case 'number':
     case 'integer': {
       const value = Number(typed);
-      if (!Number.isFinite(value) || (field.kind === 'integer' && !Number.isInteger(value))) return { error: `${field.title} needs ${field.kind === 'integer' ? 'a whole number' : 'a number'}, not "${typed}".` };
+      if (!Number.isFinite(value) || (field.kind === 'integer' && !Number.isInteger(value)))
+        return { error: `${field.title} needs ${field.kind === 'integer' ? 'a whole number' : 'a number'}, not "${typed}".` };
       return { value };
     }
     case 'boolean': {

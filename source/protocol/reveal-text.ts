@@ -15,9 +15,12 @@ const NAMED: Record<string, string> = { '\u001b': '\\e', '\t': '\\t', '\r': '\\r
 
 // Cf (format: bidi marks, zero-width, tags, soft hyphen, U+061C), Zl/Zp, Co (private use), Cn (unassigned),
 // C0/C1 controls except newline, spaces other than U+0020, and letters that render as blank (Hangul fillers, braille blank).
-const SUSPECT = /[\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}\u0000-\u0009\u000b-\u001f\u007f-\u009f\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\u115f\u1160\u3164\uffa0\u2800\u034f\u17b4\u17b5\u180b-\u180f\ufe00-\ufe0f\u{e0100}-\u{e01ef}\ud800-\udfff]/gu;
+// The class lists single code points on purpose (joiners and selectors are what it must catch).
+const SUSPECT =
+  // biome-ignore lint/suspicious/noMisleadingCharacterClass: each member is matched alone, never as part of a sequence
+  /[\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}\u0000-\u0009\u000b-\u001f\u007f-\u009f\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\u115f\u1160\u3164\uffa0\u2800\u034f\u17b4\u17b5\u180b-\u180f\ufe00-\ufe0f\u{e0100}-\u{e01ef}\ud800-\udfff]/gu;
 
-function escape(ch: string): string {
+function escapeChar(ch: string): string {
   const named = NAMED[ch];
   if (named) return named;
   const code = ch.codePointAt(0)!;
@@ -28,7 +31,7 @@ export function revealText(text: string): Revealed {
   let escaped = 0;
   const out = text.replace(SUSPECT, (ch) => {
     escaped += 1;
-    return escape(ch);
+    return escapeChar(ch);
   });
   return { text: out, escaped };
 }

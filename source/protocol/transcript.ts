@@ -94,14 +94,7 @@ export const customEntry = z.strictObject({
   data: z.unknown(),
 });
 
-export const transcriptEntry = z.union([
-  userMessageEntry,
-  assistantMessageEntry,
-  toolResultEntry,
-  modelChangeEntry,
-  compactionEntry,
-  customEntry,
-]);
+export const transcriptEntry = z.union([userMessageEntry, assistantMessageEntry, toolResultEntry, modelChangeEntry, compactionEntry, customEntry]);
 export type TranscriptEntry = z.infer<typeof transcriptEntry>;
 export type UserMessageEntry = z.infer<typeof userMessageEntry>;
 export type AssistantMessageEntry = z.infer<typeof assistantMessageEntry>;

@@ -68,7 +68,12 @@ export function providerSettings(config: ClawConfig, env: NodeJS.ProcessEnv): Ma
 }
 
 function fromConfig(info: ConfiguredModel, api: WireApi): CatalogueModel {
-  const cost = { input: info.cost.input, output: info.cost.output, ...(info.cost.cacheRead === undefined ? {} : { cacheRead: info.cost.cacheRead }), ...(info.cost.cacheWrite === undefined ? {} : { cacheWrite: info.cost.cacheWrite }) };
+  const cost = {
+    input: info.cost.input,
+    output: info.cost.output,
+    ...(info.cost.cacheRead === undefined ? {} : { cacheRead: info.cost.cacheRead }),
+    ...(info.cost.cacheWrite === undefined ? {} : { cacheWrite: info.cost.cacheWrite }),
+  };
   return { contextWindow: info.contextWindow, maxOutput: info.maxOutput, cost, reasoning: info.reasoning ?? api === 'anthropic' };
 }
 

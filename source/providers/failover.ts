@@ -117,7 +117,13 @@ export async function* streamWithFailover(request: TurnRequest, deps: FailoverDe
 }
 
 /** The first usable profile; with `allowCooling`, the one whose cooldown ends first (billing excluded). */
-function pickProfile(profiles: AuthProfile[], provider: string, cooldowns: ProfileCooldowns, tried: Set<string>, allowCooling: boolean): AuthProfile | undefined {
+function pickProfile(
+  profiles: AuthProfile[],
+  provider: string,
+  cooldowns: ProfileCooldowns,
+  tried: Set<string>,
+  allowCooling: boolean,
+): AuthProfile | undefined {
   const untried = profiles.filter((profile) => !tried.has(profile.id));
   const ready = untried.find((profile) => cooldowns.status(provider, profile.id) === undefined);
   if (ready || !allowCooling) return ready;
@@ -138,7 +144,14 @@ function backoffDelay(retries: number, error: ProviderError, deps: FailoverDeps)
 }
 
 function retryEvent(model: ResolvedModel, profile: AuthProfile, attempt: number, delayMs: number, error: ProviderError, prefix = ''): ProviderEvent {
-  return { type: 'retry', model: model.ref, profile: profile.id, attempt, delayMs, reason: `${prefix}${error.kind}${error.status ? ` (HTTP ${error.status})` : ''}` };
+  return {
+    type: 'retry',
+    model: model.ref,
+    profile: profile.id,
+    attempt,
+    delayMs,
+    reason: `${prefix}${error.kind}${error.status ? ` (HTTP ${error.status})` : ''}`,
+  };
 }
 
 function allCoolingError(model: ResolvedModel, profiles: AuthProfile[], deps: FailoverDeps): ProviderError {
@@ -146,7 +159,11 @@ function allCoolingError(model: ResolvedModel, profiles: AuthProfile[], deps: Fa
   const kind = ends.some((s) => s.kind === 'billing') ? 'billing' : 'rate_limit';
   const until = Math.min(...ends.map((s) => s.until));
   const wait = Math.max(0, Math.ceil((until - deps.clock.now()) / 1000));
-  return new ProviderError(kind, `Every key for ${model.provider} is cooling down after recent failures (next in ${wait}s). Add another key or a fallback model.`, { model: model.ref });
+  return new ProviderError(
+    kind,
+    `Every key for ${model.provider} is cooling down after recent failures (next in ${wait}s). Add another key or a fallback model.`,
+    { model: model.ref },
+  );
 }
 
 function throwIfAborted(signal: AbortSignal | undefined, model: string): void {

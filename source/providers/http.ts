@@ -34,7 +34,11 @@ export async function* postSse(options: PostStreamOptions): AsyncGenerator<SseMe
   const combined = signal ? AbortSignal.any([signal, idle.signal]) : idle.signal;
   const fail = (error: unknown): ProviderError =>
     idle.signal.aborted && !signal?.aborted
-      ? new ProviderError('network', `${model}: no data from the provider for ${Math.round(idleTimeoutMs / 1000)}s. Try again.`, { model, profile, cause: error })
+      ? new ProviderError('network', `${model}: no data from the provider for ${Math.round(idleTimeoutMs / 1000)}s. Try again.`, {
+          model,
+          profile,
+          cause: error,
+        })
       : classifyThrown(error, signal, model, profile);
 
   let response: Response;

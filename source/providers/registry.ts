@@ -61,8 +61,7 @@ export function createProviders(options: ProvidersOptions): Providers {
       return false;
     }
   };
-  const call = (request: WireRequest): AsyncIterable<ProviderEvent> =>
-    request.model.api === 'anthropic' ? streamAnthropic(request) : streamOpenAI(request);
+  const call = (request: WireRequest): AsyncIterable<ProviderEvent> => (request.model.api === 'anthropic' ? streamAnthropic(request) : streamOpenAI(request));
 
   const configuredChoice = (all: Map<string, ProviderSettings>): string | undefined => {
     for (const provider of all.values()) {
@@ -113,7 +112,15 @@ export function createProviders(options: ProvidersOptions): Providers {
         const ready = isReady(provider);
         for (const [id, info] of Object.entries(provider.models)) {
           const source = provider.builtin && builtinProviders[provider.name]?.models[id] ? 'builtin' : 'config';
-          listings.push({ ref: `${provider.name}/${id}`, provider: provider.name, contextWindow: info.contextWindow, maxOutput: info.maxOutput, cost: info.cost, ready, source });
+          listings.push({
+            ref: `${provider.name}/${id}`,
+            provider: provider.name,
+            contextWindow: info.contextWindow,
+            maxOutput: info.maxOutput,
+            cost: info.cost,
+            ready,
+            source,
+          });
         }
       }
       const anythingReady = listings.some((listing) => listing.ready);
@@ -122,7 +129,15 @@ export function createProviders(options: ProvidersOptions): Providers {
         for (const name of (await probeOllamaModels(env)) ?? []) {
           if (listings.some((listing) => listing.ref === `ollama/${name}`)) continue;
           const model = resolveModelRef(all, `ollama/${name}`);
-          listings.push({ ref: model.ref, provider: 'ollama', contextWindow: model.contextWindow, maxOutput: model.maxOutput, cost: model.cost, ready: true, source: 'ollama' });
+          listings.push({
+            ref: model.ref,
+            provider: 'ollama',
+            contextWindow: model.contextWindow,
+            maxOutput: model.maxOutput,
+            cost: model.cost,
+            ready: true,
+            source: 'ollama',
+          });
         }
       }
       return listings;

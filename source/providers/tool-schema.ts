@@ -58,9 +58,8 @@ function stripMeta(value: unknown): unknown {
   for (const [key, child] of Object.entries(value)) {
     if (metaKeywords.has(key)) continue;
     // Inside `properties` the keys are field names, which may legitimately look like keywords.
-    out[key] = key === 'properties' && isRecord(child)
-      ? Object.fromEntries(Object.entries(child).map(([name, sub]) => [name, stripMeta(sub)]))
-      : stripMeta(child);
+    out[key] =
+      key === 'properties' && isRecord(child) ? Object.fromEntries(Object.entries(child).map(([name, sub]) => [name, stripMeta(sub)])) : stripMeta(child);
   }
   return out;
 }

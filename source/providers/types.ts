@@ -1,10 +1,4 @@
-import type {
-  AssistantBlock,
-  AssistantMessageEntry,
-  ToolResultEntry,
-  Usage,
-  UserMessageEntry,
-} from '../protocol/index.js';
+import type { AssistantBlock, AssistantMessageEntry, ToolResultEntry, Usage, UserMessageEntry } from '../protocol/index.js';
 
 export type { AssistantBlock, Usage } from '../protocol/index.js';
 

@@ -32,7 +32,13 @@ export class ActiveTurn {
   finalSent = false;
   session: SessionHandle | undefined;
 
-  constructor(readonly runId: string, readonly sessionKey: string, readonly agentId: string, public messages: readonly QueuedMessage[], private readonly clock: Clock) {
+  constructor(
+    readonly runId: string,
+    readonly sessionKey: string,
+    readonly agentId: string,
+    public messages: readonly QueuedMessage[],
+    private readonly clock: Clock,
+  ) {
     this.startedAt = clock.now();
     this.lastProgress = this.startedAt;
   }
@@ -43,7 +49,9 @@ export class ActiveTurn {
   }
 
   context(session: SessionHandle, emit: TurnEmitter, onSteerTaken: (messages: QueuedMessage[]) => void, slot: TurnSlot): TurnContext {
-    const progress = (): void => { this.lastProgress = this.clock.now(); };
+    const progress = (): void => {
+      this.lastProgress = this.clock.now();
+    };
     const turnEmit = ((event: 'chat' | 'agent', payload: ChatEventPayload | AgentEventPayload) => {
       if (this.finished) return;
       progress();

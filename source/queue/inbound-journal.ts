@@ -2,13 +2,7 @@ import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ClawError } from '../protocol/index.js';
 import { errorCode, nodeFileOps, writeFileAtomicSync, writeFully, type FileOps } from '../config/index.js';
-import {
-  journalRecord,
-  type AcceptedRecord,
-  type JournalRecord,
-  type OutcomeRecord,
-  type OutcomeStatus,
-} from './journal-records.js';
+import { journalRecord, type AcceptedRecord, type JournalRecord, type OutcomeRecord, type OutcomeStatus } from './journal-records.js';
 
 export interface JournalOptions {
   now?: () => number;
@@ -72,7 +66,11 @@ export class InboundJournal {
   private retryPending = false;
   private closed = false;
 
-  private constructor(private readonly fd: number, readonly path: string, private readonly options: JournalOptions) {
+  private constructor(
+    private readonly fd: number,
+    readonly path: string,
+    private readonly options: JournalOptions,
+  ) {
     this.now = options.now ?? Date.now;
     this.dedupeMs = options.dedupeMs ?? 5 * 60_000;
     this.ops = options.fs ?? nodeFileOps;
@@ -91,7 +89,9 @@ export class InboundJournal {
       throw new Error(`The inbound journal ${path} is a directory, not a file; move it aside (e.g. \`mv ${path} ${path}.bad\`) and start the gateway again.`);
     }
     const existed = existsSync(path);
-    const read = existed ? readRecordsSync(path, options.compactAbove ?? 20_000, options.now?.() ?? Date.now(), options.dedupeMs ?? 5 * 60_000) : { records: [], garbled: 0 };
+    const read = existed
+      ? readRecordsSync(path, options.compactAbove ?? 20_000, options.now?.() ?? Date.now(), options.dedupeMs ?? 5 * 60_000)
+      : { records: [], garbled: 0 };
     const records = read.records;
     const fd = (options.fs ?? nodeFileOps).openSync(path, 'a', 0o600);
     const journal = new InboundJournal(fd, path, options);
@@ -132,11 +132,14 @@ export class InboundJournal {
     this.prune();
     this.dedupe.set(record.dedupeKey, dedupeEntry(record));
     this.open.set(record.seq, record);
-    return this.write(record).then(() => record, (error: unknown) => {
-      this.dedupe.delete(record.dedupeKey);
-      this.open.delete(record.seq);
-      throw error;
-    });
+    return this.write(record).then(
+      () => record,
+      (error: unknown) => {
+        this.dedupe.delete(record.dedupeKey);
+        this.open.delete(record.seq);
+        throw error;
+      },
+    );
   }
 
   /** The one outcome of an accepted message; later calls for the same seq are ignored. */
@@ -160,7 +163,10 @@ export class InboundJournal {
     while (this.flushing || this.pending.lines.length > 0) {
       if (!this.flushing) this.startFlush();
       await this.flushing;
-      if (this.retryPending) throw new Error(`The inbound journal ${this.path} could not be written; ${this.pending.lines.length} outcome record(s) are not on disk and their messages will be checked again after a restart.`);
+      if (this.retryPending)
+        throw new Error(
+          `The inbound journal ${this.path} could not be written; ${this.pending.lines.length} outcome record(s) are not on disk and their messages will be checked again after a restart.`,
+        );
     }
   }
 
@@ -205,7 +211,10 @@ export class InboundJournal {
         this.stats.records += batch.lines.length;
         for (const waiter of batch.waiters) waiter.resolve();
       } catch (error) {
-        const failure = new Error(`The inbound journal ${this.path} could not be written (${errorCode(error)}); nothing in this write was acknowledged. Free disk space or fix permissions of the state dir.`, { cause: error });
+        const failure = new Error(
+          `The inbound journal ${this.path} could not be written (${errorCode(error)}); nothing in this write was acknowledged. Free disk space or fix permissions of the state dir.`,
+          { cause: error },
+        );
         for (const waiter of batch.waiters) waiter.reject(failure);
         // Outcomes of messages that already ended go into the next write; the next write is the retry.
         const outcomes = batch.lines.filter((_, i) => batch.retry[i]);
@@ -269,7 +278,12 @@ function readRecordsSync(path: string, compactAbove: number, now: number, dedupe
   for (const line of lines) {
     if (!line) continue;
     let value: unknown;
-    try { value = JSON.parse(line); } catch { garbled += 1; continue; }
+    try {
+      value = JSON.parse(line);
+    } catch {
+      garbled += 1;
+      continue;
+    }
     const parsed = journalRecord.safeParse(value);
     if (parsed.success) records.push(parsed.data);
     else garbled += 1;

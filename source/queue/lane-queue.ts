@@ -73,7 +73,8 @@ export class LaneQueue {
       lane.queue.push(message);
     }
     lane.lastArrival = this.clock.now();
-    if (busy && !lane.active && !lane.waitingForSlot && lane.queue[0]?.mode === 'collect') lane.debounceUntil = lane.lastArrival + this.options.config.debounceMs;
+    if (busy && !lane.active && !lane.waitingForSlot && lane.queue[0]?.mode === 'collect')
+      lane.debounceUntil = lane.lastArrival + this.options.config.debounceMs;
     this.pump(lane);
     this.changed();
     return lane.active?.messages.includes(message) ? 'started' : 'queued';
@@ -139,7 +140,10 @@ export class LaneQueue {
     while (this.runningCount() > 0 && Date.now() < deadline) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, Math.max(1, deadline - Date.now()));
-        this.settledWaiters.add(() => { clearTimeout(timer); resolve(); });
+        this.settledWaiters.add(() => {
+          clearTimeout(timer);
+          resolve();
+        });
       });
     }
     for (const lane of this.lanes.values()) {
@@ -156,7 +160,17 @@ export class LaneQueue {
   private lane(key: string): Lane {
     let lane = this.lanes.get(key);
     if (!lane) {
-      lane = { key, pool: poolForSessionKey(key), queue: [], active: undefined, waitingForSlot: false, lastArrival: 0, debounceUntil: 0, timer: undefined, overflow: [] };
+      lane = {
+        key,
+        pool: poolForSessionKey(key),
+        queue: [],
+        active: undefined,
+        waitingForSlot: false,
+        lastArrival: 0,
+        debounceUntil: 0,
+        timer: undefined,
+        overflow: [],
+      };
       this.lanes.set(key, lane);
     }
     return lane;
@@ -183,7 +197,13 @@ export class LaneQueue {
   }
 
   private dropMessage(message: QueuedMessage, reason: string): void {
-    this.options.emit('chat', { runId: message.runId, sessionKey: message.sessionKey, state: 'error', message: reason, hint: 'Raise queue.cap or change queue.drop in claw.json to keep more.' });
+    this.options.emit('chat', {
+      runId: message.runId,
+      sessionKey: message.sessionKey,
+      state: 'error',
+      message: reason,
+      hint: 'Raise queue.cap or change queue.drop in claw.json to keep more.',
+    });
     this.options.onOutcome(message, 'dropped', { reason });
   }
 
@@ -228,7 +248,13 @@ export class LaneQueue {
 
   private announceMerged(turn: ActiveTurn, merged: readonly QueuedMessage[]): void {
     for (const message of merged) {
-      this.options.emit('agent', { runId: message.runId, sessionKey: turn.sessionKey, stream: 'lifecycle', phase: 'start', detail: `merged into run ${turn.runId}` });
+      this.options.emit('agent', {
+        runId: message.runId,
+        sessionKey: turn.sessionKey,
+        stream: 'lifecycle',
+        phase: 'start',
+        detail: `merged into run ${turn.runId}`,
+      });
     }
   }
 
@@ -242,11 +268,16 @@ export class LaneQueue {
       } else {
         if (overflow.length > 0) session.append(overflowNote(overflow));
         appendUserMessages(session, turn.messages);
-        const context = turn.context(session, this.options.emit, (taken) => {
-          appendUserMessages(session, taken);
-          this.announceMerged(turn, taken);
-          this.changed();
-        }, this.turnSlot(lane, turn));
+        const context = turn.context(
+          session,
+          this.options.emit,
+          (taken) => {
+            appendUserMessages(session, taken);
+            this.announceMerged(turn, taken);
+            this.changed();
+          },
+          this.turnSlot(lane, turn),
+        );
         outcome = await this.options.runner.run(context);
       }
     } catch (error) {
@@ -267,19 +298,20 @@ export class LaneQueue {
         this.pools[lane.pool].release();
         this.changed();
       },
-      reacquire: () => new Promise<void>((resolve) => {
-        if (turn.finished) return resolve();
-        const settle = (): void => {
-          turn.resume = undefined;
-          resolve();
-        };
-        turn.resume = { owner, settle };
-        this.pools[lane.pool].request(owner, () => {
-          turn.holdsSlot = true;
-          settle();
-          this.changed();
-        });
-      }),
+      reacquire: () =>
+        new Promise<void>((resolve) => {
+          if (turn.finished) return resolve();
+          const settle = (): void => {
+            turn.resume = undefined;
+            resolve();
+          };
+          turn.resume = { owner, settle };
+          this.pools[lane.pool].request(owner, () => {
+            turn.holdsSlot = true;
+            settle();
+            this.changed();
+          });
+        }),
     };
   }
 
@@ -292,7 +324,10 @@ export class LaneQueue {
     const answered = turn.messages.filter((m) => m.restored && !m.rerun && session.isAnswered(m.messageId));
     if (answered.length === 0) return false;
     for (const message of answered) {
-      this.options.onOutcome(message, 'replied', { reason: 'already answered in the transcript; not run again', ...(message.runId !== turn.runId ? { turnRunId: turn.runId } : {}) });
+      this.options.onOutcome(message, 'replied', {
+        reason: 'already answered in the transcript; not run again',
+        ...(message.runId !== turn.runId ? { turnRunId: turn.runId } : {}),
+      });
     }
     turn.messages = turn.messages.filter((m) => !answered.includes(m));
     turn.finalSent = turn.messages.length === 0;
@@ -330,13 +365,15 @@ export class LaneQueue {
     try {
       if (turn.watchdog) this.clock.clearTimer(turn.watchdog);
       if (!(this.stopped && outcome.status === 'aborted')) this.recordOutcome(turn, outcome);
-      this.guard('lifecycle event', () => this.options.emit('agent', {
-        runId: turn.runId,
-        sessionKey: turn.sessionKey,
-        stream: 'lifecycle',
-        phase: outcome.status === 'failed' ? 'error' : outcome.status === 'aborted' ? 'aborted' : 'end',
-        ...(outcome.error !== undefined ? { detail: outcome.error } : {}),
-      }));
+      this.guard('lifecycle event', () =>
+        this.options.emit('agent', {
+          runId: turn.runId,
+          sessionKey: turn.sessionKey,
+          stream: 'lifecycle',
+          phase: outcome.status === 'failed' ? 'error' : outcome.status === 'aborted' ? 'aborted' : 'end',
+          ...(outcome.error !== undefined ? { detail: outcome.error } : {}),
+        }),
+      );
     } finally {
       // Steered messages the runner never took run as the next turn, ahead of the queue.
       lane.queue.unshift(...turn.steered.splice(0).map((m) => ({ ...m, mode: 'followup' as const })));
@@ -365,14 +402,18 @@ export class LaneQueue {
     if (event) this.guard('chat event', () => this.options.emit('chat', event));
     if (turn.session && (outcome.status === 'failed' || outcome.status === 'aborted')) {
       const session = turn.session;
-      this.guard(`outcome note in ${turn.sessionKey}`, () => session.append({ type: 'custom', customType: 'turn_outcome', data: { runId: turn.runId, status: outcome.status, error: outcome.error } }));
+      this.guard(`outcome note in ${turn.sessionKey}`, () =>
+        session.append({ type: 'custom', customType: 'turn_outcome', data: { runId: turn.runId, status: outcome.status, error: outcome.error } }),
+      );
     }
     for (const message of turn.answered()) {
-      this.guard(`outcome of ${message.messageId}`, () => this.options.onOutcome(message, outcome.status, {
-        ...(outcome.error !== undefined ? { reason: outcome.error } : {}),
-        ...(message.runId !== turn.runId ? { turnRunId: turn.runId } : {}),
-        ...(outcome.text !== undefined ? { text: outcome.text } : {}),
-      }));
+      this.guard(`outcome of ${message.messageId}`, () =>
+        this.options.onOutcome(message, outcome.status, {
+          ...(outcome.error !== undefined ? { reason: outcome.error } : {}),
+          ...(message.runId !== turn.runId ? { turnRunId: turn.runId } : {}),
+          ...(outcome.text !== undefined ? { text: outcome.text } : {}),
+        }),
+      );
     }
   }
 

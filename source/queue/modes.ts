@@ -14,10 +14,7 @@ export interface ModeSources {
 
 /** per message > session > channel > global. */
 export function resolveQueueMode(sources: ModeSources, config: Pick<QueueConfig, 'mode' | 'byChannel'>): QueueMode {
-  return sources.message
-    ?? sources.session
-    ?? (sources.channel !== undefined ? config.byChannel[sources.channel] : undefined)
-    ?? config.mode;
+  return sources.message ?? sources.session ?? (sources.channel !== undefined ? config.byChannel[sources.channel] : undefined) ?? config.mode;
 }
 
 /** Which global pool a session's turns draw from. */

@@ -6,7 +6,10 @@ export class Pool {
   private activeCount = 0;
   private readonly waiters: Array<{ owner: string; grant: () => void }> = [];
 
-  constructor(readonly name: string, readonly limit: number) {}
+  constructor(
+    readonly name: string,
+    readonly limit: number,
+  ) {}
 
   get active(): number {
     return this.activeCount;

@@ -6,17 +6,21 @@ import type { QueuedMessage, SessionHandle, TurnOutcome, NewTranscriptEntry } fr
 export function appendUserMessages(session: SessionHandle, messages: readonly QueuedMessage[]): void {
   const fresh = messages.filter((m) => !session.hasMessage(m.messageId));
   if (fresh.length === 0) return;
-  session.append(...fresh.map((m): NewTranscriptEntry => ({
-    type: 'message',
-    role: 'user',
-    content: m.text,
-    meta: {
-      channel: m.channel,
-      messageId: m.messageId,
-      ...(m.senderId !== undefined ? { senderId: m.senderId } : {}),
-      ...(m.senderName !== undefined ? { senderName: m.senderName } : {}),
-    },
-  })));
+  session.append(
+    ...fresh.map(
+      (m): NewTranscriptEntry => ({
+        type: 'message',
+        role: 'user',
+        content: m.text,
+        meta: {
+          channel: m.channel,
+          messageId: m.messageId,
+          ...(m.senderId !== undefined ? { senderId: m.senderId } : {}),
+          ...(m.senderName !== undefined ? { senderName: m.senderName } : {}),
+        },
+      }),
+    ),
+  );
 }
 
 const SUMMARY_CHARS = 80;
@@ -40,7 +44,13 @@ export function outcomeEvent(turn: ActiveTurn, outcome: TurnOutcome): ChatEventP
   const base = { runId: turn.runId, sessionKey: turn.sessionKey };
   switch (outcome.status) {
     case 'failed':
-      return { ...base, state: 'error', message: outcome.error ?? 'The turn failed without saying why; see the gateway log.', ...(outcome.hint ? { hint: outcome.hint } : {}), ...(outcome.failure ? { failure: outcome.failure } : {}) };
+      return {
+        ...base,
+        state: 'error',
+        message: outcome.error ?? 'The turn failed without saying why; see the gateway log.',
+        ...(outcome.hint ? { hint: outcome.hint } : {}),
+        ...(outcome.failure ? { failure: outcome.failure } : {}),
+      };
     case 'aborted':
       return { ...base, state: 'aborted', reason: outcome.error ?? 'aborted' };
     case 'replied':

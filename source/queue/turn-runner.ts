@@ -1,12 +1,5 @@
 import type { QueueMode } from './modes.js';
-import type {
-  AgentEventPayload,
-  ChatEventPayload,
-  TranscriptEntry,
-  ReplyRoute,
-  TurnFailure,
-  SessionSummary,
-} from '../protocol/index.js';
+import type { AgentEventPayload, ChatEventPayload, TranscriptEntry, ReplyRoute, TurnFailure, SessionSummary } from '../protocol/index.js';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
@@ -14,7 +7,23 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 export type NewTranscriptEntry = DistributiveOmit<TranscriptEntry, 'id' | 'parentId' | 'timestamp'>;
 
 /** Per-session settings and counters a turn reads or updates. */
-export type SessionMeta = Pick<SessionSummary, 'key' | 'agentId' | 'sessionId' | 'kind' | 'model' | 'thinking' | 'queueMode' | 'label' | 'tokens' | 'costUsd' | 'compactionCount' | 'lastChannel' | 'spawnedBy' | 'spawnDepth'>;
+export type SessionMeta = Pick<
+  SessionSummary,
+  | 'key'
+  | 'agentId'
+  | 'sessionId'
+  | 'kind'
+  | 'model'
+  | 'thinking'
+  | 'queueMode'
+  | 'label'
+  | 'tokens'
+  | 'costUsd'
+  | 'compactionCount'
+  | 'lastChannel'
+  | 'spawnedBy'
+  | 'spawnDepth'
+>;
 export type SessionMetaPatch = Partial<Pick<SessionMeta, 'model' | 'tokens' | 'costUsd' | 'compactionCount'>>;
 
 /** The open session a turn works on (implemented by sessions/). */

@@ -48,7 +48,10 @@ export function resolveAgent(source: RouteSource, bindings: readonly Binding[], 
   const tiers: Array<[MatchedBy, (b: Binding) => boolean]> = [
     ['peer', (b) => samePeer(b.match.peer, source.peer) && channelMatches(b, source) && accountMatches(b, source)],
     ['parent-peer', (b) => samePeer(b.match.peer, source.parentPeer) && channelMatches(b, source) && accountMatches(b, source)],
-    ['channel-account', (b) => !b.match.peer && b.match.accountId !== undefined && b.match.channel === source.channel && b.match.accountId === source.accountId],
+    [
+      'channel-account',
+      (b) => !b.match.peer && b.match.accountId !== undefined && b.match.channel === source.channel && b.match.accountId === source.accountId,
+    ],
     ['channel', (b) => !b.match.peer && b.match.accountId === undefined && b.match.channel === source.channel],
   ];
   for (const [matchedBy, test] of tiers) {

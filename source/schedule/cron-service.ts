@@ -171,25 +171,34 @@ export class CronService {
     if (!slot) return messageId.startsWith('cron:');
     if (slot.done) return true;
     const ok = status === 'replied' || status === 'suppressed';
-    const finish = (extra: { deliveredMessageId?: string; error?: string }): void => this.#finish(messageId, slot, ok && !extra.error ? 'ok' : 'error', {
-      ...(ok ? {} : { error: text || `the turn ended ${status}` }),
-      ...extra,
-    });
+    const finish = (extra: { deliveredMessageId?: string; error?: string }): void =>
+      this.#finish(messageId, slot, ok && !extra.error ? 'ok' : 'error', {
+        ...(ok ? {} : { error: text || `the turn ended ${status}` }),
+        ...extra,
+      });
     if (!ok || slot.job.delivery.mode === 'none' || status === 'suppressed' || !text.trim()) {
       finish({});
       return true;
     }
     slot.done = true;
-    this.#track(this.deps.announce(slot.job, text, slot.runId ?? messageId).then(
-      (result) => {
-        slot.done = false;
-        finish(result.delivered ? (result.messageId ? { deliveredMessageId: result.messageId } : {}) : { error: `the reply was not delivered: ${result.error ?? 'unknown reason'}` });
-      },
-      (error: unknown) => {
-        slot.done = false;
-        finish({ error: `the reply was not delivered: ${String(error)}` });
-      },
-    ));
+    this.#track(
+      this.deps.announce(slot.job, text, slot.runId ?? messageId).then(
+        (result) => {
+          slot.done = false;
+          finish(
+            result.delivered
+              ? result.messageId
+                ? { deliveredMessageId: result.messageId }
+                : {}
+              : { error: `the reply was not delivered: ${result.error ?? 'unknown reason'}` },
+          );
+        },
+        (error: unknown) => {
+          slot.done = false;
+          finish({ error: `the reply was not delivered: ${String(error)}` });
+        },
+      ),
+    );
     return true;
   }
 
@@ -203,7 +212,12 @@ export class CronService {
     const runs = this.runLog.runs(job.id);
     for (const run of runs) {
       if (run.status !== 'running') continue;
-      this.runLog.finished(job.id, { scheduledAt: run.scheduledAt, status: 'interrupted', finishedAt: now, reason: 'the gateway stopped while this run was in progress' });
+      this.runLog.finished(job.id, {
+        scheduledAt: run.scheduledAt,
+        status: 'interrupted',
+        finishedAt: now,
+        reason: 'the gateway stopped while this run was in progress',
+      });
       if (run.runId) this.#replays.add(run.runId);
       this.deps.emit({ phase: 'finished', jobId: job.id, name: job.name, run: { ...run, status: 'interrupted', finishedAt: now } });
       job.state.lastStatus = 'interrupted';
@@ -391,10 +405,12 @@ export class CronService {
   #save(): void {
     if (this.#dirty) return;
     this.#dirty = true;
-    this.#saving = this.#saving.then(async () => {
-      this.#dirty = false;
-      await this.store.save([...this.#jobs.values()]);
-    }).catch((error: unknown) => this.deps.warn(`cron/jobs.json not written: ${String(error)}`));
+    this.#saving = this.#saving
+      .then(async () => {
+        this.#dirty = false;
+        await this.store.save([...this.#jobs.values()]);
+      })
+      .catch((error: unknown) => this.deps.warn(`cron/jobs.json not written: ${String(error)}`));
   }
 
   #track(promise: Promise<unknown>): void {

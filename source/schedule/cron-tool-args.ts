@@ -16,13 +16,41 @@ export const cronToolArgs = z.strictObject({
 });
 export type CronToolArgs = z.infer<typeof cronToolArgs>;
 
-export const CRON_TOOL_SHAPE = '{"action":"add","job":{"name":"digest","schedule":{"kind":"cron","expr":"0 8 * * 1-5","tz":"Europe/Berlin"},"payload":{"kind":"agentTurn","message":"Summarise my inbox"},"delivery":{"mode":"announce","to":"main"}}} — schedule kinds: {"kind":"at","at":"20m"|ISO}, {"kind":"every","every":"2h"}, {"kind":"cron","expr","tz"}; payload kinds: {"kind":"systemEvent","text"} (main session) or {"kind":"agentTurn","message"} (own session); other actions: {"action":"list"}, {"action":"update","id","patch":{…}}, {"action":"remove"|"run"|"runs","id"}, {"action":"wake","text"}';
+export const CRON_TOOL_SHAPE =
+  '{"action":"add","job":{"name":"digest","schedule":{"kind":"cron","expr":"0 8 * * 1-5","tz":"Europe/Berlin"},"payload":{"kind":"agentTurn","message":"Summarise my inbox"},"delivery":{"mode":"announce","to":"main"}}} — schedule kinds: {"kind":"at","at":"20m"|ISO}, {"kind":"every","every":"2h"}, {"kind":"cron","expr","tz"}; payload kinds: {"kind":"systemEvent","text"} (main session) or {"kind":"agentTurn","message"} (own session); other actions: {"action":"list"}, {"action":"update","id","patch":{…}}, {"action":"remove"|"run"|"runs","id"}, {"action":"wake","text"}';
 
 type Loose = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Loose => typeof value === 'object' && value !== null && !Array.isArray(value);
-const JOB_KEYS = ['name', 'agentId', 'enabled', 'schedule', 'sessionTarget', 'payload', 'delivery', 'deleteAfterRun', 'catchUp', 'retryInterrupted', 'allowScheduling'] as const;
-const FLAT_KEYS = ['cron', 'expr', 'tz', 'timezone', 'every', 'at', 'exact', 'message', 'text', 'model', 'timeoutSeconds', 'deliver', 'announce', 'kind'] as const;
+const JOB_KEYS = [
+  'name',
+  'agentId',
+  'enabled',
+  'schedule',
+  'sessionTarget',
+  'payload',
+  'delivery',
+  'deleteAfterRun',
+  'catchUp',
+  'retryInterrupted',
+  'allowScheduling',
+] as const;
+const FLAT_KEYS = [
+  'cron',
+  'expr',
+  'tz',
+  'timezone',
+  'every',
+  'at',
+  'exact',
+  'message',
+  'text',
+  'model',
+  'timeoutSeconds',
+  'deliver',
+  'announce',
+  'kind',
+] as const;
 
 function scheduleOf(raw: Loose): unknown {
   const given = raw.schedule;
@@ -39,14 +67,22 @@ function scheduleOf(raw: Loose): unknown {
   if (isObject(given)) {
     if (typeof given.kind === 'string') return given.kind === 'cron' ? { ...extras, ...given } : given;
     const expr = given.expr ?? given.cron;
-    if (typeof expr === 'string') return { kind: 'cron', expr, ...extras, ...(typeof (given.tz ?? given.timezone) === 'string' ? { tz: given.tz ?? given.timezone } : {}), ...(typeof given.exact === 'boolean' ? { exact: given.exact } : {}) };
+    if (typeof expr === 'string')
+      return {
+        kind: 'cron',
+        expr,
+        ...extras,
+        ...(typeof (given.tz ?? given.timezone) === 'string' ? { tz: given.tz ?? given.timezone } : {}),
+        ...(typeof given.exact === 'boolean' ? { exact: given.exact } : {}),
+      };
     if (typeof given.every === 'string') return { kind: 'every', every: given.every };
     if (typeof given.at === 'string') return { kind: 'at', at: given.at };
     return given;
   }
   const expr = raw.cron ?? raw.expr;
   if (typeof expr === 'string') return { kind: 'cron', expr, ...extras };
-  if (typeof raw.every === 'string' || typeof raw.every === 'number') return { kind: 'every', every: typeof raw.every === 'number' ? `${raw.every}s` : raw.every };
+  if (typeof raw.every === 'string' || typeof raw.every === 'number')
+    return { kind: 'every', every: typeof raw.every === 'number' ? `${raw.every}s` : raw.every };
   if (typeof raw.at === 'string') return { kind: 'at', at: raw.at };
   return undefined;
 }

@@ -229,7 +229,8 @@ export class HeartbeatRunner {
     if (!parseDuration(config.every)) return 'the heartbeat is off (every: 0)';
     if (state.paused) return 'paused (claw heartbeat resume)';
     this.#rollDay(agent, state);
-    if (config.dailyTokenBudget !== undefined && state.tokensToday >= config.dailyTokenBudget) return `the daily token budget is spent (${state.tokensToday} of ${config.dailyTokenBudget})`;
+    if (config.dailyTokenBudget !== undefined && state.tokensToday >= config.dailyTokenBudget)
+      return `the daily token budget is spent (${state.tokensToday} of ${config.dailyTokenBudget})`;
     if (config.activeHours && !withinActiveHours(this.deps.clock.now(), config.activeHours)) {
       return `outside active hours ${config.activeHours.start}–${config.activeHours.end} ${config.activeHours.timezone ?? 'UTC'}`;
     }
@@ -263,19 +264,21 @@ export class HeartbeatRunner {
     const active: ActiveRun = { messageId, trigger, tokensBefore: this.deps.tokensOf(agent.sessionKey) };
     state.active = active;
     state.lastRunAt = now;
-    const text = `${agent.config.prompt}\n\n${file && file.ok ? file.text : ''}`.trim();
-    this.#track(this.deps.dispatch(agent, messageId, text).then(
-      ({ runId }) => {
-        active.runId = runId;
-        this.deps.emit({ ...base, phase: 'started', runId });
-      },
-      (error: unknown) => {
-        delete state.active;
-        state.lastOutcome = 'failed';
-        state.lastReason = `could not start: ${error instanceof Error ? error.message : String(error)}`;
-        this.deps.emit({ ...base, phase: 'finished', outcome: 'failed', reason: state.lastReason });
-      },
-    ));
+    const text = `${agent.config.prompt}\n\n${file?.ok ? file.text : ''}`.trim();
+    this.#track(
+      this.deps.dispatch(agent, messageId, text).then(
+        ({ runId }) => {
+          active.runId = runId;
+          this.deps.emit({ ...base, phase: 'started', runId });
+        },
+        (error: unknown) => {
+          delete state.active;
+          state.lastOutcome = 'failed';
+          state.lastReason = `could not start: ${error instanceof Error ? error.message : String(error)}`;
+          this.deps.emit({ ...base, phase: 'finished', outcome: 'failed', reason: state.lastReason });
+        },
+      ),
+    );
     this.#save();
   }
 
@@ -284,7 +287,14 @@ export class HeartbeatRunner {
     const now = this.deps.clock.now();
     const tokens = Math.max(0, this.deps.tokensOf(agent.sessionKey) - active.tokensBefore);
     this.#rollDay(agent, state).tokensToday += tokens;
-    const base = { agentId: agent.agentId, sessionKey: agent.sessionKey, trigger: active.trigger, at: now, tokens, ...(active.runId ? { runId: active.runId } : {}) };
+    const base = {
+      agentId: agent.agentId,
+      sessionKey: agent.sessionKey,
+      trigger: active.trigger,
+      at: now,
+      tokens,
+      ...(active.runId ? { runId: active.runId } : {}),
+    };
     if (status === 'failed' || status === 'aborted' || status === 'dropped') {
       state.lastOutcome = 'failed';
       state.lastReason = text || `the turn ended ${status}`;
@@ -349,7 +359,9 @@ export class HeartbeatRunner {
       };
     }
     const text = `${JSON.stringify(data, null, 2)}\n`;
-    this.#saving = this.#saving.then(() => writeFileAtomic(this.deps.statePath, text)).catch((error: unknown) => this.deps.warn(`heartbeat state not written: ${String(error)}`));
+    this.#saving = this.#saving
+      .then(() => writeFileAtomic(this.deps.statePath, text))
+      .catch((error: unknown) => this.deps.warn(`heartbeat state not written: ${String(error)}`));
   }
 
   #track(promise: Promise<unknown>): void {

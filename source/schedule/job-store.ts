@@ -32,9 +32,15 @@ export class JobStore {
     if (typeof problem !== 'string') return { jobs: problem };
     const fallback = existsSync(this.lastGoodPath) ? this.#readProblem(this.lastGoodPath) : 'no last good copy exists';
     if (typeof fallback !== 'string') {
-      return { jobs: fallback, notice: `${this.path} is unreadable (${problem}); running the last good copy (${fallback.length} job(s)) from ${this.lastGoodPath}. Fix or delete jobs.json; the next change to a job rewrites it.` };
+      return {
+        jobs: fallback,
+        notice: `${this.path} is unreadable (${problem}); running the last good copy (${fallback.length} job(s)) from ${this.lastGoodPath}. Fix or delete jobs.json; the next change to a job rewrites it.`,
+      };
     }
-    return { jobs: [], notice: `${this.path} is unreadable (${problem}) and ${fallback}; no cron jobs run. Fix the file (or delete it to start over) and restart the gateway.` };
+    return {
+      jobs: [],
+      notice: `${this.path} is unreadable (${problem}) and ${fallback}; no cron jobs run. Fix the file (or delete it to start over) and restart the gateway.`,
+    };
   }
 
   async save(jobs: readonly CronJob[]): Promise<void> {

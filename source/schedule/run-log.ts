@@ -6,7 +6,16 @@ import type { CronRun, CronRunStatus } from '../protocol/index.js';
 type RunLine =
   | { type: 'started'; scheduledAt: number; startedAt: number; runId?: string; attempt: number }
   | { type: 'dispatched'; scheduledAt: number; runId: string }
-  | { type: 'finished'; scheduledAt: number; status: CronRunStatus; finishedAt: number; tokens?: number; deliveredMessageId?: string; error?: string; reason?: string };
+  | {
+      type: 'finished';
+      scheduledAt: number;
+      status: CronRunStatus;
+      finishedAt: number;
+      tokens?: number;
+      deliveredMessageId?: string;
+      error?: string;
+      reason?: string;
+    };
 
 export type FinishInput = Omit<Extract<RunLine, { type: 'finished' }>, 'type'>;
 

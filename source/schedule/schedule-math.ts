@@ -10,7 +10,8 @@ export class ScheduleError extends Error {
   override readonly name = 'ScheduleError';
 }
 
-const FORMS = 'Use {"kind":"at","at":"2026-03-01T08:00:00Z" | "20m"}, {"kind":"every","every":"2h"} or {"kind":"cron","expr":"0 8 * * 1-5","tz":"Europe/Berlin"}.';
+const FORMS =
+  'Use {"kind":"at","at":"2026-03-01T08:00:00Z" | "20m"}, {"kind":"every","every":"2h"} or {"kind":"cron","expr":"0 8 * * 1-5","tz":"Europe/Berlin"}.';
 
 /** Parsed patterns, shared by jobs with the same expression and zone: computing a slot allocates nothing new. */
 const patterns = new Map<string, Cron>();
@@ -26,7 +27,9 @@ function cronOf(expr: string, tz: string | undefined): Cron {
     patterns.set(key, cron);
     return cron;
   } catch (error) {
-    throw new ScheduleError(`The cron expression "${expr}" is not valid: ${error instanceof Error ? error.message : String(error)}. Write five fields (minute hour day-of-month month day-of-week), e.g. "0 8 * * 1-5".`);
+    throw new ScheduleError(
+      `The cron expression "${expr}" is not valid: ${error instanceof Error ? error.message : String(error)}. Write five fields (minute hour day-of-month month day-of-week), e.g. "0 8 * * 1-5".`,
+    );
   }
 }
 
@@ -59,7 +62,8 @@ export function resolveSchedule(spec: CronScheduleSpec, now: number): ResolvedSc
     if (!/^\d{4}-\d{2}-\d{2}T/.test(spec.at)) throw new ScheduleError(`"at": "${spec.at}" is neither an ISO time nor a delay. ${FORMS}`);
     const at = Date.parse(spec.at);
     if (Number.isNaN(at)) throw new ScheduleError(`"at": "${spec.at}" is not a valid ISO time. ${FORMS}`);
-    if (at <= now) throw new ScheduleError(`"at": ${spec.at} is in the past (now is ${new Date(now).toISOString()}). Pick a later time or a delay such as "20m".`);
+    if (at <= now)
+      throw new ScheduleError(`"at": ${spec.at} is in the past (now is ${new Date(now).toISOString()}). Pick a later time or a delay such as "20m".`);
     return { anchorAt: at };
   }
   if (spec.kind === 'every') {
@@ -74,7 +78,9 @@ export function resolveSchedule(spec: CronScheduleSpec, now: number): ResolvedSc
   try {
     next = cron.nextRun(new Date(now));
   } catch (error) {
-    throw new ScheduleError(`The cron schedule "${spec.expr}"${spec.tz ? ` in ${spec.tz}` : ''} cannot be computed: ${error instanceof Error ? error.message : String(error)}.`);
+    throw new ScheduleError(
+      `The cron schedule "${spec.expr}"${spec.tz ? ` in ${spec.tz}` : ''} cannot be computed: ${error instanceof Error ? error.message : String(error)}.`,
+    );
   }
   if (!next) throw new ScheduleError(`The cron expression "${spec.expr}" never fires. ${FORMS}`);
   return { anchorAt: now };

@@ -66,7 +66,9 @@ export class ScheduleService implements Service {
             try {
               core.providers.resolveModel(ref);
             } catch (error) {
-              throw new ScheduleError(`Model "${ref}" is not available: ${error instanceof Error ? error.message : String(error)}. Pick one from \`claw models list\`.`);
+              throw new ScheduleError(
+                `Model "${ref}" is not available: ${error instanceof Error ? error.message : String(error)}. Pick one from \`claw models list\`.`,
+              );
             }
           },
           createdBy,
@@ -84,7 +86,14 @@ export class ScheduleService implements Service {
         return lane.running || lane.queued > 0;
       },
       dispatch: async (agent, messageId, text) => {
-        const result = await core.inbound.accept({ channel: 'heartbeat', sessionKey: agent.sessionKey, messageId, text, peer: { kind: 'direct', id: agent.agentId }, senderName: 'heartbeat' });
+        const result = await core.inbound.accept({
+          channel: 'heartbeat',
+          sessionKey: agent.sessionKey,
+          messageId,
+          text,
+          peer: { kind: 'direct', id: agent.agentId },
+          senderName: 'heartbeat',
+        });
         return { runId: result.runId };
       },
       deliverAlert: (agent, text, runId) => this.#deliverAlert(agent, text, runId),
@@ -221,14 +230,22 @@ export class ScheduleService implements Service {
       core.sessions.registry.patch(sessionKey, { model: job.payload.model });
     }
     const text = job.payload.kind === 'systemEvent' ? `[cron: ${job.name}] ${job.payload.text}` : job.payload.message;
-    const result = await core.inbound.accept({ channel: 'cron', sessionKey, messageId, text, peer: { kind: 'direct', id: job.id }, senderName: `cron ${job.name}` });
+    const result = await core.inbound.accept({
+      channel: 'cron',
+      sessionKey,
+      messageId,
+      text,
+      peer: { kind: 'direct', id: job.id },
+      senderName: `cron ${job.name}`,
+    });
     return { runId: result.runId, sessionKey };
   }
 
   #blockedReason(job: CronJob): string | undefined {
     const core = this.#core!;
     const config = core.config.current;
-    if (!agentIdsOf(config).includes(job.agentId)) return `agent "${job.agentId}" no longer exists in claw.json; point the job at another agent (claw cron edit ${job.id} --agent <id>)`;
+    if (!agentIdsOf(config).includes(job.agentId))
+      return `agent "${job.agentId}" no longer exists in claw.json; point the job at another agent (claw cron edit ${job.id} --agent <id>)`;
     const model = job.payload.kind === 'agentTurn' ? job.payload.model : undefined;
     if (model) {
       try {
@@ -255,7 +272,12 @@ export class ScheduleService implements Service {
   }
 
   /** `main`: a chat line in the session for attached clients; a route: the channel's outbound half. */
-  async #deliver(to: 'main' | ReplyRoute, sessionKey: string, text: string, runId: string): Promise<{ delivered: boolean; messageId?: string; error?: string }> {
+  async #deliver(
+    to: 'main' | ReplyRoute,
+    sessionKey: string,
+    text: string,
+    runId: string,
+  ): Promise<{ delivered: boolean; messageId?: string; error?: string }> {
     const core = this.#core!;
     const deliveryRunId = `${runId}:announce`;
     if (to === 'main') {

@@ -108,8 +108,13 @@ export function heartbeatRespondTool(heartbeat: HeartbeatRunner): ToolDefinition
     input: z.strictObject({ notify: z.boolean(), text: z.string().min(1).max(4000).optional() }),
     async execute(args, context) {
       if (args.notify && !args.text) return toolError('notify:true needs the alert text: {"notify":true,"text":"…"}.');
-      if (!heartbeat.respond(context.sessionKey, args.notify, args.text)) return toolError('No heartbeat is running in this session; answer the user normally.');
-      return toolOk(args.notify ? 'The alert will be sent when this turn ends. End the turn now.' : 'Noted: nothing will be sent. End the turn now with a short HEARTBEAT_OK.');
+      if (!heartbeat.respond(context.sessionKey, args.notify, args.text))
+        return toolError('No heartbeat is running in this session; answer the user normally.');
+      return toolOk(
+        args.notify
+          ? 'The alert will be sent when this turn ends. End the turn now.'
+          : 'Noted: nothing will be sent. End the turn now with a short HEARTBEAT_OK.',
+      );
     },
   }) as unknown as ToolDefinition;
 }

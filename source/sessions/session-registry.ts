@@ -63,7 +63,10 @@ export class SessionRegistry {
     if (!parsed) throw new ClawError('bad_request', `"${key}" is not a session key. Valid shapes: ${sessionKeyShapes.join(', ')}.`);
     const agentId = parsed.agentId ?? this.defaultAgent;
     if (!this.knownAgents.has(agentId)) {
-      throw new ClawError('bad_request', `Unknown agent "${agentId}" in ${key}; configured agents: ${[...this.knownAgents].join(', ')}. Add it to agents.list in claw.json.`);
+      throw new ClawError(
+        'bad_request',
+        `Unknown agent "${agentId}" in ${key}; configured agents: ${[...this.knownAgents].join(', ')}. Add it to agents.list in claw.json.`,
+      );
     }
     const result = { ...parsed, agentId };
     this.resolved.set(key, result);
@@ -85,7 +88,11 @@ export class SessionRegistry {
 
   list(agentId?: string): Array<{ key: string; agentId: string; entry: SessionEntry }> {
     const agents = agentId ? [agentId] : [...this.knownAgents];
-    const rows = agents.flatMap((a) => this.store(a).all().map(([key, entry]) => ({ key, agentId: a, entry })));
+    const rows = agents.flatMap((a) =>
+      this.store(a)
+        .all()
+        .map(([key, entry]) => ({ key, agentId: a, entry })),
+    );
     return rows.sort((x, y) => y.entry.updatedAt - x.entry.updatedAt);
   }
 
@@ -224,13 +231,14 @@ export class SessionRegistry {
     return join(this.options.paths.sessionsDir(agentId), `${sessionId}.jsonl`);
   }
 
-
   private reopen(key: string): Promise<TranscriptSession> {
     const old = this.sessions.get(key);
     if (old) this.retired.push(old);
     const promise = this.load(key);
     this.sessions.set(key, promise);
-    promise.catch(() => { if (this.sessions.get(key) === promise) this.sessions.delete(key); });
+    promise.catch(() => {
+      if (this.sessions.get(key) === promise) this.sessions.delete(key);
+    });
     return promise;
   }
 
@@ -247,7 +255,9 @@ export class SessionRegistry {
         // Refusing the file forever would make the session unusable; keep it for the operator and start fresh.
         const aside = `${path}.corrupt.${this.now()}`;
         renameSync(path, aside);
-        this.warn(`${path} had no valid transcript header (garbage or a binary file); moved it to ${aside} and started a fresh transcript for ${key}. Inspect or delete the moved file.`);
+        this.warn(
+          `${path} had no valid transcript header (garbage or a binary file); moved it to ${aside} and started a fresh transcript for ${key}. Inspect or delete the moved file.`,
+        );
       }
     }
     if (loaded) {
@@ -259,11 +269,22 @@ export class SessionRegistry {
       }
     } else {
       const previousSessionId = this.previous.get(entry.sessionId);
-      const header: TranscriptHeader = { type: 'session', version: 1, id: entry.sessionId, key, agentId, createdAt: entry.createdAt, ...(previousSessionId ? { previousSessionId } : {}) };
+      const header: TranscriptHeader = {
+        type: 'session',
+        version: 1,
+        id: entry.sessionId,
+        key,
+        agentId,
+        createdAt: entry.createdAt,
+        ...(previousSessionId ? { previousSessionId } : {}),
+      };
       try {
         await writeFileAtomic(path, `${JSON.stringify(header)}\n`, 0o600, this.options.fs);
       } catch (error) {
-        throw new Error(`The transcript ${path} could not be created (${errorCode(error)}); free disk space or fix permissions in the state dir, then send the message again.`, { cause: error });
+        throw new Error(
+          `The transcript ${path} could not be created (${errorCode(error)}); free disk space or fix permissions in the state dir, then send the message again.`,
+          { cause: error },
+        );
       }
     }
     return new TranscriptSession(key, agentId, entry.sessionId, path, entries, this, this.now, this.options.fs ?? nodeFileOps);

@@ -5,9 +5,7 @@ import { transcriptHeader } from '../protocol/index.js';
 import { parseSessionKey } from '../routing/index.js';
 import { sessionStoreFile, type SessionEntry } from './session-entry.js';
 
-export interface StoreWarning {
-  (message: string): void;
-}
+export type StoreWarning = (message: string) => void;
 
 const HEADER_BYTES = 16 * 1024;
 /** A failed write is retried after this, doubling per failure up to RETRY_MAX_MS. */
@@ -112,23 +110,29 @@ export class SessionStore {
 
   private markDirty(): void {
     this.dirty = true;
-    if (!this.writing && !this.retryTimer) queueMicrotask(() => { if (!this.writing && !this.retryTimer && this.dirty) this.startWrite(); });
+    if (!this.writing && !this.retryTimer)
+      queueMicrotask(() => {
+        if (!this.writing && !this.retryTimer && this.dirty) this.startWrite();
+      });
   }
 
   private startWrite(): void {
     this.dirty = false;
     const text = JSON.stringify({ version: 1, sessions: Object.fromEntries(this.entries) }, null, 1);
     this.writing = writeFileAtomic(this.file, text, 0o600, this.ops)
-      .then(() => {
-        if (this.failures > 0) this.warn(`${this.file} is written again after ${this.failures} failed attempt(s)`);
-        this.failures = 0;
-        this.unreported = 0;
-        this.lastWarnAt = -Infinity;
-      }, (error: unknown) => {
-        this.dirty = true;
-        this.failures += 1;
-        this.reportFailure(error);
-      })
+      .then(
+        () => {
+          if (this.failures > 0) this.warn(`${this.file} is written again after ${this.failures} failed attempt(s)`);
+          this.failures = 0;
+          this.unreported = 0;
+          this.lastWarnAt = -Infinity;
+        },
+        (error: unknown) => {
+          this.dirty = true;
+          this.failures += 1;
+          this.reportFailure(error);
+        },
+      )
       .finally(() => {
         this.writing = undefined;
         if (!this.dirty) return;
@@ -155,14 +159,20 @@ export class SessionStore {
     this.lastWarnAt = now;
     const count = this.unreported;
     this.unreported = 0;
-    this.warn(`could not write ${this.file} (${errorCode(error)}; ${count} failure(s) since the last report); retrying with backoff up to ${RETRY_MAX_MS / 1000}s. Free disk space in the state dir.`);
+    this.warn(
+      `could not write ${this.file} (${errorCode(error)}; ${count} failure(s) since the last report); retrying with backoff up to ${RETRY_MAX_MS / 1000}s. Free disk space in the state dir.`,
+    );
   }
 
   private loadSync(): void {
     // Temp files left by a crash between write and rename hold a state that never became current.
     for (const name of readdirSync(this.dir)) {
       if (name.startsWith('.sessions.json.') && name.endsWith('.tmp')) {
-        try { unlinkSync(join(this.dir, name)); } catch { /* gone */ }
+        try {
+          unlinkSync(join(this.dir, name));
+        } catch {
+          /* gone */
+        }
       }
     }
     if (!existsSync(this.file)) {
@@ -208,9 +218,12 @@ export class SessionStore {
       // An entry whose transcript is gone must not hide one that exists: that conversation would look empty.
       const named = current !== undefined && existsSync(join(this.dir, `${current.sessionId}.jsonl`));
       if (current && (current.sessionId === id || (named && current.createdAt >= createdAt))) continue;
-      this.entries.set(key, current
-        ? { ...current, sessionId: id, createdAt, updatedAt: Math.max(current.updatedAt, createdAt) }
-        : { sessionId: id, kind, createdAt, updatedAt: createdAt, tokens: { input: 0, output: 0, context: 0 }, costUsd: 0, compactionCount: 0 });
+      this.entries.set(
+        key,
+        current
+          ? { ...current, sessionId: id, createdAt, updatedAt: Math.max(current.updatedAt, createdAt) }
+          : { sessionId: id, kind, createdAt, updatedAt: createdAt, tokens: { input: 0, output: 0, context: 0 }, costUsd: 0, compactionCount: 0 },
+      );
       changed = true;
     }
     if (changed) this.markDirty();

@@ -47,7 +47,8 @@ const otherSchemas = { model_change: modelChangeEntry, compaction: compactionEnt
 function parseEntry(value: unknown): TranscriptEntry | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const { type, role } = value as { type?: unknown; role?: unknown };
-  const table: Record<string, { safeParse(v: unknown): { success: true; data: TranscriptEntry } | { success: false } }> = type === 'message' ? messageSchemas : otherSchemas;
+  const table: Record<string, { safeParse(v: unknown): { success: true; data: TranscriptEntry } | { success: false } }> =
+    type === 'message' ? messageSchemas : otherSchemas;
   const name = type === 'message' ? role : type;
   if (typeof name !== 'string' || !Object.hasOwn(table, name)) return undefined;
   const schema = table[name]!;
@@ -106,7 +107,7 @@ function repairDanglingToolCalls(entries: TranscriptEntry[], now: number): { ent
 }
 
 function serialise(header: TranscriptHeader, entries: readonly TranscriptEntry[]): string {
-  return [header, ...entries].map((line) => JSON.stringify(line)).join('\n') + '\n';
+  return `${[header, ...entries].map((line) => JSON.stringify(line)).join('\n')}\n`;
 }
 
 /**
@@ -177,7 +178,10 @@ export class TranscriptAppender {
   /** A failed write whose fragment could not be cut off yet. */
   private torn = false;
 
-  constructor(readonly path: string, private readonly ops: FileOps = nodeFileOps) {
+  constructor(
+    readonly path: string,
+    private readonly ops: FileOps = nodeFileOps,
+  ) {
     this.fd = ops.openSync(path, 'a', 0o600);
     this.goodSize = ops.fstatSync(this.fd).size;
   }
@@ -195,7 +199,10 @@ export class TranscriptAppender {
       writeFullySync(this.ops, fd, buffer, this.path);
     } catch (error) {
       this.cutBack(fd);
-      throw new Error(`The transcript ${this.path} could not be written (${errorCode(error)}); free disk space or fix permissions in the state dir, then send the message again.`, { cause: error });
+      throw new Error(
+        `The transcript ${this.path} could not be written (${errorCode(error)}); free disk space or fix permissions in the state dir, then send the message again.`,
+        { cause: error },
+      );
     }
     this.goodSize += buffer.length;
     this.dirty = true;
@@ -218,7 +225,10 @@ export class TranscriptAppender {
         continue;
       }
       const failure = await this.sync();
-      if (failure) throw new Error(`The transcript ${this.path} could not be synced to disk (${errorCode(failure)}); free disk space in the state dir.`, { cause: failure });
+      if (failure)
+        throw new Error(`The transcript ${this.path} could not be synced to disk (${errorCode(failure)}); free disk space in the state dir.`, {
+          cause: failure,
+        });
     }
   }
 
@@ -247,12 +257,18 @@ export class TranscriptAppender {
     const fd = this.fd;
     if (fd === undefined || !this.dirty) return Promise.resolve(undefined);
     this.dirty = false;
-    const syncing = this.ops.fdatasync(fd).then(() => undefined, (error: unknown) => {
-      this.dirty = true;
-      return error;
-    }).finally(() => {
-      this.syncing = undefined;
-    });
+    const syncing = this.ops
+      .fdatasync(fd)
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          this.dirty = true;
+          return error;
+        },
+      )
+      .finally(() => {
+        this.syncing = undefined;
+      });
     this.syncing = syncing.then(() => undefined);
     return syncing;
   }

@@ -128,7 +128,9 @@ export class TranscriptSession implements SessionHandle {
   recoveries(messageId: string): number {
     if (!this.messageIds.has(messageId)) return 0;
     const entries = this.around(messageId);
-    return entries.slice(userIndex(entries, messageId) + 1).filter((e) => e.type === 'custom' && e.customType === RECOVERED_ENTRY && (e.data as { messageId?: unknown } | null)?.messageId === messageId).length;
+    return entries
+      .slice(userIndex(entries, messageId) + 1)
+      .filter((e) => e.type === 'custom' && e.customType === RECOVERED_ENTRY && (e.data as { messageId?: unknown } | null)?.messageId === messageId).length;
   }
 
   flush(): Promise<void> {

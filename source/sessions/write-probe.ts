@@ -59,13 +59,15 @@ export class WriteProbe {
 
   /** Probes every directory, starting after any probe already running, so the result is as of this call. */
   check(): Promise<WriteStatus> {
-    const probe = (this.running ?? Promise.resolve()).then(() => this.probeAll()).then((status) => {
-      this.current = status;
-      this.checkedAt = this.clock.now();
-      if (this.running === probe) this.running = undefined;
-      this.scheduleRecheck();
-      return status;
-    });
+    const probe = (this.running ?? Promise.resolve())
+      .then(() => this.probeAll())
+      .then((status) => {
+        this.current = status;
+        this.checkedAt = this.clock.now();
+        if (this.running === probe) this.running = undefined;
+        this.scheduleRecheck();
+        return status;
+      });
     this.running = probe;
     return probe;
   }
@@ -112,7 +114,11 @@ export class WriteProbe {
       return errorCode(error);
     } finally {
       if (fd !== undefined) this.ops.closeSync(fd);
-      try { this.ops.unlinkSync(path); } catch { /* never created */ }
+      try {
+        this.ops.unlinkSync(path);
+      } catch {
+        /* never created */
+      }
     }
   }
 }

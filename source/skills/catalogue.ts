@@ -84,11 +84,13 @@ export function buildCatalogue(input: CatalogueInput): SkillRecord[] {
     if (winner && winner.root !== skill.root) return { ...base, ...parsed, status: { kind: 'shadowed', by: winner.file } };
     if (!winner) winners.set(name, { root: skill.root, file: skill.file });
     const rivals = perRoot.get(`${skill.root}\0${name}`)!.filter((other) => other !== skill);
-    if (rivals.length > 0) return { ...base, ...parsed, status: { kind: 'broken', reason: `name clash: "${name}" is also declared by ${rivals.map((r) => r.file).join(', ')}` } };
+    if (rivals.length > 0)
+      return { ...base, ...parsed, status: { kind: 'broken', reason: `name clash: "${name}" is also declared by ${rivals.map((r) => r.file).join(', ')}` } };
     if (!skill.ok) return { ...base, status: { kind: 'broken', reason: skill.reason } };
     const entry = config.skills.entries[name];
     if (entry && !entry.enabled) return { ...base, ...parsed, status: { kind: 'disabled', reason: `skills.entries.${name}.enabled is false` } };
-    if (allowlist && !allowlist.includes(name)) return { ...base, ...parsed, status: { kind: 'disabled', reason: `not in the skills allowlist of agent ${agentId}` } };
+    if (allowlist && !allowlist.includes(name))
+      return { ...base, ...parsed, status: { kind: 'disabled', reason: `not in the skills allowlist of agent ${agentId}` } };
     const missing = skill.manifest.always ? [] : missingRequirements(skill.manifest.requires, facts, bins, entry?.env ?? {});
     if (missing.length > 0) return { ...base, ...parsed, status: { kind: 'needs', missing } };
     return { ...base, ...parsed, status: { kind: 'ready' } };

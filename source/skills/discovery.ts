@@ -52,7 +52,12 @@ export function findSkillDirsSync(root: string): string[] {
     }
     if (depth >= MAX_SKILL_DEPTH) return;
     const children = entries
-      .filter((entry) => !entry.name.startsWith('.') && !SKIPPED_DIRS.has(entry.name) && (entry.isDirectory() || (entry.isSymbolicLink() && isDirectory(join(dir, entry.name)))))
+      .filter(
+        (entry) =>
+          !entry.name.startsWith('.') &&
+          !SKIPPED_DIRS.has(entry.name) &&
+          (entry.isDirectory() || (entry.isSymbolicLink() && isDirectory(join(dir, entry.name)))),
+      )
       .map((entry) => entry.name)
       .sort();
     for (const name of children) walk(join(dir, name), depth + 1);
@@ -68,7 +73,12 @@ export function readSkillSync(root: SkillRoot, dir: string): FoundSkill {
   let text: string;
   try {
     const bytes = readFileSync(file);
-    if (bytes.length > MAX_SKILL_FILE_BYTES) return { ...base, ok: false, reason: `SKILL.md is ${bytes.length} bytes, over the ${MAX_SKILL_FILE_BYTES}-byte limit; move details into references/ files` };
+    if (bytes.length > MAX_SKILL_FILE_BYTES)
+      return {
+        ...base,
+        ok: false,
+        reason: `SKILL.md is ${bytes.length} bytes, over the ${MAX_SKILL_FILE_BYTES}-byte limit; move details into references/ files`,
+      };
     text = bytes.toString('utf8');
   } catch (error) {
     return { ...base, ok: false, reason: `SKILL.md cannot be read: ${(error as Error).message}` };

@@ -24,7 +24,12 @@ export function skillsDoctorCheck(skills: AgentSkills): SkillsDoctorCheck {
     };
   }
   if (omitted.length > 0) {
-    return { name: 'skills', status: 'warn', detail: `${omitted.length} left out of the prompt (${omitted.join(', ')}); ${summary}`, fix: 'Raise skills.limits.maxPromptChars, or disable skills you do not use (skills.entries.<name>.enabled false).' };
+    return {
+      name: 'skills',
+      status: 'warn',
+      detail: `${omitted.length} left out of the prompt (${omitted.join(', ')}); ${summary}`,
+      fix: 'Raise skills.limits.maxPromptChars, or disable skills you do not use (skills.entries.<name>.enabled false).',
+    };
   }
   return { name: 'skills', status: 'ok', detail: summary };
 }

@@ -42,7 +42,8 @@ export function parseFrontmatter(text: string): Frontmatter {
     throw error;
   }
   if (data === null) throw new FrontmatterError('the frontmatter is empty; it needs at least name and description');
-  if (typeof data !== 'object' || Array.isArray(data)) throw new FrontmatterError('the frontmatter must be a YAML mapping (key: value lines), not a list or a single value');
+  if (typeof data !== 'object' || Array.isArray(data))
+    throw new FrontmatterError('the frontmatter must be a YAML mapping (key: value lines), not a list or a single value');
   const afterClosing = rest.indexOf('\n', match.index);
   const body = afterClosing < 0 ? '' : rest.slice(afterClosing + 1).replace(/^\s*\n/, '');
   const bodyLine = 3 + (yaml.match(/\n/g)?.length ?? 0);

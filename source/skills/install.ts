@@ -37,9 +37,14 @@ function extract(file: string, kind: 'tar' | 'zip', into: string): void {
     else execFileSync('unzip', ['-q', '-o', file, '-d', into], { stdio: ['ignore', 'ignore', 'pipe'] });
   } catch (error) {
     const tool = kind === 'tar' ? 'tar' : 'unzip';
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new InstallError(`unpacking ${file} needs the \`${tool}\` program, which is not installed. Install it (e.g. \`apt-get install ${tool}\`), or unpack the archive yourself and install the folder.`);
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new InstallError(
+        `unpacking ${file} needs the \`${tool}\` program, which is not installed. Install it (e.g. \`apt-get install ${tool}\`), or unpack the archive yourself and install the folder.`,
+      );
     const stderr = (error as { stderr?: Buffer }).stderr?.toString().trim();
-    throw new InstallError(`${file} could not be unpacked${stderr ? `: ${stderr}` : ''}. Check that it is a valid ${kind === 'tar' ? '.tar.gz' : '.zip'} file.`);
+    throw new InstallError(
+      `${file} could not be unpacked${stderr ? `: ${stderr}` : ''}. Check that it is a valid ${kind === 'tar' ? '.tar.gz' : '.zip'} file.`,
+    );
   }
 }
 
@@ -62,7 +67,10 @@ function inventory(dir: string): { files: string[]; executables: string[] } {
       const path = join(current, name);
       const rel = relative(dir, path);
       const stats = lstatSync(path);
-      if (stats.isSymbolicLink()) throw new InstallError(`${rel} is a symbolic link; skills with links are not installed (a link could point anywhere on this machine). Replace it with the file itself.`);
+      if (stats.isSymbolicLink())
+        throw new InstallError(
+          `${rel} is a symbolic link; skills with links are not installed (a link could point anywhere on this machine). Replace it with the file itself.`,
+        );
       if (stats.isDirectory()) {
         walk(path);
         continue;
@@ -95,11 +103,17 @@ export function inspectSkillSource(source: string): InstallPlan {
     }
     const dirs = existsSync(join(searchIn, 'SKILL.md')) ? [searchIn] : findSkillDirsSync(searchIn);
     if (dirs.length === 0) throw new InstallError(`no SKILL.md found in ${source}. A skill is a folder with a SKILL.md at its top.`);
-    if (dirs.length > 1) throw new InstallError(`${source} holds ${dirs.length} skills (${dirs.map((dir) => relative(searchIn, dir) || '.').join(', ')}); install them one folder at a time.`);
+    if (dirs.length > 1)
+      throw new InstallError(
+        `${source} holds ${dirs.length} skills (${dirs.map((dir) => relative(searchIn, dir) || '.').join(', ')}); install them one folder at a time.`,
+      );
     const dir = dirs[0]!;
     const { files, executables } = inventory(dir);
     const found = readSkillSync({ source: 'managed', dir: dirname(dir) }, dir);
-    if (!found.ok) throw new InstallError(`${join(dir === searchIn ? basename(source) : relative(searchIn, dir), 'SKILL.md')} is broken: ${found.reason}. Fix it before installing.`);
+    if (!found.ok)
+      throw new InstallError(
+        `${join(dir === searchIn ? basename(source) : relative(searchIn, dir), 'SKILL.md')} is broken: ${found.reason}. Fix it before installing.`,
+      );
     const warnings = dir === searchIn ? [] : found.warnings;
     return { dir, manifest: found.manifest, warnings, executables, fileCount: files.length, cleanup };
   } catch (error) {

@@ -36,7 +36,17 @@ export type ManifestResult = { ok: true; manifest: SkillManifest; warnings: stri
 
 const KNOWN_KEYS = new Set(['name', 'description', 'license', 'allowed-tools', 'metadata', 'user-invocable', 'disable-model-invocation', 'argument-hint']);
 
-const OS_ALIASES: Record<string, string> = { macos: 'darwin', mac: 'darwin', osx: 'darwin', darwin: 'darwin', linux: 'linux', windows: 'win32', win32: 'win32', freebsd: 'freebsd', openbsd: 'openbsd' };
+const OS_ALIASES: Record<string, string> = {
+  macos: 'darwin',
+  mac: 'darwin',
+  osx: 'darwin',
+  darwin: 'darwin',
+  linux: 'linux',
+  windows: 'win32',
+  win32: 'win32',
+  freebsd: 'freebsd',
+  openbsd: 'openbsd',
+};
 
 function isMap(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -97,7 +107,7 @@ function requiresOf(layers: Array<[Record<string, unknown>, string]>): SkillRequ
 /** Checks a parsed frontmatter against the Agent Skills format; `folder` is the skill folder's own name. */
 export function readManifest(data: Record<string, unknown>, folder: string): ManifestResult {
   const { name, description } = data;
-  if (name === undefined || name === null || name === '') return { ok: false, reason: 'the frontmatter has no name; add `name: ' + folder + '`' };
+  if (name === undefined || name === null || name === '') return { ok: false, reason: `the frontmatter has no name; add \`name: ${folder}\`` };
   if (typeof name !== 'string') return { ok: false, reason: `name must be text, not ${JSON.stringify(name)}` };
   if (name.length > MAX_NAME_CHARS || !SKILL_NAME.test(name)) {
     return { ok: false, reason: `name "${name}" must be lowercase letters, digits and single hyphens (at most ${MAX_NAME_CHARS} characters)` };
@@ -106,7 +116,11 @@ export function readManifest(data: Record<string, unknown>, folder: string): Man
     return { ok: false, name, reason: 'the frontmatter has no description; say what the skill does and when to use it (at most 1024 characters)' };
   }
   if (description.length > MAX_DESCRIPTION_CHARS) {
-    return { ok: false, name, reason: `the description is ${description.length} characters, over the limit of ${MAX_DESCRIPTION_CHARS}; shorten it and move details into the body` };
+    return {
+      ok: false,
+      name,
+      reason: `the description is ${description.length} characters, over the limit of ${MAX_DESCRIPTION_CHARS}; shorten it and move details into the body`,
+    };
   }
   try {
     if (data.metadata !== undefined && data.metadata !== null && !isMap(data.metadata)) throw new ManifestError('metadata must be a mapping of keys to values');

@@ -38,7 +38,12 @@ export class BinaryLookup {
 }
 
 /** What is missing for a skill to be offered, as short phrases (`bin jq`, `env GITHUB_TOKEN`, `os darwin`); empty when nothing is. */
-export function missingRequirements(requires: SkillRequires, facts: RequirementFacts, bins: BinaryLookup, skillEnv: Readonly<Record<string, string>>): string[] {
+export function missingRequirements(
+  requires: SkillRequires,
+  facts: RequirementFacts,
+  bins: BinaryLookup,
+  skillEnv: Readonly<Record<string, string>>,
+): string[] {
   const missing: string[] = [];
   if (requires.os.length > 0 && !requires.os.includes(facts.platform)) missing.push(`os ${requires.os.join('|')} (this is ${facts.platform})`);
   for (const bin of requires.bins) if (!bins.has(bin)) missing.push(`bin ${bin}`);

@@ -10,7 +10,8 @@ export function createSkillTool(skillsOf: (agentId: string) => AgentSkills) {
     name: 'skill',
     group: 'fs',
     risk: 'low',
-    description: 'Load one skill from <available_skills> by name: returns its instructions (SKILL.md) and the files in its folder. Load the one skill that fits the task before acting on it.',
+    description:
+      'Load one skill from <available_skills> by name: returns its instructions (SKILL.md) and the files in its folder. Load the one skill that fits the task before acting on it.',
     input: z.strictObject({ name: z.string().min(1).describe('The skill name as listed in <available_skills>') }),
     async execute(args, context) {
       const skills = skillsOf(context.agentId);

@@ -18,7 +18,14 @@ export function createSkillsSlashCommand(service: SkillsService): SlashCommand {
     description: 'The skills of this agent and their status: ready, needs X, broken: reason, shadowed by P.',
     async run({ sessionKey }) {
       const skills = service.agent(agentOf(sessionKey));
-      return { reply: formatSkillsTable(skills), data: { agentId: skills.agentId, skills: skillRows(skills), prompt: { form: skills.prompt.form, listed: skills.prompt.listed, omitted: skills.prompt.omitted } } };
+      return {
+        reply: formatSkillsTable(skills),
+        data: {
+          agentId: skills.agentId,
+          skills: skillRows(skills),
+          prompt: { form: skills.prompt.form, listed: skills.prompt.listed, omitted: skills.prompt.omitted },
+        },
+      };
     },
   };
 }

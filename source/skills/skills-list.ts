@@ -10,7 +10,13 @@ export interface SkillRow {
 }
 
 export function skillRows(skills: AgentSkills): SkillRow[] {
-  return skills.records.map((record) => ({ name: record.name, source: record.source, status: describeStatus(record.status), location: record.file, warnings: record.warnings }));
+  return skills.records.map((record) => ({
+    name: record.name,
+    source: record.source,
+    status: describeStatus(record.status),
+    location: record.file,
+    warnings: record.warnings,
+  }));
 }
 
 /** The table `claw skills list` and `/skills` print: name, source, status, then warnings and what the prompt left out. */

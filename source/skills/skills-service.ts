@@ -101,7 +101,8 @@ export class SkillsService implements SkillsSource {
       const after = this.#build(agentId);
       this.#agents.set(agentId, after);
       const lines = describeChanges(before, after);
-      if (lines.length > 0) changes.push({ agentId, generation: after.generation, changes: lines, notice: `Skills changed (agent ${agentId}): ${lines.join('; ')}` });
+      if (lines.length > 0)
+        changes.push({ agentId, generation: after.generation, changes: lines, notice: `Skills changed (agent ${agentId}): ${lines.join('; ')}` });
     }
     for (const change of changes) for (const listener of this.#listeners) listener(change);
     return changes;

@@ -42,7 +42,11 @@ export function watchSkillRoots(options: SkillsWatchOptions): SkillsWatcher {
     return stats?.isFile() === true && name !== 'SKILL.md';
   };
   const roots: FSWatcher = watch([], { ignoreInitial: true, ignored, depth: MAX_SKILL_DEPTH + 1 });
-  const parents: FSWatcher = watch([], { ignoreInitial: true, depth: 0, ignored: (path) => !options.dirs.some((dir) => isUnder(dir, path) || isUnder(path, dir)) });
+  const parents: FSWatcher = watch([], {
+    ignoreInitial: true,
+    depth: 0,
+    ignored: (path) => !options.dirs.some((dir) => isUnder(dir, path) || isUnder(path, dir)),
+  });
   const watchedRoots = new Set<string>();
   const watchedParents = new Set<string>();
   let timer: TimerHandle | undefined;
@@ -79,7 +83,10 @@ export function watchSkillRoots(options: SkillsWatchOptions): SkillsWatcher {
   parents.on('addDir', () => arm(false));
   roots.on('error', options.onError);
   parents.on('error', options.onError);
-  const ready = Promise.all([new Promise<void>((resolve) => roots.once('ready', () => resolve())), new Promise<void>((resolve) => parents.once('ready', () => resolve()))]).then(() => undefined);
+  const ready = Promise.all([
+    new Promise<void>((resolve) => roots.once('ready', () => resolve())),
+    new Promise<void>((resolve) => parents.once('ready', () => resolve())),
+  ]).then(() => undefined);
   return {
     ready,
     async close() {

@@ -66,7 +66,15 @@ export { authorizeExec, rulesForAlways, type AuthorizeInput, type AuthorizeResul
 export { bindPlan, describeBoundPlan, type BoundPlan, type BoundCommand, type BindInput } from './exec/bound-plan.js';
 export { isSafeCommand, safeCommandNames } from './exec/safe-list.js';
 export { expandGlob, expandPlanGlobs } from './exec/glob.js';
-export { readExecApprovalsFile, writeExecApprovalsFile, addExecRules, ruleText, ruleMatchesCommand, type ExecApprovalsFile, type ExecRule } from './exec/approvals-policy.js';
+export {
+  readExecApprovalsFile,
+  writeExecApprovalsFile,
+  addExecRules,
+  ruleText,
+  ruleMatchesCommand,
+  type ExecApprovalsFile,
+  type ExecRule,
+} from './exec/approvals-policy.js';
 export { hardenGit, gitConfigEnv } from './exec/git-guard.js';
 export { probeSandbox, bubblewrapArgs, hiddenPaths, type SandboxPolicy, type SandboxStatus } from './sandbox/sandbox.js';
 export { execSandboxFor, describeExecSandbox } from './sandbox/exec-sandbox.js';

@@ -19,7 +19,8 @@ export function createMemoryTools(options: MemoryToolOptions) {
     name: 'memory_search',
     group: 'memory',
     risk: 'low',
-    description: 'Search long-term memory (MEMORY.md, memory/*.md and extra notes) before answering about prior work, decisions, dates, people, preferences or todos. Returns path, line range, score and a snippet; read more with memory_get.',
+    description:
+      'Search long-term memory (MEMORY.md, memory/*.md and extra notes) before answering about prior work, decisions, dates, people, preferences or todos. Returns path, line range, score and a snippet; read more with memory_get.',
     input: z.strictObject({
       query: z.string().min(1).max(2000),
       maxResults: z.number().int().min(1).max(50).optional(),
@@ -44,7 +45,12 @@ export function createMemoryTools(options: MemoryToolOptions) {
     async execute(args, context) {
       try {
         const result = getMemory({ ...options, agentId: context.agentId }, args);
-        return toolOk(`${result.path} lines ${result.from}-${result.to} of ${result.totalLines}:\n${result.text}`, { path: result.path, from: result.from, to: result.to, totalLines: result.totalLines });
+        return toolOk(`${result.path} lines ${result.from}-${result.to} of ${result.totalLines}:\n${result.text}`, {
+          path: result.path,
+          from: result.from,
+          to: result.to,
+          totalLines: result.totalLines,
+        });
       } catch (error) {
         if (error instanceof ClawError) return toolError(error.message);
         throw error;

@@ -71,7 +71,11 @@ function levelName(level: number): string {
 }
 
 export function allowedToolNames(tools: readonly PolicyTool[], layers: readonly PolicyLayer[]): Set<string> {
-  return new Set(decideTools(tools, layers).filter((d) => d.allowed).map((d) => d.name));
+  return new Set(
+    decideTools(tools, layers)
+      .filter((d) => d.allowed)
+      .map((d) => d.name),
+  );
 }
 
 interface ToolsPolicyConfig extends PolicyLayer {

@@ -49,7 +49,12 @@ export class SecretRedactor {
     for (const [name, raw] of this.#byName) {
       const value = raw.trim();
       if (value.length < MIN_SECRET_LENGTH) continue;
-      for (const form of [value, encodeURIComponent(value), Buffer.from(value).toString('base64').replace(/=+$/, ''), Buffer.from(value).toString('base64url')]) {
+      for (const form of [
+        value,
+        encodeURIComponent(value),
+        Buffer.from(value).toString('base64').replace(/=+$/, ''),
+        Buffer.from(value).toString('base64url'),
+      ]) {
         if (!names.has(form)) names.set(form, name);
       }
     }
@@ -89,9 +94,7 @@ function credentialSecrets(credentialsDir: string): KnownSecret[] {
         // Not JSON: the whole file is the secret (gateway-token).
       }
       out.push({ name: `credentials/${name}`, value: text.trim() });
-    } catch {
-      continue;
-    }
+    } catch {}
   }
   return out.filter((secret) => !/^(id|provider|type|kind)$/i.test(secret.name.split('.').pop() ?? '') && !/\.id$/.test(secret.name));
 }

@@ -11,9 +11,7 @@ interface Entry {
 }
 
 function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => `${issue.path.length ? issue.path.join('.') : '(arguments)'}: ${issue.message}`)
-    .join('; ');
+  return error.issues.map((issue) => `${issue.path.length ? issue.path.join('.') : '(arguments)'}: ${issue.message}`).join('; ');
 }
 
 function compileValidator(tool: ToolDefinition): Validator {
@@ -63,7 +61,11 @@ export class ToolRegistry {
   }
 
   effective(layers: readonly PolicyLayer[]): ToolDefinition[] {
-    const allowed = new Set(this.decisions(layers).filter((d) => d.allowed).map((d) => d.name));
+    const allowed = new Set(
+      this.decisions(layers)
+        .filter((d) => d.allowed)
+        .map((d) => d.name),
+    );
     return this.list().filter((tool) => allowed.has(tool.name));
   }
 

@@ -64,12 +64,20 @@ export function createToolsRuntime(options: ToolsRuntimeOptions): ToolsRuntime {
   });
   const jobs = new JobManager(exec.maxOutputChars);
   const env = options.env ?? process.env;
-  const apiKeyEnvs = [config.memory.embeddings?.apiKeyEnv, ...Object.values(config.models.providers).map((provider) => provider.apiKeyEnv)].filter((name): name is string => Boolean(name));
-  const redactor = new SecretRedactor(collectKnownSecrets({ credentialsDir: paths.credentials, env, extraEnvNames: apiKeyEnvs, values: options.secrets ?? [] }));
+  const apiKeyEnvs = [config.memory.embeddings?.apiKeyEnv, ...Object.values(config.models.providers).map((provider) => provider.apiKeyEnv)].filter(
+    (name): name is string => Boolean(name),
+  );
+  const redactor = new SecretRedactor(
+    collectKnownSecrets({ credentialsDir: paths.credentials, env, extraEnvNames: apiKeyEnvs, values: options.secrets ?? [] }),
+  );
   const sandbox = execSandboxFor(config, paths);
   const registry = new ToolRegistry({ redactor });
   const builtins: ToolDefinition[] = [
-    ...(createFsTools({ roots: config.tools.fsRoots, maxReadBytes: config.tools.fs.maxReadBytes, ...(options.readRoots ? { readRoots: options.readRoots } : {}) }) as ToolDefinition[]),
+    ...(createFsTools({
+      roots: config.tools.fsRoots,
+      maxReadBytes: config.tools.fs.maxReadBytes,
+      ...(options.readRoots ? { readRoots: options.readRoots } : {}),
+    }) as ToolDefinition[]),
     createExecTool({
       approvalsFile: paths.execApprovals,
       jobs,

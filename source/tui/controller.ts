@@ -30,14 +30,21 @@ export class TuiController {
   private noticeSeq = 0;
   private gatewayCommands: CommandInfo[] = [];
 
-  constructor(readonly client: GatewayClient, readonly store: TuiStore) {}
+  constructor(
+    readonly client: GatewayClient,
+    readonly store: TuiStore,
+  ) {}
 
   /** Subscribes to the client; call after construction, before or after connect. */
   attach(): void {
     this.unsubscribe.push(
       this.client.on('*', (payload, _seq, event) => this.store.applyEvent(event, payload)),
-      this.client.on('resync', () => { void this.resync(); }),
-      this.client.onState((state, detail) => this.store.update((s) => ({ ...s, conn: { ...s.conn, state, ...(detail.reason ? { reason: detail.reason } : {}) } }))),
+      this.client.on('resync', () => {
+        void this.resync();
+      }),
+      this.client.onState((state, detail) =>
+        this.store.update((s) => ({ ...s, conn: { ...s.conn, state, ...(detail.reason ? { reason: detail.reason } : {}) } })),
+      ),
       this.client.onHello((hello) => {
         this.store.update((s) => reduceHello(s, hello));
         void this.loadCommands();
@@ -51,7 +58,9 @@ export class TuiController {
       void this.loadCommands();
       void this.loadInitial();
     }
-    this.pingTimer = setInterval(() => { void this.ping(); }, PING_EVERY_MS);
+    this.pingTimer = setInterval(() => {
+      void this.ping();
+    }, PING_EVERY_MS);
     void this.ping();
   }
 
@@ -81,7 +90,10 @@ export class TuiController {
   /** An RPC that explains itself when the gateway does not serve the method yet. */
   async call<M extends MethodName>(method: M, params?: ParamsOf<M>): Promise<ResultOf<M>> {
     if (this.client.hello && !this.serves(method)) {
-      throw new ClawError('unavailable', `This gateway (v${this.client.hello.server.version}) does not serve ${method}; update claw and run \`claw gateway restart\`.`);
+      throw new ClawError(
+        'unavailable',
+        `This gateway (v${this.client.hello.server.version}) does not serve ${method}; update claw and run \`claw gateway restart\`.`,
+      );
     }
     return this.client.request(method, params);
   }
@@ -138,7 +150,8 @@ export class TuiController {
 
   /** Searches every session's transcript on the gateway and shows the hits. */
   async search(query: string): Promise<void> {
-    const patch = (change: Partial<SearchUi>): void => this.store.update((s) => setUi(s, { search: { ...(s.ui.search ?? { query, editing: false, hits: [], index: 0, status: 'idle' }), ...change } }));
+    const patch = (change: Partial<SearchUi>): void =>
+      this.store.update((s) => setUi(s, { search: { ...(s.ui.search ?? { query, editing: false, hits: [], index: 0, status: 'idle' }), ...change } }));
     patch({ query, editing: false, status: 'loading', hits: [], index: 0 });
     try {
       const { hits, tookMs } = await this.call('sessions.search', { query, agentId: this.store.getState().agentId, limit: SEARCH_LIMIT });
@@ -163,7 +176,7 @@ export class TuiController {
     }
     if (!loaded()) {
       this.store.update((s) => setUi(s, { anchor: undefined }));
-      this.notice('That message is no longer in the session\'s transcript (it was compacted away or the session was reset).', hit.sessionKey);
+      this.notice("That message is no longer in the session's transcript (it was compacted away or the session was reset).", hit.sessionKey);
     }
   }
 
@@ -178,14 +191,18 @@ export class TuiController {
     const log = selectChat(this.store.getState(), key);
     if (older && !log.hasMore) return;
     try {
-      const beforeId = older ? log.oldestEntryId ?? log.items.find((i) => i.entryId)?.entryId : undefined;
+      const beforeId = older ? (log.oldestEntryId ?? log.items.find((i) => i.entryId)?.entryId) : undefined;
       const page = await this.call('sessions.history', { key, limit: HISTORY_PAGE, ...(beforeId ? { beforeId } : {}) });
       const items = entriesToItems(page.entries);
       // Live items that arrived while the page loaded stay after it; a reload after
       // a reconnect replaces what was shown with the gateway's transcript.
-      this.store.update((s) => updateChat(s, key, (current) => older || !current.items.some((i) => i.entryId)
-        ? prependHistory(current, items, page.hasMore)
-        : prependHistory({ ...current, items: [] }, items, page.hasMore)));
+      this.store.update((s) =>
+        updateChat(s, key, (current) =>
+          older || !current.items.some((i) => i.entryId)
+            ? prependHistory(current, items, page.hasMore)
+            : prependHistory({ ...current, items: [] }, items, page.hasMore),
+        ),
+      );
     } catch (error) {
       if (!(error instanceof ClawError && error.code === 'not_found')) this.error(error, 'Scroll up again to retry.', key);
     }
@@ -194,10 +211,18 @@ export class TuiController {
   async loadInitial(): Promise<void> {
     const tasks: Promise<unknown>[] = [];
     if (this.serves('sessions.list')) {
-      tasks.push(this.call('sessions.list', {}).then((r) => this.store.update((s) => ({ ...s, sessions: Object.fromEntries(r.sessions.map((x) => [x.key, x])) }))).catch(() => undefined));
+      tasks.push(
+        this.call('sessions.list', {})
+          .then((r) => this.store.update((s) => ({ ...s, sessions: Object.fromEntries(r.sessions.map((x) => [x.key, x])) })))
+          .catch(() => undefined),
+      );
     }
     if (this.serves('approvals.list')) {
-      tasks.push(this.call('approvals.list', { status: 'pending' }).then((r) => this.store.update((s) => reducePendingList(s, r.approvals))).catch(() => undefined));
+      tasks.push(
+        this.call('approvals.list', { status: 'pending' })
+          .then((r) => this.store.update((s) => reducePendingList(s, r.approvals)))
+          .catch(() => undefined),
+      );
     }
     if (this.serves('commands.run')) tasks.push(this.checkModel());
     tasks.push(this.loadHistory());

@@ -125,7 +125,10 @@ export function handleKey(input: string, key: Key, context: KeyContext, raw?: st
   if ((key.home || key.end) && state.ui.editor.text === '') {
     return update((s) => setUi(s, { scroll: key.home ? Number.MAX_SAFE_INTEGER / 2 : 0 }));
   }
-  if ((key.ctrl && input === 'g' && !state.ui.editor.search) || (key.ctrl && input === 'e' && state.ui.ctrlXAt !== undefined && now - state.ui.ctrlXAt < CTRL_X_WINDOW_MS)) {
+  if (
+    (key.ctrl && input === 'g' && !state.ui.editor.search) ||
+    (key.ctrl && input === 'e' && state.ui.ctrlXAt !== undefined && now - state.ui.ctrlXAt < CTRL_X_WINDOW_MS)
+  ) {
     update((s) => setUi(s, { ctrlXAt: undefined }));
     return void context.editExternally?.();
   }
@@ -139,7 +142,9 @@ const CTRL_X_WINDOW_MS = 1500;
 
 function editorKey(input: string, key: Key, context: KeyContext, raw: string | undefined, popup: Completion[]): void {
   const { state: editor, action } = applyKey(context.store.getState().ui.editor, input, key, raw);
-  context.store.update((s) => setUi(s, { editor, completionIndex: action.type === 'submit' ? 0 : s.ui.completionIndex, scroll: action.type === 'submit' ? 0 : s.ui.scroll }));
+  context.store.update((s) =>
+    setUi(s, { editor, completionIndex: action.type === 'submit' ? 0 : s.ui.completionIndex, scroll: action.type === 'submit' ? 0 : s.ui.scroll }),
+  );
   if (action.type === 'submit') submitText(action.text, popup, context);
 }
 
@@ -149,7 +154,10 @@ function submitText(text: string, popup: Completion[], context: KeyContext): voi
   if (trimmed.startsWith('/')) {
     // Enter on a bare partial name runs the highlighted completion, like Tab then Enter.
     const typedName = !/\s/.test(trimmed);
-    const chosen = typedName && popup.length > 0 && !popup.some((c) => c.value.trim() === trimmed) ? popup[Math.min(context.store.getState().ui.completionIndex, popup.length - 1)]!.value.trim() : trimmed;
+    const chosen =
+      typedName && popup.length > 0 && !popup.some((c) => c.value.trim() === trimmed)
+        ? popup[Math.min(context.store.getState().ui.completionIndex, popup.length - 1)]!.value.trim()
+        : trimmed;
     void runSlash(chosen, context);
     return;
   }
@@ -161,9 +169,18 @@ function handlePaneKey(input: string, key: Key, context: KeyContext): boolean {
   const { store, controller } = context;
   const state = store.getState();
   const focus = state.ui.focus;
-  if (key.escape) { store.update((s) => setUi(s, { focus: 'chat', zoom: undefined })); return true; }
-  if (input === 'z') { store.update((s) => toggleZoom(s, focus)); return true; }
-  if (input === 'h') { store.update((s) => hidePane(s, focus)); return true; }
+  if (key.escape) {
+    store.update((s) => setUi(s, { focus: 'chat', zoom: undefined }));
+    return true;
+  }
+  if (input === 'z') {
+    store.update((s) => toggleZoom(s, focus));
+    return true;
+  }
+  if (input === 'h') {
+    store.update((s) => hidePane(s, focus));
+    return true;
+  }
   if (focus !== 'sessions') return false;
   const keys = selectSessionKeys(state);
   if (key.upArrow || key.downArrow) {

@@ -25,10 +25,18 @@ export interface RunTuiOptions {
  */
 export async function runTui(options: RunTuiOptions): Promise<number> {
   const stdout = options.stdout ?? process.stdout;
-  const store = new TuiStore(initialState({ ...(options.agentId ? { agentId: options.agentId } : {}), ...(options.sessionKey ? { sessionKey: options.sessionKey } : {}), ...(options.via ? { via: options.via } : {}) }));
+  const store = new TuiStore(
+    initialState({
+      ...(options.agentId ? { agentId: options.agentId } : {}),
+      ...(options.sessionKey ? { sessionKey: options.sessionKey } : {}),
+      ...(options.via ? { via: options.via } : {}),
+    }),
+  );
   const controller = new TuiController(options.client, store);
   let finish: (code: number) => void = () => undefined;
-  const done = new Promise<number>((resolve) => { finish = resolve; });
+  const done = new Promise<number>((resolve) => {
+    finish = resolve;
+  });
   let exiting = false;
   const exit = (code: number, error?: unknown): void => {
     if (exiting) return;
@@ -37,7 +45,10 @@ export async function runTui(options: RunTuiOptions): Promise<number> {
     terminal.dispose();
     controller.detach();
     store.dispose();
-    if (error !== undefined) process.stderr.write(`claw: the TUI crashed: ${error instanceof Error ? error.stack ?? error.message : String(error)}\nThe gateway keeps running; run \`claw\` to reattach.\n`);
+    if (error !== undefined)
+      process.stderr.write(
+        `claw: the TUI crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\nThe gateway keeps running; run \`claw\` to reattach.\n`,
+      );
     finish(code);
   };
   const terminal = enterTerminal(stdout, exit);

@@ -25,7 +25,9 @@ export function enterTerminal(stdout: NodeJS.WriteStream, onFatal: (code: number
   };
   stdout.write(ENTER);
   // Registered before Ink's own listener so the old frame is gone before the new one is drawn.
-  const onResize = (): void => { if (!restored) stdout.write(CLEAR); };
+  const onResize = (): void => {
+    if (!restored) stdout.write(CLEAR);
+  };
   const onSignal = (signal: NodeJS.Signals): void => onFatal(signal === 'SIGHUP' ? 129 : signal === 'SIGINT' ? 130 : 143);
   const onCrash = (error: unknown): void => onFatal(1, error);
   stdout.on('resize', onResize);

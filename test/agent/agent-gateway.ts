@@ -1,7 +1,7 @@
 import { AgentRuntime } from '../../source/agent/index.js';
 import { loadConfig, writeRawConfig } from '../../source/config/index.js';
 import { agentTurnRunner } from '../../source/core/index.js';
-import { type GatewayClient } from '../../source/client/index.js';
+import type { GatewayClient } from '../../source/client/index.js';
 import type { ChatEventPayload, TranscriptEntry } from '../../source/protocol/index.js';
 import { createProviders } from '../../source/providers/index.js';
 import { createFsTools, ToolRegistry, type ApprovalGate, type ToolDefinition } from '../../source/tools/index.js';
@@ -26,7 +26,11 @@ export interface AgentGateway extends TestGateway {
  * providers built from `config` and the keys in `env` (nothing from the
  * machine's environment leaks in).
  */
-export async function startAgentGateway(options: { config: Record<string, unknown>; env?: NodeJS.ProcessEnv; tools?: ToolDefinition[] }): Promise<AgentGateway> {
+export async function startAgentGateway(options: {
+  config: Record<string, unknown>;
+  env?: NodeJS.ProcessEnv;
+  tools?: ToolDefinition[];
+}): Promise<AgentGateway> {
   const state = makeTempState();
   writeRawConfig(state.paths.config, options.config);
   const config = loadConfig(state.paths.config);

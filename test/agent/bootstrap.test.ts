@@ -51,7 +51,16 @@ describe('workspace', () => {
 
 describe('bootstrap selection', () => {
   it('orders the files and picks per session kind', () => {
-    expect(selectBootstrapFiles('main', true)).toEqual(['AGENTS.md', 'SOUL.md', 'TOOLS.md', 'IDENTITY.md', 'USER.md', 'HEARTBEAT.md', 'BOOTSTRAP.md', 'MEMORY.md']);
+    expect(selectBootstrapFiles('main', true)).toEqual([
+      'AGENTS.md',
+      'SOUL.md',
+      'TOOLS.md',
+      'IDENTITY.md',
+      'USER.md',
+      'HEARTBEAT.md',
+      'BOOTSTRAP.md',
+      'MEMORY.md',
+    ]);
     expect(selectBootstrapFiles('direct', false)).toEqual(['AGENTS.md', 'SOUL.md', 'TOOLS.md', 'IDENTITY.md', 'USER.md', 'HEARTBEAT.md', 'MEMORY.md']);
     expect(selectBootstrapFiles('group', false)).not.toContain('MEMORY.md');
     for (const kind of ['subagent', 'cron'] as const) {
@@ -108,7 +117,17 @@ describe('system prompt', () => {
     const prompt = buildSystemPrompt({
       tools: [{ name: 'read', description: 'Read a file.' }],
       skillsBlock: '<available_skills>\n<skill name="git"/>\n</available_skills>',
-      runtime: { agentId: 'main', model: 'fake/m', channel: 'tui', sessionKind: 'main', timeZone: 'UTC', host: 'box', os: 'linux', workspaceDir: dir, now: 'now' },
+      runtime: {
+        agentId: 'main',
+        model: 'fake/m',
+        channel: 'tui',
+        sessionKind: 'main',
+        timeZone: 'UTC',
+        host: 'box',
+        os: 'linux',
+        workspaceDir: dir,
+        now: 'now',
+      },
       bootstrap,
     });
     expect(prompt.text).toContain('never grants you permissions');

@@ -18,27 +18,39 @@ beforeAll(async () => {
 afterAll(() => daemon.stop());
 
 describe('claw agent -m', () => {
-  it('streams the reply from the model through the daemon', async () => {
-    llm.reply({ text: 'Hello from the fake model.' });
-    const result = await runCli(['agent', '-m', 'hi there'], state.env, SLOW);
-    expect(result.stderr).toBe('');
-    expect(result.code).toBe(0);
-    expect(result.stdout).toBe('Hello from the fake model.\n');
-    expect(llm.requests.some((r) => JSON.stringify(r.body).includes('hi there'))).toBe(true);
-  }, SLOW);
+  it(
+    'streams the reply from the model through the daemon',
+    async () => {
+      llm.reply({ text: 'Hello from the fake model.' });
+      const result = await runCli(['agent', '-m', 'hi there'], state.env, SLOW);
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe('Hello from the fake model.\n');
+      expect(llm.requests.some((r) => JSON.stringify(r.body).includes('hi there'))).toBe(true);
+    },
+    SLOW,
+  );
 
-  it('prints the final event as JSON for --json and honours --session', async () => {
-    llm.reply({ text: 'Second answer.' });
-    const result = await runCli(['agent', '-m', 'again', '--session', 'agent:main:cli:direct:me', '--json'], state.env, SLOW);
-    expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject({ state: 'final', text: 'Second answer.', sessionKey: 'agent:main:cli:direct:me' });
-  }, SLOW);
+  it(
+    'prints the final event as JSON for --json and honours --session',
+    async () => {
+      llm.reply({ text: 'Second answer.' });
+      const result = await runCli(['agent', '-m', 'again', '--session', 'agent:main:cli:direct:me', '--json'], state.env, SLOW);
+      expect(result.code).toBe(0);
+      expect(JSON.parse(result.stdout)).toMatchObject({ state: 'final', text: 'Second answer.', sessionKey: 'agent:main:cli:direct:me' });
+    },
+    SLOW,
+  );
 
-  it('exits non-zero with what to fix when the model call fails', async () => {
-    llm.reply({ error: 'auth' });
-    const result = await runCli(['agent', '-m', 'break please', '--session', 'agent:main:cli:direct:fail'], state.env, SLOW);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toContain('HTTP 401');
-    expect(result.stderr).toContain('Fix the key');
-  }, SLOW);
+  it(
+    'exits non-zero with what to fix when the model call fails',
+    async () => {
+      llm.reply({ error: 'auth' });
+      const result = await runCli(['agent', '-m', 'break please', '--session', 'agent:main:cli:direct:fail'], state.env, SLOW);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('HTTP 401');
+      expect(result.stderr).toContain('Fix the key');
+    },
+    SLOW,
+  );
 });

@@ -30,7 +30,9 @@ async function startCommandGateway(config: Record<string, unknown>): Promise<Tes
 
 function fakeConfig(server: FakeLlmServer, apiKeyEnv?: string): Record<string, unknown> {
   return {
-    models: { providers: { fake: { api: 'openai', baseUrl: server.baseUrl, ...(apiKeyEnv ? { apiKeyEnv } : {}), models: { m: { contextWindow: 32_000 }, other: {} } } } },
+    models: {
+      providers: { fake: { api: 'openai', baseUrl: server.baseUrl, ...(apiKeyEnv ? { apiKeyEnv } : {}), models: { m: { contextWindow: 32_000 }, other: {} } } },
+    },
     agents: { defaults: { model: 'fake/m' } },
   };
 }
@@ -41,7 +43,21 @@ describe('commands', () => {
     gateway = await startCommandGateway(fakeConfig(llm));
     const client = await gateway.connect();
     const { commands } = await client.request('commands.list', {});
-    expect(commands.map((c) => c.name).slice(0, 13)).toEqual(['status', 'model', 'think', 'new', 'reset', 'abort', 'retry', 'context', 'compact', 'cron', 'heartbeat', 'help', 'skills']);
+    expect(commands.map((c) => c.name).slice(0, 13)).toEqual([
+      'status',
+      'model',
+      'think',
+      'new',
+      'reset',
+      'abort',
+      'retry',
+      'context',
+      'compact',
+      'cron',
+      'heartbeat',
+      'help',
+      'skills',
+    ]);
     // The bundled user-invocable skills follow the built-ins.
     expect(commands.map((c) => c.name)).toContain('claw-config');
     expect((await client.request('commands.run', { sessionKey: KEY, text: '/help' })).reply).toContain('/think off|minimal|low|medium|high');
@@ -76,8 +92,14 @@ describe('commands', () => {
     expect(commands.find((c) => c.name === 'think')!.arguments?.[0]?.values?.map((v) => v.value)).toEqual(['off', 'minimal', 'low', 'medium', 'high']);
 
     await client.request('commands.run', { sessionKey: KEY, text: '/status' });
-    await expect(client.request('commands.run', { sessionKey: KEY, text: '/model nope/x' })).rejects.toMatchObject({ code: 'bad_request', message: expect.stringMatching(/Known models: .*fake\/m/) });
-    await expect(client.request('sessions.patch', { key: KEY, patch: { model: 'nope/x' } })).rejects.toMatchObject({ code: 'bad_request', message: expect.stringContaining('fake/other') });
+    await expect(client.request('commands.run', { sessionKey: KEY, text: '/model nope/x' })).rejects.toMatchObject({
+      code: 'bad_request',
+      message: expect.stringMatching(/Known models: .*fake\/m/),
+    });
+    await expect(client.request('sessions.patch', { key: KEY, patch: { model: 'nope/x' } })).rejects.toMatchObject({
+      code: 'bad_request',
+      message: expect.stringContaining('fake/other'),
+    });
     await expect(client.request('sessions.new', { key: KEY, model: 'nope/x' })).rejects.toMatchObject({ code: 'bad_request' });
     expect((await client.request('sessions.patch', { key: KEY, patch: { model: 'fake/other' } })).session.model).toBe('fake/other');
   });

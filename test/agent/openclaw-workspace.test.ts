@@ -97,7 +97,17 @@ describe('recent daily notes', () => {
     const prompt = buildSystemPrompt({
       tools: [],
       skillsBlock: '',
-      runtime: { agentId: 'main', model: 'm', channel: 'tui', sessionKind: 'main', timeZone: 'UTC', host: 'h', os: 'linux', workspaceDir: dir, now: new Date(now).toString() },
+      runtime: {
+        agentId: 'main',
+        model: 'm',
+        channel: 'tui',
+        sessionKind: 'main',
+        timeZone: 'UTC',
+        host: 'h',
+        os: 'linux',
+        workspaceDir: dir,
+        now: new Date(now).toString(),
+      },
       bootstrap: load,
     });
     expect(prompt.text).toContain(`<file path="memory/${today}.md">`);
@@ -109,7 +119,10 @@ describe('recent daily notes', () => {
     const dir = workspace();
     writeFileSync(join(dir, 'memory', `${today}.md`), 'private day note\n');
     for (const kind of ['group', 'subagent', 'cron', 'direct'] as const) {
-      expect(loadBootstrapSync(dir, { kind, firstRun: false, now }).files.some((file) => file.name.startsWith('memory/')), kind).toBe(false);
+      expect(
+        loadBootstrapSync(dir, { kind, firstRun: false, now }).files.some((file) => file.name.startsWith('memory/')),
+        kind,
+      ).toBe(false);
     }
   });
 

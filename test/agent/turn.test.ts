@@ -48,7 +48,10 @@ describe.each([
     llm = await start();
     gateway = await startAgentGateway({ config: providerConfig(api, llm) });
     writeNotes(gateway);
-    llm.reply({ text: 'Let me look.', toolCalls: [{ id: 'call_1', name: 'read', arguments: { path: 'notes.txt' } }] }, { text: 'The notes say hello.', usage: { input: 100, output: 10 } });
+    llm.reply(
+      { text: 'Let me look.', toolCalls: [{ id: 'call_1', name: 'read', arguments: { path: 'notes.txt' } }] },
+      { text: 'The notes say hello.', usage: { input: 100, output: 10 } },
+    );
     const client = await gateway.connect();
     const run = collectRun(client);
     const tools: AgentEventPayload[] = [];
@@ -121,7 +124,12 @@ describe('turn outcomes', () => {
     llm = await startFakeOpenAI();
     gateway = await startAgentGateway({ config: { ...providerConfig('openai', llm), tools: { profile: 'full' } }, tools: [stall] });
     writeNotes(gateway);
-    llm.reply({ toolCalls: [{ id: 'c1', name: 'stall', arguments: {} }, { id: 'c2', name: 'read', arguments: { path: 'notes.txt' } }] });
+    llm.reply({
+      toolCalls: [
+        { id: 'c1', name: 'stall', arguments: {} },
+        { id: 'c2', name: 'read', arguments: { path: 'notes.txt' } },
+      ],
+    });
     const client = await gateway.connect();
     const run = collectRun(client);
     await client.request('chat.send', { sessionKey: KEY, text: 'do it' });
@@ -153,7 +161,10 @@ describe('turn outcomes', () => {
 
   it('without a key keeps the message, says what to set, and answers once the key exists', async () => {
     llm = await startFakeOpenAI();
-    const config = { models: { providers: { fake: { api: 'openai', baseUrl: llm.baseUrl, apiKeyEnv: 'FAKE_LLM_KEY', models: { m: {} } } } }, agents: { defaults: { model: 'fake/m' } } };
+    const config = {
+      models: { providers: { fake: { api: 'openai', baseUrl: llm.baseUrl, apiKeyEnv: 'FAKE_LLM_KEY', models: { m: {} } } } },
+      agents: { defaults: { model: 'fake/m' } },
+    };
     gateway = await startAgentGateway({ config });
     const client = await gateway.connect();
     const first = collectRun(client);
@@ -192,7 +203,15 @@ describe('turn outcomes', () => {
     llm = await startFakeOpenAI();
     gateway = await startAgentGateway({ config: { ...providerConfig('openai', llm), tools: { profile: 'full' } }, tools: [gate] });
     writeNotes(gateway);
-    llm.reply({ toolCalls: [{ id: 'g1', name: 'gate', arguments: {} }, { id: 'r1', name: 'read', arguments: { path: 'notes.txt' } }] }, { text: 'Switching to French.' });
+    llm.reply(
+      {
+        toolCalls: [
+          { id: 'g1', name: 'gate', arguments: {} },
+          { id: 'r1', name: 'read', arguments: { path: 'notes.txt' } },
+        ],
+      },
+      { text: 'Switching to French.' },
+    );
     const client = await gateway.connect();
     const run = collectRun(client);
     const sent = await client.request('chat.send', { sessionKey: KEY, text: 'read my notes' });

@@ -13,7 +13,17 @@ describe('parseArgvFast', () => {
   });
 
   it('hands everything else to meow', () => {
-    for (const argv of [['--help'], ['--version'], ['-h'], ['status', '--verbose'], ['gateway', 'start', '--port'], ['gateway', 'start', '--port', 'abc'], ['--port', '--json'], ['x', '--', 'y'], ['--json=1']]) {
+    for (const argv of [
+      ['--help'],
+      ['--version'],
+      ['-h'],
+      ['status', '--verbose'],
+      ['gateway', 'start', '--port'],
+      ['gateway', 'start', '--port', 'abc'],
+      ['--port', '--json'],
+      ['x', '--', 'y'],
+      ['--json=1'],
+    ]) {
       expect(parseArgvFast(argv), argv.join(' ')).toBeUndefined();
     }
   });

@@ -20,8 +20,12 @@ export function runClaw(args: string[], env: NodeJS.ProcessEnv): Promise<CliResu
     const child = spawn(process.execPath, [cliEntry, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
-    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
@@ -35,11 +39,18 @@ export async function runClawOk(args: string[], env: NodeJS.ProcessEnv): Promise
 }
 
 /** A foreground `claw gateway run` child; its exit is observable, unlike a detached start. */
-export function spawnGatewayRun(env: NodeJS.ProcessEnv, extraArgs: string[] = []): { child: ChildProcess; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>; output: () => string } {
+export function spawnGatewayRun(
+  env: NodeJS.ProcessEnv,
+  extraArgs: string[] = [],
+): { child: ChildProcess; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>; output: () => string } {
   const child = spawn(process.execPath, [cliEntry, 'gateway', 'run', '--port', '0', ...extraArgs], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-  child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.on('exit', (code, signal) => resolve({ code, signal }));
   });
@@ -64,7 +75,9 @@ export function descendantsOf(pid: number): number[] {
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
       parentOf.set(Number(name), ppid);
-    } catch { /* exited while listing */ }
+    } catch {
+      /* exited while listing */
+    }
   }
   const found: number[] = [];
   const walk = (parent: number): void => {

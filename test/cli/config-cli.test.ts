@@ -7,7 +7,9 @@ let state: TempState;
 const slow = { timeout: 180_000 };
 
 beforeAll(assertBuilt);
-beforeEach(() => { state = makeTempState(); });
+beforeEach(() => {
+  state = makeTempState();
+});
 afterEach(() => state.cleanup());
 
 describe('claw config', () => {
@@ -52,7 +54,7 @@ describe('claw argv', () => {
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
     expect((await runClaw(['--version'], state.env)).stdout.trim()).toBe(pkg.version);
     const help = await runClaw(['--help'], state.env);
-    expect(help.stdout).toMatch(/^  gateway +run, start, stop or restart/m);
+    expect(help.stdout).toMatch(/^ {2}gateway +run, start, stop or restart/m);
     const unknown = await runClaw(['frobnicate'], state.env);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('unknown command "frobnicate"');

@@ -59,7 +59,11 @@ describe('claw gateway start/status/stop', () => {
     expect(status.stdout).toContain('gateway: running');
     expect(status.stdout).toContain(`pid      ${pid}`);
     expect(status.stdout).toContain(`ws://127.0.0.1:${port}`);
-    const json = JSON.parse((await runClawOk(['gateway', 'status', '--json'], state.env)).stdout) as { running: boolean; source: string; status: { pid: number; port: number; stateDir: string } };
+    const json = JSON.parse((await runClawOk(['gateway', 'status', '--json'], state.env)).stdout) as {
+      running: boolean;
+      source: string;
+      status: { pid: number; port: number; stateDir: string };
+    };
     expect(json).toMatchObject({ running: true, source: 'rpc', status: { pid, port, stateDir: state.dir } });
     expect((await runClawOk(['gateway', 'token'], state.env)).stdout.trim()).toBe(token);
 

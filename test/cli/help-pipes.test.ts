@@ -27,7 +27,10 @@ describe('claw help, generated from the command table', () => {
   it('prints the usage of each command for `claw help NAME` and `claw NAME --help`, without running it', async () => {
     state = makeTempState();
     for (const name of commands) {
-      for (const args of [['help', name], [name, '--help']]) {
+      for (const args of [
+        ['help', name],
+        [name, '--help'],
+      ]) {
         const result = await runCli(args, state.env);
         expect(result.code, `claw ${args.join(' ')}: ${result.stderr}`).toBe(0);
         expect(result.stdout).toContain(`claw ${name}: ${commandTable[name]!.summary}`);
@@ -50,10 +53,16 @@ describe('a closed pipe', () => {
   it('ends every listing command quietly when the reader has gone (`| true` closes before the first write)', () => {
     state = makeTempState();
     for (const args of ['models list', '--help', 'help mcp', 'mcp list', 'config get']) {
-      const result = spawnSync('/bin/sh', ['-c', `"${process.execPath}" "${CLI_ENTRY}" ${args} | true; echo "rc=\${PIPESTATUS:-$?}"`], { env: state.env, encoding: 'utf8' });
+      const result = spawnSync('/bin/sh', ['-c', `"${process.execPath}" "${CLI_ENTRY}" ${args} | true; echo "rc=\${PIPESTATUS:-$?}"`], {
+        env: state.env,
+        encoding: 'utf8',
+      });
       expect(result.stderr, `claw ${args}`).not.toMatch(/EPIPE|Error|at /);
       // Run again with the status of claw itself (sh has no PIPESTATUS).
-      const direct = spawnSync('/bin/bash', ['-c', `set -o pipefail; "${process.execPath}" "${CLI_ENTRY}" ${args} | true`], { env: state.env, encoding: 'utf8' });
+      const direct = spawnSync('/bin/bash', ['-c', `set -o pipefail; "${process.execPath}" "${CLI_ENTRY}" ${args} | true`], {
+        env: state.env,
+        encoding: 'utf8',
+      });
       expect(direct.stderr, `claw ${args}`).toBe('');
       expect(direct.status, `claw ${args}`).toBe(0);
     }

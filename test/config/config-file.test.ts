@@ -1,13 +1,6 @@
 import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  ConfigError,
-  DEFAULT_GATEWAY_PORT,
-  loadConfig,
-  readRawConfig,
-  writeFileAtomicSync,
-  writeRawConfig,
-} from '../../source/config/index.js';
+import { ConfigError, DEFAULT_GATEWAY_PORT, loadConfig, readRawConfig, writeFileAtomicSync, writeRawConfig } from '../../source/config/index.js';
 import { makeTempState, type TempState } from '../support/temp-state.js';
 
 let state: TempState;

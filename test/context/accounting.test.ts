@@ -13,8 +13,20 @@ function sources(messages: HistoryMessage[]) {
   return {
     window: 100_000,
     family: 'openai' as const,
-    systemPrompt: { text: system, sections: [{ name: 'identity', chars: identity.length }, { name: 'tools', chars: 22 }, { name: 'skills', chars: 0 }, { name: 'bootstrap', chars: bootstrapText.length }] },
-    bootstrap: [{ name: 'AGENTS.md', injectedChars: words(400, 'ag').length }, { name: 'SOUL.md', injectedChars: words(100, 'so').length }, { name: 'MEMORY.md', injectedChars: 0 }],
+    systemPrompt: {
+      text: system,
+      sections: [
+        { name: 'identity', chars: identity.length },
+        { name: 'tools', chars: 22 },
+        { name: 'skills', chars: 0 },
+        { name: 'bootstrap', chars: bootstrapText.length },
+      ],
+    },
+    bootstrap: [
+      { name: 'AGENTS.md', injectedChars: words(400, 'ag').length },
+      { name: 'SOUL.md', injectedChars: words(100, 'so').length },
+      { name: 'MEMORY.md', injectedChars: 0 },
+    ],
     tools: [{ name: 'read', description: 'reads a file', parameters: { type: 'object', properties: { path: { type: 'string' } } } }],
     messages,
   };
@@ -23,10 +35,28 @@ function sources(messages: HistoryMessage[]) {
 describe('accountContext', () => {
   it('splits the context into parts that add up to the estimate', () => {
     const first = user('old question');
-    const messages = [summaryMessage(compaction('summary text', first.id)), first, toolCall([{ id: 'c', name: 'read' }]), toolResult('c', words(300, 'res')), assistant('answer'), user('the new message')];
+    const messages = [
+      summaryMessage(compaction('summary text', first.id)),
+      first,
+      toolCall([{ id: 'c', name: 'read' }]),
+      toolResult('c', words(300, 'res')),
+      assistant('answer'),
+      user('the new message'),
+    ];
     const account = accountContext(sources(messages));
     const names = account.parts.map((part) => part.name);
-    expect(names).toEqual(['system:identity', 'system:tools', 'bootstrap:AGENTS.md', 'bootstrap:SOUL.md', 'system:bootstrap', 'tools', 'history:summary', 'history:messages', 'history:tool results', 'new message']);
+    expect(names).toEqual([
+      'system:identity',
+      'system:tools',
+      'bootstrap:AGENTS.md',
+      'bootstrap:SOUL.md',
+      'system:bootstrap',
+      'tools',
+      'history:summary',
+      'history:messages',
+      'history:tool results',
+      'new message',
+    ]);
     const part = (name: string): number => account.parts.find((p) => p.name === name)!.tokens;
     expect(part('bootstrap:AGENTS.md')).toBeGreaterThan(part('bootstrap:SOUL.md') * 3);
     expect(part('history:tool results')).toBeGreaterThan(350);

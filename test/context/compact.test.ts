@@ -38,7 +38,10 @@ function request(overrides: Partial<CompactionRequest> & Pick<CompactionRequest,
 
 describe('compactHistory', () => {
   it('summarises the older part, keeps the recent tail and shrinks the context', async () => {
-    const { summarise, requests } = recording(() => `${brief}\n- 9f8e7d6c db1.prod.internal:5432 https://wiki.acme.io/runbooks/deploy OPS-4711 /etc/claw/deploy.yaml 0b7c2f1e-8d4a-4c3b-9e2f-1a2b3c4d5e6f`);
+    const { summarise, requests } = recording(
+      () =>
+        `${brief}\n- 9f8e7d6c db1.prod.internal:5432 https://wiki.acme.io/runbooks/deploy OPS-4711 /etc/claw/deploy.yaml 0b7c2f1e-8d4a-4c3b-9e2f-1a2b3c4d5e6f`,
+    );
     const messages = historyWithIdentifiers();
     const result = await compactHistory(request({ summarise, messages, instructions: 'focus on the deploy' }));
     expect(result.ok).toBe(true);
@@ -61,8 +64,12 @@ describe('compactHistory', () => {
     const result = await compactHistory(request({ summarise }));
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    const older = historyWithIdentifiers().slice(0, 4).map((m) => (m.role === 'assistant' ? JSON.stringify(m.content) : m.content)).join('\n');
-    for (const identifier of extractIdentifiers(older).filter((i) => i.kind !== 'path' || i.value.startsWith('/etc'))) expect(result.summary).toContain(identifier.value);
+    const older = historyWithIdentifiers()
+      .slice(0, 4)
+      .map((m) => (m.role === 'assistant' ? JSON.stringify(m.content) : m.content))
+      .join('\n');
+    for (const identifier of extractIdentifiers(older).filter((i) => i.kind !== 'path' || i.value.startsWith('/etc')))
+      expect(result.summary).toContain(identifier.value);
     expect(result.summary).toContain('https://wiki.acme.io/runbooks/deploy');
     expect(result.summary).toContain('0b7c2f1e-8d4a-4c3b-9e2f-1a2b3c4d5e6f');
     expect(result.appendedIdentifiers).toContain('OPS-4711');
@@ -74,7 +81,10 @@ describe('compactHistory', () => {
   it('takes the revised summary when the retry brings the identifiers back', async () => {
     const { summarise } = recording((r) => {
       if (!r.prompt.includes('left out identifiers')) return brief;
-      const listed = r.prompt.split('\n').filter((line) => line.startsWith('- ') && !line.includes('none')).join('\n');
+      const listed = r.prompt
+        .split('\n')
+        .filter((line) => line.startsWith('- ') && !line.includes('none'))
+        .join('\n');
       return `${brief}\n${listed}`;
     });
     const result = await compactHistory(request({ summarise }));
@@ -98,7 +108,9 @@ describe('compactHistory', () => {
     const { summarise, requests } = recording((r) => {
       const budget = Number(/under about (\d+) tokens/.exec(r.prompt)?.[1]);
       // Ignores the budget until it is small: output three times the request.
-      return budget > 700 ? words(budget * 6, 'x') : `${brief} 9f8e7d6c db1.prod.internal:5432 https://wiki.acme.io/runbooks/deploy OPS-4711 /etc/claw/deploy.yaml 0b7c2f1e-8d4a-4c3b-9e2f-1a2b3c4d5e6f`;
+      return budget > 700
+        ? words(budget * 6, 'x')
+        : `${brief} 9f8e7d6c db1.prod.internal:5432 https://wiki.acme.io/runbooks/deploy OPS-4711 /etc/claw/deploy.yaml 0b7c2f1e-8d4a-4c3b-9e2f-1a2b3c4d5e6f`;
     });
     const result = await compactHistory(request({ summarise, maxAttempts: 4 }));
     expect(result.ok).toBe(true);
@@ -136,7 +148,9 @@ describe('compactHistory', () => {
   });
 
   it('scales before/after to the provider-reported size', async () => {
-    const { summarise } = recording(() => `${brief} 9f8e7d6c db1.prod.internal:5432 https://wiki.acme.io/runbooks/deploy OPS-4711 /etc/claw/deploy.yaml 0b7c2f1e-8d4a-4c3b-9e2f-1a2b3c4d5e6f`);
+    const { summarise } = recording(
+      () => `${brief} 9f8e7d6c db1.prod.internal:5432 https://wiki.acme.io/runbooks/deploy OPS-4711 /etc/claw/deploy.yaml 0b7c2f1e-8d4a-4c3b-9e2f-1a2b3c4d5e6f`,
+    );
     const result = await compactHistory(request({ summarise, usedTokens: 15_000 }));
     expect(result.tokensBefore).toBe(15_000);
   });

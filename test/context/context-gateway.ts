@@ -39,7 +39,8 @@ export function lastUserText(request: RecordedRequest): string {
 export type RequestKind = 'summary' | 'identifier-retry' | 'flush' | 'turn';
 
 export function kindOf(request: RecordedRequest): RequestKind {
-  if (systemOf(request).startsWith('You compress conversations')) return lastUserText(request).includes('left out identifiers') ? 'identifier-retry' : 'summary';
+  if (systemOf(request).startsWith('You compress conversations'))
+    return lastUserText(request).includes('left out identifiers') ? 'identifier-retry' : 'summary';
   if (lastUserText(request).startsWith('Pre-compaction memory flush')) return 'flush';
   return 'turn';
 }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { initialRecoveryState, memoryFlushDue, memoryFlushPrompt, memoryNotePath, nextRecoveryStep, overflowFailure, shrinkToolResults } from '../../source/agent/compaction/index.js';
+import {
+  initialRecoveryState,
+  memoryFlushDue,
+  memoryFlushPrompt,
+  memoryNotePath,
+  nextRecoveryStep,
+  overflowFailure,
+  shrinkToolResults,
+} from '../../source/agent/compaction/index.js';
 import { guardToolResult, toolResultCap } from '../../source/agent/context/index.js';
 import { estimateTokens } from '../../source/providers/index.js';
 import { toolResult, user, words } from './history-builders.js';

@@ -14,7 +14,13 @@ export function assistant(text: string): HistoryMessage {
 }
 
 export function toolCall(calls: Array<{ id: string; name: string; arguments?: Record<string, unknown> }>): HistoryMessage {
-  return { ...stamp(), type: 'message', role: 'assistant', content: calls.map((call) => ({ type: 'toolCall' as const, id: call.id, name: call.name, arguments: call.arguments ?? {} })), stopReason: 'toolUse' };
+  return {
+    ...stamp(),
+    type: 'message',
+    role: 'assistant',
+    content: calls.map((call) => ({ type: 'toolCall' as const, id: call.id, name: call.name, arguments: call.arguments ?? {} })),
+    stopReason: 'toolUse',
+  };
 }
 
 export function toolResult(toolCallId: string, content: string, toolName = 'read'): HistoryMessage {

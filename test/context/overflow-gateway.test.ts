@@ -79,7 +79,11 @@ describe('overflow recovery and the tool-result guard through a real gateway', (
     expect(turns).toBe(2 + 2);
     expect(llm.requests.filter((request) => kindOf(request) === 'summary')).toHaveLength(1);
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatchObject({ state: 'error', message: expect.stringContaining('no longer fits in the context window of fake/m (8000 tokens)'), hint: expect.stringContaining('/new') });
+    expect(errors[0]).toMatchObject({
+      state: 'error',
+      message: expect.stringContaining('no longer fits in the context window of fake/m (8000 tokens)'),
+      hint: expect.stringContaining('/new'),
+    });
   });
 
   it('cuts tool results tighter in what the model sees when compacting was not enough', async () => {
@@ -121,7 +125,10 @@ describe('overflow recovery and the tool-result guard through a real gateway', (
     let step = 0;
     llm.setDefault(
       route({
-        turn: () => (++step === 1 ? { toolCalls: [{ id: 'r1', name: 'read', arguments: { path: 'big.log' } }], usage: { input: 500, output: 10 } } : { text: 'Read it.', usage: { input: 4_600, output: 5 } }),
+        turn: () =>
+          ++step === 1
+            ? { toolCalls: [{ id: 'r1', name: 'read', arguments: { path: 'big.log' } }], usage: { input: 500, output: 10 } }
+            : { text: 'Read it.', usage: { input: 4_600, output: 5 } },
       }),
     );
     gateway = await startContextGateway({ ...smallWindowConfig(llm, { memoryFlush: { enabled: false } }), tools: { profile: 'coding' } }, state);
@@ -136,7 +143,9 @@ describe('overflow recovery and the tool-result guard through a real gateway', (
     expect(estimateTokens(result.content)).toBeLessThanOrEqual(4_000);
     expect(result.content).toContain('log line 0:');
     expect(result.content).toContain('log line 5999:');
-    expect(result.content).toMatch(/\[… \d+ of \d+ characters of this read result were cut to fit the context window; to see them, call read again with from\/to line numbers/);
+    expect(result.content).toMatch(
+      /\[… \d+ of \d+ characters of this read result were cut to fit the context window; to see them, call read again with from\/to line numbers/,
+    );
     // What the model got on the next call is the capped result too.
     expect(JSON.stringify(llm.requests.at(-1)!.body.messages)).not.toContain('log line 3000:');
   });

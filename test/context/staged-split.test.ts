@@ -7,7 +7,9 @@ import { assistant, compaction, conversation, toolCall, toolResult, user, words 
 /** Every tool call's result sits in the same unit as the call. */
 function pairsIntact(units: readonly Unit[]): boolean {
   return units.every((unit) => {
-    const calls = unit.messages.flatMap((message) => (message.role === 'assistant' ? message.content.flatMap((block) => (block.type === 'toolCall' ? [block.id] : [])) : []));
+    const calls = unit.messages.flatMap((message) =>
+      message.role === 'assistant' ? message.content.flatMap((block) => (block.type === 'toolCall' ? [block.id] : [])) : [],
+    );
     const results = unit.messages.flatMap((message) => (message.role === 'toolResult' ? [message.toolCallId] : []));
     return calls.every((id) => results.includes(id)) && results.every((id) => calls.includes(id));
   });
@@ -33,7 +35,16 @@ function randomHistory(seed: number): HistoryMessage[] {
 
 describe('units and the staged split', () => {
   it('keeps an assistant message with all its parallel tool results in one unit', () => {
-    const history = [user('go'), toolCall([{ id: 'a', name: 'read' }, { id: 'b', name: 'exec' }]), toolResult('a', 'A'), toolResult('b', 'B'), assistant('done')];
+    const history = [
+      user('go'),
+      toolCall([
+        { id: 'a', name: 'read' },
+        { id: 'b', name: 'exec' },
+      ]),
+      toolResult('a', 'A'),
+      toolResult('b', 'B'),
+      assistant('done'),
+    ];
     const units = groupUnits(history, 'openai');
     expect(units.map((unit) => unit.messages.length)).toEqual([1, 3, 1]);
     expect(pairsIntact(units)).toBe(true);

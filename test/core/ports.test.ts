@@ -21,7 +21,10 @@ afterEach(async () => {
 });
 
 function startDaemon(deliveries: string, text?: string): { child: ChildProcess; accepted: Promise<{ status: string; sessionKey: string }> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', DAEMON, deliveries, ...(text === undefined ? [] : [text])], { env: { ...state!.env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', DAEMON, deliveries, ...(text === undefined ? [] : [text])], {
+    env: { ...state!.env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   children.push(child);
   const accepted = new Promise<{ status: string; sessionKey: string }>((resolve, reject) => {
     let out = '';
@@ -47,7 +50,11 @@ async function until(check: () => boolean, what: string, timeoutMs = 60_000): Pr
 
 function delivered(file: string): Array<{ route: Record<string, unknown>; reply: { status: string; text: string; messageId: string } }> {
   if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line));
+  return readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
 }
 
 describe('a trigger built only from core ports', { timeout: 90_000 }, () => {

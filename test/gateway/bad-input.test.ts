@@ -5,7 +5,7 @@ import { loadConfig } from '../../source/config/index.js';
 import { GatewayServer } from '../../source/gateway/index.js';
 import { ensureGatewayTokenSync } from '../../source/config/index.js';
 import { createFileLogger } from '../../source/core/index.js';
-import { type GatewayClient } from '../../source/client/index.js';
+import type { GatewayClient } from '../../source/client/index.js';
 import { PRE_AUTH_MAX_BYTES, PROTOCOL_VERSION, closeCodes } from '../../source/protocol/index.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 import { makeTempState, type TempState } from '../support/temp-state.js';
@@ -201,7 +201,9 @@ describe('gateway: token in the URL', () => {
       expect((refused as UpgradeRefused).status).toBe(400);
       expect((refused as UpgradeRefused).body).toContain('never accepted in URLs');
     }
-    const logs = readdirSync(state.paths.logs).map((name) => readFileSync(join(state.paths.logs, name), 'utf8')).join('\n');
+    const logs = readdirSync(state.paths.logs)
+      .map((name) => readFileSync(join(state.paths.logs, name), 'utf8'))
+      .join('\n');
     expect(logs).toContain('token in the URL');
     expect(logs).not.toContain(token);
     const { raw: client } = await openConnected(`ws://127.0.0.1:${server.port}`, token);

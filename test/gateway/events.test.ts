@@ -35,7 +35,9 @@ describe('events: seq and resume', () => {
     const seen: number[] = [];
     let resyncs = 0;
     client.on('*', (_payload, seq) => seen.push(seq));
-    client.on('resync', () => { resyncs += 1; });
+    client.on('resync', () => {
+      resyncs += 1;
+    });
     emitTicks(gw, 1, 50);
     const last = gw.server.bus.seq;
     await waitFor(() => seen.at(-1) === last, 'all ticks');
@@ -99,11 +101,15 @@ describe('events: slow consumers', () => {
     const slowConnId = (slow.hello.server as { connId: string }).connId;
     const healthy = await gw.connect({ clientName: 'healthy' });
     let received = 0;
-    healthy.on('health', () => { received += 1; });
+    healthy.on('health', () => {
+      received += 1;
+    });
     const seqs: number[] = [];
     let resyncs = 0;
     healthy.on('*', (_payload, seq) => seqs.push(seq));
-    healthy.on('resync', () => { resyncs += 1; });
+    healthy.on('resync', () => {
+      resyncs += 1;
+    });
     (slow.raw.ws as unknown as { _socket: Socket })._socket.pause();
 
     const detail = 'x'.repeat(32 * 1024);

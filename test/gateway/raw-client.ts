@@ -65,7 +65,9 @@ export function openRaw(url: string, options: RawOptions = {}): Promise<RawClien
     ws.once('open', () => resolve(client));
     ws.once('unexpected-response', (_req, res) => {
       let body = '';
-      res.on('data', (chunk: Buffer) => { body += chunk.toString(); });
+      res.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
       res.on('end', () => reject(new UpgradeRefused(res.statusCode ?? 0, body, res.headers['retry-after'])));
     });
     ws.once('error', (error) => reject(error));
@@ -73,7 +75,11 @@ export function openRaw(url: string, options: RawOptions = {}): Promise<RawClien
 }
 
 export class UpgradeRefused extends Error {
-  constructor(readonly status: number, readonly body: string, readonly retryAfter: string | string[] | undefined) {
+  constructor(
+    readonly status: number,
+    readonly body: string,
+    readonly retryAfter: string | string[] | undefined,
+  ) {
     super(`upgrade refused with HTTP ${status}: ${body}`);
   }
 }
@@ -91,7 +97,12 @@ export function connectParams(token: string | undefined, extra: Record<string, u
 }
 
 /** Opens a socket and completes `connect`; returns the client and the hello payload. */
-export async function openConnected(url: string, token: string, extra: Record<string, unknown> = {}, options: RawOptions = {}): Promise<{ raw: RawClient; hello: Record<string, unknown> }> {
+export async function openConnected(
+  url: string,
+  token: string,
+  extra: Record<string, unknown> = {},
+  options: RawOptions = {},
+): Promise<{ raw: RawClient; hello: Record<string, unknown> }> {
   const raw = await openRaw(url, options);
   const res = await raw.request('connect', connectParams(token, extra));
   if (res.ok !== true) throw new Error(`connect failed: ${JSON.stringify(res.error)}`);

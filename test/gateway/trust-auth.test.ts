@@ -30,12 +30,15 @@ async function refusal(promise: Promise<unknown>): Promise<UpgradeRefused> {
 }
 
 describe('gateway: browser origins', () => {
-  it.each(['http://evil.example', 'null', 'http://127.0.0.1:18789', 'http://localhost'])('refuses an upgrade from origin %s with 403 and what to configure', async (origin) => {
-    gw = await startTestGateway();
-    const refused = await refusal(openRaw(gw.url, { headers: { origin } }));
-    expect(refused.status).toBe(403);
-    expect(refused.body).toContain('gateway.allowedOrigins');
-  });
+  it.each(['http://evil.example', 'null', 'http://127.0.0.1:18789', 'http://localhost'])(
+    'refuses an upgrade from origin %s with 403 and what to configure',
+    async (origin) => {
+      gw = await startTestGateway();
+      const refused = await refusal(openRaw(gw.url, { headers: { origin } }));
+      expect(refused.status).toBe(403);
+      expect(refused.body).toContain('gateway.allowedOrigins');
+    },
+  );
 
   it('lets a configured origin and an origin-less client (CLI, TUI) in', async () => {
     gw = await startTestGateway({ config: { gateway: { allowedOrigins: ['http://localhost:5173'] } } });
@@ -48,7 +51,8 @@ describe('gateway: browser origins', () => {
 
   it('a page spraying wrong tokens never reaches the lockout: the operator still connects', async () => {
     gw = await startTestGateway();
-    for (let i = 0; i < 15; i += 1) expect((await refusal(openRaw(gw.url, { headers: { origin: 'http://evil.example', authorization: 'Bearer wrong' } }))).status).toBe(403);
+    for (let i = 0; i < 15; i += 1)
+      expect((await refusal(openRaw(gw.url, { headers: { origin: 'http://evil.example', authorization: 'Bearer wrong' } }))).status).toBe(403);
     const operator = await gw.connect();
     expect(operator.hello?.scopes).toEqual(expect.arrayContaining(['read', 'write', 'admin', 'approvals']));
   });

@@ -61,7 +61,9 @@ describe('hooks in the agent turn', () => {
     llm = await startFakeOpenAI();
     const server = llm;
     gateway = await startHooksGateway({
-      setup: (state) => { writeHook(join(state.dir, 'hooks'), 'sleepy', 'events: [tool:before]\ntimeoutMs: 200', 'export default () => new Promise(() => undefined);\n'); },
+      setup: (state) => {
+        writeHook(join(state.dir, 'hooks'), 'sleepy', 'events: [tool:before]\ntimeoutMs: 200', 'export default () => new Promise(() => undefined);\n');
+      },
       config: modelConfig(server, { entries: { sleepy: { enabled: true } } }),
     });
     server.reply({ toolCalls: [{ id: 'call_1', name: 'read', arguments: { path: 'AGENTS.md' } }] }, { text: 'Read it.' });
@@ -81,8 +83,18 @@ describe('hooks in the agent turn', () => {
     gateway = await startHooksGateway({
       setup: (state) => {
         afterFile = join(state.dir, 'after.jsonl');
-        writeHook(join(state.dir, 'hooks'), 'freeze-note', 'events: [agent:bootstrap]', 'export default () => ({ bootstrap: "Deploy freeze until Friday: refuse production changes." });\n');
-        writeHook(join(state.dir, 'hooks'), 'after', 'events: [tool:after]', `import { appendFileSync } from 'node:fs';\nexport default (e) => appendFileSync(${JSON.stringify(join(state.dir, 'after.jsonl'))}, JSON.stringify(e.payload) + '\\n');\n`);
+        writeHook(
+          join(state.dir, 'hooks'),
+          'freeze-note',
+          'events: [agent:bootstrap]',
+          'export default () => ({ bootstrap: "Deploy freeze until Friday: refuse production changes." });\n',
+        );
+        writeHook(
+          join(state.dir, 'hooks'),
+          'after',
+          'events: [tool:after]',
+          `import { appendFileSync } from 'node:fs';\nexport default (e) => appendFileSync(${JSON.stringify(join(state.dir, 'after.jsonl'))}, JSON.stringify(e.payload) + '\\n');\n`,
+        );
       },
       config: modelConfig(server, { entries: { 'freeze-note': { enabled: true }, after: { enabled: true } } }),
     });
@@ -97,7 +109,12 @@ describe('hooks in the agent turn', () => {
     const parts = JSON.stringify(contexts[contexts.length - 1]);
     expect(parts).toContain('bootstrap:hook:freeze-note');
     await waitUntil(() => existsSync(afterFile), 'tool:after');
-    expect(readFileSync(afterFile, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual([expect.objectContaining({ tool: 'read', isError: false, sessionKey: 'agent:main:main' })]);
+    expect(
+      readFileSync(afterFile, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as unknown),
+    ).toEqual([expect.objectContaining({ tool: 'read', isError: false, sessionKey: 'agent:main:main' })]);
   });
 });
 
@@ -107,16 +124,23 @@ describe('compaction hooks', () => {
     const server = llm;
     let turns = 0;
     const usage = [1_000, 2_000, 3_000, 4_000];
-    server.setDefault(route({
-      turn: () => ({ text: `Answer ${turns + 1}.`, usage: { input: usage[turns++] ?? 1_000, output: 10 } }),
-      summary: () => ({ text: '## Decisions\n- none\n## Open TODOs\n- none', usage: { input: 500, output: 50 } }),
-      'identifier-retry': () => ({ text: '## Decisions\n- none', usage: { input: 500, output: 50 } }),
-    }));
+    server.setDefault(
+      route({
+        turn: () => ({ text: `Answer ${turns + 1}.`, usage: { input: usage[turns++] ?? 1_000, output: 10 } }),
+        summary: () => ({ text: '## Decisions\n- none\n## Open TODOs\n- none', usage: { input: 500, output: 50 } }),
+        'identifier-retry': () => ({ text: '## Decisions\n- none', usage: { input: 500, output: 50 } }),
+      }),
+    );
     let file = '';
     gateway = await startHooksGateway({
       setup: (state) => {
         file = join(state.dir, 'compact.jsonl');
-        writeHook(join(state.dir, 'hooks'), 'compact-log', 'events: [session:compact:before, session:compact:after]', `import { appendFileSync } from 'node:fs';\nexport default (e) => appendFileSync(${JSON.stringify(join(state.dir, 'compact.jsonl'))}, JSON.stringify({ event: e.event, ...e.payload }) + '\\n');\n`);
+        writeHook(
+          join(state.dir, 'hooks'),
+          'compact-log',
+          'events: [session:compact:before, session:compact:after]',
+          `import { appendFileSync } from 'node:fs';\nexport default (e) => appendFileSync(${JSON.stringify(join(state.dir, 'compact.jsonl'))}, JSON.stringify({ event: e.event, ...e.payload }) + '\\n');\n`,
+        );
       },
       config: { ...smallWindowConfig(server), hooks: { entries: { 'compact-log': { enabled: true } } } },
     });
@@ -126,8 +150,14 @@ describe('compaction hooks', () => {
     const reply = await client.request('commands.run', { sessionKey: KEY, text: '/compact' });
     expect(JSON.stringify(reply)).not.toMatch(/fail|error/i);
     await waitUntil(() => existsSync(file) && readFileSync(file, 'utf8').includes('after'), 'session:compact:after');
-    const lines = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { event: string; sessionKey: string; tokensBefore?: number; tokensAfter?: number });
-    expect(lines.map((l) => [l.event, l.sessionKey])).toEqual([['session:compact:before', KEY], ['session:compact:after', KEY]]);
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { event: string; sessionKey: string; tokensBefore?: number; tokensAfter?: number });
+    expect(lines.map((l) => [l.event, l.sessionKey])).toEqual([
+      ['session:compact:before', KEY],
+      ['session:compact:after', KEY],
+    ]);
     expect(lines[1]!.tokensAfter!).toBeLessThan(lines[1]!.tokensBefore!);
   });
 });

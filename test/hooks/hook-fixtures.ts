@@ -12,11 +12,21 @@ import { makeTempState, type TempState } from '../support/temp-state.js';
 export class RecordingLogger implements Logger {
   readonly lines: string[] = [];
   readonly secrets: string[] = [];
-  debug(message: string, fields?: Record<string, unknown>): void { this.#add('debug', message, fields); }
-  info(message: string, fields?: Record<string, unknown>): void { this.#add('info', message, fields); }
-  warn(message: string, fields?: Record<string, unknown>): void { this.#add('warn', message, fields); }
-  error(message: string, fields?: Record<string, unknown>): void { this.#add('error', message, fields); }
-  addSecret(secret: string): void { this.secrets.push(secret); }
+  debug(message: string, fields?: Record<string, unknown>): void {
+    this.#add('debug', message, fields);
+  }
+  info(message: string, fields?: Record<string, unknown>): void {
+    this.#add('info', message, fields);
+  }
+  warn(message: string, fields?: Record<string, unknown>): void {
+    this.#add('warn', message, fields);
+  }
+  error(message: string, fields?: Record<string, unknown>): void {
+    this.#add('error', message, fields);
+  }
+  addSecret(secret: string): void {
+    this.secrets.push(secret);
+  }
   #add(level: string, message: string, fields?: Record<string, unknown>): void {
     this.lines.push(`${level} ${message}${fields ? ` ${JSON.stringify(fields)}` : ''}`);
   }
@@ -53,7 +63,14 @@ export interface HooksGateway {
  * an empty bundled-hooks folder unless one is given, and `<state>/hooks` as
  * the user's hooks.
  */
-export async function startHooksGateway(options: { config?: Record<string, unknown> | ((state: TempState) => Record<string, unknown>); core?: CoreModuleOptions; bundledDir?: string; setup?: (state: TempState) => void } = {}): Promise<HooksGateway> {
+export async function startHooksGateway(
+  options: {
+    config?: Record<string, unknown> | ((state: TempState) => Record<string, unknown>);
+    core?: CoreModuleOptions;
+    bundledDir?: string;
+    setup?: (state: TempState) => void;
+  } = {},
+): Promise<HooksGateway> {
   const state = makeTempState('claw-hooks-');
   const userHooks = join(state.dir, 'hooks');
   mkdirSync(userHooks, { recursive: true });
@@ -72,7 +89,14 @@ export async function startHooksGateway(options: { config?: Record<string, unkno
     bind: '127.0.0.1',
     token: gatewayToken,
     log,
-    modules: [coreModule({ env: { OLLAMA_HOST: '127.0.0.1:9' }, hooks: { bundledDir: options.bundledDir ?? emptyBundled, parentEnv: process.env }, ...options.core }, (started) => { core = started; })],
+    modules: [
+      coreModule(
+        { env: { OLLAMA_HOST: '127.0.0.1:9' }, hooks: { bundledDir: options.bundledDir ?? emptyBundled, parentEnv: process.env }, ...options.core },
+        (started) => {
+          core = started;
+        },
+      ),
+    ],
   });
   const port = await server.start();
   const clients: GatewayClient[] = [];

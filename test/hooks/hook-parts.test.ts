@@ -5,7 +5,17 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configSchema, systemClock } from '../../source/config/index.js';
 import { silentLogger } from '../../source/core/index.js';
-import { discoverHooksSync, FrontmatterError, HookDispatcher, HookManifestError, parseFrontmatter, readHookSync, renderTemplate, signatureProblem, signWebhook } from '../../source/hooks/index.js';
+import {
+  discoverHooksSync,
+  FrontmatterError,
+  HookDispatcher,
+  HookManifestError,
+  parseFrontmatter,
+  readHookSync,
+  renderTemplate,
+  signatureProblem,
+  signWebhook,
+} from '../../source/hooks/index.js';
 import { RateLimiter } from '../../source/hooks/webhooks/rate-limiter.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { writeHook } from './hook-fixtures.js';
@@ -23,8 +33,16 @@ afterEach(() => {
 
 describe('HOOK.md front matter', () => {
   it('reads maps, flow and block lists, quoted strings and numbers', () => {
-    const { data, body } = parseFrontmatter('---\nname: "pr-notes"\ndescription: \'It\'\'s a test\'\nevents: [tool:before, "message:received"]\nrequires:\n  bins:\n    - git\n    - gh\n  os: [linux]\ntimeoutMs: 2500\n---\n# Body\n');
-    expect(data).toEqual({ name: 'pr-notes', description: "It's a test", events: ['tool:before', 'message:received'], requires: { bins: ['git', 'gh'], os: ['linux'] }, timeoutMs: 2500 });
+    const { data, body } = parseFrontmatter(
+      '---\nname: "pr-notes"\ndescription: \'It\'\'s a test\'\nevents: [tool:before, "message:received"]\nrequires:\n  bins:\n    - git\n    - gh\n  os: [linux]\ntimeoutMs: 2500\n---\n# Body\n',
+    );
+    expect(data).toEqual({
+      name: 'pr-notes',
+      description: "It's a test",
+      events: ['tool:before', 'message:received'],
+      requires: { bins: ['git', 'gh'], os: ['linux'] },
+      timeoutMs: 2500,
+    });
     expect(body).toBe('# Body\n');
   });
 
@@ -58,7 +76,10 @@ describe('hook discovery', () => {
     writeHook(user, 'bad', 'events: [nope]', 'export default () => undefined;\n');
     mkdirSync(join(user, 'not-a-hook'));
     const found = discoverHooksSync({ workspace, user, bundled });
-    expect(found.hooks.map((h) => [h.manifest.name, h.source])).toEqual([['notes', 'workspace'], ['other', 'bundled']]);
+    expect(found.hooks.map((h) => [h.manifest.name, h.source])).toEqual([
+      ['notes', 'workspace'],
+      ['other', 'bundled'],
+    ]);
     expect(found.shadowed.map((s) => s.dir)).toEqual([join(user, 'notes'), join(bundled, 'notes')]);
     expect(found.invalid).toEqual([expect.objectContaining({ dir: join(user, 'bad'), error: expect.stringContaining('unknown event "nope"') })]);
   });
@@ -67,7 +88,12 @@ describe('hook discovery', () => {
 describe('the dispatcher', () => {
   it('abandons an in-process handler at its timeout on the injected clock and records the error', async () => {
     const root = tempDir();
-    writeHook(root, 'slow', 'events: [turn:end]\ntimeoutMs: 1000', 'export default (event, ctx) => new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve({ block: true })));\n');
+    writeHook(
+      root,
+      'slow',
+      'events: [turn:end]\ntimeoutMs: 1000',
+      'export default (event, ctx) => new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve({ block: true })));\n',
+    );
     writeHook(root, 'fast', 'events: [turn:end]', 'export default () => ({ reason: "fine" });\n');
     const clock = new ManualClock();
     const dispatcher = new HookDispatcher({ clock, log: silentLogger, capabilities: { saveConversationToMemory: async () => undefined }, stateDir: root });
@@ -83,7 +109,10 @@ describe('the dispatcher', () => {
     expect(dispatcher.status().find((h) => h.name === 'slow')?.lastError).toBeUndefined();
     clock.advance(1);
     expect(await pending).toEqual([{ hook: 'fast', result: { reason: 'fine' } }]);
-    expect(dispatcher.status().find((h) => h.name === 'slow')?.lastError).toMatchObject({ event: 'turn:end', message: 'slow took longer than 1000 ms and was abandoned' });
+    expect(dispatcher.status().find((h) => h.name === 'slow')?.lastError).toMatchObject({
+      event: 'turn:end',
+      message: 'slow took longer than 1000 ms and was abandoned',
+    });
   });
 });
 
@@ -93,8 +122,16 @@ describe('command hooks', () => {
     const pidFile = join(root, 'child.pid');
     writeHook(root, 'stuck', `events: [tool:before]\ntimeoutMs: 300\ncommand: sleep 30 & echo $! > ${pidFile}; wait`);
     writeHook(root, 'veto', 'events: [tool:before]\ncommand: cat > /dev/null; echo "not on Fridays" >&2; exit 2');
-    const dispatcher = new HookDispatcher({ clock: systemClock, log: silentLogger, capabilities: { saveConversationToMemory: async () => undefined }, stateDir: root });
-    dispatcher.load(discoverHooksSync({ user: root }).hooks, configSchema.parse({ hooks: { entries: { stuck: { enabled: true }, veto: { enabled: true } } } }).hooks);
+    const dispatcher = new HookDispatcher({
+      clock: systemClock,
+      log: silentLogger,
+      capabilities: { saveConversationToMemory: async () => undefined },
+      stateDir: root,
+    });
+    dispatcher.load(
+      discoverHooksSync({ user: root }).hooks,
+      configSchema.parse({ hooks: { entries: { stuck: { enabled: true }, veto: { enabled: true } } } }).hooks,
+    );
     const started = Date.now();
     const answers = await dispatcher.dispatch('tool:before', { sessionKey: 'agent:main:main', runId: 'r1', tool: 'exec', args: {} });
     expect(Date.now() - started).toBeLessThan(5_000);
@@ -113,7 +150,9 @@ describe('webhook parts', () => {
     const key = Buffer.from('0123456789abcdef0123456789abcdef');
     const secret = `whsec_${key.toString('base64')}`;
     const body = '{"event":"push","ref":"refs/heads/main"}';
-    const expected = execFileSync('openssl', ['dgst', '-sha256', '-mac', 'HMAC', '-macopt', `hexkey:${key.toString('hex')}`, '-binary'], { input: `msg_1.1733040000.${body}` }).toString('base64');
+    const expected = execFileSync('openssl', ['dgst', '-sha256', '-mac', 'HMAC', '-macopt', `hexkey:${key.toString('hex')}`, '-binary'], {
+      input: `msg_1.1733040000.${body}`,
+    }).toString('base64');
     expect(signWebhook(secret, 'msg_1', 1733040000, body)).toBe(`v1,${expected}`);
     const check = { secret, id: 'msg_1', timestamp: '1733040000', body: Buffer.from(body), nowMs: 1733040000_000, toleranceSeconds: 300 };
     expect(signatureProblem({ ...check, signature: `v1,bm90IGl0 v1,${expected}` })).toBeUndefined();

@@ -25,10 +25,12 @@ describe('claw hooks', () => {
     expect(listed.code).toBe(0);
     const list = JSON.parse(listed.stdout) as { gateway: boolean; hooks: Array<{ name: string; enabled: boolean; source: string }> };
     expect(list.gateway).toBe(false);
-    expect(list.hooks).toEqual(expect.arrayContaining([
-      expect.objectContaining({ name: 'session-memory', enabled: true, source: 'bundled' }),
-      expect.objectContaining({ name: 'audit', enabled: false, source: 'user' }),
-    ]));
+    expect(list.hooks).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'session-memory', enabled: true, source: 'bundled' }),
+        expect.objectContaining({ name: 'audit', enabled: false, source: 'user' }),
+      ]),
+    );
     const enabled = await runCli(['hooks', 'enable', 'audit'], state.env);
     expect(enabled.code).toBe(0);
     expect((readRawConfig(state.paths.config) as { hooks: { entries: Record<string, { enabled: boolean }> } }).hooks.entries.audit).toEqual({ enabled: true });

@@ -11,7 +11,8 @@ afterEach(async () => {
   gateway = undefined;
 });
 
-const ALL_EVENTS = '[gateway:startup, gateway:shutdown, command:new, command:reset, command:stop, session:compact:before, session:compact:after, agent:bootstrap, message:received, message:sent, turn:start, turn:end, tool:before, tool:after]';
+const ALL_EVENTS =
+  '[gateway:startup, gateway:shutdown, command:new, command:reset, command:stop, session:compact:before, session:compact:after, agent:bootstrap, message:received, message:sent, turn:start, turn:end, tool:before, tool:after]';
 
 /** A module hook that appends every event it gets to RECORD_FILE (from its listed env). */
 const recorder = `import { appendFileSync } from 'node:fs';
@@ -20,12 +21,20 @@ export default (event, ctx) => { appendFileSync(ctx.env.RECORD_FILE, JSON.string
 
 function records(file: string): Array<{ event: string; channel?: string; sessionKey?: string; text?: string }> {
   if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { event: string });
+  return readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { event: string });
 }
 
 function post(gw: HooksGateway, path: string, body: unknown): Promise<Response> {
   const token = readWebhookTokenSync(gw.state.paths)!;
-  return fetch(`${gw.base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+  return fetch(`${gw.base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
 }
 
 describe('lifecycle hooks', () => {
@@ -38,7 +47,12 @@ describe('lifecycle hooks', () => {
         file = join(state.dir, 'events.jsonl');
         writeHook(join(state.dir, 'hooks'), 'recorder', `events: ${ALL_EVENTS}`, recorder);
       },
-      config: (state) => ({ hooks: { entries: { recorder: { enabled: true, env: { RECORD_FILE: join(state.dir, 'events.jsonl') } } }, mappings: { grafana: { path: 'grafana', template: 'Alert {{title}}' } } } }),
+      config: (state) => ({
+        hooks: {
+          entries: { recorder: { enabled: true, env: { RECORD_FILE: join(state.dir, 'events.jsonl') } } },
+          mappings: { grafana: { path: 'grafana', template: 'Alert {{title}}' } },
+        },
+      }),
     });
     const gw = gateway;
     expect(records(file).map((r) => r.event)).toEqual(['gateway:startup']);
@@ -61,7 +75,13 @@ describe('lifecycle hooks', () => {
       ['webhook', 'hook:grafana', 'Alert CPU'],
     ]);
     for (const event of ['turn:start', 'turn:end', 'message:sent']) {
-      expect(seen.filter((r) => r.event === event).map((r) => r.sessionKey).sort(), event).toEqual(['agent:main:main', 'agent:main:main', 'hook:deploys', 'hook:grafana']);
+      expect(
+        seen
+          .filter((r) => r.event === event)
+          .map((r) => r.sessionKey)
+          .sort(),
+        event,
+      ).toEqual(['agent:main:main', 'agent:main:main', 'hook:deploys', 'hook:grafana']);
     }
     expect(seen.filter((r) => r.event.startsWith('command:')).map((r) => [r.event, r.sessionKey])).toEqual([
       ['command:new', 'hook:deploys'],
@@ -86,13 +106,20 @@ describe('lifecycle hooks', () => {
     const gw = gateway;
     const client = await gw.connect();
     const errors: ChatEventPayload[] = [];
-    client.on('chat', (payload) => { if (payload.state === 'error') errors.push(payload); });
+    client.on('chat', (payload) => {
+      if (payload.state === 'error') errors.push(payload);
+    });
     const refused = await client.request('chat.send', { sessionKey: 'agent:main:main', text: 'my password is hunter2' });
     expect(refused.status).toBe('dropped');
     await waitUntil(() => errors.length === 1, 'the chat error');
     expect(errors[0]).toMatchObject({ runId: refused.runId, message: 'Dropped by policy: no-secrets: messages must not contain passwords' });
-    const journal = readFileSync(join(gw.state.dir, 'queue', 'inbound.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { t: string; status?: string; reason?: string });
-    expect(journal.filter((r) => r.t === 'outcome')).toEqual([expect.objectContaining({ status: 'dropped', reason: 'Dropped by policy: no-secrets: messages must not contain passwords' })]);
+    const journal = readFileSync(join(gw.state.dir, 'queue', 'inbound.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { t: string; status?: string; reason?: string });
+    expect(journal.filter((r) => r.t === 'outcome')).toEqual([
+      expect.objectContaining({ status: 'dropped', reason: 'Dropped by policy: no-secrets: messages must not contain passwords' }),
+    ]);
     const hook = await post(gw, '/hooks/agent', { message: 'the password is swordfish' });
     expect(hook.status).toBe(403);
     expect(((await hook.json()) as { error: string }).error).toContain('messages must not contain passwords');
@@ -113,7 +140,15 @@ describe('lifecycle hooks', () => {
         writeHook(join(state.dir, 'hooks'), 'sleeper', 'events: [message:received]\ntimeoutMs: 300', 'export default () => new Promise(() => undefined);\n');
         writeHook(join(state.dir, 'hooks'), 'env-dump', 'events: [message:received]\ncommand: env > "$DUMP"');
       },
-      config: (state) => ({ hooks: { entries: { thrower: { enabled: true }, sleeper: { enabled: true }, 'env-dump': { enabled: true, env: { DUMP: join(state.dir, 'env.txt'), GITHUB_TOKEN: 'listed-for-this-hook' } } } } }),
+      config: (state) => ({
+        hooks: {
+          entries: {
+            thrower: { enabled: true },
+            sleeper: { enabled: true },
+            'env-dump': { enabled: true, env: { DUMP: join(state.dir, 'env.txt'), GITHUB_TOKEN: 'listed-for-this-hook' } },
+          },
+        },
+      }),
     });
     const gw = gateway;
     const client = await gw.connect();
@@ -136,8 +171,18 @@ describe('lifecycle hooks', () => {
   it('only enabled user hooks run, and a hook whose requirements are unmet is listed with the reason', async () => {
     gateway = await startHooksGateway({
       setup: (state) => {
-        writeHook(join(state.dir, 'hooks'), 'not-enabled', 'events: [message:received]', 'export default () => ({ block: true, reason: "should never run" });\n');
-        writeHook(join(state.dir, 'hooks'), 'needs-bin', 'events: [message:received]\nrequires:\n  bins: [definitely-not-installed-xyz]\n  env: [SOME_KEY]', 'export default () => ({ block: true, reason: "should never run" });\n');
+        writeHook(
+          join(state.dir, 'hooks'),
+          'not-enabled',
+          'events: [message:received]',
+          'export default () => ({ block: true, reason: "should never run" });\n',
+        );
+        writeHook(
+          join(state.dir, 'hooks'),
+          'needs-bin',
+          'events: [message:received]\nrequires:\n  bins: [definitely-not-installed-xyz]\n  env: [SOME_KEY]',
+          'export default () => ({ block: true, reason: "should never run" });\n',
+        );
       },
       config: { hooks: { entries: { 'needs-bin': { enabled: true } } } },
     });
@@ -147,17 +192,28 @@ describe('lifecycle hooks', () => {
     expect(gateway.core.lifecycle.has('message:received')).toBe(false);
     const status = gateway.core.hooks.status().hooks;
     expect(status.find((h) => h.name === 'not-enabled')).toMatchObject({ enabled: false, runs: 0 });
-    expect(status.find((h) => h.name === 'needs-bin')).toMatchObject({ enabled: true, runs: 0, unmet: ['needs "definitely-not-installed-xyz" on PATH', 'needs SOME_KEY: set it in hooks.entries.needs-bin.env'] });
+    expect(status.find((h) => h.name === 'needs-bin')).toMatchObject({
+      enabled: true,
+      runs: 0,
+      unmet: ['needs "definitely-not-installed-xyz" on PATH', 'needs SOME_KEY: set it in hooks.entries.needs-bin.env'],
+    });
   });
 
   it('the bundled session-memory hook saves the conversation before /new, and can be disabled', async () => {
     const bundledDir = join(import.meta.dirname, '..', '..', 'hooks');
     for (const enabled of [true, false]) {
-      gateway = await startHooksGateway({ core: { runner: new RecordingRunner() }, bundledDir, config: enabled ? {} : { hooks: { entries: { 'session-memory': { enabled: false } } } } });
+      gateway = await startHooksGateway({
+        core: { runner: new RecordingRunner() },
+        bundledDir,
+        config: enabled ? {} : { hooks: { entries: { 'session-memory': { enabled: false } } } },
+      });
       const gw = gateway;
       const client = await gw.connect();
       await client.request('chat.send', { sessionKey: 'agent:main:main', text: 'Plan the Lisbon offsite for April' });
-      await waitUntil(() => gw.core.sessions.registry.get('agent:main:main') !== undefined && gw.core.lanes.laneInfo('agent:main:main').running === false, 'the turn');
+      await waitUntil(
+        () => gw.core.sessions.registry.get('agent:main:main') !== undefined && gw.core.lanes.laneInfo('agent:main:main').running === false,
+        'the turn',
+      );
       await new Promise((r) => setTimeout(r, 50));
       await client.request('commands.run', { sessionKey: 'agent:main:main', text: '/new' });
       const memoryDir = join(gw.state.paths.workspace('main'), 'memory');

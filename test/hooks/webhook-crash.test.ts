@@ -62,11 +62,14 @@ describe('a webhook accepted before a crash', () => {
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'idempotency-key': 'nightly-report-2026-12-01' },
       body: JSON.stringify({ message: 'Summarise the nightly report', sessionKey: 'hook:nightly' }),
     });
-    expect(((await again.json()) as { status: string; runId: string })).toMatchObject({ status: 'duplicate', runId });
+    expect((await again.json()) as { status: string; runId: string }).toMatchObject({ status: 'duplicate', runId });
     expect(llm.requests).toHaveLength(2);
     // Across every transcript file: the message was appended once, not once per attempt.
     const dir = join(state.dir, 'agents', 'main', 'sessions');
-    const transcripts = readdirSync(dir).filter((name) => name.endsWith('.jsonl')).map((name) => readFileSync(join(dir, name), 'utf8')).join('\n');
+    const transcripts = readdirSync(dir)
+      .filter((name) => name.endsWith('.jsonl'))
+      .map((name) => readFileSync(join(dir, name), 'utf8'))
+      .join('\n');
     expect(transcripts.split('Summarise the nightly report').length - 1).toBe(1);
   });
 });

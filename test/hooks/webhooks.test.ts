@@ -20,7 +20,11 @@ const githubPush = {
   repository: { id: 1296269, name: 'Hello-World', full_name: 'octocat/Hello-World', html_url: 'https://github.com/octocat/Hello-World' },
   pusher: { name: 'octocat', email: 'octocat@github.com' },
   sender: { login: 'octocat', id: 1 },
-  head_commit: { id: '0d1a26e67d8f5eaf1f6ba5c57fc3c7d91ac0fd1c', message: 'Fix the login redirect loop', url: 'https://github.com/octocat/Hello-World/commit/0d1a26e6' },
+  head_commit: {
+    id: '0d1a26e67d8f5eaf1f6ba5c57fc3c7d91ac0fd1c',
+    message: 'Fix the login redirect loop',
+    url: 'https://github.com/octocat/Hello-World/commit/0d1a26e6',
+  },
   commits: [{ id: '0d1a26e67d8f5eaf1f6ba5c57fc3c7d91ac0fd1c', message: 'Fix the login redirect loop', added: [], removed: [], modified: ['src/login.ts'] }],
 };
 
@@ -44,7 +48,11 @@ async function start(runner = new RecordingRunner()): Promise<{ gw: HooksGateway
 }
 
 function post(gw: HooksGateway, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${gw.base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  return fetch(`${gw.base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 }
 
 function signed(body: string, id: string, timestamp = Math.floor(Date.now() / 1000)): Record<string, string> {
@@ -121,7 +129,10 @@ describe('webhooks', () => {
   it('refuses a bad signature, an old timestamp and a replayed id, each saying why', async () => {
     const { gw, runner } = await start();
     const body = JSON.stringify(githubPush);
-    const forged = await post(gw, '/hooks/github', body, { ...signed(body, 'msg_1'), 'webhook-signature': signWebhook('whsec_b3RoZXI=', 'msg_1', Math.floor(Date.now() / 1000), body) });
+    const forged = await post(gw, '/hooks/github', body, {
+      ...signed(body, 'msg_1'),
+      'webhook-signature': signWebhook('whsec_b3RoZXI=', 'msg_1', Math.floor(Date.now() / 1000), body),
+    });
     expect(forged.status).toBe(401);
     expect(((await forged.json()) as { error: string }).error).toContain('does not match');
     const tampered = await post(gw, '/hooks/github', body.replace('octocat', 'mallory'), signed(body, 'msg_2'));
@@ -148,7 +159,11 @@ describe('webhooks', () => {
     const big = await post(gw, '/hooks/agent', JSON.stringify({ message: 'x'.repeat(300 * 1024) }), auth);
     expect(big.status).toBe(413);
     expect(((await big.json()) as { error: string }).error).toContain('the limit is 262144');
-    const form = await fetch(`${gw.base}/hooks/agent`, { method: 'POST', headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' }, body: 'message=hi' });
+    const form = await fetch(`${gw.base}/hooks/agent`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'message=hi',
+    });
     expect(form.status).toBe(415);
     expect(((await form.json()) as { error: string }).error).toContain('Content-Type: application/json');
     const broken = await post(gw, '/hooks/agent', '{"message": ', auth);
@@ -195,10 +210,18 @@ describe('webhooks', () => {
 
   it('delivers the reply of a mapping with deliver: true to the channel and chat it names', async () => {
     const runner = new RecordingRunner();
-    gateway = await startHooksGateway({ config: { hooks: { mappings: { alerts: { path: 'alerts', template: 'Alert {{title}}', deliver: true, channel: 'fakechat', to: 'ops-room' } } } }, core: { runner } });
+    gateway = await startHooksGateway({
+      config: { hooks: { mappings: { alerts: { path: 'alerts', template: 'Alert {{title}}', deliver: true, channel: 'fakechat', to: 'ops-room' } } } },
+      core: { runner },
+    });
     const gw = gateway;
     const delivered: Array<{ channel: string; peer?: { id: string }; text: string; status: string }> = [];
-    gw.core.outbound.register('fakechat', { deliver: async (route, reply) => { delivered.push({ channel: route.channel, ...(route.peer ? { peer: { id: route.peer.id } } : {}), text: reply.text, status: reply.status }); return { delivered: true }; } });
+    gw.core.outbound.register('fakechat', {
+      deliver: async (route, reply) => {
+        delivered.push({ channel: route.channel, ...(route.peer ? { peer: { id: route.peer.id } } : {}), text: reply.text, status: reply.status });
+        return { delivered: true };
+      },
+    });
     const token = readWebhookTokenSync(gw.state.paths)!;
     expect((await post(gw, '/hooks/alerts', { title: 'disk full' }, { authorization: `Bearer ${token}` })).status).toBe(202);
     await waitUntil(() => delivered.length === 1, 'the delivery');

@@ -38,7 +38,9 @@ describe('chunkMarkdown', () => {
     for (const chunk of chunks) expect(estimateTokens(chunk.text)).toBeLessThanOrEqual(options.tokens + 20);
     const covered = new Set<number>();
     for (const chunk of chunks) for (let l = chunk.startLine; l <= chunk.endLine; l++) covered.add(l);
-    lines.forEach((line, i) => { if (line.trim() !== '') expect(covered.has(i + 1)).toBe(true); });
+    lines.forEach((line, i) => {
+      if (line.trim() !== '') expect(covered.has(i + 1)).toBe(true);
+    });
   });
 
   it('repeats trailing lines when a section is split by size', () => {

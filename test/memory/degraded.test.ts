@@ -7,7 +7,9 @@ import { embeddingsConfig, memoryFixture, type MemoryFixture } from './memory-fi
 let server: FakeEmbeddingsServer;
 let fx: MemoryFixture;
 
-beforeEach(async () => { server = await startFakeEmbeddingsServer(); });
+beforeEach(async () => {
+  server = await startFakeEmbeddingsServer();
+});
 afterEach(async () => {
   await fx?.cleanup();
   await server.close();

@@ -35,7 +35,14 @@ describe('memory gateway module', () => {
 
     await waitFor(async () => (await client.request('memory.status')).agents[0]!.embeddedChunks === 1, 'the initial sync');
     const { agents } = await client.request('memory.status', { agentId: 'main' });
-    expect(agents[0]).toMatchObject({ agentId: 'main', files: 1, chunks: 1, mode: 'hybrid', embeddings: { state: 'ok', model: 'fake-embed' }, vector: { available: true, dims: 64 } });
+    expect(agents[0]).toMatchObject({
+      agentId: 'main',
+      files: 1,
+      chunks: 1,
+      mode: 'hybrid',
+      embeddings: { state: 'ok', model: 'fake-embed' },
+      vector: { available: true, dims: 64 },
+    });
 
     const found = await client.request('memory.search', { query: 'nas-01.home.arpa' });
     expect(found.mode).toBe('hybrid');

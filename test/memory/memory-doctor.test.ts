@@ -5,9 +5,16 @@ import { embeddingsConfig, memoryFixture, type MemoryFixture } from './memory-fi
 
 let server: FakeEmbeddingsServer;
 let fx: MemoryFixture | undefined;
-beforeAll(async () => { server = await startFakeEmbeddingsServer(); });
-afterAll(async () => { await server.close(); });
-afterEach(async () => { await fx?.cleanup(); fx = undefined; });
+beforeAll(async () => {
+  server = await startFakeEmbeddingsServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+afterEach(async () => {
+  await fx?.cleanup();
+  fx = undefined;
+});
 
 describe('memoryDoctorCheck', () => {
   it('asks for an index when there is none, then reports a fresh keyword-only one as ok', async () => {
@@ -31,7 +38,11 @@ describe('memoryDoctorCheck', () => {
     await index.sync();
     fx.write('memory/2026-11-18.md', '# New\n\nTwo.\n');
     const check = await memoryDoctorCheck({ config: fx.config, paths: fx.state.paths, provider: null });
-    expect(check).toMatchObject({ status: 'warn', detail: expect.stringMatching(/1 file changed since the last index/), fix: expect.stringMatching(/claw memory index/) });
+    expect(check).toMatchObject({
+      status: 'warn',
+      detail: expect.stringMatching(/1 file changed since the last index/),
+      fix: expect.stringMatching(/claw memory index/),
+    });
   });
 
   it('fails with the provider error when embeddings stopped on a quota error', async () => {
@@ -53,7 +64,10 @@ describe('memoryDoctorCheck', () => {
     const index = fx.open({ provider: undefined });
     await index.sync();
     await index.close();
-    expect(await memoryDoctorCheck({ config: fx.config, paths: fx.state.paths, probe: true })).toMatchObject({ status: 'ok', detail: expect.stringMatching(/hybrid \(fake-embed\)/) });
+    expect(await memoryDoctorCheck({ config: fx.config, paths: fx.state.paths, probe: true })).toMatchObject({
+      status: 'ok',
+      detail: expect.stringMatching(/hybrid \(fake-embed\)/),
+    });
     server.script(['auth']);
     const check = await memoryDoctorCheck({ config: fx.config, paths: fx.state.paths, probe: true });
     expect(check).toMatchObject({ status: 'fail', detail: expect.stringMatching(/rejected the API key/) });

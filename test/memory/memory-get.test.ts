@@ -25,7 +25,11 @@ afterEach(async () => {
 
 function refused(run: () => unknown): void {
   let error: unknown;
-  try { run(); } catch (e) { error = e; }
+  try {
+    run();
+  } catch (e) {
+    error = e;
+  }
   expect(error).toBeInstanceOf(ClawError);
   expect((error as ClawError).code).toBe('forbidden');
   expect((error as ClawError).message).toMatch(/not a memory file/);

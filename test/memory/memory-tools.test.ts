@@ -31,7 +31,10 @@ describe('memory tools', () => {
     fx.write('MEMORY.md', '# Facts\n\nThe garage door code hint is "the year we moved in".\n\n## Cars\n\nThe car is a 2019 Skoda Octavia, plate XR-512-B.\n');
     const registry = new ToolRegistry();
     for (const tool of createMemoryTools({ config: fx.config, paths: fx.state.paths })) registry.register(tool);
-    expect(registry.list().map((t) => [t.name, t.group])).toEqual([['memory_get', 'memory'], ['memory_search', 'memory']]);
+    expect(registry.list().map((t) => [t.name, t.group])).toEqual([
+      ['memory_get', 'memory'],
+      ['memory_search', 'memory'],
+    ]);
 
     const search = await registry.invoke('memory_search', { query: 'XR-512-B' }, context(fx.workspace));
     expect(search.isError).toBe(false);
@@ -42,8 +45,8 @@ describe('memory tools', () => {
     const get = await registry.invoke('memory_get', { path: 'MEMORY.md', from: 7, lines: 1 }, context(fx.workspace));
     expect(get).toMatchObject({ isError: false, content: 'MEMORY.md lines 7-7 of 8:\nThe car is a 2019 Skoda Octavia, plate XR-512-B.' });
 
-    const escape = await registry.invoke('memory_get', { path: '../claw.json' }, context(fx.workspace));
-    expect(escape.isError).toBe(true);
-    expect(escape.content).toMatch(/not a memory file/);
+    const escaped = await registry.invoke('memory_get', { path: '../claw.json' }, context(fx.workspace));
+    expect(escaped.isError).toBe(true);
+    expect(escaped.content).toMatch(/not a memory file/);
   });
 });

@@ -5,7 +5,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { memoryFixture, type MemoryFixture } from './memory-fixture.js';
 
 let fx: MemoryFixture | undefined;
-afterEach(async () => { await fx?.cleanup(); fx = undefined; });
+afterEach(async () => {
+  await fx?.cleanup();
+  fx = undefined;
+});
 
 describe('an index written by the previous schema', () => {
   it('is rebuilt from the files: chunks get their dates and the old stale rows are gone', async () => {

@@ -3,7 +3,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { memoryFixture, type MemoryFixture } from './memory-fixture.js';
 
 let fx: MemoryFixture | undefined;
-afterEach(async () => { await fx?.cleanup(); fx = undefined; });
+afterEach(async () => {
+  await fx?.cleanup();
+  fx = undefined;
+});
 
 async function indexWith(files: Record<string, string>, memory: Record<string, unknown> = {}) {
   fx = memoryFixture(memory);
@@ -48,10 +51,11 @@ describe('English questions', () => {
   const notes = {
     'MEMORY.md': '# Home lab\n\nNAS: Synology, IP 192.168.1.20, admin page on port 5001.\n',
     'memory/garden.md': '# Garden\n\nWhat is the best bed? The tomatoes did best in the south bed; what the slugs ate most was the lettuce.\n',
-    'memory/security.md': '# Security\n\nPatched CVE-2024-3094 (xz) on build-07 and closed ticket #1234.\nConfig lives in /etc/claw/gateway.json, release v2.14.3.\n',
+    'memory/security.md':
+      '# Security\n\nPatched CVE-2024-3094 (xz) on build-07 and closed ticket #1234.\nConfig lives in /etc/claw/gateway.json, release v2.14.3.\n',
   };
 
-  it('strips possessives, so the NAS\'s IP finds the NAS', async () => {
+  it("strips possessives, so the NAS's IP finds the NAS", async () => {
     const index = await indexWith(notes);
     expect(paths(await index.search({ query: "NAS's" }))).toEqual(['MEMORY.md']);
     expect(paths(await index.search({ query: "what is the NAS's IP" }))[0]).toBe('MEMORY.md');
@@ -119,14 +123,20 @@ describe('scores', () => {
 describe('newest fact wins', () => {
   const changing = {
     'memory/2026-08-04.md': '# Monday\n\nApp database: Postgres. Moved the app database to Postgres on db-01.\n',
-    'memory/2026-11-12.md': '# Wednesday\n\nSwitched to SQLite for the app database after a long week of Postgres upkeep, backups and tuning that took most evenings.\n',
+    'memory/2026-11-12.md':
+      '# Wednesday\n\nSwitched to SQLite for the app database after a long week of Postgres upkeep, backups and tuning that took most evenings.\n',
     'memory/2026-06-01.md': '# June\n\nThe NAS admin password rotation is due; the NAS IP is 10.0.0.5.\n',
     'memory/2026-12-01.md': '# December\n\nCleaned the NAS fans.\n',
   };
 
   it('ranks the newest dated note first when the question asks for the current state', async () => {
     const index = await indexWith(changing);
-    for (const query of ['what app database do I use now', 'latest database change', 'which database did I switch to most recently', 'app database currently']) {
+    for (const query of [
+      'what app database do I use now',
+      'latest database change',
+      'which database did I switch to most recently',
+      'app database currently',
+    ]) {
       expect(paths(await index.search({ query }))[0], query).toBe('memory/2026-11-12.md');
     }
   });

@@ -48,6 +48,7 @@ export async function evaluate(index: MemoryIndex, labelled: readonly LabelledQu
     }
   }
   const byKind: RelevanceReport['byKind'] = {};
-  for (const [name, kind] of kinds) byKind[name] = { queries: kind.queries, recallAt5: round(kind.found / kind.queries), mrr: round(kind.reciprocal / kind.queries) };
+  for (const [name, kind] of kinds)
+    byKind[name] = { queries: kind.queries, recallAt5: round(kind.found / kind.queries), mrr: round(kind.reciprocal / kind.queries) };
   return { queries: labelled.length, recallAt5: round(found / labelled.length), mrr: round(reciprocal / labelled.length), staleAboveCurrent, byKind, misses };
 }

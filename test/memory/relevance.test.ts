@@ -14,9 +14,16 @@ const UNDATED_MTIME = new Date('2026-06-30T12:00:00Z');
 
 let server: FakeEmbeddingsServer;
 let fx: MemoryFixture | undefined;
-beforeAll(async () => { server = await startFakeEmbeddingsServer({ dims: 256 }); });
-afterAll(async () => { await server.close(); });
-afterEach(async () => { await fx?.cleanup(); fx = undefined; });
+beforeAll(async () => {
+  server = await startFakeEmbeddingsServer({ dims: 256 });
+});
+afterAll(async () => {
+  await server.close();
+});
+afterEach(async () => {
+  await fx?.cleanup();
+  fx = undefined;
+});
 
 type Mode = 'keyword' | 'hybrid-minmax' | 'hybrid-rank';
 
@@ -32,7 +39,9 @@ async function run(corpus: string, queries: readonly LabelledQuery[], mode: Mode
   expect((await index.search({ query: 'atlas' })).mode).toBe(mode === 'keyword' ? 'keyword' : 'hybrid');
   const report = await evaluate(index, queries);
   // The figures are the point of this suite: print them for the run log.
-  console.log(`relevance ${corpus} ${mode}: ${JSON.stringify({ queries: report.queries, recallAt5: report.recallAt5, mrr: report.mrr, staleAboveCurrent: report.staleAboveCurrent, byKind: report.byKind })}`);
+  console.log(
+    `relevance ${corpus} ${mode}: ${JSON.stringify({ queries: report.queries, recallAt5: report.recallAt5, mrr: report.mrr, staleAboveCurrent: report.staleAboveCurrent, byKind: report.byKind })}`,
+  );
   return report;
 }
 

@@ -5,23 +5,33 @@ import { embeddingsConfig, memoryFixture, type MemoryFixture } from './memory-fi
 let server: FakeEmbeddingsServer;
 let fx: MemoryFixture | undefined;
 
-beforeAll(async () => { server = await startFakeEmbeddingsServer(); });
-afterAll(async () => { await server.close(); });
-afterEach(async () => { await fx?.cleanup(); fx = undefined; });
+beforeAll(async () => {
+  server = await startFakeEmbeddingsServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+afterEach(async () => {
+  await fx?.cleanup();
+  fx = undefined;
+});
 
 const DAY = 86_400_000;
 
 function writeCorpus(f: MemoryFixture): void {
-  f.write('MEMORY.md', [
-    '# Infrastructure',
-    '',
-    'The primary database host is pg-main-03.eu-west.internal on port 6432.',
-    'Deploy tickets live in Jira as OPS-4821 and OPS-4822.',
-    '',
-    '# People',
-    '',
-    'Dana owns the payment gateway integration.',
-  ].join('\n'));
+  f.write(
+    'MEMORY.md',
+    [
+      '# Infrastructure',
+      '',
+      'The primary database host is pg-main-03.eu-west.internal on port 6432.',
+      'Deploy tickets live in Jira as OPS-4821 and OPS-4822.',
+      '',
+      '# People',
+      '',
+      'Dana owns the payment gateway integration.',
+    ].join('\n'),
+  );
   f.write('memory/projects/ledger.md', '# Ledger\n\nThe ledger export job id is 3f2c9a7e-1b4d-4e8a-9c0f-5d6e7f8a9b0c and runs nightly.\n');
   f.write('memory/finance.md', '# 理财\n\n我的投资目标是在十年内实现财务自由，主要配置指数基金。\n\n每月定投三千元。\n');
   f.write('memory/cooking.md', '# Cooking\n\nSourdough starter needs feeding every twelve hours with rye flour.\n');

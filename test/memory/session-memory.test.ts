@@ -5,7 +5,9 @@ import { writeSessionMemory } from '../../source/memory/index.js';
 import { memoryFixture, type MemoryFixture } from './memory-fixture.js';
 
 let fx: MemoryFixture;
-afterEach(async () => { await fx.cleanup(); });
+afterEach(async () => {
+  await fx.cleanup();
+});
 
 describe('writeSessionMemory', () => {
   it('saves the recent conversation as a dated note that search finds', async () => {

@@ -15,7 +15,7 @@ export const yearQueries: LabelledQuery[] = [
   { kind: 'en', query: 'can I deploy ledgerly on Friday', relevant: ['MEMORY.md'] },
   { kind: 'en', query: 'monthly ETF investment', relevant: ['memory/finance.md'] },
   { kind: 'en', query: 'how big is the emergency fund', relevant: ['memory/finance.md'] },
-  { kind: 'en', query: "when does my passport expire", relevant: ['memory/travel.md'] },
+  { kind: 'en', query: 'when does my passport expire', relevant: ['memory/travel.md'] },
   { kind: 'en', query: 'sourdough hydration', relevant: ['memory/recipes.md'] },
   { kind: 'en', query: "what is Home Assistant's port", relevant: ['memory/home-lab.md'] },
   { kind: 'en', query: 'who are my one-on-ones with', relevant: [d('06-01')] },

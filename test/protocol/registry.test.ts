@@ -1,15 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ClawError,
-  eventNames,
-  events,
-  hasScope,
-  isMethodName,
-  methodNames,
-  methods,
-  requestFrame,
-  serverFrame,
-} from '../../source/protocol/index.js';
+import { ClawError, eventNames, events, hasScope, isMethodName, methodNames, methods, requestFrame, serverFrame } from '../../source/protocol/index.js';
 
 describe('protocol registry', () => {
   it('declares every method under its own name with schemas and a scope', () => {

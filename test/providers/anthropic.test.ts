@@ -26,7 +26,9 @@ describe('Anthropic provider', () => {
       { thinking: 'I should read it.', text: 'Reading.', toolCalls: [{ id: 'toolu_1', name: 'read', arguments: { path: 'a.md' } }] },
       { text: 'Done: a.md says hi.' },
     );
-    const first = await collect(providers.streamTurn(baseRequest('anthropic/claude-sonnet-4-5', { tools: [readTool], thinking: 'low', maxOutputTokens: 2000 })));
+    const first = await collect(
+      providers.streamTurn(baseRequest('anthropic/claude-sonnet-4-5', { tools: [readTool], thinking: 'low', maxOutputTokens: 2000 })),
+    );
     expect(textOf(first)).toBe('Reading.');
     expect(first.find((e) => e.type === 'tool_call')).toEqual({ type: 'tool_call', id: 'toolu_1', name: 'read', arguments: { path: 'a.md' } });
     const done = doneOf(first);
@@ -70,7 +72,13 @@ describe('Anthropic provider', () => {
           { type: 'tool_use', id: 'toolu_1', name: 'read', input: { path: 'a.md' } },
         ],
       },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'hi' }, { type: 'text', text: 'and then?' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 'toolu_1', content: 'hi' },
+          { type: 'text', text: 'and then?' },
+        ],
+      },
     ]);
     expect(req2?.body).not.toHaveProperty('thinking');
   });
@@ -87,7 +95,13 @@ describe('Anthropic provider', () => {
     });
     const history: ProviderMessage[] = [
       { role: 'user', content: 'go' },
-      { role: 'assistant', content: [{ type: 'thinking', text: 'unsigned thoughts from another model' }, { type: 'toolCall', id: 't0', name: 'read', arguments: {} }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'thinking', text: 'unsigned thoughts from another model' },
+          { type: 'toolCall', id: 't0', name: 'read', arguments: {} },
+        ],
+      },
       { role: 'toolResult', toolCallId: 't0', toolName: 'read', content: 'no such file', isError: true },
     ];
     const events = await collect(providers.streamTurn(baseRequest('anthropic/claude-sonnet-4-5', { messages: history, tools: [readTool] })));

@@ -51,7 +51,13 @@ describe('model catalogue and credentials', () => {
     const providers = makeProviders(state, {
       models: { providers: { openai: { models: { 'gpt-4o': { contextWindow: 64_000 } } }, local: { api: 'openai', baseUrl: 'http://127.0.0.1:1/v1' } } },
     });
-    expect(providers.resolveModel('anthropic/claude-sonnet-4-5')).toMatchObject({ api: 'anthropic', contextWindow: 200_000, reasoning: true, known: true, baseUrl: 'https://api.anthropic.com' });
+    expect(providers.resolveModel('anthropic/claude-sonnet-4-5')).toMatchObject({
+      api: 'anthropic',
+      contextWindow: 200_000,
+      reasoning: true,
+      known: true,
+      baseUrl: 'https://api.anthropic.com',
+    });
     expect(providers.resolveModel('openai/gpt-4o')).toMatchObject({ contextWindow: 64_000, baseUrl: 'https://api.openai.com/v1', known: true });
     expect(providers.resolveModel('local/whatever')).toMatchObject({ api: 'openai', known: false, contextWindow: 32_768 });
     expect(() => providers.resolveModel('nope/x')).toThrow(/Unknown provider "nope".*models\.providers\.nope/);
@@ -92,7 +98,11 @@ describe('model catalogue and credentials', () => {
 
     expect(await makeProviders(state, {}, { env: { OPENAI_API_KEY: 'k' } }).defaultModel()).toBe('openai/gpt-4.1');
     expect(await makeProviders(state, {}, { env: { OPENAI_API_KEY: 'k', ANTHROPIC_API_KEY: 'k' } }).defaultModel()).toBe('anthropic/claude-sonnet-4-5');
-    const custom = makeProviders(state, { models: { providers: { local: { api: 'openai', baseUrl: 'http://127.0.0.1:1/v1', models: { qwen: {} } } } } }, { env: { ANTHROPIC_API_KEY: 'k' } });
+    const custom = makeProviders(
+      state,
+      { models: { providers: { local: { api: 'openai', baseUrl: 'http://127.0.0.1:1/v1', models: { qwen: {} } } } } },
+      { env: { ANTHROPIC_API_KEY: 'k' } },
+    );
     expect(await custom.defaultModel()).toBe('local/qwen');
 
     const host = await startOllamaTags(['llama3.2:latest', 'qwen3:8b']);
@@ -105,7 +115,11 @@ describe('model catalogue and credentials', () => {
   });
 
   it('lists built-in and configured models with readiness', async () => {
-    const providers = makeProviders(state, { models: { providers: { local: { api: 'openai', baseUrl: 'http://127.0.0.1:1/v1', models: { tiny: { contextWindow: 4096 } } } } } }, { env: { ANTHROPIC_API_KEY: 'k', OLLAMA_HOST: '127.0.0.1:9' } });
+    const providers = makeProviders(
+      state,
+      { models: { providers: { local: { api: 'openai', baseUrl: 'http://127.0.0.1:1/v1', models: { tiny: { contextWindow: 4096 } } } } } },
+      { env: { ANTHROPIC_API_KEY: 'k', OLLAMA_HOST: '127.0.0.1:9' } },
+    );
     const listed = await providers.listModels();
     expect(listed.find((m) => m.ref === 'anthropic/claude-sonnet-4-5')).toMatchObject({ ready: true, source: 'builtin' });
     expect(listed.find((m) => m.ref === 'openai/gpt-4o')).toMatchObject({ ready: false });

@@ -41,7 +41,12 @@ const retries = (events: ProviderEvent[]) => events.filter((e) => e.type === 're
 
 describe('failover', () => {
   it('rotates auth profiles on 401 and 429, then cools the failed ones down across calls', async () => {
-    writeCredentials('main', { profiles: [{ id: 'work', apiKey: 'key-work' }, { id: 'home', apiKey: 'key-home' }] });
+    writeCredentials('main', {
+      profiles: [
+        { id: 'work', apiKey: 'key-work' },
+        { id: 'home', apiKey: 'key-home' },
+      ],
+    });
     const clock = fakeClock();
     const providers = makeProviders(state, config(), { env, clock });
     primary.reply({ error: 'auth' }, { error: 'rate_limit', retryAfter: 5 }, { text: 'third time lucky' });

@@ -19,7 +19,12 @@ afterEach(async () => {
 const config = () => ({
   models: {
     providers: {
-      fake: { api: 'openai' as const, baseUrl: llm.baseUrl, apiKeyEnv: 'FAKE_KEY', models: { m1: { contextWindow: 32_000, maxOutput: 2000, cost: { input: 2, output: 10 } } } },
+      fake: {
+        api: 'openai' as const,
+        baseUrl: llm.baseUrl,
+        apiKeyEnv: 'FAKE_KEY',
+        models: { m1: { contextWindow: 32_000, maxOutput: 2000, cost: { input: 2, output: 10 } } },
+      },
     },
   },
 });
@@ -60,14 +65,21 @@ describe('OpenAI-compatible provider', () => {
       stream: true,
       stream_options: { include_usage: true },
       max_tokens: 2000,
-      messages: [{ role: 'system', content: 'You are a test.' }, { role: 'user', content: 'hello' }],
+      messages: [
+        { role: 'system', content: 'You are a test.' },
+        { role: 'user', content: 'hello' },
+      ],
       tools: [{ type: 'function', function: { name: 'read', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } } }],
     });
     expect(JSON.stringify(req1?.body)).not.toContain('$schema');
     expect(req2?.body.messages).toEqual([
       { role: 'system', content: 'You are a test.' },
       { role: 'user', content: 'hello' },
-      { role: 'assistant', content: 'Let me look.', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read', arguments: '{"path":"notes.md"}' } }] },
+      {
+        role: 'assistant',
+        content: 'Let me look.',
+        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read', arguments: '{"path":"notes.md"}' } }],
+      },
       { role: 'tool', tool_call_id: 'call_1', content: 'hi' },
     ]);
   });
@@ -104,8 +116,16 @@ describe('OpenAI-compatible provider', () => {
     });
     llm.reply({ thinking: 'pondering', text: 'answer' }, { text: 'ok' });
     const events = await collect(providers.streamTurn(baseRequest('fake/r1', { thinking: 'high' })));
-    expect(events.filter((e) => e.type === 'thinking_delta').map((e) => (e.type === 'thinking_delta' ? e.text : '')).join('')).toBe('pondering');
-    expect(doneOf(events).content).toEqual([{ type: 'thinking', text: 'pondering' }, { type: 'text', text: 'answer' }]);
+    expect(
+      events
+        .filter((e) => e.type === 'thinking_delta')
+        .map((e) => (e.type === 'thinking_delta' ? e.text : ''))
+        .join(''),
+    ).toBe('pondering');
+    expect(doneOf(events).content).toEqual([
+      { type: 'thinking', text: 'pondering' },
+      { type: 'text', text: 'answer' },
+    ]);
     await collect(providers.streamTurn(baseRequest('fake/plain', { thinking: 'high' })));
     expect(llm.requests[0]?.body.reasoning_effort).toBe('high');
     expect(llm.requests[1]?.body).not.toHaveProperty('reasoning_effort');

@@ -42,7 +42,11 @@ function readJournal(path: string): { accepted: AcceptedRecord[]; outcomes: Outc
     if (!line) continue;
     let value: unknown;
     // A killed gateway may leave a torn last line until it restarts.
-    try { value = JSON.parse(line); } catch { continue; }
+    try {
+      value = JSON.parse(line);
+    } catch {
+      continue;
+    }
     const record = journalRecord.parse(value);
     if (record.t === 'accepted') accepted.push(record);
     else outcomes.push(record);
@@ -78,7 +82,11 @@ export async function runCrashHistory(options: CrashHistoryOptions): Promise<Cra
   const state = makeTempState('claw-crash-');
   let toolCalls = 0;
   const llm = await startFakeOpenAI();
-  llm.setDefault(scriptedModel(options.toolSeconds ?? 0.3, () => { toolCalls += 1; }));
+  llm.setDefault(
+    scriptedModel(options.toolSeconds ?? 0.3, () => {
+      toolCalls += 1;
+    }),
+  );
   writeRawConfig(state.paths.config, {
     models: { providers: { fake: { api: 'openai', baseUrl: llm.baseUrl, models: { m: {} } } } },
     agents: { defaults: { model: 'fake/m' } },
@@ -95,10 +103,13 @@ export async function runCrashHistory(options: CrashHistoryOptions): Promise<Cra
   const sessionOf = (id: string): string => `agent:main:crash:direct:s${Number(id.slice(1)) % sessions}`;
   const send = (client: GatewayClient, id: string): Promise<void> => {
     unacked.add(id);
-    return client.request('chat.send', { sessionKey: sessionOf(id), text: id, idempotencyKey: id }).then(() => {
-      acked.add(id);
-      unacked.delete(id);
-    }, () => undefined);
+    return client.request('chat.send', { sessionKey: sessionOf(id), text: id, idempotencyKey: id }).then(
+      () => {
+        acked.add(id);
+        unacked.delete(id);
+      },
+      () => undefined,
+    );
   };
   try {
     for (let round = 0; round < options.kills; round += 1) {
@@ -133,7 +144,13 @@ export async function runCrashHistory(options: CrashHistoryOptions): Promise<Cra
     }
     await running.stop();
     running = undefined;
-    return { ...checkHistory(state.paths.sessionsDir('main'), journalPath, acked, unacked), kills: options.kills, killsDuringTool, killsDuringBurst, durationMs: Date.now() - started };
+    return {
+      ...checkHistory(state.paths.sessionsDir('main'), journalPath, acked, unacked),
+      kills: options.kills,
+      killsDuringTool,
+      killsDuringBurst,
+      durationMs: Date.now() - started,
+    };
   } finally {
     await running?.kill9();
     await llm.close();
@@ -141,7 +158,12 @@ export async function runCrashHistory(options: CrashHistoryOptions): Promise<Cra
   }
 }
 
-function checkHistory(sessionsDir: string, journalPath: string, acked: Set<string>, unacked: Set<string>): Omit<CrashHistoryReport, 'kills' | 'killsDuringTool' | 'killsDuringBurst' | 'durationMs'> {
+function checkHistory(
+  sessionsDir: string,
+  journalPath: string,
+  acked: Set<string>,
+  unacked: Set<string>,
+): Omit<CrashHistoryReport, 'kills' | 'killsDuringTool' | 'killsDuringBurst' | 'durationMs'> {
   const violations: string[] = [];
   for (const id of unacked) violations.push(`${id} was never acknowledged, even by the clean run`);
   const { accepted, outcomes } = readJournal(journalPath);

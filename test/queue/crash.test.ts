@@ -27,7 +27,11 @@ function readJournal(): { accepted: AcceptedRecord[]; outcomes: OutcomeRecord[] 
     if (!line) continue;
     let value: unknown;
     // The last line may be torn while a killed gateway is not yet restarted.
-    try { value = JSON.parse(line); } catch { continue; }
+    try {
+      value = JSON.parse(line);
+    } catch {
+      continue;
+    }
     const record = journalRecord.parse(value);
     if (record.t === 'accepted') accepted.push(record);
     else outcomes.push(record);
@@ -52,13 +56,15 @@ describe.skipIf(!existsSync(CLI_ENTRY))('kill -9 during a burst', () => {
       const killing = new Promise<void>((resolve) => {
         const send = (key: string): void => {
           const session = Number(key.slice(1)) % SESSIONS;
-          client.request('chat.send', { sessionKey: `agent:main:crash:direct:s${session}`, text: key, idempotencyKey: key })
-            .then(() => {
+          client.request('chat.send', { sessionKey: `agent:main:crash:direct:s${session}`, text: key, idempotencyKey: key }).then(
+            () => {
               acked.add(key);
               unacked.delete(key);
               acks += 1;
               if (acks === killAfter) resolve();
-            }, () => unacked.add(key));
+            },
+            () => unacked.add(key),
+          );
         };
         for (const key of keys) {
           unacked.add(key);
@@ -78,10 +84,13 @@ describe.skipIf(!existsSync(CLI_ENTRY))('kill -9 during a burst', () => {
       await client.request('chat.send', { sessionKey: `agent:main:crash:direct:s${session}`, text: key, idempotencyKey: key });
       acked.add(key);
     }
-    await vi.waitFor(() => {
-      const { accepted, outcomes } = readJournal();
-      expect(outcomes.length).toBeGreaterThanOrEqual(accepted.length);
-    }, { timeout: 60_000, interval: 100 });
+    await vi.waitFor(
+      () => {
+        const { accepted, outcomes } = readJournal();
+        expect(outcomes.length).toBeGreaterThanOrEqual(accepted.length);
+      },
+      { timeout: 60_000, interval: 100 },
+    );
     await running.stop();
     running = undefined;
 

@@ -24,7 +24,12 @@ describe('a full disk during a turn', () => {
       expect(outcome.status).toBe('failed');
       expect(outcome.reason).toMatch(/could not be (written|created) \(ENOSPC\); free disk space/);
     }
-    expect(h.chat.filter((e) => e.state === 'error').map((e) => e.runId).sort()).toEqual(['run-m1', 'run-m2']);
+    expect(
+      h.chat
+        .filter((e) => e.state === 'error')
+        .map((e) => e.runId)
+        .sort(),
+    ).toEqual(['run-m1', 'run-m2']);
     expect(h.lanes.runningCount()).toBe(0);
     expect(h.lanes.snapshot().pools.main).toEqual({ active: 0, limit: 1, waiting: 0 });
     disk.mode = 'ok';

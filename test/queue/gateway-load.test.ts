@@ -22,8 +22,12 @@ describe('lanes under load through a real gateway', () => {
     gateway = await startTestGateway({ core: { runner }, config: { queue: { mode: 'collect', debounceMs: 0 } } });
     const clients = await Promise.all(Array.from({ length: CLIENTS }, () => gateway!.connect()));
     const terminal = new Map<string, number>();
-    clients[0]!.on('chat', (p) => { if (p.state !== 'delta') terminal.set(p.runId, (terminal.get(p.runId) ?? 0) + 1); });
-    clients[0]!.on('agent', (p) => { if (p.stream === 'lifecycle' && p.detail?.startsWith('merged')) terminal.set(p.runId, (terminal.get(p.runId) ?? 0) + 1); });
+    clients[0]!.on('chat', (p) => {
+      if (p.state !== 'delta') terminal.set(p.runId, (terminal.get(p.runId) ?? 0) + 1);
+    });
+    clients[0]!.on('agent', (p) => {
+      if (p.stream === 'lifecycle' && p.detail?.startsWith('merged')) terminal.set(p.runId, (terminal.get(p.runId) ?? 0) + 1);
+    });
 
     const sent = new Map<string, string[]>();
     const requests = Array.from({ length: MESSAGES }, (_, i) => {
@@ -43,7 +47,10 @@ describe('lanes under load through a real gateway', () => {
     expect(runner.maxActive).toBeGreaterThan(1);
 
     await gateway.server.stop('test done');
-    const records = readFileSync(join(gateway.state.dir, 'queue', 'inbound.jsonl'), 'utf8').trim().split('\n').map((l) => journalRecord.parse(JSON.parse(l)) as JournalRecord);
+    const records = readFileSync(join(gateway.state.dir, 'queue', 'inbound.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => journalRecord.parse(JSON.parse(l)) as JournalRecord);
     const accepted = records.filter((r) => r.t === 'accepted');
     const outcomes = records.filter((r) => r.t === 'outcome');
     expect(accepted).toHaveLength(MESSAGES);

@@ -29,7 +29,11 @@ describe('inbound journal', () => {
     const reopened = await InboundJournal.open(path);
     journal = reopened.journal;
     expect(reopened.unfinished.map((r) => r.messageId)).toEqual(['a', 'c', 'd']);
-    const outcomes = readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((r) => r.t === 'outcome');
+    const outcomes = readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .filter((r) => r.t === 'outcome');
     expect(outcomes).toEqual([expect.objectContaining({ seq: 2, status: 'replied' })]);
     expect((await journal.accept(input('e'))).seq).toBe(5);
   });

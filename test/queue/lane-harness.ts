@@ -46,7 +46,17 @@ export function laneHarness(runner: TurnRunner, queue: NonNullable<ClawConfigInp
   });
   const message = (id: string, options: { key?: string; mode?: QueueMode } = {}): QueuedMessage => {
     seq += 1;
-    return { seq, runId: `run-${id}`, messageId: id, sessionKey: options.key ?? 'agent:main:main', agentId: 'main', channel: 'tui', text: id, mode: options.mode ?? config.queue.mode, acceptedAt: clock.now() };
+    return {
+      seq,
+      runId: `run-${id}`,
+      messageId: id,
+      sessionKey: options.key ?? 'agent:main:main',
+      agentId: 'main',
+      channel: 'tui',
+      text: id,
+      mode: options.mode ?? config.queue.mode,
+      acceptedAt: clock.now(),
+    };
   };
   return {
     state,

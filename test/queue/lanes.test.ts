@@ -20,7 +20,11 @@ describe('lanes', () => {
     expect(h.send('b1', { key: 'agent:main:direct:b' })).toBe('started');
     expect(h.send('c1', { key: 'agent:main:direct:c' })).toBe('queued');
     // Sessions open concurrently, so runs of different lanes may reach the runner in either order.
-    const runningIds = (): string[] => runner.running().map((t) => t.runId).sort();
+    const runningIds = (): string[] =>
+      runner
+        .running()
+        .map((t) => t.runId)
+        .sort();
     await waitFor(() => expect(runningIds()).toEqual(['run-a1', 'run-b1']));
     expect(h.lanes.snapshot().pools.main).toEqual({ active: 2, limit: 2, waiting: 1 });
     runner.reply('run-a1');
@@ -155,7 +159,13 @@ describe('lanes', () => {
     h.send('hello');
     await waitFor(() => expect(h!.outcomes).toHaveLength(1));
     expect(h.outcomes[0]!.status).toBe('failed');
-    expect(h.chat).toContainEqual(expect.objectContaining({ state: 'error', message: expect.stringMatching(/No model configured/), hint: expect.stringMatching(/agents\.defaults\.model/) }));
+    expect(h.chat).toContainEqual(
+      expect.objectContaining({
+        state: 'error',
+        message: expect.stringMatching(/No model configured/),
+        hint: expect.stringMatching(/agents\.defaults\.model/),
+      }),
+    );
     expect(await h.userTexts()).toEqual(['hello']);
   });
 

@@ -41,7 +41,12 @@ async function crashedState(ids: string[], written: (user: (id: string) => void,
 }
 
 /** A restarted gateway: real journal, registry and lanes, the InboundService's recovery. */
-async function restart(): Promise<{ runner: InstantRunner; outcomes: Map<string, string[]>; result: Awaited<ReturnType<InboundService['recover']>>; entries: () => Promise<readonly TranscriptEntry[]> }> {
+async function restart(): Promise<{
+  runner: InstantRunner;
+  outcomes: Map<string, string[]>;
+  result: Awaited<ReturnType<InboundService['recover']>>;
+  entries: () => Promise<readonly TranscriptEntry[]>;
+}> {
   const paths = state!.paths;
   const registry = new SessionRegistry({ paths, config });
   const { journal, unfinished } = await InboundJournal.open(join(state!.dir, 'queue', 'inbound.jsonl'));
@@ -57,7 +62,17 @@ async function restart(): Promise<{ runner: InstantRunner; outcomes: Map<string,
     },
     emit: (() => undefined) as TurnEmitter,
   });
-  const inbound = new InboundService({ config, journal, lanes, sessions: registry, lifecycle: new Lifecycle(silentLogger), refused: () => undefined, accepted: () => undefined, sessionChanged: () => undefined, warn: () => undefined });
+  const inbound = new InboundService({
+    config,
+    journal,
+    lanes,
+    sessions: registry,
+    lifecycle: new Lifecycle(silentLogger),
+    refused: () => undefined,
+    accepted: () => undefined,
+    sessionChanged: () => undefined,
+    warn: () => undefined,
+  });
   closers.push(async () => {
     await lanes.drain(Date.now());
     await registry.close();
@@ -67,7 +82,12 @@ async function restart(): Promise<{ runner: InstantRunner; outcomes: Map<string,
   return { runner, outcomes, result, entries: async () => (await registry.open(KEY)).entries() };
 }
 
-const toolCall: NewTranscriptEntry = { type: 'message', role: 'assistant', content: [{ type: 'toolCall', id: 'c1', name: 'exec', arguments: { command: 'sleep 1' } }], stopReason: 'toolUse' };
+const toolCall: NewTranscriptEntry = {
+  type: 'message',
+  role: 'assistant',
+  content: [{ type: 'toolCall', id: 'c1', name: 'exec', arguments: { command: 'sleep 1' } }],
+  stopReason: 'toolUse',
+};
 
 describe('crash recovery', () => {
   it('a kill during a tool call re-runs the message; the repaired "aborted" result is not taken for a reply', async () => {
@@ -109,12 +129,17 @@ describe('crash recovery', () => {
   it('a message the gateway died on three times ends as a visible failure instead of a fourth run', async () => {
     await crashedState(['m1'], (user, append) => {
       user('m1');
-      for (let attempt = 1; attempt <= 3; attempt += 1) append({ type: 'custom', customType: 'turn_recovered', data: { messageId: 'm1', runId: 'run-m1', attempt } }, toolCall);
+      for (let attempt = 1; attempt <= 3; attempt += 1)
+        append({ type: 'custom', customType: 'turn_recovered', data: { messageId: 'm1', runId: 'run-m1', attempt } }, toolCall);
     });
     const { runner, result, entries } = await restart();
     expect(result).toEqual({ requeued: 0, completed: 0, failed: 1 });
     expect(runner.answered).toEqual([]);
     const last = (await entries()).at(-1);
-    expect(last).toMatchObject({ type: 'custom', customType: 'turn_outcome', data: { status: 'failed', error: expect.stringMatching(/stopped 3 times while answering this message/) } });
+    expect(last).toMatchObject({
+      type: 'custom',
+      customType: 'turn_outcome',
+      data: { status: 'failed', error: expect.stringMatching(/stopped 3 times while answering this message/) },
+    });
   });
 });

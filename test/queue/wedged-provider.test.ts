@@ -20,10 +20,13 @@ class WedgedProviderRunner implements TurnRunner {
   async run(turn: TurnContext): Promise<TurnOutcome> {
     this.started.push(turn.sessionKey);
     if (turn.sessionKey.includes('wedged')) {
-      await turn.outsideSlot(() => new Promise<void>((resolve) => {
-        this.wedges.set(turn.sessionKey, resolve);
-        turn.signal.addEventListener('abort', () => resolve(), { once: true });
-      }));
+      await turn.outsideSlot(
+        () =>
+          new Promise<void>((resolve) => {
+            this.wedges.set(turn.sessionKey, resolve);
+            turn.signal.addEventListener('abort', () => resolve(), { once: true });
+          }),
+      );
     }
     if (turn.signal.aborted) return { status: 'aborted', error: String(turn.signal.reason) };
     turn.session.append({ type: 'message', role: 'assistant', content: [{ type: 'text', text: 'ok' }], stopReason: 'stop' });
@@ -52,7 +55,7 @@ describe('a wedged provider', () => {
     // Fill the pool with four slow-but-live turns; a wedged turn that comes back must queue for a slot.
     const held: Array<() => void> = [];
     const live = new (class implements TurnRunner {
-      run(turn: TurnContext): Promise<TurnOutcome> {
+      run(_turn: TurnContext): Promise<TurnOutcome> {
         return new Promise((resolve) => held.push(() => resolve({ status: 'replied', text: 'ok' })));
       }
     })();

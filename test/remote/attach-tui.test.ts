@@ -38,10 +38,14 @@ describe.runIf(hasTmux() && Boolean(sshdPath()))('claw attach user@host in a rea
     const remoteClaw = `CLAW_STATE_DIR=${remote.dir} ${process.execPath} ${CLI_ENTRY}`;
     const command = [
       'env -u CI TERM=xterm-256color',
-      shellQuote(process.execPath), shellQuote(CLI_ENTRY),
-      'attach', sshd.hostAlias,
-      '--ssh-config', shellQuote(sshd.configFile),
-      '--remote-claw', shellQuote(remoteClaw),
+      shellQuote(process.execPath),
+      shellQuote(CLI_ENTRY),
+      'attach',
+      sshd.hostAlias,
+      '--ssh-config',
+      shellQuote(sshd.configFile),
+      '--remote-claw',
+      shellQuote(remoteClaw),
     ].join(' ');
     term = new TmuxTerminal(`${command}; echo "ATTACH-EXITED rc=$?"; sleep 600`, { cols: 100, rows: 30 });
     const t = term;

@@ -2,7 +2,17 @@ import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { detectSupervisor, installService, launchdPlist, shouldPingWatchdog, startWatchdog, systemdUnit, uninstallService, watchdogIntervalMs, type ServiceEnvironment } from '../../source/daemon/index.js';
+import {
+  detectSupervisor,
+  installService,
+  launchdPlist,
+  shouldPingWatchdog,
+  startWatchdog,
+  systemdUnit,
+  uninstallService,
+  watchdogIntervalMs,
+  type ServiceEnvironment,
+} from '../../source/daemon/index.js';
 import { makeTempState } from '../support/temp-state.js';
 
 const spec = { nodePath: '/usr/bin/node', cliEntry: '/opt/claw app/dist/cli/main.js', stateDir: '/home/me/.claw' };
@@ -30,7 +40,9 @@ describe('service files', () => {
 
 describe('install and uninstall', () => {
   const dirs: string[] = [];
-  afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }); });
+  afterEach(() => {
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
 
   function environment(platform: NodeJS.Platform, codes: Record<string, number> = {}) {
     const home = mkdtempSync(join(tmpdir(), 'claw-home-'));

@@ -24,11 +24,25 @@ const bindings = configSchema.parse({
 
 describe('bindings', () => {
   it('prefers peer > parent peer > channel account > channel > default', () => {
-    expect(resolveAgent({ channel: 'telegram', accountId: 'bot2', peer: { kind: 'direct', id: 'alice' } }, bindings, 'main')).toEqual({ agentId: 'work', matchedBy: 'peer' });
-    expect(resolveAgent({ channel: 'telegram', accountId: 'bot2', peer: { kind: 'group', id: 'topic9' }, parentPeer: { kind: 'group', id: 'family' } }, bindings, 'main'))
-      .toEqual({ agentId: 'fam', matchedBy: 'parent-peer' });
-    expect(resolveAgent({ channel: 'telegram', accountId: 'bot2', peer: { kind: 'direct', id: 'bob' } }, bindings, 'main')).toEqual({ agentId: 'ops', matchedBy: 'channel-account' });
-    expect(resolveAgent({ channel: 'telegram', accountId: 'bot1', peer: { kind: 'direct', id: 'bob' } }, bindings, 'main')).toEqual({ agentId: 'tg', matchedBy: 'channel' });
+    expect(resolveAgent({ channel: 'telegram', accountId: 'bot2', peer: { kind: 'direct', id: 'alice' } }, bindings, 'main')).toEqual({
+      agentId: 'work',
+      matchedBy: 'peer',
+    });
+    expect(
+      resolveAgent(
+        { channel: 'telegram', accountId: 'bot2', peer: { kind: 'group', id: 'topic9' }, parentPeer: { kind: 'group', id: 'family' } },
+        bindings,
+        'main',
+      ),
+    ).toEqual({ agentId: 'fam', matchedBy: 'parent-peer' });
+    expect(resolveAgent({ channel: 'telegram', accountId: 'bot2', peer: { kind: 'direct', id: 'bob' } }, bindings, 'main')).toEqual({
+      agentId: 'ops',
+      matchedBy: 'channel-account',
+    });
+    expect(resolveAgent({ channel: 'telegram', accountId: 'bot1', peer: { kind: 'direct', id: 'bob' } }, bindings, 'main')).toEqual({
+      agentId: 'tg',
+      matchedBy: 'channel',
+    });
     expect(resolveAgent({ channel: 'slack', peer: { kind: 'direct', id: 'bob' } }, bindings, 'main')).toEqual({ agentId: 'main', matchedBy: 'default' });
   });
 
@@ -67,7 +81,17 @@ describe('session keys', () => {
   });
 
   it('rejects malformed keys and parts', () => {
-    for (const bad of ['', 'main', 'agent:main', 'agent:Main:main', 'agent:main:weird', 'cron:', 'agent:main:x:y:z:w:v', 'agent:main:main:extra', 'agent:main: main']) {
+    for (const bad of [
+      '',
+      'main',
+      'agent:main',
+      'agent:Main:main',
+      'agent:main:weird',
+      'cron:',
+      'agent:main:x:y:z:w:v',
+      'agent:main:main:extra',
+      'agent:main: main',
+    ]) {
       expect(parseSessionKey(bad), bad).toBeUndefined();
     }
     expect(() => mainSessionKey('a:b')).toThrow(/may not/);
@@ -88,6 +112,8 @@ describe('routeInbound', () => {
     const dm = { channel: 'slack', peer: { kind: 'direct' as const, id: 'u1' } };
     expect(routeInbound(dm, config)).toEqual({ agentId: 'work', sessionKey: 'agent:work:direct:u1', matchedBy: 'channel' });
     expect(routeInbound(dm, config)).toEqual(routeInbound(dm, config));
-    expect(routeInbound({ channel: 'telegram', peer: { kind: 'group', id: 'g' }, threadId: '5' }, config).sessionKey).toBe('agent:main:telegram:group:g:thread:5');
+    expect(routeInbound({ channel: 'telegram', peer: { kind: 'group', id: 'g' }, threadId: '5' }, config).sessionKey).toBe(
+      'agent:main:telegram:group:g:thread:5',
+    );
   });
 });

@@ -14,10 +14,14 @@ afterEach(async () => {
   state = undefined;
 });
 
-const job = (overrides: Record<string, unknown>): never => ({ name: 'j', schedule: { kind: 'every', every: '1h' }, payload: { kind: 'agentTurn', message: 'hi' }, ...overrides }) as never;
+const job = (overrides: Record<string, unknown>): never =>
+  ({ name: 'j', schedule: { kind: 'every', every: '1h' }, payload: { kind: 'agentTurn', message: 'hi' }, ...overrides }) as never;
 
 async function refusal(promise: Promise<unknown>): Promise<ClawError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ClawError);
   return error as ClawError;
 }

@@ -17,7 +17,10 @@ describe('claw cron and claw heartbeat', () => {
     state = makeTempState();
     child = await startGatewayChild(state, { CLAW_TEST_RUNNER: 'echo' });
     const env = state.env;
-    const added = await runCli(['cron', 'add', '--name', 'digest', '--cron', '0 8 * * 1-5', '--tz', 'Europe/Berlin', '--message', 'Summarise my inbox', '--announce', 'main', '--json'], env);
+    const added = await runCli(
+      ['cron', 'add', '--name', 'digest', '--cron', '0 8 * * 1-5', '--tz', 'Europe/Berlin', '--message', 'Summarise my inbox', '--announce', 'main', '--json'],
+      env,
+    );
     expect(added.stderr).toBe('');
     expect(added.code).toBe(0);
     const job = JSON.parse(added.stdout) as { id: string; schedule: unknown; delivery: unknown };

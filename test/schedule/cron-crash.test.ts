@@ -23,7 +23,10 @@ interface Line {
 }
 
 function lines(state: TempState, jobId: string): Line[] {
-  return readFileSync(join(state.paths.cron, 'runs', `${jobId}.jsonl`), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Line);
+  return readFileSync(join(state.paths.cron, 'runs', `${jobId}.jsonl`), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Line);
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -34,8 +37,14 @@ describe('cron across kill -9', () => {
     const env = { CLAW_TEST_RUNNER: 'echo' };
     child = await startGatewayChild(state, env);
     const client = await child.connect();
-    const skip = (await client.request('cron.add', { job: { name: 'tick', schedule: { kind: 'every', every: '1s' }, payload: { kind: 'agentTurn', message: 'tick' } } })).job;
-    const once = (await client.request('cron.add', { job: { name: 'catch up', schedule: { kind: 'every', every: '2s' }, payload: { kind: 'agentTurn', message: 'tock' }, catchUp: 'once' } })).job;
+    const skip = (
+      await client.request('cron.add', { job: { name: 'tick', schedule: { kind: 'every', every: '1s' }, payload: { kind: 'agentTurn', message: 'tick' } } })
+    ).job;
+    const once = (
+      await client.request('cron.add', {
+        job: { name: 'catch up', schedule: { kind: 'every', every: '2s' }, payload: { kind: 'agentTurn', message: 'tock' }, catchUp: 'once' },
+      })
+    ).job;
     for (let kill = 0; kill < KILLS; kill += 1) {
       // Random points: before, during and after slots (a slot is due every 1 s, a turn takes a few ms).
       await sleep(200 + Math.floor(Math.random() * 1800));
@@ -58,8 +67,14 @@ describe('cron across kill -9', () => {
         if (line.type === 'finished') terminal.set(line.scheduledAt, [...(terminal.get(line.scheduledAt) ?? []), line.status!]);
       }
       // Never started twice, never finished twice, and every started slot finished.
-      expect([...starts.entries()].filter(([, count]) => count > 1), job.name).toEqual([]);
-      expect([...terminal.entries()].filter(([, statuses]) => statuses.length > 1), job.name).toEqual([]);
+      expect(
+        [...starts.entries()].filter(([, count]) => count > 1),
+        job.name,
+      ).toEqual([]);
+      expect(
+        [...terminal.entries()].filter(([, statuses]) => statuses.length > 1),
+        job.name,
+      ).toEqual([]);
       for (const slot of starts.keys()) expect(terminal.has(slot), `${job.name} slot ${slot} started but never settled`).toBe(true);
       // No gaps: every slot from the first to the last is in the log (ok, interrupted, missed or skipped).
       const slots = [...terminal.keys()].sort((a, b) => a - b);
@@ -69,7 +84,10 @@ describe('cron across kill -9', () => {
       expect(statuses.has('ok')).toBe(true);
       // Each restart takes longer than 1 s, so the skip job always misses slots; the catch-up job may run every one it missed.
       if (job.catchUp === 'skip') expect(statuses.has('missed')).toBe(true);
-      expect([...statuses].every((status) => ['ok', 'interrupted', 'missed', 'skipped'].includes(status)), [...statuses].join()).toBe(true);
+      expect(
+        [...statuses].every((status) => ['ok', 'interrupted', 'missed', 'skipped'].includes(status)),
+        [...statuses].join(),
+      ).toBe(true);
     }
   }, 240_000);
 });

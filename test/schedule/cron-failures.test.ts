@@ -18,7 +18,9 @@ describe('cron failures', () => {
     const events: CronEventPayload[] = [];
     client.on('cron', (event) => events.push(event));
     gateway.runner.reply = () => ({ status: 'failed', error: 'provider down' });
-    const { job } = await client.request('cron.add', { job: { name: 'flaky', schedule: { kind: 'every', every: '10s' }, payload: { kind: 'agentTurn', message: 'try' } } });
+    const { job } = await client.request('cron.add', {
+      job: { name: 'flaky', schedule: { kind: 'every', every: '10s' }, payload: { kind: 'agentTurn', message: 'try' } },
+    });
     const start = gateway.clock.now();
     await gateway.advanceTo(start + 10_000, 1000);
     await gateway.advanceTo(start + 10_000 + ERROR_BACKOFF_MS[0] + 5_000, 1000);
@@ -44,7 +46,9 @@ describe('cron failures', () => {
       config: { models: { providers: { fake: { api: 'openai', baseUrl: 'http://127.0.0.1:9/v1', models: { m: {} } } } } },
     });
     const client = await gateway.connect();
-    const { job } = await client.request('cron.add', { job: { name: 'pinned', schedule: { kind: 'at', at: '1m' }, payload: { kind: 'agentTurn', message: 'hi', model: 'fake/m' } } });
+    const { job } = await client.request('cron.add', {
+      job: { name: 'pinned', schedule: { kind: 'at', at: '1m' }, payload: { kind: 'agentTurn', message: 'hi', model: 'fake/m' } },
+    });
     const config = JSON.parse((await import('node:fs')).readFileSync(gateway.state.paths.config, 'utf8')) as { models: unknown };
     config.models = {};
     (await import('node:fs')).writeFileSync(gateway.state.paths.config, JSON.stringify(config));
@@ -57,7 +61,9 @@ describe('cron failures', () => {
     expect(gateway.core.schedule.cron.get(job.id)!.state.blockedReason).toMatch(/fake\/m/);
 
     gateway.runner.reply = () => ({ status: 'failed', error: 'nope' });
-    const { job: once } = await client.request('cron.add', { job: { name: 'once', schedule: { kind: 'at', at: '1m' }, payload: { kind: 'agentTurn', message: 'hi' } } });
+    const { job: once } = await client.request('cron.add', {
+      job: { name: 'once', schedule: { kind: 'at', at: '1m' }, payload: { kind: 'agentTurn', message: 'hi' } },
+    });
     await gateway.advanceTo(gateway.clock.now() + 2 * MIN);
     expect(gateway.core.schedule.cron.get(once.id)).toBeDefined();
     gateway.runner.reply = () => ({ status: 'replied', text: 'done' });

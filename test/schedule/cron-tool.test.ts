@@ -47,7 +47,14 @@ describe('the cron tool through the agent', () => {
   it('accepts the flattened parameters models send, and shows the fixed shape when it cannot', async () => {
     const { gateway, llm } = await start();
     llm.reply(
-      { toolCalls: [{ name: 'cron', arguments: { action: 'add', name: 'digest', schedule: '0 8 * * 1-5', tz: 'Europe/Berlin', message: 'Summarise my inbox', announce: 'main' } }] },
+      {
+        toolCalls: [
+          {
+            name: 'cron',
+            arguments: { action: 'add', name: 'digest', schedule: '0 8 * * 1-5', tz: 'Europe/Berlin', message: 'Summarise my inbox', announce: 'main' },
+          },
+        ],
+      },
       { toolCalls: [{ name: 'cron', arguments: { action: 'add', job: { name: 'water', schedule: { every: '2h' }, payload: { text: 'drink water' } } } }] },
       { toolCalls: [{ name: 'cron', arguments: { action: 'add', name: 'nonsense', when: 'sometimes' } }] },
       { text: 'Scheduled.' },
@@ -63,7 +70,11 @@ describe('the cron tool through the agent', () => {
       delivery: { mode: 'announce', to: 'main' },
       createdBy: 'agent:main:main',
     });
-    expect(jobs.find((job) => job.name === 'water')).toMatchObject({ schedule: { kind: 'every', every: '2h' }, payload: { kind: 'systemEvent', text: 'drink water' }, sessionTarget: 'main' });
+    expect(jobs.find((job) => job.name === 'water')).toMatchObject({
+      schedule: { kind: 'every', every: '2h' },
+      payload: { kind: 'systemEvent', text: 'drink water' },
+      sessionTarget: 'main',
+    });
     const results = toolResults(llm);
     expect(results).toHaveLength(3);
     expect(results[2]).toMatch(/Invalid cron arguments: .*job\.schedule.*Use this shape: \{"action":"add","job":\{"name":"digest"/);
@@ -72,10 +83,7 @@ describe('the cron tool through the agent', () => {
   it('refuses to let a cron-started turn schedule more jobs unless the job allows it', async () => {
     const { gateway, llm } = await start();
     const job = gateway.core.schedule.add({ name: 'spawner', schedule: { kind: 'every', every: '1h' }, payload: { kind: 'agentTurn', message: 'go' } });
-    llm.reply(
-      { toolCalls: [{ name: 'cron', arguments: { action: 'add', name: 'child', every: '1m', message: 'again' } }] },
-      { text: 'done' },
-    );
+    llm.reply({ toolCalls: [{ name: 'cron', arguments: { action: 'add', name: 'child', every: '1m', message: 'again' } }] }, { text: 'done' });
     gateway.core.schedule.run(job.id);
     await new Promise((resolve) => setTimeout(resolve, 50));
     await quiesce(gateway.core);
@@ -84,13 +92,15 @@ describe('the cron tool through the agent', () => {
     expect(gateway.core.schedule.runs(job.id)[0]).toMatchObject({ status: 'ok' });
 
     gateway.core.schedule.update(job.id, { allowScheduling: true });
-    llm.reply(
-      { toolCalls: [{ name: 'cron', arguments: { action: 'add', name: 'child', every: '1m', message: 'again' } }] },
-      { text: 'done' },
-    );
+    llm.reply({ toolCalls: [{ name: 'cron', arguments: { action: 'add', name: 'child', every: '1m', message: 'again' } }] }, { text: 'done' });
     gateway.core.schedule.run(job.id);
     await new Promise((resolve) => setTimeout(resolve, 50));
     await quiesce(gateway.core);
-    expect(gateway.core.schedule.overview().jobs.map((j) => j.name).sort()).toEqual(['child', 'spawner']);
+    expect(
+      gateway.core.schedule
+        .overview()
+        .jobs.map((j) => j.name)
+        .sort(),
+    ).toEqual(['child', 'spawner']);
   });
 });

@@ -45,9 +45,21 @@ describe('cron over a simulated week', () => {
     gateway = await startScheduleGateway({ start: WEEK_START - 1000 });
     const client = await gateway.connect();
     const hourly = await add(client, { name: 'hourly', schedule: { kind: 'cron', expr: '0 * * * *' }, payload: { kind: 'agentTurn', message: 'tick' } });
-    const exactHourly = await add(client, { name: 'exact hourly', schedule: { kind: 'cron', expr: '0 * * * *', exact: true }, payload: { kind: 'agentTurn', message: 'tock' } });
-    const nightly = await add(client, { name: 'nightly', schedule: { kind: 'cron', expr: '30 2 * * *', tz: 'Europe/Berlin' }, payload: { kind: 'agentTurn', message: 'night' } });
-    const weekdays = await add(client, { name: 'digest', schedule: { kind: 'cron', expr: '0 8 * * 1-5', tz: 'Europe/Berlin' }, payload: { kind: 'systemEvent', text: 'morning digest' } });
+    const exactHourly = await add(client, {
+      name: 'exact hourly',
+      schedule: { kind: 'cron', expr: '0 * * * *', exact: true },
+      payload: { kind: 'agentTurn', message: 'tock' },
+    });
+    const nightly = await add(client, {
+      name: 'nightly',
+      schedule: { kind: 'cron', expr: '30 2 * * *', tz: 'Europe/Berlin' },
+      payload: { kind: 'agentTurn', message: 'night' },
+    });
+    const weekdays = await add(client, {
+      name: 'digest',
+      schedule: { kind: 'cron', expr: '0 8 * * 1-5', tz: 'Europe/Berlin' },
+      payload: { kind: 'systemEvent', text: 'morning digest' },
+    });
     const every = await add(client, { name: 'every 90m', schedule: { kind: 'every', every: '90m' }, payload: { kind: 'agentTurn', message: 'interval' } });
 
     await gateway.advanceTo(WEEK_START + 7 * DAY - 1000);
@@ -55,9 +67,15 @@ describe('cron over a simulated week', () => {
     const runs = async (job: CronJob): Promise<CronRun[]> => (await client.request('schedule.runs', { id: job.id, limit: 1000 })).runs.reverse();
     for (const job of [hourly, exactHourly, nightly, weekdays, every]) {
       const log = await runs(job);
-      expect(log.every((run) => run.status === 'ok'), `${job.name}: ${JSON.stringify(log.filter((r) => r.status !== 'ok'))}`).toBe(true);
+      expect(
+        log.every((run) => run.status === 'ok'),
+        `${job.name}: ${JSON.stringify(log.filter((r) => r.status !== 'ok'))}`,
+      ).toBe(true);
       const starts = startsPerSlot(gateway, job.id);
-      expect([...starts.values()].every((count) => count === 1), job.name).toBe(true);
+      expect(
+        [...starts.values()].every((count) => count === 1),
+        job.name,
+      ).toBe(true);
       expect(starts.size).toBe(log.length);
       for (const run of log) expect(run.startedAt! - run.scheduledAt).toBeLessThan(60_000);
     }
@@ -72,7 +90,15 @@ describe('cron over a simulated week', () => {
     expect((await runs(exactHourly)).map((run) => run.scheduledAt % HOUR)).toEqual(new Array(7 * 24).fill(0));
 
     const nightlyRuns = await runs(nightly);
-    expect(nightlyRuns.map((run) => berlinDay(run.scheduledAt))).toEqual(['2026-03-23', '2026-03-24', '2026-03-25', '2026-03-26', '2026-03-27', '2026-03-28', '2026-03-29']);
+    expect(nightlyRuns.map((run) => berlinDay(run.scheduledAt))).toEqual([
+      '2026-03-23',
+      '2026-03-24',
+      '2026-03-25',
+      '2026-03-26',
+      '2026-03-27',
+      '2026-03-28',
+      '2026-03-29',
+    ]);
     // 02:30 does not exist on the night of the switch: that slot runs once, at the first minute that does.
     expect(nightlyRuns.map((run) => berlinTime(run.scheduledAt))).toEqual(['02:30', '02:30', '02:30', '02:30', '02:30', '02:30', '03:00']);
 
@@ -82,7 +108,9 @@ describe('cron over a simulated week', () => {
       const local = berlinTime(run.scheduledAt);
       expect(local >= '08:00' && local < '08:05', local).toBe(true);
     }
-    expect(gateway.runner.turns.filter((t) => t.sessionKey === 'agent:main:main').map((t) => t.text)).toEqual(new Array(5).fill('[cron: digest] morning digest'));
+    expect(gateway.runner.turns.filter((t) => t.sessionKey === 'agent:main:main').map((t) => t.text)).toEqual(
+      new Array(5).fill('[cron: digest] morning digest'),
+    );
 
     expect(await runs(every)).toHaveLength((7 * DAY) / (90 * 60_000));
     expect(gateway.runner.turns.filter((t) => t.sessionKey === `cron:${hourly.id}`)).toHaveLength(7 * 24);

@@ -42,7 +42,12 @@ async function startRig(heartbeat: Record<string, unknown> = {}): Promise<Rig> {
     core: { clock },
   });
   const pager: OutboundReply[] = [];
-  gateway.core.outbound.register('pager', { deliver: async (_route, reply) => (pager.push(reply), { delivered: true, messageId: `pager-${pager.length}` }) });
+  gateway.core.outbound.register('pager', {
+    deliver: async (_route, reply) => {
+      pager.push(reply);
+      return { delivered: true, messageId: `pager-${pager.length}` };
+    },
+  });
   const client = await gateway.connect();
   const beats: HeartbeatEventPayload[] = [];
   const chat: ChatEventPayload[] = [];
@@ -55,7 +60,13 @@ async function startRig(heartbeat: Record<string, unknown> = {}): Promise<Rig> {
     await quiesce(gateway.core);
   };
   return {
-    gateway, llm, clock, client, pager, beats, chat,
+    gateway,
+    llm,
+    clock,
+    client,
+    pager,
+    beats,
+    chat,
     writeHeartbeat(text) {
       mkdirSync(workspace, { recursive: true });
       writeFileSync(join(workspace, 'HEARTBEAT.md'), text);
@@ -145,7 +156,10 @@ describe('heartbeat', () => {
     await rig.beat();
     expect(rig.llm.requests).toHaveLength(1);
     expect(rig.beats.filter((b) => b.phase === 'budget')).toHaveLength(1);
-    expect(rig.beats.filter((b) => b.phase === 'skipped').map((b) => b.reason)).toEqual(['the daily token budget is spent (110 of 100)', 'the daily token budget is spent (110 of 100)']);
+    expect(rig.beats.filter((b) => b.phase === 'skipped').map((b) => b.reason)).toEqual([
+      'the daily token budget is spent (110 of 100)',
+      'the daily token budget is spent (110 of 100)',
+    ]);
     const overview = await rig.client.request('schedule.list', {});
     expect(overview.heartbeats[0]).toMatchObject({ agentId: 'main', tokensToday: 110, dailyTokenBudget: 100 });
     expect(overview.notices.join('\n')).toMatch(/stopped for today: it spent 110 of its 100 token budget/);

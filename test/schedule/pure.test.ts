@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { cronToolArgs, isQuietReply, nextSlotAfter, normaliseCronArgs, parseDuration, readHeartbeatFile, slotsBetween, staggerOffset, STAGGER_WINDOW_MS } from '../../source/schedule/index.js';
+import {
+  cronToolArgs,
+  isQuietReply,
+  nextSlotAfter,
+  normaliseCronArgs,
+  parseDuration,
+  readHeartbeatFile,
+  slotsBetween,
+  staggerOffset,
+  STAGGER_WINDOW_MS,
+} from '../../source/schedule/index.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,11 +66,34 @@ describe('slots', () => {
 describe('cron tool arguments', () => {
   it('normalises the flattened shapes models send into the strict one', () => {
     const cases: Array<[unknown, unknown]> = [
-      [{ action: 'add', name: 'd', cron: '0 8 * * *', timezone: 'Europe/Berlin', message: 'm' }, { action: 'add', job: { name: 'd', schedule: { kind: 'cron', expr: '0 8 * * *', tz: 'Europe/Berlin' }, payload: { kind: 'agentTurn', message: 'm' } } }],
-      [{ action: 'ADD', job: { name: 'w', every: '2h', text: 'drink', deliver: 'main' } }, { action: 'add', job: { name: 'w', schedule: { kind: 'every', every: '2h' }, payload: { kind: 'systemEvent', text: 'drink' }, delivery: { mode: 'announce', to: 'main' } } }],
-      [{ action: 'add', name: 'a', schedule: '2026-05-01T08:00:00Z', payload: 'ping' }, { action: 'add', job: { name: 'a', schedule: { kind: 'at', at: '2026-05-01T08:00:00Z' }, payload: { kind: 'agentTurn', message: 'ping' } } }],
-      [{ action: 'update', jobId: 'x-1', enabled: false }, { action: 'update', id: 'x-1', patch: { enabled: false } }],
-      [{ action: 'runs', job_id: 'x-1', limit: 5 }, { action: 'runs', id: 'x-1', limit: 5 }],
+      [
+        { action: 'add', name: 'd', cron: '0 8 * * *', timezone: 'Europe/Berlin', message: 'm' },
+        { action: 'add', job: { name: 'd', schedule: { kind: 'cron', expr: '0 8 * * *', tz: 'Europe/Berlin' }, payload: { kind: 'agentTurn', message: 'm' } } },
+      ],
+      [
+        { action: 'ADD', job: { name: 'w', every: '2h', text: 'drink', deliver: 'main' } },
+        {
+          action: 'add',
+          job: {
+            name: 'w',
+            schedule: { kind: 'every', every: '2h' },
+            payload: { kind: 'systemEvent', text: 'drink' },
+            delivery: { mode: 'announce', to: 'main' },
+          },
+        },
+      ],
+      [
+        { action: 'add', name: 'a', schedule: '2026-05-01T08:00:00Z', payload: 'ping' },
+        { action: 'add', job: { name: 'a', schedule: { kind: 'at', at: '2026-05-01T08:00:00Z' }, payload: { kind: 'agentTurn', message: 'ping' } } },
+      ],
+      [
+        { action: 'update', jobId: 'x-1', enabled: false },
+        { action: 'update', id: 'x-1', patch: { enabled: false } },
+      ],
+      [
+        { action: 'runs', job_id: 'x-1', limit: 5 },
+        { action: 'runs', id: 'x-1', limit: 5 },
+      ],
     ];
     for (const [input, expected] of cases) {
       const normalised = normaliseCronArgs(input);

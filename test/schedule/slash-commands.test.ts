@@ -16,7 +16,9 @@ describe('/cron and /heartbeat', () => {
     const client = await gateway.connect();
     const command = async (text: string): Promise<string> => (await client.request('commands.run', { sessionKey: KEY, text })).reply;
     expect(await command('/cron')).toMatch(/No cron jobs/);
-    const { job } = await client.request('cron.add', { job: { name: 'water', schedule: { kind: 'every', every: '2h' }, payload: { kind: 'systemEvent', text: 'drink water' } } });
+    const { job } = await client.request('cron.add', {
+      job: { name: 'water', schedule: { kind: 'every', every: '2h' }, payload: { kind: 'systemEvent', text: 'drink water' } },
+    });
     expect(await command('/cron')).toMatch(new RegExp(`● water \\(${job.id}\\) next 2026-01-01T14:00Z · last —`));
     expect(await command(`/cron run ${job.id}`)).toMatch(new RegExp(`started ${job.id}`));
     await gateway.quiesce();
@@ -27,7 +29,10 @@ describe('/cron and /heartbeat', () => {
     expect(await command('/heartbeat pause')).toBe('heartbeat of main paused');
     expect(await command('/heartbeat')).toMatch(/heartbeat main: paused/);
     expect(await command('/heartbeat resume')).toBe('heartbeat of main resumed');
-    const bad = await client.request('commands.run', { sessionKey: KEY, text: '/heartbeat sometimes' }).then(() => undefined, (e: unknown) => e);
+    const bad = await client.request('commands.run', { sessionKey: KEY, text: '/heartbeat sometimes' }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(bad).toBeInstanceOf(ClawError);
     expect((bad as ClawError).message).toMatch(/Use \/heartbeat, \/heartbeat now/);
     expect((await client.request('commands.list', {})).commands.map((c) => c.name)).toEqual(expect.arrayContaining(['cron', 'heartbeat']));

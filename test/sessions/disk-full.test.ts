@@ -18,7 +18,15 @@ afterEach(async () => {
 });
 
 function entry(n: number, text = `reply ${n}`): TranscriptEntry {
-  return { id: `e${n}`, parentId: n > 1 ? `e${n - 1}` : null, timestamp: n, type: 'message', role: 'assistant', content: [{ type: 'text', text }], stopReason: 'stop' };
+  return {
+    id: `e${n}`,
+    parentId: n > 1 ? `e${n - 1}` : null,
+    timestamp: n,
+    type: 'message',
+    role: 'assistant',
+    content: [{ type: 'text', text }],
+    stopReason: 'stop',
+  };
 }
 
 function transcript(): { path: string; appender: TranscriptAppender; disk: ReturnType<typeof failingDisk> } {
@@ -32,7 +40,16 @@ function transcript(): { path: string; appender: TranscriptAppender; disk: Retur
 }
 
 function input(id: string, text = `text ${id}`): AcceptInput {
-  return { dedupeKey: `tui\u0000${id}`, runId: `run-${id}`, messageId: id, sessionKey: 'agent:main:main', agentId: 'main', channel: 'tui', text, mode: 'followup' };
+  return {
+    dedupeKey: `tui\u0000${id}`,
+    runId: `run-${id}`,
+    messageId: id,
+    sessionKey: 'agent:main:main',
+    agentId: 'main',
+    channel: 'tui',
+    text,
+    mode: 'followup',
+  };
 }
 
 describe.each<DiskMode>(['full', 'short'])('a disk that fails with %s writes', (mode) => {
@@ -66,7 +83,10 @@ describe.each<DiskMode>(['full', 'short'])('a disk that fails with %s writes', (
     disk.mode = 'ok';
     await journal.accept(input('b'));
     await journal.close();
-    const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { messageId?: string });
+    const lines = readFileSync(path, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { messageId?: string });
     expect(lines.map((l) => l.messageId)).toEqual(['a', 'b']);
     const reopened = await InboundJournal.open(path);
     closers.push(() => reopened.journal.close());
@@ -119,7 +139,15 @@ describe('durable writes', () => {
     const store = new SessionStore(state.paths.sessionsDir('main'), (m) => warnings.push(m), disk);
     closers.push(() => store.close());
     disk.mode = 'full';
-    const entry = { sessionId: 's', kind: 'main' as const, createdAt: 1, updatedAt: 1, tokens: { input: 0, output: 0, context: 0 }, costUsd: 0, compactionCount: 0 };
+    const entry = {
+      sessionId: 's',
+      kind: 'main' as const,
+      createdAt: 1,
+      updatedAt: 1,
+      tokens: { input: 0, output: 0, context: 0 },
+      costUsd: 0,
+      compactionCount: 0,
+    };
     for (let i = 0; i < 200; i += 1) store.set(`agent:main:k${i}`, { ...entry, updatedAt: i });
     await new Promise((resolve) => setTimeout(resolve, 1200));
     expect(store.failing).toBe(true);

@@ -32,7 +32,16 @@ describe('/readyz and acceptance while the state dir cannot be written', () => {
     const readyz = async (): Promise<number> => (await fetch(`${base}/readyz`)).status;
     const { journal } = await InboundJournal.open(join(gw.state.dir, 'queue', 'inbound.jsonl'), { fs: disk, admit: () => probe!.refusal() });
     closers.push(() => journal.close());
-    const input = (id: string) => ({ dedupeKey: `tui\u0000${id}`, runId: `r-${id}`, messageId: id, sessionKey: 'agent:main:main', agentId: 'main', channel: 'tui', text: id, mode: 'followup' as const });
+    const input = (id: string) => ({
+      dedupeKey: `tui\u0000${id}`,
+      runId: `r-${id}`,
+      messageId: id,
+      sessionKey: 'agent:main:main',
+      agentId: 'main',
+      channel: 'tui',
+      text: id,
+      mode: 'followup' as const,
+    });
 
     await probe!.check();
     expect(await readyz()).toBe(200);
@@ -41,7 +50,10 @@ describe('/readyz and acceptance while the state dir cannot be written', () => {
     disk.mode = 'full';
     await probe!.check();
     expect(await readyz()).toBe(503);
-    await expect(journal.accept(input('b'))).rejects.toMatchObject({ code: 'unavailable', message: expect.stringMatching(/^Not accepted: the state dir cannot be written \(.*ENOSPC\)\. Free disk space/) });
+    await expect(journal.accept(input('b'))).rejects.toMatchObject({
+      code: 'unavailable',
+      message: expect.stringMatching(/^Not accepted: the state dir cannot be written \(.*ENOSPC\)\. Free disk space/),
+    });
     // healthz stays a liveness check: the process is fine and must not be restarted for a full disk.
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
 

@@ -43,8 +43,7 @@ describe('sessions.json store', () => {
     const store = new SessionStore(dir);
     store.set('agent:main:main', { ...entry('old'), model: 'fake/m' });
     await store.flush();
-    const header = (id: string, key: string, createdAt: number) =>
-      `${JSON.stringify({ type: 'session', version: 1, id, key, agentId: 'main', createdAt })}\n`;
+    const header = (id: string, key: string, createdAt: number) => `${JSON.stringify({ type: 'session', version: 1, id, key, agentId: 'main', createdAt })}\n`;
     // Written after the last sessions.json write, then the process was killed.
     writeFileSync(join(dir, 'newer.jsonl'), header('newer', 'agent:main:main', 5));
     writeFileSync(join(dir, 'orphan.jsonl'), header('orphan', 'agent:main:tui:direct:op', 7));
@@ -62,7 +61,10 @@ describe('sessions.json store', () => {
     const store = new SessionStore(dir);
     store.set('agent:main:main', entry('s1'));
     await store.flush();
-    writeFileSync(join(dir, 's1.jsonl'), `${JSON.stringify({ type: 'session', version: 1, id: 's1', key: 'agent:main:main', agentId: 'main', createdAt: 5 })}\n`);
+    writeFileSync(
+      join(dir, 's1.jsonl'),
+      `${JSON.stringify({ type: 'session', version: 1, id: 's1', key: 'agent:main:main', agentId: 'main', createdAt: 5 })}\n`,
+    );
     writeFileSync(join(dir, 'sessions.json'), '');
     const warnings: string[] = [];
     const rebuilt = new SessionStore(dir, (m) => warnings.push(m));

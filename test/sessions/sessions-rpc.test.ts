@@ -20,7 +20,11 @@ describe('sessions.* and chat.* through the gateway', () => {
     const sent = await client.request('chat.send', { sessionKey: 'agent:main:main', text: 'hello' });
     expect(sent.status).toBe('started');
     expect(sent.idempotencyKey).toMatch(/[0-9a-f-]{36}/);
-    await waitFor(() => expect(chat).toContainEqual(expect.objectContaining({ runId: sent.runId, state: 'error', message: expect.stringMatching(/No model provider is configured/) })));
+    await waitFor(() =>
+      expect(chat).toContainEqual(
+        expect.objectContaining({ runId: sent.runId, state: 'error', message: expect.stringMatching(/No model provider is configured/) }),
+      ),
+    );
   });
 
   it('serves list, get, history, patch, new, reset and delete', async () => {
@@ -29,7 +33,9 @@ describe('sessions.* and chat.* through the gateway', () => {
     const changes: string[] = [];
     client.on('sessions.changed', (p) => changes.push(`${p.reason}:${p.key}`));
     const finals: string[] = [];
-    client.on('chat', (p) => { if (p.state === 'final') finals.push(p.text); });
+    client.on('chat', (p) => {
+      if (p.state === 'final') finals.push(p.text);
+    });
     const key = 'agent:main:tui:direct:me';
     await client.request('chat.send', { sessionKey: key, text: 'one', idempotencyKey: 'k1' });
     await waitFor(() => expect(finals).toEqual(['echo: one']));
@@ -41,7 +47,7 @@ describe('sessions.* and chat.* through the gateway', () => {
     const got = await client.request('sessions.get', { key });
     expect(got.session).toMatchObject({ key, agentId: 'main', kind: 'direct', lastChannel: 'tui', running: false, queued: 0 });
     const history = await client.request('sessions.history', { key, limit: 10 });
-    expect(history.entries.map((e) => e.type === 'message' ? e.role : e.type)).toEqual(['user', 'assistant']);
+    expect(history.entries.map((e) => (e.type === 'message' ? e.role : e.type))).toEqual(['user', 'assistant']);
 
     const patched = await client.request('sessions.patch', { key, patch: { label: 'me', queueMode: 'steer' } });
     expect(patched.session).toMatchObject({ label: 'me', queueMode: 'steer' });
@@ -65,11 +71,26 @@ describe('sessions.* and chat.* through the gateway', () => {
   it('answers bad input with clear errors and writes nothing', async () => {
     gateway = await startTestGateway({ core: { runner: echoRunner }, config: { session: { maxMessageChars: 10 } } });
     const client = await gateway.connect();
-    await expect(client.request('sessions.get', { key: 'agent:main:main' })).rejects.toMatchObject({ code: 'not_found', message: expect.stringMatching(/claw sessions/) });
-    await expect(client.request('chat.send', { sessionKey: 'agent:main:main', text: 'x'.repeat(11) })).rejects.toMatchObject({ code: 'bad_request', message: expect.stringMatching(/11 characters; the limit is 10/) });
-    await expect(client.request('chat.send', { sessionKey: 'bogus', text: 'hi' })).rejects.toMatchObject({ code: 'bad_request', message: expect.stringMatching(/Valid shapes/) });
-    await expect(client.request('chat.send', { sessionKey: 'agent:main:main', text: 'hi', queueMode: 'sideways' as never })).rejects.toMatchObject({ code: 'bad_request', message: expect.stringMatching(/queueMode/) });
-    await expect(client.request('chat.send', { sessionKey: 'agent:main:main', text: '   ' })).rejects.toMatchObject({ code: 'bad_request', message: expect.stringMatching(/empty/) });
+    await expect(client.request('sessions.get', { key: 'agent:main:main' })).rejects.toMatchObject({
+      code: 'not_found',
+      message: expect.stringMatching(/claw sessions/),
+    });
+    await expect(client.request('chat.send', { sessionKey: 'agent:main:main', text: 'x'.repeat(11) })).rejects.toMatchObject({
+      code: 'bad_request',
+      message: expect.stringMatching(/11 characters; the limit is 10/),
+    });
+    await expect(client.request('chat.send', { sessionKey: 'bogus', text: 'hi' })).rejects.toMatchObject({
+      code: 'bad_request',
+      message: expect.stringMatching(/Valid shapes/),
+    });
+    await expect(client.request('chat.send', { sessionKey: 'agent:main:main', text: 'hi', queueMode: 'sideways' as never })).rejects.toMatchObject({
+      code: 'bad_request',
+      message: expect.stringMatching(/queueMode/),
+    });
+    await expect(client.request('chat.send', { sessionKey: 'agent:main:main', text: '   ' })).rejects.toMatchObject({
+      code: 'bad_request',
+      message: expect.stringMatching(/empty/),
+    });
     expect((await client.request('sessions.list', {})).sessions).toEqual([]);
   });
 
@@ -78,10 +99,11 @@ describe('sessions.* and chat.* through the gateway', () => {
     gateway = await startTestGateway({
       core: {
         runner: {
-          run: (turn) => new Promise((resolve) => {
-            release = () => resolve({ status: 'replied', text: 'late' });
-            turn.signal.addEventListener('abort', () => resolve({ status: 'aborted', error: 'stopped by the user' }));
-          }),
+          run: (turn) =>
+            new Promise((resolve) => {
+              release = () => resolve({ status: 'replied', text: 'late' });
+              turn.signal.addEventListener('abort', () => resolve({ status: 'aborted', error: 'stopped by the user' }));
+            }),
         },
       },
     });

@@ -40,14 +40,33 @@ function fill(dir: string, leave: number): string {
       if (bavail * bsize <= leave) break;
       writeSync(fd, chunk);
     }
-  } catch { /* full */ } finally {
+  } catch {
+    /* full */
+  } finally {
     closeSync(fd);
   }
   return path;
 }
 
-const input = (id: string, text = id): AcceptInput => ({ dedupeKey: `tui\u0000${id}`, runId: `r-${id}`, messageId: id, sessionKey: 'agent:main:main', agentId: 'main', channel: 'tui', text, mode: 'followup' });
-const entry = (id: string, text: string): TranscriptEntry => ({ id, parentId: null, timestamp: 1, type: 'message', role: 'assistant', content: [{ type: 'text', text }], stopReason: 'stop' });
+const input = (id: string, text = id): AcceptInput => ({
+  dedupeKey: `tui\u0000${id}`,
+  runId: `r-${id}`,
+  messageId: id,
+  sessionKey: 'agent:main:main',
+  agentId: 'main',
+  channel: 'tui',
+  text,
+  mode: 'followup',
+});
+const entry = (id: string, text: string): TranscriptEntry => ({
+  id,
+  parentId: null,
+  timestamp: 1,
+  type: 'message',
+  role: 'assistant',
+  content: [{ type: 'text', text }],
+  stopReason: 'stop',
+});
 
 describe.skipIf(!mounted)('a real 2 MiB tmpfs that fills up', () => {
   it('refuses what does not fit, leaves no fragment, reports not writable, and takes writes again once space returns', async () => {

@@ -33,10 +33,18 @@ describe('transcript load and repair', () => {
     const path = join(state.dir, 't.jsonl');
     const entries = [
       { id: 'u1', parentId: null, timestamp: 2, type: 'message', role: 'user', content: 'list files' },
-      { id: 'a1', parentId: 'u1', timestamp: 3, type: 'message', role: 'assistant', stopReason: 'toolUse', content: [
-        { type: 'toolCall', id: 'c1', name: 'exec', arguments: { command: 'ls' } },
-        { type: 'toolCall', id: 'c2', name: 'read', arguments: { path: 'x' } },
-      ] },
+      {
+        id: 'a1',
+        parentId: 'u1',
+        timestamp: 3,
+        type: 'message',
+        role: 'assistant',
+        stopReason: 'toolUse',
+        content: [
+          { type: 'toolCall', id: 'c1', name: 'exec', arguments: { command: 'ls' } },
+          { type: 'toolCall', id: 'c2', name: 'read', arguments: { path: 'x' } },
+        ],
+      },
       { id: 'r1', parentId: 'a1', timestamp: 4, type: 'message', role: 'toolResult', toolCallId: 'c1', toolName: 'exec', content: 'a b', isError: false },
       { id: 'u2', parentId: 'r1', timestamp: 5, type: 'message', role: 'user', content: 'hello?' },
     ];

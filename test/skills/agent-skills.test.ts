@@ -64,9 +64,20 @@ describe('skills in a real agent turn', () => {
     llm = await startFakeOpenAI();
     const root = join(env.workspace, 'skills');
     mkdirSync(join(root, 'needs-gh'), { recursive: true });
-    writeFileSync(join(root, 'needs-gh', 'SKILL.md'), '---\nname: needs-gh\ndescription: "x"\nmetadata: {"claw": {"requires": {"bins": ["definitely-missing"]}}}\n---\nbody\n');
+    writeFileSync(
+      join(root, 'needs-gh', 'SKILL.md'),
+      '---\nname: needs-gh\ndescription: "x"\nmetadata: {"claw": {"requires": {"bins": ["definitely-missing"]}}}\n---\nbody\n',
+    );
     const agent = startSkillsAgent(env, llm);
-    llm.reply({ toolCalls: [{ id: 'c1', name: 'skill', arguments: { name: 'needs-gh' } }, { id: 'c2', name: 'skill', arguments: { name: 'nope' } }] }, { text: 'ok' });
+    llm.reply(
+      {
+        toolCalls: [
+          { id: 'c1', name: 'skill', arguments: { name: 'needs-gh' } },
+          { id: 'c2', name: 'skill', arguments: { name: 'nope' } },
+        ],
+      },
+      { text: 'ok' },
+    );
     await agent.turn('go');
     const body = JSON.stringify(llm.requests[1]?.body.messages);
     expect(body).toContain('The skill \\"needs-gh\\" is not available: needs bin definitely-missing.');
@@ -138,7 +149,12 @@ describe('skills and the session tools', () => {
     const agent = startSkillsAgent(env, llm, { tools: { profile: 'messaging' } });
     const report = await agent.runtime.contextReport({ agentId: 'main', kind: 'main', channel: 'tui', model: undefined });
     expect(report.sections.find((section) => section.name === 'skills')?.chars).toBe(0);
-    expect(report.skills).toMatchObject({ block: '', form: 'none', listed: [], notOffered: [{ name: 'alpha', reason: 'this session has neither the skill nor the read tool' }] });
+    expect(report.skills).toMatchObject({
+      block: '',
+      form: 'none',
+      listed: [],
+      notOffered: [{ name: 'alpha', reason: 'this session has neither the skill nor the read tool' }],
+    });
     const full = startSkillsAgent(env, llm);
     expect((await full.runtime.contextReport({ agentId: 'main', kind: 'main', channel: 'tui', model: undefined })).skills.listed).toEqual(['alpha']);
   });

@@ -33,7 +33,10 @@ describe('bundled skills', () => {
     env = makeSkillsEnv();
     simpleSkill(`${env.workspace}/skills`, 'cron-jobs', 'My own cron rules.');
     const skills = env.service({ bundledDir: bundledSkillsDir() }).agent('main');
-    expect(skills.records.filter((record) => record.name === 'cron-jobs').map((record) => `${record.source} ${record.status.kind}`)).toEqual(['workspace ready', 'bundled shadowed']);
+    expect(skills.records.filter((record) => record.name === 'cron-jobs').map((record) => `${record.source} ${record.status.kind}`)).toEqual([
+      'workspace ready',
+      'bundled shadowed',
+    ]);
     expect(skills.prompt.block).toContain('My own cron rules.');
   });
 });

@@ -52,7 +52,10 @@ describe('claw skills list and check', () => {
     rmSync(join(root, 'broken-yaml'), { recursive: true });
     expect((await runClaw(['skills', 'check'], env)).code).toBe(0);
 
-    const json = JSON.parse((await runClaw(['skills', 'list', '--json'], env)).stdout) as { skills: Array<{ name: string; status: string }>; prompt: { form: string } };
+    const json = JSON.parse((await runClaw(['skills', 'list', '--json'], env)).stdout) as {
+      skills: Array<{ name: string; status: string }>;
+      prompt: { form: string };
+    };
     expect(json.skills.find((skill) => skill.name === 'gh-tools')?.status).toBe('needs bin definitely-missing');
     expect(json.prompt.form).toBe('full');
   });

@@ -14,7 +14,12 @@ describe('user-invocable skills as slash commands', () => {
   it('lists ready user-invocable skills with their argument hint and builds the turn message from the arguments', () => {
     env = makeSkillsEnv();
     const root = join(env.workspace, 'skills');
-    writeSkill(root, 'release-notes', 'name: release-notes\ndescription: "Write release notes from git history."\nmetadata:\n  claw:\n    argument-hint: "<from-tag> [to-tag]"', '# Release notes\nCompare $ARGUMENTS and group the commits by type.\n');
+    writeSkill(
+      root,
+      'release-notes',
+      'name: release-notes\ndescription: "Write release notes from git history."\nmetadata:\n  claw:\n    argument-hint: "<from-tag> [to-tag]"',
+      '# Release notes\nCompare $ARGUMENTS and group the commits by type.\n',
+    );
     writeSkill(root, 'deploy', 'name: deploy\ndescription: "Deploy the site."\ndisable-model-invocation: true', '# Deploy\nRun scripts/deploy.sh.\n');
     writeSkill(root, 'internal', 'name: internal\ndescription: "Model only."\nmetadata: {"claw": {"user-invocable": false}}');
     writeSkill(root, 'broken-one', 'name: broken-one');
@@ -35,20 +40,38 @@ describe('user-invocable skills as slash commands', () => {
     // A user-only skill works as a command although the model never sees it.
     expect(service.snapshot('main').listed).toEqual(['internal', 'release-notes']);
     expect(service.snapshot('main').notOffered).toContainEqual({ name: 'deploy', reason: 'user-only: /deploy' });
-    expect(commands.find((command) => command.name === 'deploy')!.buildMessage('')).toContain('No arguments were given; if the skill needs input, ask the user for it.');
+    expect(commands.find((command) => command.name === 'deploy')!.buildMessage('')).toContain(
+      'No arguments were given; if the skill needs input, ask the user for it.',
+    );
   });
 
   it('/name args through the real command registry starts a turn whose message carries the skill and the arguments', async () => {
     env = makeSkillsEnv();
-    writeSkill(join(env.workspace, 'skills'), 'summarise', 'name: summarise\ndescription: "Summarise a file."\nargument-hint: "<path>"', '# Summarise\nRead the file and write five bullets.\n');
+    writeSkill(
+      join(env.workspace, 'skills'),
+      'summarise',
+      'name: summarise\ndescription: "Summarise a file."\nargument-hint: "<path>"',
+      '# Summarise\nRead the file and write five bullets.\n',
+    );
     const started: Array<{ sessionKey: string; message: string }> = [];
     const startTurn = async (sessionKey: string, message: string) => {
       started.push({ sessionKey, message });
       return { runId: `run-${started.length}` };
     };
-    const registry = new CommandRegistry([...builtinCommands, ...env.service().commands('main').commands.map((command) => skillSlashCommand(command, startTurn))]);
+    const registry = new CommandRegistry([
+      ...builtinCommands,
+      ...env
+        .service()
+        .commands('main')
+        .commands.map((command) => skillSlashCommand(command, startTurn)),
+    ]);
     const noModels = { listModels: async () => [] } as never;
-    expect((await registry.info(noModels)).find((info) => info.name === 'summarise')).toEqual({ name: 'summarise', aliases: [], args: '<path>', description: 'Summarise a file.' });
+    expect((await registry.info(noModels)).find((info) => info.name === 'summarise')).toEqual({
+      name: 'summarise',
+      aliases: [],
+      args: '<path>',
+      description: 'Summarise a file.',
+    });
     const unused = async (): Promise<never> => {
       throw new Error('not used');
     };
@@ -112,10 +135,22 @@ describe('the doctor line for skills', () => {
     env = makeSkillsEnv({ skills: { limits: { maxPromptChars: 400 } } });
     const root = join(env.workspace, 'skills');
     simpleSkill(root, 'alpha');
-    expect(skillsDoctorCheck(env.service().agent('main'))).toMatchObject({ name: 'skills', status: 'ok', detail: expect.stringMatching(/^1 ready of 1 found, prompt block \d+ chars \((full|compact)\)$/) });
+    expect(skillsDoctorCheck(env.service().agent('main'))).toMatchObject({
+      name: 'skills',
+      status: 'ok',
+      detail: expect.stringMatching(/^1 ready of 1 found, prompt block \d+ chars \((full|compact)\)$/),
+    });
     for (let i = 0; i < 10; i += 1) simpleSkill(root, `extra-${i}`);
-    expect(skillsDoctorCheck(env.service().agent('main'))).toMatchObject({ status: 'warn', detail: expect.stringContaining('left out of the prompt'), fix: expect.stringContaining('skills.limits.maxPromptChars') });
+    expect(skillsDoctorCheck(env.service().agent('main'))).toMatchObject({
+      status: 'warn',
+      detail: expect.stringContaining('left out of the prompt'),
+      fix: expect.stringContaining('skills.limits.maxPromptChars'),
+    });
     writeSkill(root, 'bad', 'name: bad');
-    expect(skillsDoctorCheck(env.service().agent('main'))).toMatchObject({ status: 'warn', detail: expect.stringMatching(/^1 broken \(bad: broken: the frontmatter has no description/), fix: expect.stringContaining('claw skills check') });
+    expect(skillsDoctorCheck(env.service().agent('main'))).toMatchObject({
+      status: 'warn',
+      detail: expect.stringMatching(/^1 broken \(bad: broken: the frontmatter has no description/),
+      fix: expect.stringContaining('claw skills check'),
+    });
   });
 });

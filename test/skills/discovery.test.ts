@@ -54,7 +54,10 @@ describe('skill discovery', () => {
     simpleSkill(join(root, 'node_modules'), 'from-modules');
     const outer = simpleSkill(root, 'outer');
     simpleSkill(join(outer, 'examples'), 'nested-example');
-    const names = env.service().agent('main').records.map((record) => record.name);
+    const names = env
+      .service()
+      .agent('main')
+      .records.map((record) => record.name);
     expect(names).toEqual(['level-four', 'outer']);
   });
 
@@ -85,10 +88,22 @@ describe('skills checked at load', () => {
     ['broken YAML', 'name: bad-yaml\ndescription: Use when: anything', /broken: invalid YAML in the frontmatter, line 3: .*quotes/],
     ['no name', 'description: "No name here."', /broken: the frontmatter has no name; add `name: no-name`/],
     ['no description', 'name: no-description', /broken: the frontmatter has no description/],
-    ['a description over 1024 chars', `name: long-description\ndescription: ${'x'.repeat(1025)}`, /broken: the description is 1025 characters, over the limit of 1024/],
+    [
+      'a description over 1024 chars',
+      `name: long-description\ndescription: ${'x'.repeat(1025)}`,
+      /broken: the description is 1025 characters, over the limit of 1024/,
+    ],
     ['a name with capitals', 'name: Bad_Name\ndescription: "A skill."', /broken: name "Bad_Name" must be lowercase letters, digits and single hyphens/],
-    ['a requires that is not a map', 'name: bad-requires\ndescription: "A skill."\nmetadata:\n  claw:\n    requires: [git]', /broken: metadata\.claw\.requires must be a mapping/],
-    ['an unknown os', 'name: bad-os\ndescription: "A skill."\nmetadata: {"claw": {"requires": {"os": ["beos"]}}}', /broken: metadata\.claw\.requires\.os has "beos"/],
+    [
+      'a requires that is not a map',
+      'name: bad-requires\ndescription: "A skill."\nmetadata:\n  claw:\n    requires: [git]',
+      /broken: metadata\.claw\.requires must be a mapping/,
+    ],
+    [
+      'an unknown os',
+      'name: bad-os\ndescription: "A skill."\nmetadata: {"claw": {"requires": {"os": ["beos"]}}}',
+      /broken: metadata\.claw\.requires\.os has "beos"/,
+    ],
   ];
 
   it.each(broken)('%s: not offered, and the reason is visible', (_label, frontmatter, reason) => {
@@ -120,7 +135,10 @@ describe('skills checked at load', () => {
   it('reads a SKILL.md saved with a BOM and CRLF line endings', () => {
     env = makeSkillsEnv();
     mkdirSync(join(env.workspace, 'skills', 'windows'), { recursive: true });
-    writeFileSync(join(env.workspace, 'skills', 'windows', 'SKILL.md'), '\uFEFF---\r\nname: windows\r\ndescription: Saved on Windows.\r\nmetadata:\r\n  claw:\r\n    requires: {os: [linux, macos, windows]}\r\n---\r\n# Body\r\n');
+    writeFileSync(
+      join(env.workspace, 'skills', 'windows', 'SKILL.md'),
+      '\uFEFF---\r\nname: windows\r\ndescription: Saved on Windows.\r\nmetadata:\r\n  claw:\r\n    requires: {os: [linux, macos, windows]}\r\n---\r\n# Body\r\n',
+    );
     const [record] = env.service().agent('main').records;
     expect(record && describeStatus(record.status)).toBe('ready');
     expect(record?.manifest?.description).toBe('Saved on Windows.');
@@ -182,22 +200,35 @@ describe('skills checked at load', () => {
     for (const name of ['alpha', 'beta', 'gamma']) simpleSkill(env.state.paths.skills, name);
     const service = env.service();
     const main = Object.fromEntries(service.agent('main').records.map((record) => [record.name, describeStatus(record.status)]));
-    expect(main).toEqual({ alpha: 'ready', beta: 'disabled: skills.entries.beta.enabled is false', gamma: 'disabled: not in the skills allowlist of agent main' });
+    expect(main).toEqual({
+      alpha: 'ready',
+      beta: 'disabled: skills.entries.beta.enabled is false',
+      gamma: 'disabled: not in the skills allowlist of agent main',
+    });
     expect(service.agent('ops').ready.map((skill) => skill.name)).toEqual(['gamma']);
   });
 
   it('reads metadata.claw before top-level keys and metadata.openclaw, and keeps unknown keys', () => {
     env = makeSkillsEnv();
-    writeSkill(join(env.workspace, 'skills'), 'layered', [
-      'name: layered',
-      'description: "x"',
-      'argument-hint: "<top>"',
-      'homepage: https://example.org/layered',
-      'metadata:',
-      '  claw: {user-invocable: false}',
-      '  openclaw: {"user-invocable": true, "argument-hint": "<openclaw>", "disable-model-invocation": true}',
-    ].join('\n'));
+    writeSkill(
+      join(env.workspace, 'skills'),
+      'layered',
+      [
+        'name: layered',
+        'description: "x"',
+        'argument-hint: "<top>"',
+        'homepage: https://example.org/layered',
+        'metadata:',
+        '  claw: {user-invocable: false}',
+        '  openclaw: {"user-invocable": true, "argument-hint": "<openclaw>", "disable-model-invocation": true}',
+      ].join('\n'),
+    );
     const manifest = env.service().agent('main').records[0]!.manifest!;
-    expect(manifest).toMatchObject({ userInvocable: false, argumentHint: '<top>', disableModelInvocation: true, extra: { homepage: 'https://example.org/layered' } });
+    expect(manifest).toMatchObject({
+      userInvocable: false,
+      argumentHint: '<top>',
+      disableModelInvocation: true,
+      extra: { homepage: 'https://example.org/layered' },
+    });
   });
 });

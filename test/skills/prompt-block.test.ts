@@ -12,7 +12,9 @@ describe('the <available_skills> block', () => {
   it('carries name, description and location per skill, escaped', () => {
     const { block, form } = buildPromptBlock([{ name: 'xml', description: 'Handles <tags> & "quotes".', location: '/s/xml/SKILL.md' }], 30_000);
     expect(form).toBe('full');
-    expect(block).toBe('<available_skills>\n<skill>\n<name>xml</name>\n<description>Handles &lt;tags&gt; &amp; "quotes".</description>\n<location>/s/xml/SKILL.md</location>\n</skill>\n</available_skills>');
+    expect(block).toBe(
+      '<available_skills>\n<skill>\n<name>xml</name>\n<description>Handles &lt;tags&gt; &amp; "quotes".</description>\n<location>/s/xml/SKILL.md</location>\n</skill>\n</available_skills>',
+    );
   });
 
   it('switches to name + location when the full form is over the budget', () => {

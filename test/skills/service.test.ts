@@ -11,10 +11,12 @@ afterEach(() => {
 });
 
 describe('what the daemon takes from the skills service', () => {
-  it('exec env and read roots come only from the agent\'s ready skills', () => {
+  it("exec env and read roots come only from the agent's ready skills", () => {
     env = makeSkillsEnv({
       agents: { list: [{ id: 'ops', skills: ['deploy'] }] },
-      skills: { entries: { deploy: { env: { DEPLOY_TOKEN: 'tok-1' } }, report: { env: { REPORT_KEY: 'key-2' } }, off: { enabled: false, env: { OFF_KEY: 'key-3' } } } },
+      skills: {
+        entries: { deploy: { env: { DEPLOY_TOKEN: 'tok-1' } }, report: { env: { REPORT_KEY: 'key-2' } }, off: { enabled: false, env: { OFF_KEY: 'key-3' } } },
+      },
     });
     const root = env.state.paths.skills;
     const deploy = simpleSkill(root, 'deploy');
@@ -32,7 +34,7 @@ describe('what the daemon takes from the skills service', () => {
     for (const secret of ['tok-1', 'key-2', 'key-3']) expect(snapshot).not.toContain(secret);
   });
 
-  it('roots follow the agent\'s workspace', () => {
+  it("roots follow the agent's workspace", () => {
     const workspace = join(tmpdir(), `claw-ops-${process.pid}`);
     env = makeSkillsEnv({ agents: { list: [{ id: 'ops', workspace }] } });
     const roots = env.service().roots('ops');

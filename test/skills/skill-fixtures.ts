@@ -9,7 +9,12 @@ import { makeTempState, type TempState } from '../support/temp-state.js';
 export function writeSkill(root: string, folder: string, frontmatter: string | Record<string, string>, body = `# ${folder}\nSteps for ${folder}.\n`): string {
   const dir = join(root, folder);
   mkdirSync(dir, { recursive: true });
-  const yaml = typeof frontmatter === 'string' ? frontmatter : Object.entries(frontmatter).map(([key, value]) => `${key}: ${value}`).join('\n');
+  const yaml =
+    typeof frontmatter === 'string'
+      ? frontmatter
+      : Object.entries(frontmatter)
+          .map(([key, value]) => `${key}: ${value}`)
+          .join('\n');
   writeFileSync(join(dir, 'SKILL.md'), `---\n${yaml}\n---\n${body}`);
   return dir;
 }

@@ -49,7 +49,8 @@ export function startSkillsAgent(env: SkillsEnv, llm: FakeLlmServer, raw: Record
     env: { PATH: process.env.PATH ?? '' },
   });
   const registry = new ToolRegistry();
-  for (const tool of createFsTools({ roots: [], maxReadBytes: 1_000_000, readRoots: (agentId) => skills.readRoots(agentId) })) registry.register(tool as unknown as ToolDefinition);
+  for (const tool of createFsTools({ roots: [], maxReadBytes: 1_000_000, readRoots: (agentId) => skills.readRoots(agentId) }))
+    registry.register(tool as unknown as ToolDefinition);
   registry.register(skills.tool());
   for (const tool of extraTools) registry.register(tool);
   const providers = createProviders({ config, paths: env.state.paths, env: {} });
@@ -71,7 +72,15 @@ export function startSkillsAgent(env: SkillsEnv, llm: FakeLlmServer, raw: Record
       return commands.run(text, {
         sessionKey: KEY,
         providers,
-        host: { session: unused, patch: unused, newSession: unused, reset: unused, abort: unused, retry: unused, turnSession: async (key) => sessionAdapter(await sessions.open(key)) },
+        host: {
+          session: unused,
+          patch: unused,
+          newSession: unused,
+          reset: unused,
+          abort: unused,
+          retry: unused,
+          turnSession: async (key) => sessionAdapter(await sessions.open(key)),
+        },
         resolveModel: (session) => runtime.resolveModel(session),
         lastError: (key) => runtime.lastError(key),
         contextWindow: (session, runId) => runtime.contextWindow(session, quietEvents, runId),

@@ -98,7 +98,8 @@ export function architectureViolations(root: string): string[] {
       if (target !== join(to, 'index.js')) problems.push(`${where}: go through ${to}/index.ts, not a file inside it`);
       const allowed = ONLY[from];
       if (allowed && !allowed.includes(to)) problems.push(`${where}: ${from}/ may import only ${allowed.join(', ')}`);
-      if (!edge.dynamic && NEVER_STATIC[from]?.includes(to)) problems.push(`${where}: ${from}/ must not load ${to}/ at start-up (use a dynamic import in the command that needs it)`);
+      if (!edge.dynamic && NEVER_STATIC[from]?.includes(to))
+        problems.push(`${where}: ${from}/ must not load ${to}/ at start-up (use a dynamic import in the command that needs it)`);
       if (edge.typeOnly) continue;
       const up = FLOORS[to]! > FLOORS[from]!;
       const sideways = FLOORS[to] === FLOORS[from] && !SAME_FLOOR.some(([a, b]) => a === from && b === to);

@@ -16,8 +16,12 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 30_00
     const child = spawn(process.execPath, [CLI_ENTRY, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (c: Buffer) => { stdout += c.toString('utf8'); });
-    child.stderr.on('data', (c: Buffer) => { stderr += c.toString('utf8'); });
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString('utf8');
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString('utf8');
+    });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`claw ${args.join(' ')} did not finish in ${timeoutMs} ms\n${stdout}\n${stderr}`));

@@ -68,7 +68,8 @@ async function stream(reply: FakeStreamReply, request: RecordedRequest, res: Ser
   let index = 0;
   if (reply.thinking !== undefined) {
     if (!(await send('content_block_start', { index, content_block: { type: 'thinking', thinking: '' } }))) return;
-    for (const piece of splitText(reply.thinking, size)) if (!(await send('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: piece } }))) return;
+    for (const piece of splitText(reply.thinking, size))
+      if (!(await send('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: piece } }))) return;
     if (!(await send('content_block_delta', { index, delta: { type: 'signature_delta', signature: 'fake-signature' } }))) return;
     if (!(await send('content_block_stop', { index }))) return;
     index += 1;
@@ -92,7 +93,8 @@ async function stream(reply: FakeStreamReply, request: RecordedRequest, res: Ser
     const id = call.id ?? `toolu_fake_${n}`;
     const args = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
     if (!(await send('content_block_start', { index, content_block: { type: 'tool_use', id, name: call.name, input: {} } }))) return;
-    for (const piece of splitText(args, size)) if (!(await send('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } }))) return;
+    for (const piece of splitText(args, size))
+      if (!(await send('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } }))) return;
     if (!(await send('content_block_stop', { index }))) return;
     index += 1;
   }

@@ -80,12 +80,21 @@ export async function startFakeEmbeddingsServer(options: { dims?: number } = {})
       const input = Array.isArray(body.input) ? body.input : [body.input];
       requests.push({ model: body.model, input });
       const reply = queue.shift();
-      if (reply === 'rate_limit') return sendJson(res, 429, { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } }, { 'retry-after': '0' });
-      if (reply === 'quota') return sendJson(res, 429, { error: { message: 'You exceeded your current quota', type: 'insufficient_quota', code: 'insufficient_quota' } });
-      if (reply === 'auth') return sendJson(res, 401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } });
+      if (reply === 'rate_limit')
+        return sendJson(res, 429, { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } }, { 'retry-after': '0' });
+      if (reply === 'quota')
+        return sendJson(res, 429, { error: { message: 'You exceeded your current quota', type: 'insufficient_quota', code: 'insufficient_quota' } });
+      if (reply === 'auth')
+        return sendJson(res, 401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } });
       if (reply === 'server_error') return sendJson(res, 500, { error: { message: 'The server had an error', type: 'server_error' } });
       if (reply && typeof reply === 'object') {
-        await new Promise<void>((resolve) => { const timer = setTimeout(() => { timers.delete(timer); resolve(); }, reply.slowMs); timers.add(timer); });
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(() => {
+            timers.delete(timer);
+            resolve();
+          }, reply.slowMs);
+          timers.add(timer);
+        });
         if (res.destroyed) return;
       }
       sendJson(res, 200, {
@@ -102,7 +111,9 @@ export async function startFakeEmbeddingsServer(options: { dims?: number } = {})
     baseUrl: `http://127.0.0.1:${port}/v1`,
     dims,
     requests,
-    script: (replies) => { queue.push(...replies); },
+    script: (replies) => {
+      queue.push(...replies);
+    },
     vectorFor: (text) => embed(text, dims),
     async close() {
       for (const timer of timers) clearTimeout(timer);

@@ -165,9 +165,17 @@ export async function startFakeLlmServer(options: { basePath: string; render: Fa
       const recorded: RecordedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers, body, rawBody };
       requests.push(recorded);
       const next = queue.shift() ?? fallback;
-      const reply: FakeReply = next === undefined
-        ? { status: 500, body: JSON.stringify({ error: { type: 'fake_unscripted', message: `fake server: no scripted reply for request #${requests.length} (${recorded.path})` } }) }
-        : typeof next === 'function' ? next(recorded) : next;
+      const reply: FakeReply =
+        next === undefined
+          ? {
+              status: 500,
+              body: JSON.stringify({
+                error: { type: 'fake_unscripted', message: `fake server: no scripted reply for request #${requests.length} (${recorded.path})` },
+              }),
+            }
+          : typeof next === 'function'
+            ? next(recorded)
+            : next;
       options.render(reply, recorded, res).catch(() => res.socket?.destroy());
     });
   });

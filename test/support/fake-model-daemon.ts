@@ -17,7 +17,9 @@ export interface FakeModelDaemon {
  * state dir, whose default model `fake/m` is a fake OpenAI-compatible server.
  * `env` filters what the gateway inherits (e.g. dropping CI for the TUI).
  */
-export async function startFakeModelDaemon(options: { contextWindow?: number; env?: (env: NodeJS.ProcessEnv) => NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<FakeModelDaemon> {
+export async function startFakeModelDaemon(
+  options: { contextWindow?: number; env?: (env: NodeJS.ProcessEnv) => NodeJS.ProcessEnv; timeoutMs?: number } = {},
+): Promise<FakeModelDaemon> {
   if (!existsSync(CLI_ENTRY)) throw new Error('dist/ is missing: run `npm run build` before this test');
   const llm = await startFakeOpenAI();
   const state = makeTempState();

@@ -33,7 +33,12 @@ const errors: Record<FakeErrorName, { status: number; type: string; code: string
   rate_limit: { status: 429, type: 'requests', code: 'rate_limit_exceeded', message: 'Rate limit reached for requests.' },
   overloaded: { status: 503, type: 'server_error', code: 'overloaded', message: 'The engine is currently overloaded.' },
   server: { status: 500, type: 'server_error', code: null, message: 'The server had an error while processing your request.' },
-  context_length: { status: 400, type: 'invalid_request_error', code: 'context_length_exceeded', message: "This model's maximum context length is 128000 tokens." },
+  context_length: {
+    status: 400,
+    type: 'invalid_request_error',
+    code: 'context_length_exceeded',
+    message: "This model's maximum context length is 128000 tokens.",
+  },
   billing: { status: 429, type: 'insufficient_quota', code: 'insufficient_quota', message: 'You exceeded your current quota.' },
   not_found: { status: 404, type: 'invalid_request_error', code: 'model_not_found', message: 'The model does not exist.' },
 };
@@ -60,7 +65,13 @@ async function stream(reply: FakeStreamReply, request: RecordedRequest, res: Ser
   const model = typeof request.body.model === 'string' ? request.body.model : 'fake';
   const size = reply.chunkSize ?? 8;
   const chunk = (delta: Record<string, unknown>, finish: string | null = null): string =>
-    JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 1_700_000_000, model, choices: [{ index: 0, delta, finish_reason: finish }] });
+    JSON.stringify({
+      id: 'chatcmpl-fake',
+      object: 'chat.completion.chunk',
+      created: 1_700_000_000,
+      model,
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    });
 
   if (!(await out.send(chunk({ role: 'assistant', content: '' })))) return;
   for (const piece of splitText(reply.thinking ?? '', size)) if (!(await out.send(chunk({ reasoning_content: piece })))) return;
@@ -89,7 +100,14 @@ async function stream(reply: FakeStreamReply, request: RecordedRequest, res: Ser
     const usage = defaultUsage(request, reply);
     const details = usage.cacheRead ? { prompt_tokens_details: { cached_tokens: usage.cacheRead } } : {};
     const promptTokens = usage.input + (usage.cacheRead ?? 0);
-    const body = { id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 1_700_000_000, model, choices: [], usage: { prompt_tokens: promptTokens, completion_tokens: usage.output, total_tokens: promptTokens + usage.output, ...details } };
+    const body = {
+      id: 'chatcmpl-fake',
+      object: 'chat.completion.chunk',
+      created: 1_700_000_000,
+      model,
+      choices: [],
+      usage: { prompt_tokens: promptTokens, completion_tokens: usage.output, total_tokens: promptTokens + usage.output, ...details },
+    };
     if (!(await out.send(JSON.stringify(body)))) return;
   }
   if (!(await out.send('[DONE]'))) return;

@@ -26,10 +26,14 @@ export interface GatewayChild {
 export async function startGatewayChild(state: TempState, env: NodeJS.ProcessEnv = {}, timeoutMs = 30_000): Promise<GatewayChild> {
   const child = spawn(process.execPath, [CLI_ENTRY, 'gateway', 'run', '--port', '0'], { env: { ...state.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let gone = false;
-  void exited.then(() => { gone = true; });
+  void exited.then(() => {
+    gone = true;
+  });
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (gone) throw new Error(`gateway child exited before it was ready: ${stderr}`);
@@ -39,7 +43,10 @@ export async function startGatewayChild(state: TempState, env: NodeJS.ProcessEnv
     }
     const info = readGatewayInfoSync(state.paths);
     if (info && info.pid === child.pid) {
-      const ready = await fetch(`http://127.0.0.1:${info.port}/readyz`).then((r) => r.ok, () => false);
+      const ready = await fetch(`http://127.0.0.1:${info.port}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ready) {
         const url = `ws://127.0.0.1:${info.port}`;
         const token = readGatewayTokenSync(state.paths, {})!;

@@ -22,7 +22,9 @@ export interface TestGateway {
  * services (the environment it reads keys from defaults to an empty one, so
  * nothing from the machine leaks in); `modules` are extra ones of the test.
  */
-export async function startTestGateway(options: { config?: Record<string, unknown>; core?: CoreModuleOptions; modules?: ModuleFactory[]; state?: TempState } = {}): Promise<TestGateway> {
+export async function startTestGateway(
+  options: { config?: Record<string, unknown>; core?: CoreModuleOptions; modules?: ModuleFactory[]; state?: TempState } = {},
+): Promise<TestGateway> {
   const state = options.state ?? makeTempState();
   if (options.config) writeRawConfig(state.paths.config, options.config);
   const config = loadConfig(state.paths.config);
@@ -36,7 +38,16 @@ export async function startTestGateway(options: { config?: Record<string, unknow
     token,
     log: silentLogger,
     modules: [
-      ...(options.core ? [coreModule({ env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', OLLAMA_HOST: '127.0.0.1:9' }, ...options.core }, (started) => { core = started; })] : []),
+      ...(options.core
+        ? [
+            coreModule(
+              { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', OLLAMA_HOST: '127.0.0.1:9' }, ...options.core },
+              (started) => {
+                core = started;
+              },
+            ),
+          ]
+        : []),
       ...(options.modules ?? []),
     ],
   });

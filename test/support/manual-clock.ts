@@ -30,7 +30,11 @@ export class ManualClock implements Clock {
     for (;;) {
       let dueId: number | undefined;
       let dueAt = Infinity;
-      for (const [id, timer] of this.timers) if (timer.at <= target && timer.at < dueAt) { dueAt = timer.at; dueId = id; }
+      for (const [id, timer] of this.timers)
+        if (timer.at <= target && timer.at < dueAt) {
+          dueAt = timer.at;
+          dueId = id;
+        }
       if (dueId === undefined) break;
       const timer = this.timers.get(dueId)!;
       this.timers.delete(dueId);

@@ -6,7 +6,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // MCP_EVERYTHING_DIR points at an install elsewhere (e.g. to try a release before adding it).
-const packageDir = process.env.MCP_EVERYTHING_DIR ?? join(fileURLToPath(new URL('../..', import.meta.url)), 'node_modules/@modelcontextprotocol/server-everything');
+const packageDir =
+  process.env.MCP_EVERYTHING_DIR ?? join(fileURLToPath(new URL('../..', import.meta.url)), 'node_modules/@modelcontextprotocol/server-everything');
 
 /**
  * The reference server from the npm registry (`@modelcontextprotocol/server-everything`,

@@ -35,7 +35,9 @@ const http = createServer(async (req, res) => {
   let transport = typeof sessionId === 'string' ? transports.get(sessionId) : undefined;
   if (!transport) {
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
       return;
     }
     const created = new StreamableHTTPServerTransport({

@@ -44,7 +44,9 @@ async function startServerProcess(script: string, args: string[], path: string):
       const match = /listening (\d+)/.exec(output);
       if (match) resolve(Number(match[1]));
     });
-    child.stderr!.on('data', (chunk: Buffer) => { output += chunk.toString('utf8'); });
+    child.stderr!.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+    });
     child.once('exit', (code) => reject(new Error(`MCP test server ${script} exited (${code}): ${output}`)));
   });
   return {

@@ -36,7 +36,10 @@ export function buildTestMcpServer(flavour: string): McpServer {
     process.exit(3);
   });
   server.registerTool('add_tool', { description: 'Register a new tool called name.', inputSchema: { name: z.string() } }, async ({ name }) => {
-    added.set(name, server.registerTool(name, { description: `Added at runtime: ${name}.`, inputSchema: {} }, async () => text(`${name} ran`)));
+    added.set(
+      name,
+      server.registerTool(name, { description: `Added at runtime: ${name}.`, inputSchema: {} }, async () => text(`${name} ran`)),
+    );
     return text(`added ${name}`);
   });
   server.registerTool('remove_tool', { description: 'Remove a tool added by add_tool.', inputSchema: { name: z.string() } }, async ({ name }) => {
@@ -44,16 +47,27 @@ export function buildTestMcpServer(flavour: string): McpServer {
     added.delete(name);
     return text(`removed ${name}`);
   });
-  server.registerTool('progress', { description: 'Report progress steps times, every ms milliseconds.', inputSchema: { steps: z.number().int(), ms: z.number().int() } }, async ({ steps, ms }, extra) => {
-    const token = extra._meta?.progressToken;
-    for (let step = 1; step <= steps; step += 1) {
-      await new Promise((resolve) => setTimeout(resolve, ms));
-      if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: step, total: steps, message: `step ${step}` } });
-    }
-    return text(`done after ${steps} steps`);
-  });
+  server.registerTool(
+    'progress',
+    { description: 'Report progress steps times, every ms milliseconds.', inputSchema: { steps: z.number().int(), ms: z.number().int() } },
+    async ({ steps, ms }, extra) => {
+      const token = extra._meta?.progressToken;
+      for (let step = 1; step <= steps; step += 1) {
+        await new Promise((resolve) => setTimeout(resolve, ms));
+        if (token !== undefined)
+          await extra.sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken: token, progress: step, total: steps, message: `step ${step}` },
+          });
+      }
+      return text(`done after ${steps} steps`);
+    },
+  );
   server.registerTool('image', { description: 'Return a tiny PNG.', inputSchema: {} }, async () => ({
-    content: [{ type: 'text' as const, text: 'here is a pixel' }, { type: 'image' as const, data: TEST_PNG_BASE64, mimeType: 'image/png' }],
+    content: [
+      { type: 'text' as const, text: 'here is a pixel' },
+      { type: 'image' as const, data: TEST_PNG_BASE64, mimeType: 'image/png' },
+    ],
   }));
   server.registerTool('link', { description: 'Return a link to the readme resource.', inputSchema: {} }, async () => ({
     content: [{ type: 'resource_link' as const, uri: 'test://readme', name: 'readme', mimeType: 'text/plain' }],
@@ -65,9 +79,13 @@ export function buildTestMcpServer(flavour: string): McpServer {
     });
     return text(JSON.stringify(answer));
   });
-  server.registerTool('roots', { description: "List the client's roots.", inputSchema: {} }, async () => text(JSON.stringify((await server.server.listRoots()).roots)));
+  server.registerTool('roots', { description: "List the client's roots.", inputSchema: {} }, async () =>
+    text(JSON.stringify((await server.server.listRoots()).roots)),
+  );
   server.registerTool('add_prompt', { description: 'Register a prompt called name.', inputSchema: { name: z.string() } }, async ({ name }) => {
-    server.registerPrompt(name, { description: `Added at runtime: ${name}.` }, () => ({ messages: [{ role: 'user' as const, content: { type: 'text' as const, text: `${name} says hi` } }] }));
+    server.registerPrompt(name, { description: `Added at runtime: ${name}.` }, () => ({
+      messages: [{ role: 'user' as const, content: { type: 'text' as const, text: `${name} says hi` } }],
+    }));
     return text(`added prompt ${name}`);
   });
   const taskOnly = server.registerTool('task_only', { description: 'Only runs as a task.', inputSchema: {} }, async () => text('never'));
@@ -86,8 +104,13 @@ export function buildTestMcpServer(flavour: string): McpServer {
   server.registerResource('readme', 'test://readme', { title: 'Read me', mimeType: 'text/plain', description: 'The test readme.' }, async (uri) => ({
     contents: [{ uri: uri.href, mimeType: 'text/plain', text: `readme of ${flavour}` }],
   }));
-  server.registerResource('item', new ResourceTemplate('test://items/{id}', { list: undefined }), { title: 'Item', description: 'An item by id.' }, async (uri, { id }) => ({
-    contents: [{ uri: uri.href, mimeType: 'text/plain', text: `item ${String(id)}` }],
-  }));
+  server.registerResource(
+    'item',
+    new ResourceTemplate('test://items/{id}', { list: undefined }),
+    { title: 'Item', description: 'An item by id.' },
+    async (uri, { id }) => ({
+      contents: [{ uri: uri.href, mimeType: 'text/plain', text: `item ${String(id)}` }],
+    }),
+  );
   return server;
 }

@@ -25,7 +25,10 @@ function waitForPort(port: number, timeoutMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const tryOnce = (): void => {
       const socket = connect({ host: '127.0.0.1', port });
-      socket.once('connect', () => { socket.destroy(); resolve(); });
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve();
+      });
       socket.once('error', () => {
         if (Date.now() > deadline) reject(new Error(`sshd did not listen on ${port}`));
         else setTimeout(tryOnce, 50);
@@ -54,37 +57,43 @@ export async function startTestSshd(): Promise<TestSshd> {
   writeFileSync(join(dir, 'authorized_keys'), readFileSync(join(dir, 'client_key.pub')), { mode: 0o600 });
   const port = await freeLocalPort();
   const user = userInfo().username;
-  writeFileSync(join(dir, 'sshd_config'), [
-    `Port ${port}`,
-    'ListenAddress 127.0.0.1',
-    `HostKey ${join(dir, 'host_key')}`,
-    `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`,
-    `PidFile ${join(dir, 'sshd.pid')}`,
-    'StrictModes no',
-    'UsePAM no',
-    'PasswordAuthentication no',
-    'KbdInteractiveAuthentication no',
-    'PubkeyAuthentication yes',
-    'PermitRootLogin prohibit-password',
-    'AllowTcpForwarding yes',
-    'PermitUserEnvironment no',
-    'LogLevel ERROR',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    join(dir, 'sshd_config'),
+    [
+      `Port ${port}`,
+      'ListenAddress 127.0.0.1',
+      `HostKey ${join(dir, 'host_key')}`,
+      `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`,
+      `PidFile ${join(dir, 'sshd.pid')}`,
+      'StrictModes no',
+      'UsePAM no',
+      'PasswordAuthentication no',
+      'KbdInteractiveAuthentication no',
+      'PubkeyAuthentication yes',
+      'PermitRootLogin prohibit-password',
+      'AllowTcpForwarding yes',
+      'PermitUserEnvironment no',
+      'LogLevel ERROR',
+      '',
+    ].join('\n'),
+  );
   const hostAlias = 'claw-test';
   const configFile = join(dir, 'ssh_config');
-  writeFileSync(configFile, [
-    `Host ${hostAlias}`,
-    '  HostName 127.0.0.1',
-    `  Port ${port}`,
-    `  User ${user}`,
-    `  IdentityFile ${join(dir, 'client_key')}`,
-    '  IdentitiesOnly yes',
-    '  StrictHostKeyChecking no',
-    `  UserKnownHostsFile ${join(dir, 'known_hosts')}`,
-    '  LogLevel ERROR',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    configFile,
+    [
+      `Host ${hostAlias}`,
+      '  HostName 127.0.0.1',
+      `  Port ${port}`,
+      `  User ${user}`,
+      `  IdentityFile ${join(dir, 'client_key')}`,
+      '  IdentitiesOnly yes',
+      '  StrictHostKeyChecking no',
+      `  UserKnownHostsFile ${join(dir, 'known_hosts')}`,
+      '  LogLevel ERROR',
+      '',
+    ].join('\n'),
+  );
   const child: ChildProcess = spawn(sshd, ['-D', '-e', '-f', join(dir, 'sshd_config')], { stdio: ['ignore', 'ignore', 'pipe'] });
   await waitForPort(port, 10_000);
   return {

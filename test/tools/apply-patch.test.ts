@@ -18,8 +18,12 @@ beforeEach(() => {
   registry = new ToolRegistry();
   for (const tool of createFsTools({ roots: [], maxReadBytes: 1 << 20 })) registry.register(tool as ToolDefinition);
   context = {
-    agentId: 'main', sessionKey: 'agent:main:main', sessionType: 'main', workspaceDir: ws,
-    signal: new AbortController().signal, onUpdate: () => undefined,
+    agentId: 'main',
+    sessionKey: 'agent:main:main',
+    sessionType: 'main',
+    workspaceDir: ws,
+    signal: new AbortController().signal,
+    onUpdate: () => undefined,
     approvals: { request: async () => ({ id: 'x', approved: false, status: 'denied' }), approvedForSession: () => false },
   };
 });
@@ -31,7 +35,8 @@ const put = (path: string, text: string) => {
   mkdirSync(join(ws, path, '..'), { recursive: true });
   writeFileSync(join(ws, path), text);
 };
-const patch = (...body: string[]): Promise<ToolResult> => registry.invoke('apply_patch', { patch: ['*** Begin Patch', ...body, '*** End Patch'].join('\n') }, context);
+const patch = (...body: string[]): Promise<ToolResult> =>
+  registry.invoke('apply_patch', { patch: ['*** Begin Patch', ...body, '*** End Patch'].join('\n') }, context);
 
 /** Every file under the workspace with its content, to prove nothing changed. */
 function snapshot(dir = ws): Record<string, string> {
@@ -86,11 +91,22 @@ describe('apply_patch', () => {
     put('old/name.txt', 'keep\nchange\n');
     put('plain.txt', 'same\n');
     const result = await patch(
-      '*** Update File: old/name.txt', '*** Move to: new/name.txt', '@@', ' keep', '-change', '+changed',
-      '*** Update File: plain.txt', '*** Move to: renamed.txt',
+      '*** Update File: old/name.txt',
+      '*** Move to: new/name.txt',
+      '@@',
+      ' keep',
+      '-change',
+      '+changed',
+      '*** Update File: plain.txt',
+      '*** Move to: renamed.txt',
     );
     expect(result.isError).toBe(false);
-    expect(result.details).toMatchObject({ moved: [{ from: 'old/name.txt', to: 'new/name.txt' }, { from: 'plain.txt', to: 'renamed.txt' }] });
+    expect(result.details).toMatchObject({
+      moved: [
+        { from: 'old/name.txt', to: 'new/name.txt' },
+        { from: 'plain.txt', to: 'renamed.txt' },
+      ],
+    });
     expect(existsSync(join(ws, 'old/name.txt'))).toBe(false);
     expect(file('new/name.txt')).toBe('keep\nchanged\n');
     expect(existsSync(join(ws, 'plain.txt'))).toBe(false);
@@ -112,9 +128,22 @@ describe('apply_patch', () => {
     put('second.txt', 'p\nq\nr\n');
     const before = snapshot();
     const result = await patch(
-      '*** Update File: first.txt', '@@', ' a', '-b', '+B',
-      '*** Add File: third.txt', '+t',
-      '*** Update File: second.txt', '@@', ' p', '-q', '+Q', '@@ r', ' r', '-s', '+S',
+      '*** Update File: first.txt',
+      '@@',
+      ' a',
+      '-b',
+      '+B',
+      '*** Add File: third.txt',
+      '+t',
+      '*** Update File: second.txt',
+      '@@',
+      ' p',
+      '-q',
+      '+Q',
+      '@@ r',
+      ' r',
+      '-s',
+      '+S',
     );
     expect(result.isError).toBe(true);
     expect(result.content).toContain('nothing was written');

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../source/config/index.js';
-import { createToolsRuntime, readExecApprovalsFile, type ToolsRuntime } from '../../source/tools/index.js';
+import { readExecApprovalsFile, type ToolsRuntime } from '../../source/tools/index.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 import type { ApprovalRecord } from '../../source/protocol/index.js';
 
@@ -24,7 +24,8 @@ async function start(clock = { now: Date.now() }) {
   gateway = await startTestGateway({ core: { clock: { ...systemClock, now: () => clock.now } } });
   const runtime: ToolsRuntime = gateway.core.tools;
   mkdirSync(gateway.state.paths.workspace('main'), { recursive: true });
-  const ask = (command: string) => runtime.inbox.request({ kind: 'exec', command, cwd: gateway!.state.dir, envKeys: [], reason: 'test', agentId: 'main', sessionKey: 'agent:main:main' });
+  const ask = (command: string) =>
+    runtime.inbox.request({ kind: 'exec', command, cwd: gateway!.state.dir, envKeys: [], reason: 'test', agentId: 'main', sessionKey: 'agent:main:main' });
   return { runtime: () => runtime, ask, clock };
 }
 
@@ -78,8 +79,13 @@ describe('approvals over a real gateway', () => {
     const { runtime } = await start();
     const rt = runtime();
     const context = {
-      agentId: 'main', sessionKey: 'agent:main:main', sessionType: 'main', workspaceDir: gateway!.state.paths.workspace('main'),
-      signal: new AbortController().signal, onUpdate: () => undefined, approvals: rt.inbox.gate('main', 'agent:main:main'),
+      agentId: 'main',
+      sessionKey: 'agent:main:main',
+      sessionType: 'main',
+      workspaceDir: gateway!.state.paths.workspace('main'),
+      signal: new AbortController().signal,
+      onUpdate: () => undefined,
+      approvals: rt.inbox.gate('main', 'agent:main:main'),
     };
     const first = rt.registry.invoke('exec', { command: 'touch made' }, context);
     await waitFor(() => rt.inbox.list().length === 1, 'first request');

@@ -2,7 +2,16 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { authorizeExec, bindPlan, expandGlob, expandPlanGlobs, parseCommand, planCommands, resolveExecutable, type ExecApprovalsFile } from '../../source/tools/index.js';
+import {
+  authorizeExec,
+  bindPlan,
+  expandGlob,
+  expandPlanGlobs,
+  parseCommand,
+  planCommands,
+  resolveExecutable,
+  type ExecApprovalsFile,
+} from '../../source/tools/index.js';
 
 const defaults: ExecApprovalsFile = { version: 1, security: 'allowlist', ask: 'on-miss', safeList: true, agents: {} };
 const base = mkdtempSync(join(tmpdir(), 'claw-bypass-'));
@@ -21,16 +30,32 @@ function bound(text: string, env: Record<string, string> = {}, network = false) 
 
 function verdict(text: string, options: { env?: Record<string, string>; approvals?: ExecApprovalsFile; sandboxed?: boolean; network?: boolean } = {}) {
   const plan = bound(text, options.env, options.network);
-  return { plan, result: authorizeExec({ plan, agentId: 'main', approvals: options.approvals ?? defaults, sessionApproved: false, sandboxed: options.sandboxed ?? true, roots: [ws] }) };
+  return {
+    plan,
+    result: authorizeExec({
+      plan,
+      agentId: 'main',
+      approvals: options.approvals ?? defaults,
+      sessionApproved: false,
+      sandboxed: options.sandboxed ?? true,
+      roots: [ws],
+    }),
+  };
 }
 
 describe('exec authorization (pure)', () => {
-  it.each(['ls -la', 'cat notes.txt | wc -l', 'grep -rn TODO src', 'head -n 5 notes.txt', 'sort -r notes.txt', 'find src -name *.ts'.replace('*.ts', 'x.ts'), 'date +%F', 'echo --output=x'])(
-    '%j runs from the safe list inside the sandbox',
-    (text) => {
-      expect(verdict(text).result.action).toBe('run');
-    },
-  );
+  it.each([
+    'ls -la',
+    'cat notes.txt | wc -l',
+    'grep -rn TODO src',
+    'head -n 5 notes.txt',
+    'sort -r notes.txt',
+    'find src -name *.ts'.replace('*.ts', 'x.ts'),
+    'date +%F',
+    'echo --output=x',
+  ])('%j runs from the safe list inside the sandbox', (text) => {
+    expect(verdict(text).result.action).toBe('run');
+  });
 
   it.each([
     ['env -S "sh -c id"', 'env -S'],
@@ -72,9 +97,12 @@ describe('exec authorization (pure)', () => {
     expect(verdict(text).result.action).toBe('ask');
   });
 
-  it.each(['cat /etc/passwd', 'cat ../outside.txt', 'cat link-out', 'ls /', 'grep x /etc/shadow', 'find / -name x', 'cat < ../outside.txt'])('%j: a path outside the roots asks', (text) => {
-    expect(verdict(text).result.action).toBe('ask');
-  });
+  it.each(['cat /etc/passwd', 'cat ../outside.txt', 'cat link-out', 'ls /', 'grep x /etc/shadow', 'find / -name x', 'cat < ../outside.txt'])(
+    '%j: a path outside the roots asks',
+    (text) => {
+      expect(verdict(text).result.action).toBe('ask');
+    },
+  );
 
   it('without the sandbox nothing runs unasked', () => {
     expect(verdict('ls', { sandboxed: false }).result).toMatchObject({ action: 'ask', reason: expect.stringContaining('unsandboxed') });
@@ -94,7 +122,10 @@ describe('exec authorization (pure)', () => {
 
   it('a rule binds argv, redirections, env, workdir and network; * and ... are literals unless the rule says pattern', () => {
     const git = resolveExecutable('git', ws, process.env.PATH)!;
-    const approvals = (rule: Record<string, unknown>): ExecApprovalsFile => ({ ...defaults, agents: { main: { rules: [{ executable: git, args: ['status'], cwd: ws, ...rule }] } } });
+    const approvals = (rule: Record<string, unknown>): ExecApprovalsFile => ({
+      ...defaults,
+      agents: { main: { rules: [{ executable: git, args: ['status'], cwd: ws, ...rule }] } },
+    });
     expect(verdict('git status', { approvals: approvals({}) }).result.action).toBe('run');
     expect(verdict('git status > out.txt', { approvals: approvals({}) }).result.action).toBe('ask');
     expect(verdict('git status', { approvals: approvals({}), env: { GIT_CONFIG_KEY_0: 'core.fsmonitor' } }).result.action).toBe('ask');

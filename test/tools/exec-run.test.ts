@@ -1,5 +1,4 @@
 import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../source/config/index.js';
 import { createToolsRuntime, writeExecApprovalsFile, type ToolContext, type ToolsRuntime } from '../../source/tools/index.js';
@@ -37,13 +36,16 @@ function body(content: string): string {
 
 /** Host processes whose command line contains `marker` (pids inside the sandbox are namespaced, so look at the host's /proc). */
 function processesWith(marker: string): number[] {
-  return readdirSync('/proc').filter((name) => /^\d+$/.test(name)).filter((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker);
-    } catch {
-      return false;
-    }
-  }).map(Number);
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 async function waitFor(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
@@ -69,7 +71,7 @@ describe('exec with real processes', () => {
   });
 
   it('writes and reads redirections relative to the workdir', async () => {
-    const { context, workspaceDir } = setup();
+    const { context } = setup();
     await runtime.registry.invoke('exec', { command: 'echo one > out.txt; echo two >> out.txt' }, context);
     const result = await runtime.registry.invoke('exec', { command: 'cat < out.txt' }, context);
     expect(result.content).toContain('one\ntwo');

@@ -34,7 +34,12 @@ function setup(env: NodeJS.ProcessEnv = process.env, fsRoots: string[] = []) {
   mkdirSync(join(fakeHome, '.ssh'));
   writeFileSync(join(fakeHome, '.ssh', 'id_ed25519'), 'PRIVATE KEY MATERIAL');
   writeFileSync(join(fakeHome, '.netrc'), 'machine x password hunter2hunter2');
-  writeRawConfig(state.paths.config, { tools: { fsRoots: fsRoots.map((root) => root.replace('$STATE', state.dir)), exec: { sandbox: { hiddenPaths: [join(fakeHome, '.ssh'), join(fakeHome, '.netrc')] } } } });
+  writeRawConfig(state.paths.config, {
+    tools: {
+      fsRoots: fsRoots.map((root) => root.replace('$STATE', state.dir)),
+      exec: { sandbox: { hiddenPaths: [join(fakeHome, '.ssh'), join(fakeHome, '.netrc')] } },
+    },
+  });
   // security full: the policy lets everything run, so only the sandbox stands between the command and the secrets.
   writeExecApprovalsFile(state.paths.execApprovals, { version: 1, security: 'full', ask: 'on-miss', safeList: true, agents: {} });
   ensureGatewayTokenSync(state.paths, {});
@@ -42,8 +47,13 @@ function setup(env: NodeJS.ProcessEnv = process.env, fsRoots: string[] = []) {
   const workspaceDir = state.paths.workspace('main');
   mkdirSync(workspaceDir, { recursive: true });
   context = {
-    agentId: 'main', sessionKey: 'agent:main:main', sessionType: 'main', workspaceDir,
-    signal: new AbortController().signal, onUpdate: () => undefined, approvals: runtime.inbox.gate('main', 'agent:main:main'),
+    agentId: 'main',
+    sessionKey: 'agent:main:main',
+    sessionType: 'main',
+    workspaceDir,
+    signal: new AbortController().signal,
+    onUpdate: () => undefined,
+    approvals: runtime.inbox.gate('main', 'agent:main:main'),
   };
   return workspaceDir;
 }
@@ -100,7 +110,9 @@ describe.skipIf(Boolean(reason))('exec inside the bubblewrap sandbox', () => {
     const offline = await exec(`curl -sS --max-time 5 ${url}`);
     expect(offline.isError).toBe(true);
     expect(offline.content).not.toContain('reachable');
-    const node = await exec(`${process.execPath} -e "fetch('${url}').then(r => r.text()).then(console.log, e => { console.log('failed', e.cause?.code); process.exit(3) })"`);
+    const node = await exec(
+      `${process.execPath} -e "fetch('${url}').then(r => r.text()).then(console.log, e => { console.log('failed', e.cause?.code); process.exit(3) })"`,
+    );
     expect(node.content).toContain('failed');
     const online = await exec(`curl -sS --max-time 5 ${url}`, { network: true });
     expect(online.content).toContain('reachable');

@@ -17,8 +17,12 @@ beforeEach(() => {
   registry = new ToolRegistry();
   for (const tool of createFsTools({ roots: [], maxReadBytes: 1024 })) registry.register(tool as ToolDefinition);
   context = {
-    agentId: 'main', sessionKey: 'agent:main:main', sessionType: 'main', workspaceDir: join(base, 'ws'),
-    signal: new AbortController().signal, onUpdate: () => undefined,
+    agentId: 'main',
+    sessionKey: 'agent:main:main',
+    sessionType: 'main',
+    workspaceDir: join(base, 'ws'),
+    signal: new AbortController().signal,
+    onUpdate: () => undefined,
     approvals: { request: async () => ({ id: 'x', approved: false, status: 'denied' }), approvedForSession: () => false },
   };
 });
@@ -68,7 +72,11 @@ describe('fs tools', () => {
 describe('fs tools against links planted in the workspace', () => {
   it('refuses a dangling symlink for write, edit and read, and never creates its target', async () => {
     symlinkSync(join(base, 'outside', 'planted.txt'), join(base, 'ws', 'dangling'));
-    for (const [tool, args] of [['write', { content: 'x' }], ['edit', { oldText: 'a', newText: 'b' }], ['read', {}]] as const) {
+    for (const [tool, args] of [
+      ['write', { content: 'x' }],
+      ['edit', { oldText: 'a', newText: 'b' }],
+      ['read', {}],
+    ] as const) {
       const result = await registry.invoke(tool, { path: 'dangling', ...args }, context);
       expect(result.isError, tool).toBe(true);
       expect(result.content, tool).toContain('symbolic link to a missing file');

@@ -2,10 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { decideTools, policyLayers, type PolicyTool } from '../../source/tools/index.js';
 
 const tools: PolicyTool[] = [
-  { name: 'read', group: 'fs' }, { name: 'exec', group: 'runtime' }, { name: 'message', group: 'messaging' },
-  { name: 'session_status', group: 'sessions' }, { name: 'cron', group: 'automation' },
+  { name: 'read', group: 'fs' },
+  { name: 'exec', group: 'runtime' },
+  { name: 'message', group: 'messaging' },
+  { name: 'session_status', group: 'sessions' },
+  { name: 'cron', group: 'automation' },
 ];
-const allowed = (layers: Parameters<typeof decideTools>[1]) => decideTools(tools, layers).filter((d) => d.allowed).map((d) => d.name);
+const allowed = (layers: Parameters<typeof decideTools>[1]) =>
+  decideTools(tools, layers)
+    .filter((d) => d.allowed)
+    .map((d) => d.name);
 
 describe('tool policy pipeline', () => {
   it('profiles choose the base set; coding is the default', () => {
@@ -23,7 +29,14 @@ describe('tool policy pipeline', () => {
 
   it('reads the four levels from config and explains decisions', () => {
     const layers = policyLayers(
-      { profile: 'coding', allow: [], deny: [], agents: { ops: { profile: 'full' } }, sessionTypes: { group: { deny: ['group:runtime'] } }, subagentRoles: { leaf: { deny: ['message'] } } },
+      {
+        profile: 'coding',
+        allow: [],
+        deny: [],
+        agents: { ops: { profile: 'full' } },
+        sessionTypes: { group: { deny: ['group:runtime'] } },
+        subagentRoles: { leaf: { deny: ['message'] } },
+      },
       { agentId: 'ops', sessionType: 'group', subagentRole: 'leaf' },
     );
     const decisions = decideTools(tools, layers);

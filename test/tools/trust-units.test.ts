@@ -62,7 +62,9 @@ describe('secret redaction', () => {
       values: [{ name: 'webhook:deploy', value: 'hook-secret-0123456789' }],
     });
     const redactor = new SecretRedactor(secrets);
-    expect(redactor.redact('gw-token-value-0123456789 sk-ant-profile-key-0123 999:bot-token-abcdef custom-key-value-0123 hook-secret-0123456789 /home/me work')).toBe(
+    expect(
+      redactor.redact('gw-token-value-0123456789 sk-ant-profile-key-0123 999:bot-token-abcdef custom-key-value-0123 hook-secret-0123456789 /home/me work'),
+    ).toBe(
       '[redacted: credentials/gateway-token] [redacted: credentials/anthropic.json.profiles[0].apiKey] [redacted: TELEGRAM_BOT_TOKEN] [redacted: MY_LLM] [redacted: webhook:deploy] /home/me work',
     );
   });
@@ -70,7 +72,19 @@ describe('secret redaction', () => {
 
 describe('exec child environment', () => {
   it('keeps only the allowlist, then adds what the call set', () => {
-    const env = childEnv({ PATH: '/bin', HOME: '/h', LC_ALL: 'C', OPENAI_API_KEY: 'sk', CLAW_STATE_DIR: '/s', CLAW_GATEWAY_TOKEN: 't', NODE_OPTIONS: '--require x', SSH_AUTH_SOCK: '/tmp/agent' }, { EXTRA: '1' });
+    const env = childEnv(
+      {
+        PATH: '/bin',
+        HOME: '/h',
+        LC_ALL: 'C',
+        OPENAI_API_KEY: 'sk',
+        CLAW_STATE_DIR: '/s',
+        CLAW_GATEWAY_TOKEN: 't',
+        NODE_OPTIONS: '--require x',
+        SSH_AUTH_SOCK: '/tmp/agent',
+      },
+      { EXTRA: '1' },
+    );
     expect(env).toEqual({ PATH: '/bin', HOME: '/h', LC_ALL: 'C', EXTRA: '1' });
   });
 });

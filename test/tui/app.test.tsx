@@ -40,8 +40,21 @@ async function openApp(options: Parameters<typeof operatorFake>[0] = {}, size = 
   const controller = new TuiController(client, store);
   controller.attach();
   let exits = 0;
-  const app = render(<App store={store} controller={controller} exit={() => { exits += 1; }} size={size} />);
-  cleanup.push(() => { app.unmount(); controller.detach(); store.dispose(); });
+  const app = render(
+    <App
+      store={store}
+      controller={controller}
+      exit={() => {
+        exits += 1;
+      }}
+      size={size}
+    />,
+  );
+  cleanup.push(() => {
+    app.unmount();
+    controller.detach();
+    store.dispose();
+  });
   // Keys typed before Ink's input effect subscribes are dropped, as on a real terminal.
   await expect.poll(() => app.stdin.listenerCount('readable')).toBeGreaterThan(0);
   return {
@@ -50,14 +63,19 @@ async function openApp(options: Parameters<typeof operatorFake>[0] = {}, size = 
     store,
     frame: () => app.lastFrame() ?? '',
     type: (data) => app.stdin.write(data),
-    advance: (ms) => { offset += ms; },
+    advance: (ms) => {
+      offset += ms;
+    },
     exited: () => exits,
   };
 }
 
-const callsOf = (fake: OperatorFake, method: string) => fake.calls.filter((c) => c.method === method).map((c) => c.params)
-  // The TUI asks for /model on connect to say "no model configured" early; tests look at what the user ran.
-  .filter((p) => !(method === 'commands.run' && (p as { text: string }).text === '/model'));
+const callsOf = (fake: OperatorFake, method: string) =>
+  fake.calls
+    .filter((c) => c.method === method)
+    .map((c) => c.params)
+    // The TUI asks for /model on connect to say "no model configured" early; tests look at what the user ran.
+    .filter((p) => !(method === 'commands.run' && (p as { text: string }).text === '/model'));
 /** The frame's text without colours and line breaks, for sentences that may wrap. */
 const flat = (frame: string): string => frame.replace(/\x1b\[[0-9;]*m/g, '').replace(/\s+/g, ' ');
 /** Past the approval guard: the prompt has been visible and the keyboard quiet long enough. */

@@ -34,7 +34,10 @@ describe.skipIf(!hasTmux())('a full agent turn in the TUI (tmux, fake model)', (
       { text: 'I will create the file.', toolCalls: [{ id: 'call_1', name: 'exec', arguments: { command: 'touch approved-by-tui.txt' } }] },
       { text: 'Done: the file approved-by-tui.txt exists now.' },
     );
-    term = new TmuxTerminal(`env -u CI CLAW_STATE_DIR=${shellQuote(state.dir)} TERM=xterm-256color ${shellQuote(process.execPath)} ${shellQuote(CLI_ENTRY)}; sleep 600`, { cols: 100, rows: 32 });
+    term = new TmuxTerminal(
+      `env -u CI CLAW_STATE_DIR=${shellQuote(state.dir)} TERM=xterm-256color ${shellQuote(process.execPath)} ${shellQuote(CLI_ENTRY)}; sleep 600`,
+      { cols: 100, rows: 32 },
+    );
     const t = term;
     await expect.poll(() => t.screen(), poll).toContain('● open');
 

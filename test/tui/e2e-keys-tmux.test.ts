@@ -10,7 +10,8 @@ import { hasTmux, TmuxTerminal } from './support/tmux.js';
 const poll = { timeout: 20_000, interval: 100 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const shellQuote = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`;
-const withoutCi = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => Object.fromEntries(Object.entries(env).filter(([k]) => k !== 'CI' && !k.startsWith('CI_') && k !== 'CONTINUOUS_INTEGRATION'));
+const withoutCi = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv =>
+  Object.fromEntries(Object.entries(env).filter(([k]) => k !== 'CI' && !k.startsWith('CI_') && k !== 'CONTINUOUS_INTEGRATION'));
 /** The input row of the screen (the line with the prompt). */
 const inputLine = (screen: string): string => screen.split('\n').find((line) => line.startsWith('❯')) ?? '';
 
@@ -42,7 +43,10 @@ describe.skipIf(!hasTmux())('keys and layout in a real terminal (tmux)', () => {
     it(`Backspace deletes backwards and Delete forwards with TERM=${termName ?? '(unset)'}`, { timeout: 60_000 }, async () => {
       const s = await startGateway();
       const termEnv = termName ? `TERM=${termName}` : '-u TERM';
-      term = new TmuxTerminal(`env -u CI ${termEnv} CLAW_STATE_DIR=${shellQuote(s.dir)} ${shellQuote(process.execPath)} ${shellQuote(CLI_ENTRY)}; sleep 600`, { cols: 80, rows: 24 });
+      term = new TmuxTerminal(`env -u CI ${termEnv} CLAW_STATE_DIR=${shellQuote(s.dir)} ${shellQuote(process.execPath)} ${shellQuote(CLI_ENTRY)}; sleep 600`, {
+        cols: 80,
+        rows: 24,
+      });
       const t = term;
       await expect.poll(() => t.screen(), poll).toContain('● open');
       t.type('abc');
@@ -59,7 +63,10 @@ describe.skipIf(!hasTmux())('keys and layout in a real terminal (tmux)', () => {
 
   it('keeps every row within 80×24 with ZWJ and skin-tone emoji on screen, all panes shown', { timeout: 60_000 }, async () => {
     const s = await startGateway();
-    term = new TmuxTerminal(`env -u CI TERM=xterm-256color CLAW_STATE_DIR=${shellQuote(s.dir)} ${shellQuote(process.execPath)} ${shellQuote(CLI_ENTRY)}; sleep 600`, { cols: 80, rows: 24 });
+    term = new TmuxTerminal(
+      `env -u CI TERM=xterm-256color CLAW_STATE_DIR=${shellQuote(s.dir)} ${shellQuote(process.execPath)} ${shellQuote(CLI_ENTRY)}; sleep 600`,
+      { cols: 80, rows: 24 },
+    );
     const t = term;
     await expect.poll(() => t.screen(), poll).toContain('● open');
     t.keys('C-l');
@@ -72,18 +79,18 @@ describe.skipIf(!hasTmux())('keys and layout in a real terminal (tmux)', () => {
     expect(rows.some((row) => row.includes('› family'))).toBe(true);
     for (const row of rows) expect(stringWidth(row), row).toBeLessThanOrEqual(80);
     // Each pane border sits in one column on every body row: nothing was pushed right.
-    const borders = rows.slice(1, 12).map((row) => [...row].findIndex((ch) => ch === '│'));
+    const borders = rows.slice(1, 12).map((row) => [...row].indexOf('│'));
     expect(new Set(borders.filter((i) => i >= 0)).size).toBe(1);
   });
 
   it('does not let typing answer an approval that arrives mid-word; a deliberate key does', { timeout: 120_000 }, async () => {
     daemon = await startFakeModelDaemon({ env: withoutCi });
     const { llm } = daemon;
-    llm.reply(
-      { text: 'Creating it.', toolCalls: [{ id: 'call_1', name: 'exec', arguments: { command: 'touch guarded.txt' } }] },
-      { text: 'Done.' },
+    llm.reply({ text: 'Creating it.', toolCalls: [{ id: 'call_1', name: 'exec', arguments: { command: 'touch guarded.txt' } }] }, { text: 'Done.' });
+    term = new TmuxTerminal(
+      `env -u CI TERM=xterm-256color CLAW_STATE_DIR=${shellQuote(daemon.state.dir)} ${shellQuote(process.execPath)} ${shellQuote(CLI_ENTRY)}; sleep 600`,
+      { cols: 100, rows: 32 },
     );
-    term = new TmuxTerminal(`env -u CI TERM=xterm-256color CLAW_STATE_DIR=${shellQuote(daemon.state.dir)} ${shellQuote(process.execPath)} ${shellQuote(CLI_ENTRY)}; sleep 600`, { cols: 100, rows: 32 });
     const t = term;
     await expect.poll(() => t.screen(), poll).toContain('● open');
     t.type('please create guarded.txt');

@@ -32,7 +32,10 @@ describe.skipIf(!hasTmux())('claw TUI in a real terminal (tmux)', () => {
     expect(started.code, started.stderr).toBe(0);
 
     const envPrefix = `env -u CI CLAW_STATE_DIR=${shellQuote(state.dir)} TERM=xterm-256color`;
-    term = new TmuxTerminal(`printf 'BEFORE-TUI\\n'; ${envPrefix} ${shellQuote(process.execPath)} ${shellQuote(CLI_ENTRY)}; echo "TUI-EXITED rc=$?"; sleep 600`, { cols: 80, rows: 24 });
+    term = new TmuxTerminal(
+      `printf 'BEFORE-TUI\\n'; ${envPrefix} ${shellQuote(process.execPath)} ${shellQuote(CLI_ENTRY)}; echo "TUI-EXITED rc=$?"; sleep 600`,
+      { cols: 80, rows: 24 },
+    );
     const t = term;
 
     await expect.poll(() => t.screen(), poll).toContain('● open');
@@ -62,7 +65,16 @@ describe.skipIf(!hasTmux())('claw TUI in a real terminal (tmux)', () => {
 
     t.resize(160, 48);
     // Wide layout: sessions on the left and context on the right share the first pane row.
-    await expect.poll(() => t.screen().split('\n').some((line) => line.includes('Sessions') && line.includes('Context')), poll).toBe(true);
+    await expect
+      .poll(
+        () =>
+          t
+            .screen()
+            .split('\n')
+            .some((line) => line.includes('Sessions') && line.includes('Context')),
+        poll,
+      )
+      .toBe(true);
     screen = t.screen();
     expect(screen).toContain('› hello from the e2e test');
 

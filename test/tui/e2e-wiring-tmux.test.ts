@@ -10,7 +10,8 @@ import { hasTmux, TmuxTerminal } from './support/tmux.js';
  */
 const poll = { timeout: 20_000, interval: 100 };
 const shellQuote = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`;
-const withoutCi = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => Object.fromEntries(Object.entries(env).filter(([k]) => k !== 'CI' && !k.startsWith('CI_') && k !== 'CONTINUOUS_INTEGRATION'));
+const withoutCi = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv =>
+  Object.fromEntries(Object.entries(env).filter(([k]) => k !== 'CI' && !k.startsWith('CI_') && k !== 'CONTINUOUS_INTEGRATION'));
 
 describe.skipIf(!hasTmux())('two clients and search on a real gateway (tmux)', () => {
   let state: TempState | undefined;
@@ -31,7 +32,10 @@ describe.skipIf(!hasTmux())('two clients and search on a real gateway (tmux)', (
       const started = await runCli(['gateway', 'start', '--port', '0'], withoutCi(state.env));
       expect(started.code, started.stderr).toBe(0);
     }
-    const t = new TmuxTerminal(`env -u CI TERM=xterm-256color CLAW_STATE_DIR=${shellQuote(state.dir)} ${shellQuote(process.execPath)} ${shellQuote(CLI_ENTRY)}; sleep 600`, { cols: 100, rows: 30 });
+    const t = new TmuxTerminal(
+      `env -u CI TERM=xterm-256color CLAW_STATE_DIR=${shellQuote(state.dir)} ${shellQuote(process.execPath)} ${shellQuote(CLI_ENTRY)}; sleep 600`,
+      { cols: 100, rows: 30 },
+    );
     terms.push(t);
     await expect.poll(() => t.screen(), poll).toContain('● open');
     return t;
@@ -47,7 +51,12 @@ describe.skipIf(!hasTmux())('two clients and search on a real gateway (tmux)', (
     b.keys('Enter');
     await expect.poll(() => a.screen(), poll).toContain('› and hello back');
     // Each sees its own line once.
-    expect(a.screen().split('\n').filter((l) => l.includes('› hello from the first client'))).toHaveLength(1);
+    expect(
+      a
+        .screen()
+        .split('\n')
+        .filter((l) => l.includes('› hello from the first client')),
+    ).toHaveLength(1);
   });
 
   it('Ctrl+F finds a message in another session and Enter jumps there', { timeout: 90_000 }, async () => {

@@ -4,9 +4,26 @@ import { emptyEditor, layoutEditor, type EditorState } from '../../source/tui/ed
 import { applyKey } from '../../source/tui/editor/keys.js';
 
 const noKey: Key = {
-  upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false,
-  return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false,
-  super: false, hyper: false, capsLock: false, numLock: false,
+  upArrow: false,
+  downArrow: false,
+  leftArrow: false,
+  rightArrow: false,
+  pageDown: false,
+  pageUp: false,
+  home: false,
+  end: false,
+  return: false,
+  escape: false,
+  ctrl: false,
+  shift: false,
+  tab: false,
+  backspace: false,
+  delete: false,
+  meta: false,
+  super: false,
+  hyper: false,
+  capsLock: false,
+  numLock: false,
 };
 const key = (over: Partial<Key> = {}): Key => ({ ...noKey, ...over });
 
@@ -61,7 +78,10 @@ describe('editor input', () => {
     expect(state.text).toBe('second');
     state = feed(state, [['', { upArrow: true }]]).state;
     expect(state.text).toBe('first');
-    state = feed(state, [['', { downArrow: true }], ['', { downArrow: true }]]).state;
+    state = feed(state, [
+      ['', { downArrow: true }],
+      ['', { downArrow: true }],
+    ]).state;
     expect(state.text).toBe('draft');
   });
 

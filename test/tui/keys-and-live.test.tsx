@@ -11,7 +11,10 @@ afterEach(async () => {
   harness = undefined;
 });
 
-async function withOperator(options: Parameters<typeof operatorFake>[0] = {}, size?: { cols: number; rows: number }): Promise<{ h: AppHarness; fake: OperatorFake }> {
+async function withOperator(
+  options: Parameters<typeof operatorFake>[0] = {},
+  size?: { cols: number; rows: number },
+): Promise<{ h: AppHarness; fake: OperatorFake }> {
   const fake = operatorFake(options);
   harness = await openApp([fake.factory], size);
   await expect.poll(() => harness!.frame()).toContain('● open');
@@ -137,10 +140,19 @@ describe('live messages from other clients', () => {
     await expect.poll(() => h.frame()).toContain('echo: mine');
     const mine = selectChat(h.store.getState()).items.filter((i) => i.kind === 'user');
     expect(mine).toHaveLength(1);
-    fake.bus().emit('message.accepted', { sessionKey: 'agent:main:main', messageId: 'from-attach-1', text: 'sent from claw attach', channel: 'tui', sender: 'tui · ana@laptop', at: Date.now() });
+    fake.bus().emit('message.accepted', {
+      sessionKey: 'agent:main:main',
+      messageId: 'from-attach-1',
+      text: 'sent from claw attach',
+      channel: 'tui',
+      sender: 'tui · ana@laptop',
+      at: Date.now(),
+    });
     await expect.poll(() => h.frame()).toContain('› sent from claw attach');
     expect(h.frame()).toContain('from tui · ana@laptop');
-    fake.bus().emit('message.accepted', { sessionKey: 'agent:main:main', messageId: 'from-attach-1', text: 'sent from claw attach', channel: 'tui', at: Date.now() });
+    fake
+      .bus()
+      .emit('message.accepted', { sessionKey: 'agent:main:main', messageId: 'from-attach-1', text: 'sent from claw attach', channel: 'tui', at: Date.now() });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(selectChat(h.store.getState()).items.filter((i) => i.kind === 'user')).toHaveLength(2);
   });
@@ -149,7 +161,11 @@ describe('live messages from other clients', () => {
     const approval = approvalFixture({ id: 'ap-p', command: 'echo hi', expiresAt: Date.now() + 600_000 });
     const { h, fake } = await withOperator({ pending: [approval] });
     await expect.poll(() => h.frame()).toContain('$ echo hi');
-    fake.bus().emit('presence', { clients: [{ connId: 'c9', clientId: 'claw-f2908e7b', clientName: 'tui · bo@desk', version: '0.1.0', address: '10.0.0.7', connectedAt: 1, scopes: ['read'] }] });
+    fake.bus().emit('presence', {
+      clients: [
+        { connId: 'c9', clientId: 'claw-f2908e7b', clientName: 'tui · bo@desk', version: '0.1.0', address: '10.0.0.7', connectedAt: 1, scopes: ['read'] },
+      ],
+    });
     fake.bus().emit('approval.resolved', { approval: { ...approval, status: 'approved', decision: 'once', resolvedBy: 'claw-f2908e7b' } });
     await expect.poll(() => h.flat()).toContain('approved (once) by tui · bo@desk (10.0.0.7)');
     expect(h.flat()).not.toContain('claw-f2908e7b');
@@ -159,11 +175,16 @@ describe('live messages from other clients', () => {
 describe('search and the session picker', () => {
   it('Ctrl+F searches every session, Enter jumps to the message in its session, n goes to the next hit', async () => {
     const filler = Array.from({ length: 300 }, (_, i) => `filler line ${i} about nothing`);
-    harness = await openApp([transcriptsModule({
-      'agent:main:main': ['hello there', 'hi'],
-      'agent:main:telegram:direct:42': ['我的投资目标是长期增长', '好的', ...filler, 'the deployment checklist is ready', 'ok'],
-      'agent:main:telegram:direct:43': ['another deployment note', 'noted'],
-    })], { cols: 100, rows: 30 });
+    harness = await openApp(
+      [
+        transcriptsModule({
+          'agent:main:main': ['hello there', 'hi'],
+          'agent:main:telegram:direct:42': ['我的投资目标是长期增长', '好的', ...filler, 'the deployment checklist is ready', 'ok'],
+          'agent:main:telegram:direct:43': ['another deployment note', 'noted'],
+        }),
+      ],
+      { cols: 100, rows: 30 },
+    );
     const h = harness;
     await expect.poll(() => h.frame()).toContain('● open');
     h.type(KEYS.ctrlF);

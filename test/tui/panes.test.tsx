@@ -15,7 +15,9 @@ import { approvalFixture, sessionFixture } from './support/fixtures.js';
 
 const key = 'agent:main:main';
 const cleanups: Array<() => void> = [];
-afterEach(() => { for (const c of cleanups.splice(0)) c(); });
+afterEach(() => {
+  for (const c of cleanups.splice(0)) c();
+});
 
 function show(node: React.ReactElement): string {
   const instance = render(node);
@@ -83,7 +85,10 @@ describe('panes from store fixtures', () => {
   it('lanes pane shows global active/limit and busy lanes', () => {
     const state = withState({
       lanes: {
-        lanes: [{ key, depth: 2, active: true, runId: 'r', startedAt: 0, pool: 'main' }, { key: 'agent:main:idle', depth: 0, active: false, pool: 'main' }],
+        lanes: [
+          { key, depth: 2, active: true, runId: 'r', startedAt: 0, pool: 'main' },
+          { key: 'agent:main:idle', depth: 0, active: false, pool: 'main' },
+        ],
         global: { active: 1, limit: 4 },
         pools: {},
       },
@@ -98,8 +103,13 @@ describe('panes from store fixtures', () => {
     const state = withState({
       context: {
         [key]: {
-          sessionKey: key, window: 100_000, used: 60_000,
-          parts: [{ name: 'system', tokens: 10_000 }, { name: 'history', tokens: 50_000 }],
+          sessionKey: key,
+          window: 100_000,
+          used: 60_000,
+          parts: [
+            { name: 'system', tokens: 10_000 },
+            { name: 'history', tokens: 50_000 },
+          ],
           thresholds: { flush: 76_000, compact: 80_000 },
           compactions: [{ at: 1, before: 95_000, after: 21_000 }],
         },
@@ -117,7 +127,9 @@ describe('panes from store fixtures', () => {
 
   it('sub-agent pane shows an empty state, then the tree', () => {
     expect(show(<SubagentsPane state={initialState()} width={40} height={4} focused={false} now={0} />)).toContain('no sub-agents running');
-    const state = withState({ subagents: [{ key: 'c1', parentKey: key, label: 'research', status: 'running', startedAt: 0, depth: 1, lastTool: 'web_fetch' }] });
+    const state = withState({
+      subagents: [{ key: 'c1', parentKey: key, label: 'research', status: 'running', startedAt: 0, depth: 1, lastTool: 'web_fetch' }],
+    });
     expect(show(<SubagentsPane state={state} width={50} height={4} focused={false} now={3000} />)).toContain('└─▶ research 3s · web_fetch');
   });
 
@@ -135,7 +147,11 @@ describe('panes from store fixtures', () => {
     const approval = approvalFixture();
     const lines = approvalLines(approval, 60, approval.createdAt + 60_000, false, 0);
     const frame = show(<ApprovalPrompt lines={lines} width={60} />);
-    const joined = frame.split('\n').map((l) => l.replace(/^[│ ]+|[│ ]+$/g, '').replace(/^\$ /, '')).join('').replace(/\s/g, '');
+    const joined = frame
+      .split('\n')
+      .map((l) => l.replace(/^[│ ]+|[│ ]+$/g, '').replace(/^\$ /, ''))
+      .join('')
+      .replace(/\s/g, '');
     expect(joined).toContain(approval.command.replace(/\s/g, ''));
     expect(frame).toContain('cwd /home/me/project');
     expect(frame).toContain('why: not in the allowlist');

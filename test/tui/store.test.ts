@@ -19,9 +19,11 @@ function apply(state: TuiState, ...events: Array<[string, unknown]>): TuiState {
 
 describe('event reducers', () => {
   it('streams deltas apart from settled items and settles on final', () => {
-    const streaming = apply(initialState(),
+    const streaming = apply(
+      initialState(),
       ['chat', { runId: 'r1', sessionKey: key, state: 'delta', delta: 'Hel' }],
-      ['chat', { runId: 'r1', sessionKey: key, state: 'delta', delta: 'lo' }]);
+      ['chat', { runId: 'r1', sessionKey: key, state: 'delta', delta: 'lo' }],
+    );
     expect(selectChat(streaming).streaming?.text).toBe('Hello');
     expect(selectChat(streaming).items).toHaveLength(0);
     const done = apply(streaming, ['chat', { runId: 'r1', sessionKey: key, state: 'final', text: 'Hello' }]);
@@ -30,12 +32,14 @@ describe('event reducers', () => {
   });
 
   it('settles text before a tool card and fills the card on end', () => {
-    const state = apply(initialState(),
+    const state = apply(
+      initialState(),
       ['agent', { runId: 'r1', sessionKey: key, stream: 'lifecycle', phase: 'start' }],
       ['chat', { runId: 'r1', sessionKey: key, state: 'delta', delta: 'Let me look.' }],
       ['agent', { runId: 'r1', sessionKey: key, stream: 'tool', phase: 'start', toolCallId: 't1', name: 'exec', args: { command: 'ls -la' } }],
       ['agent', { runId: 'r1', sessionKey: key, stream: 'tool', phase: 'end', toolCallId: 't1', name: 'exec', output: 'a.txt' }],
-      ['agent', { runId: 'r1', sessionKey: key, stream: 'lifecycle', phase: 'end' }]);
+      ['agent', { runId: 'r1', sessionKey: key, stream: 'lifecycle', phase: 'end' }],
+    );
     const chat = selectChat(state);
     expect(chat.items).toMatchObject([
       { kind: 'assistant', text: 'Let me look.' },
@@ -45,9 +49,11 @@ describe('event reducers', () => {
   });
 
   it('shows errors with their next step and compactions as markers', () => {
-    const state = apply(initialState(),
+    const state = apply(
+      initialState(),
       ['chat', { runId: 'r1', sessionKey: key, state: 'error', message: 'No API key for openai', hint: 'set OPENAI_API_KEY' }],
-      ['agent', { runId: 'r1', sessionKey: key, stream: 'compaction', phase: 'end', tokensBefore: 90_000, tokensAfter: 20_000 }]);
+      ['agent', { runId: 'r1', sessionKey: key, stream: 'compaction', phase: 'end', tokensBefore: 90_000, tokensAfter: 20_000 }],
+    );
     expect(selectChat(state).items).toMatchObject([
       { kind: 'error', message: 'No API key for openai', hint: 'set OPENAI_API_KEY' },
       { kind: 'compaction', before: 90_000, after: 20_000 },
@@ -102,7 +108,10 @@ describe('event reducers', () => {
     expect(state.approvals.pending.map((a) => a.id)).toEqual(['ap-1']);
     expect(state.conn).toMatchObject({ host: 'box', version: '9.9.9', state: 'open' });
     expect(selectFooter(state)).toMatchObject({ model: 'openai/gpt-x', pendingApprovals: 1 });
-    expect(selectSessionRows(state)).toMatchObject([{ kind: 'agent', label: 'main' }, { kind: 'session', running: true, current: true }]);
+    expect(selectSessionRows(state)).toMatchObject([
+      { kind: 'agent', label: 'main' },
+      { kind: 'session', running: true, current: true },
+    ]);
     expect(state.lanes).toBeUndefined();
   });
 });
@@ -111,7 +120,14 @@ describe('history', () => {
   it('turns transcript entries into items with tool results in their cards', () => {
     const items = entriesToItems([
       { type: 'message', role: 'user', id: 'e1', parentId: null, timestamp: 1, content: 'list files' },
-      { type: 'message', role: 'assistant', id: 'e2', parentId: 'e1', timestamp: 2, content: [{ type: 'toolCall', id: 't1', name: 'exec', arguments: { command: 'ls' } }] },
+      {
+        type: 'message',
+        role: 'assistant',
+        id: 'e2',
+        parentId: 'e1',
+        timestamp: 2,
+        content: [{ type: 'toolCall', id: 't1', name: 'exec', arguments: { command: 'ls' } }],
+      },
       { type: 'message', role: 'toolResult', id: 'e3', parentId: 'e2', timestamp: 3, toolCallId: 't1', toolName: 'exec', content: 'a.txt', isError: false },
       { type: 'message', role: 'assistant', id: 'e4', parentId: 'e3', timestamp: 4, content: [{ type: 'text', text: 'One file.' }] },
     ]);
@@ -130,7 +146,9 @@ describe('store notifications', () => {
   it('coalesces a burst of updates into one notification', async () => {
     store = new TuiStore(initialState(), { frameMs: 20 });
     let notified = 0;
-    store.subscribe(() => { notified += 1; });
+    store.subscribe(() => {
+      notified += 1;
+    });
     for (let i = 0; i < 100; i++) store.applyEvent('chat', { runId: 'r', sessionKey: key, state: 'delta', delta: 'x' });
     await expect.poll(() => notified).toBe(1);
     expect(selectChat(store.getState()).streaming?.text).toHaveLength(100);

@@ -101,16 +101,26 @@ describe('chatWindow', () => {
 
 describe('other helpers', () => {
   it('splits the context bar in proportion and marks thresholds', () => {
-    const segments = contextSegments([{ name: 'system', tokens: 250 }, { name: 'history', tokens: 500 }], 1000, 20);
+    const segments = contextSegments(
+      [
+        { name: 'system', tokens: 250 },
+        { name: 'history', tokens: 500 },
+      ],
+      1000,
+      20,
+    );
     expect(segments.map((s) => s.cells)).toEqual([5, 10]);
     expect(thresholdCell(800, 1000, 20)).toBe(16);
   });
 
   it('builds the sub-agent tree under its parent', () => {
-    const rows = buildSubagentTree([
-      { key: 'c1', parentKey: 'agent:main:main', label: 'research', status: 'running', startedAt: 0, depth: 1, lastTool: 'web_fetch' },
-      { key: 'c2', parentKey: 'c1', label: 'summarise', status: 'done', startedAt: 1000, endedAt: 4000, depth: 2 },
-    ], 65_000);
+    const rows = buildSubagentTree(
+      [
+        { key: 'c1', parentKey: 'agent:main:main', label: 'research', status: 'running', startedAt: 0, depth: 1, lastTool: 'web_fetch' },
+        { key: 'c2', parentKey: 'c1', label: 'summarise', status: 'done', startedAt: 1000, endedAt: 4000, depth: 2 },
+      ],
+      65_000,
+    );
     expect(rows.map((r) => `${r.prefix}${r.label} ${r.elapsed}`)).toEqual(['└─research 1m05s', '  └─summarise 3s']);
   });
 

@@ -31,15 +31,26 @@ export const compactCommand: SlashCommand = {
     if (args.toLowerCase() === 'undo') return undo(context);
     const session = await host.turnSession(sessionKey);
     const window = await contextWindow(session, commandRunId());
-    if (!window) throw new ClawError('unavailable', 'No model is configured to write the summary. Configure a provider (claw models list), then run /compact again.');
+    if (!window)
+      throw new ClawError('unavailable', 'No model is configured to write the summary. Configure a provider (claw models list), then run /compact again.');
     const result = await window.compact(args || undefined);
     if (!result.ok) {
-      throw new ClawError('unavailable', `Compaction did not happen: ${result.reason}. The transcript is unchanged; try /compact with instructions, or /new to start fresh.`);
+      throw new ClawError(
+        'unavailable',
+        `Compaction did not happen: ${result.reason}. The transcript is unchanged; try /compact with instructions, or /new to start fresh.`,
+      );
     }
-    const appended = result.appendedIdentifiers.length > 0 ? `; ${result.appendedIdentifiers.length} identifiers the summary missed were appended verbatim` : '';
+    const appended =
+      result.appendedIdentifiers.length > 0 ? `; ${result.appendedIdentifiers.length} identifiers the summary missed were appended verbatim` : '';
     return {
       reply: `Compacted ${result.summarisedMessages} older messages: ${formatTokens(result.tokensBefore)} → ${formatTokens(result.tokensAfter)} tokens${appended}. /compact undo restores them.`,
-      data: { tokensBefore: result.tokensBefore, tokensAfter: result.tokensAfter, summarisedMessages: result.summarisedMessages, attempts: result.attempts, firstKeptEntryId: result.firstKeptEntryId },
+      data: {
+        tokensBefore: result.tokensBefore,
+        tokensAfter: result.tokensAfter,
+        summarisedMessages: result.summarisedMessages,
+        attempts: result.attempts,
+        firstKeptEntryId: result.firstKeptEntryId,
+      },
     };
   },
 };

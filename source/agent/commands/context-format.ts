@@ -2,7 +2,6 @@ import { formatTokens } from '../../protocol/index.js';
 import type { ContextAccount, CompactionRecord } from '../context/index.js';
 import type { ContextReport } from '../agent-runtime.js';
 
-
 function chars(n: number): string {
   return n.toLocaleString('en-US');
 }
@@ -35,7 +34,8 @@ function skillsLines(report: ContextReport): string[] {
 /** `/context list`: what the system prompt is made of, in characters, and the tokens used. */
 export function formatContextList(report: ContextReport, account: ContextAccount, compactions: readonly CompactionRecord[]): string {
   const lines = [`model     ${report.model ?? 'none configured'}`, usageLine(account), `system prompt  ${chars(report.systemPromptChars)} chars`];
-  for (const section of report.sections) if (section.chars > 0 && section.name !== 'bootstrap') lines.push(`  ${pad(section.name, 14)}${chars(section.chars)} chars`);
+  for (const section of report.sections)
+    if (section.chars > 0 && section.name !== 'bootstrap') lines.push(`  ${pad(section.name, 14)}${chars(section.chars)} chars`);
   lines.push('bootstrap files (raw → injected chars)');
   for (const file of report.bootstrap) {
     const state = file.missing ? 'missing' : `${chars(file.rawChars)} → ${chars(file.injectedChars)}${file.truncated ? '  TRUNCATED' : ''}`;

@@ -13,10 +13,15 @@ export const contextCommand: SlashCommand = {
   description: 'What fills the context window: prompt parts, bootstrap files, tools, history, tokens used.',
   async run({ sessionKey, args, host, contextWindow, contextReport }) {
     const view = (args || 'list').toLowerCase();
-    if (!views.includes(view as (typeof views)[number])) throw new ClawError('bad_request', `Unknown view "${args}". Use /context list, /context detail or /context json.`);
+    if (!views.includes(view as (typeof views)[number]))
+      throw new ClawError('bad_request', `Unknown view "${args}". Use /context list, /context detail or /context json.`);
     const session = await host.turnSession(sessionKey);
     const window = await contextWindow(session, `context-${randomUUID()}`);
-    if (!window) throw new ClawError('unavailable', 'No model is configured, so the context window is unknown. Configure a provider (claw models list), then run /context again.');
+    if (!window)
+      throw new ClawError(
+        'unavailable',
+        'No model is configured, so the context window is unknown. Configure a provider (claw models list), then run /context again.',
+      );
     const [report, account] = await Promise.all([contextReport(session), window.account()]);
     const compactions = compactionHistory(session.entries());
     const data = { sessionKey, report, account, compactions, event: contextEventPayload(sessionKey, account, compactions) };

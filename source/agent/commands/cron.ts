@@ -19,9 +19,13 @@ export const cronCommand: SlashCommand = {
     }
     if (sub) throw new ClawError('bad_request', `Unknown /cron argument "${sub}". Use /cron or /cron run <job id>.`);
     const { jobs, notices } = schedule.overview();
-    const lines = jobs.length === 0
-      ? ['No cron jobs. Ask me to schedule something, or use `claw cron add`.']
-      : jobs.map((job) => `${job.enabled ? '●' : '○'} ${job.name} (${job.id}) next ${when(job.state.nextRunAt)} · last ${job.state.lastStatus ?? '—'}${job.state.blockedReason ? ` · ${job.state.blockedReason}` : ''}`);
+    const lines =
+      jobs.length === 0
+        ? ['No cron jobs. Ask me to schedule something, or use `claw cron add`.']
+        : jobs.map(
+            (job) =>
+              `${job.enabled ? '●' : '○'} ${job.name} (${job.id}) next ${when(job.state.nextRunAt)} · last ${job.state.lastStatus ?? '—'}${job.state.blockedReason ? ` · ${job.state.blockedReason}` : ''}`,
+          );
     return { reply: [...lines, ...notices.map((notice) => `! ${notice}`)].join('\n'), data: { jobs } };
   },
 };

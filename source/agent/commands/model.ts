@@ -33,7 +33,10 @@ export const modelCommand: SlashCommand = {
       const current = await resolveModel(session);
       const listing = await providers.listModels();
       const lines = listing.map((m) => `  ${m.ref === current ? '*' : ' '} ${m.ref}${m.ready ? '' : ' (no key)'}`);
-      return { reply: [`model: ${current ?? 'none configured'}`, ...(lines.length ? ['available:', ...lines] : [])].join('\n'), data: { model: current, models: listing } };
+      return {
+        reply: [`model: ${current ?? 'none configured'}`, ...(lines.length ? ['available:', ...lines] : [])].join('\n'),
+        data: { model: current, models: listing },
+      };
     }
     if (args === 'default') {
       const session = await host.patch(sessionKey, { model: null });

@@ -14,7 +14,20 @@ import { statusCommand } from './status.js';
 import { thinkCommand } from './think.js';
 import type { CommandContext, CommandReply, SlashCommand } from './types.js';
 
-export const builtinCommands: readonly SlashCommand[] = [statusCommand, modelCommand, thinkCommand, newCommand, resetCommand, abortCommand, retryCommand, contextCommand, compactCommand, cronCommand, heartbeatCommand, helpCommand];
+export const builtinCommands: readonly SlashCommand[] = [
+  statusCommand,
+  modelCommand,
+  thinkCommand,
+  newCommand,
+  resetCommand,
+  abortCommand,
+  retryCommand,
+  contextCommand,
+  compactCommand,
+  cronCommand,
+  heartbeatCommand,
+  helpCommand,
+];
 
 /** Splits `/name rest…` into the command word and its arguments. */
 export function parseCommandText(text: string): { name: string; args: string } | undefined {
@@ -51,11 +64,13 @@ export class CommandRegistry {
   }
 
   async info(providers: Providers): Promise<CommandInfo[]> {
-    return Promise.all(this.#commands.map(async (command) => {
-      const { name, aliases, args, description } = command;
-      const argument = await command.argument?.(providers);
-      return { name, aliases: [...aliases], args, description, ...(argument ? { arguments: [argument] } : {}) };
-    }));
+    return Promise.all(
+      this.#commands.map(async (command) => {
+        const { name, aliases, args, description } = command;
+        const argument = await command.argument?.(providers);
+        return { name, aliases: [...aliases], args, description, ...(argument ? { arguments: [argument] } : {}) };
+      }),
+    );
   }
 
   async run(text: string, context: Omit<CommandContext, 'args' | 'list'>): Promise<CommandReply> {

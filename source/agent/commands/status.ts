@@ -4,7 +4,6 @@ import { formatTokens } from '../../protocol/index.js';
 import { compactionHistory } from '../context/index.js';
 import type { SlashCommand } from './types.js';
 
-
 export const statusCommand: SlashCommand = {
   name: 'status',
   aliases: [],
@@ -42,7 +41,9 @@ export const statusCommand: SlashCommand = {
       compactionCount: session.compactionCount,
       ...(lastCompaction !== undefined ? { lastCompactionAt: lastCompaction } : {}),
     };
-    const used = window ? `${formatTokens(session.tokens.context)} / ${formatTokens(window)} (${Math.round((session.tokens.context / window) * 100)}%)` : formatTokens(session.tokens.context);
+    const used = window
+      ? `${formatTokens(session.tokens.context)} / ${formatTokens(window)} (${Math.round((session.tokens.context / window) * 100)}%)`
+      : formatTokens(session.tokens.context);
     const lines = [
       `gateway  v${CLAW_VERSION} on ${hostname()} · pid ${process.pid} · up ${Math.round(process.uptime())}s`,
       `session  ${sessionKey} (${session.sessionId})`,

@@ -55,7 +55,12 @@ class Calls {
 
   async run(prompt: string, maxOutputTokens: number): Promise<string> {
     this.count += 1;
-    const text = await this.request.summarise({ system: SUMMARISER_SYSTEM, prompt, maxOutputTokens, ...(this.request.signal ? { signal: this.request.signal } : {}) });
+    const text = await this.request.summarise({
+      system: SUMMARISER_SYSTEM,
+      prompt,
+      maxOutputTokens,
+      ...(this.request.signal ? { signal: this.request.signal } : {}),
+    });
     return text.trim();
   }
 }
@@ -64,14 +69,28 @@ async function stagedSummary(calls: Calls, chunks: readonly Unit[][], limit: num
   const maxChars = limit * CHARS_PER_TOKEN_FLOOR;
   if (chunks.length === 1) return calls.run(chunkPrompt(renderChunk(chunks[0]!, maxChars), 0, 1, budget, instructions), budget);
   const partials: string[] = [];
-  for (const [index, chunk] of chunks.entries()) partials.push(await calls.run(chunkPrompt(renderChunk(chunk, maxChars), index, chunks.length, budget, instructions), budget));
+  for (const [index, chunk] of chunks.entries())
+    partials.push(await calls.run(chunkPrompt(renderChunk(chunk, maxChars), index, chunks.length, budget, instructions), budget));
   // Partials that came back too long are cut so the merge input still fits.
   const perPartial = Math.floor(maxChars / partials.length);
-  return calls.run(mergePrompt(partials.map((partial) => partial.slice(0, perPartial)), budget, instructions), budget);
+  return calls.run(
+    mergePrompt(
+      partials.map((partial) => partial.slice(0, perPartial)),
+      budget,
+      instructions,
+    ),
+    budget,
+  );
 }
 
 /** A summary with every identifier: named once to the summariser, then appended mechanically. */
-async function withIdentifiers(calls: Calls, summary: string, identifiers: readonly Identifier[], budget: number, instructions: string | undefined): Promise<{ summary: string; appended: string[] }> {
+async function withIdentifiers(
+  calls: Calls,
+  summary: string,
+  identifiers: readonly Identifier[],
+  budget: number,
+  instructions: string | undefined,
+): Promise<{ summary: string; appended: string[] }> {
   let missing = missingIdentifiers(summary, identifiers);
   if (missing.length === 0) return { summary, appended: [] };
   const revised = await calls.run(missingIdentifiersPrompt(summary, missing, budget, instructions), budget);
@@ -81,7 +100,7 @@ async function withIdentifiers(calls: Calls, summary: string, identifiers: reado
     missing = revisedMissing;
   }
   if (missing.length === 0) return { summary, appended: [] };
-  return { summary: summary + '\n' + identifierAppendix(missing), appended: missing.map((identifier) => identifier.value) };
+  return { summary: `${summary}\n${identifierAppendix(missing)}`, appended: missing.map((identifier) => identifier.value) };
 }
 
 function sum(units: readonly Unit[]): number {

@@ -104,7 +104,16 @@ export class ContextWindow {
   async account(): Promise<ContextAccount> {
     const { system, bootstrap, tools, settings } = this.#options;
     const assembled = assembleContext(this.#session.entries());
-    return accountContext({ window: this.window, family: this.family, systemPrompt: system, bootstrap, tools, messages: assembled.messages, freshFrom: assembled.freshFrom, settings });
+    return accountContext({
+      window: this.window,
+      family: this.family,
+      systemPrompt: system,
+      bootstrap,
+      tools,
+      messages: assembled.messages,
+      freshFrom: assembled.freshFrom,
+      settings,
+    });
   }
 
   async publish(account?: ContextAccount): Promise<ContextAccount> {
@@ -138,7 +147,11 @@ export class ContextWindow {
 
   /** Marks this compaction cycle's flush as done (before it runs, so a failing flush is not retried). */
   async recordFlush(): Promise<void> {
-    await this.#session.append({ type: 'custom', customType: MEMORY_FLUSH_RECORD, data: { memoryFlushCompactionCount: compactionCycle(this.#session.entries()) } });
+    await this.#session.append({
+      type: 'custom',
+      customType: MEMORY_FLUSH_RECORD,
+      data: { memoryFlushCompactionCount: compactionCycle(this.#session.entries()) },
+    });
   }
 
   async #flushIfDue(account: ContextAccount): Promise<void> {
@@ -171,9 +184,21 @@ export class ContextWindow {
       events.agent({ ...base, phase: 'error', tokensBefore: result.tokensBefore, detail: result.reason });
       return result;
     }
-    await this.#session.append({ type: 'compaction', summary: result.summary, firstKeptEntryId: result.firstKeptEntryId, tokensBefore: result.tokensBefore, tokensAfter: result.tokensAfter });
+    await this.#session.append({
+      type: 'compaction',
+      summary: result.summary,
+      firstKeptEntryId: result.firstKeptEntryId,
+      tokensBefore: result.tokensBefore,
+      tokensAfter: result.tokensAfter,
+    });
     await this.#session.setCompactionCount(compactionHistory(this.#session.entries()).length);
-    events.agent({ ...base, phase: 'end', tokensBefore: result.tokensBefore, tokensAfter: result.tokensAfter, detail: `${result.summarisedMessages} messages summarised` });
+    events.agent({
+      ...base,
+      phase: 'end',
+      tokensBefore: result.tokensBefore,
+      tokensAfter: result.tokensAfter,
+      detail: `${result.summarisedMessages} messages summarised`,
+    });
     await this.publish();
     return result;
   }

@@ -32,7 +32,12 @@ export function nextRecoveryStep(state: RecoveryState, canCompact: boolean): Rec
 }
 
 /** Tool results of a history cut to `share` of the window; the transcript on disk keeps them whole. */
-export function shrinkToolResults(messages: readonly HistoryMessage[], window: number, share: number, family: WireApi): { messages: HistoryMessage[]; shrunk: number } {
+export function shrinkToolResults(
+  messages: readonly HistoryMessage[],
+  window: number,
+  share: number,
+  family: WireApi,
+): { messages: HistoryMessage[]; shrunk: number } {
   const cap = toolResultCap(window, share);
   let shrunk = 0;
   const out = messages.map((message) => {

@@ -13,7 +13,8 @@ ${SUMMARY_SECTIONS.map((name) => `## ${name}`).join('\n')}
 Under "Exact identifiers" list, verbatim and character for character, every identifier that matters: ids, UUIDs, hashes, URLs, file paths, host names, IP addresses, ports, ticket numbers. Never shorten or paraphrase them. Leave a section with "- none" when it has nothing.`;
 
 function renderMessage(message: HistoryMessage): string {
-  if (message.role === 'user') return isSummaryMessage(message) ? `Summary of what came before:\n${message.content.slice(SUMMARY_PREFIX.length)}` : `User: ${message.content}`;
+  if (message.role === 'user')
+    return isSummaryMessage(message) ? `Summary of what came before:\n${message.content.slice(SUMMARY_PREFIX.length)}` : `User: ${message.content}`;
   if (message.role === 'toolResult') return `Tool result (${message.toolName}${message.isError ? ', error' : ''}): ${message.content}`;
   const parts: string[] = [];
   for (const block of message.content) {
@@ -25,7 +26,10 @@ function renderMessage(message: HistoryMessage): string {
 
 /** The full text of units: what identifiers are checked against. */
 export function renderUnits(units: readonly Unit[]): string {
-  return units.flatMap((unit) => unit.messages.map(renderMessage)).filter(Boolean).join('\n\n');
+  return units
+    .flatMap((unit) => unit.messages.map(renderMessage))
+    .filter(Boolean)
+    .join('\n\n');
 }
 
 /**

@@ -108,7 +108,12 @@ export function accountContext(sources: ContextSources): ContextAccount {
     else if (message.role === 'toolResult') toolResults += tokens;
     else conversation += tokens;
   });
-  parts.push({ name: 'history:summary', tokens: summary }, { name: 'history:messages', tokens: conversation }, { name: 'history:tool results', tokens: toolResults }, { name: 'new message', tokens: newMessage });
+  parts.push(
+    { name: 'history:summary', tokens: summary },
+    { name: 'history:messages', tokens: conversation },
+    { name: 'history:tool results', tokens: toolResults },
+    { name: 'new message', tokens: newMessage },
+  );
   const estimated = parts.reduce((sum, part) => sum + part.tokens, 0);
   const reported = reportedTokens(messages, family, sources.freshFrom);
   const used = reported ?? estimated;

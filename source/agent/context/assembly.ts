@@ -55,7 +55,15 @@ export function effectiveCompaction(entries: readonly TranscriptEntry[]): { entr
 
 /** The summary as the model sees it: a user message at the head of the history. */
 export function summaryMessage(entry: CompactionEntry): HistoryMessage {
-  return { id: entry.id, parentId: entry.parentId, timestamp: entry.timestamp, type: 'message', role: 'user', content: SUMMARY_PREFIX + entry.summary, meta: { synthetic: 'compaction' } };
+  return {
+    id: entry.id,
+    parentId: entry.parentId,
+    timestamp: entry.timestamp,
+    type: 'message',
+    role: 'user',
+    content: SUMMARY_PREFIX + entry.summary,
+    meta: { synthetic: 'compaction' },
+  };
 }
 
 export function isSummaryMessage(message: HistoryMessage): boolean {
@@ -103,6 +111,8 @@ export function compactionHistory(entries: readonly TranscriptEntry[]): Compacti
     if (undo !== undefined) undone.add(undo);
   }
   return entries.flatMap((entry) =>
-    entry.type === 'compaction' && !undone.has(entry.id) ? [{ id: entry.id, at: entry.timestamp, before: entry.tokensBefore, after: entry.tokensAfter ?? entry.tokensBefore }] : [],
+    entry.type === 'compaction' && !undone.has(entry.id)
+      ? [{ id: entry.id, at: entry.timestamp, before: entry.tokensBefore, after: entry.tokensAfter ?? entry.tokensBefore }]
+      : [],
   );
 }

@@ -11,6 +11,14 @@ export {
   type CompactionRecord,
   type CompactionUndoData,
 } from './assembly.js';
-export { accountContext, contextEventPayload, reportedTokens, toolSchemaTokens, type ContextAccount, type ContextPart, type ContextSources } from './accounting.js';
+export {
+  accountContext,
+  contextEventPayload,
+  reportedTokens,
+  toolSchemaTokens,
+  type ContextAccount,
+  type ContextPart,
+  type ContextSources,
+} from './accounting.js';
 export { contextThresholds, defaultContextSettings, type ContextSettings, type ContextThresholds } from './thresholds.js';
 export { guardToolResult, toolResultCap, type GuardedResult } from './tool-result-guard.js';

@@ -13,7 +13,8 @@ export interface GuardedResult {
 /** How to get at the part that was cut, in terms of the tool that produced it. */
 function readTheRest(toolName: string): string {
   if (toolName === 'read') return 'call read again with from/to line numbers for the part you need';
-  if (toolName === 'exec' || toolName === 'process') return 'run the command again writing its output to a file, then read that file in parts, or filter the output (grep, head, tail)';
+  if (toolName === 'exec' || toolName === 'process')
+    return 'run the command again writing its output to a file, then read that file in parts, or filter the output (grep, head, tail)';
   if (toolName === 'web_fetch') return 'fetch the page again with a smaller maxChars or a more specific URL';
   return 'call the tool again with a narrower request';
 }

@@ -55,7 +55,9 @@ export const run: CommandRun = async ({ argv }) => {
     // A turn blocked on an exec approval would otherwise look like a hang.
     client.on('approval.requested', ({ approval }) => {
       if (approval.sessionKey !== session) return;
-      process.stderr.write(`${json ? '' : '\n'}claw: waiting for approval ${approval.id} to run \`${approval.command}\` — answer in the TUI or with \`claw approvals approve ${approval.id}\` (or deny).\n`);
+      process.stderr.write(
+        `${json ? '' : '\n'}claw: waiting for approval ${approval.id} to run \`${approval.command}\` — answer in the TUI or with \`claw approvals approve ${approval.id}\` (or deny).\n`,
+      );
     });
     client.on('chat', (event) => {
       if (event.sessionKey !== session) return;
@@ -73,7 +75,9 @@ export const run: CommandRun = async ({ argv }) => {
     }
     if (!json) {
       const text =
-        end.state === 'error' ? `claw: ${end.message}${end.hint ? `\n${end.hint}` : ''}` : `claw: the turn was aborted (${end.state === 'aborted' ? end.reason : 'no reason given'})`;
+        end.state === 'error'
+          ? `claw: ${end.message}${end.hint ? `\n${end.hint}` : ''}`
+          : `claw: the turn was aborted (${end.state === 'aborted' ? end.reason : 'no reason given'})`;
       process.stderr.write(`\n${text}\n`);
     }
     return 1;

@@ -24,9 +24,11 @@ function visibleCommand(command: string, indent: string): { text: string; warnin
 }
 
 function describeStatus(record: ApprovalRecord, now: number): string {
-  if (record.status === 'pending') return `pending, asked ${formatDuration(Math.max(0, now - record.createdAt))} ago, expires in ${formatDuration(Math.max(0, record.expiresAt - now))}`;
+  if (record.status === 'pending')
+    return `pending, asked ${formatDuration(Math.max(0, now - record.createdAt))} ago, expires in ${formatDuration(Math.max(0, record.expiresAt - now))}`;
   const when = record.resolvedAt === undefined ? '' : ` ${formatDuration(Math.max(0, now - record.resolvedAt))} ago`;
-  if (record.status === 'expired') return record.resolvedBy === 'cancelled' ? `cancelled by the tool call that asked${when}` : `expired unanswered${when} (denied)`;
+  if (record.status === 'expired')
+    return record.resolvedBy === 'cancelled' ? `cancelled by the tool call that asked${when}` : `expired unanswered${when} (denied)`;
   return `${record.status}${record.decision && record.decision !== 'deny' ? ` (${record.decision})` : ''} by ${record.resolvedBy ?? 'unknown'}${when}`;
 }
 
@@ -74,7 +76,8 @@ async function findRecord(client: GatewayClient, id: string): Promise<ApprovalRe
   if (exact) return exact;
   const matches = approvals.filter((a) => a.id.startsWith(id));
   if (matches.length === 1) return matches[0]!;
-  if (matches.length > 1) throw new ClawError('bad_request', `"${id}" matches ${matches.length} approvals (${matches.map((a) => a.id).join(', ')}); give more of the id.`);
+  if (matches.length > 1)
+    throw new ClawError('bad_request', `"${id}" matches ${matches.length} approvals (${matches.map((a) => a.id).join(', ')}); give more of the id.`);
   throw new ClawError('not_found', `No approval request "${id}". Run \`claw approvals list\` to see pending requests.`);
 }
 
@@ -111,7 +114,11 @@ async function answer(client: GatewayClient, id: string, decision: 'once' | 'ses
     } else {
       process.stdout.write(`Rule written for agent ${record.agentId}: ${revealText(result.rule).text}\n`);
       const matched = result.wouldMatch ?? [];
-      process.stdout.write(matched.length === 0 ? 'It would not have matched any recent command.\n' : `It would have matched ${matched.length} recent command${matched.length === 1 ? '' : 's'}:\n`);
+      process.stdout.write(
+        matched.length === 0
+          ? 'It would not have matched any recent command.\n'
+          : `It would have matched ${matched.length} recent command${matched.length === 1 ? '' : 's'}:\n`,
+      );
       for (const text of matched) process.stdout.write(`  ${visibleCommand(text, '  ').text}\n`);
     }
   }
@@ -139,7 +146,8 @@ export const run: CommandRun = async ({ argv }) => {
   const [action = 'list', id, ...extra] = positionals;
   if (extra.length > 0) return fail(`unexpected "${extra.join(' ')}".\n${usage}`);
   if (values.session && values.always) return fail('use either --session or --always, not both.');
-  if ((values.session || values.always) && action !== 'approve') return fail(`--${values.session ? 'session' : 'always'} only applies to \`approve\`.\n${usage}`);
+  if ((values.session || values.always) && action !== 'approve')
+    return fail(`--${values.session ? 'session' : 'always'} only applies to \`approve\`.\n${usage}`);
   if (action === 'list' && id !== undefined) return fail(`list takes no ID.\n${usage}`);
   if ((action === 'approve' || action === 'deny') && !id) return fail(`${action} needs an approval ID (see \`claw approvals list\`).\n${usage}`);
   if (action !== 'list' && action !== 'approve' && action !== 'deny') return fail(`unknown action "${action}".\n${usage}`);

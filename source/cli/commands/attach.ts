@@ -64,7 +64,9 @@ export const run: CommandRun = async ({ argv }) => {
     token = attachment.info.token;
   }
   const client = new GatewayClient({ url, token, reconnect: true, clientName: clientName('tui') });
-  tunnel?.onState((state) => { if (state === 'open') client.reconnectNow(); });
+  tunnel?.onState((state) => {
+    if (state === 'open') client.reconnectNow();
+  });
   try {
     await client.connect();
     prepareInteractiveEnv();

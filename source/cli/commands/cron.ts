@@ -16,7 +16,21 @@ const usage = `Usage:
   claw cron runs ID [--limit N] [--json]
   claw cron enable ID | claw cron disable ID`;
 
-const VALUE_OPTIONS = new Set(['--name', '--cron', '--tz', '--every', '--at', '--message', '--system', '--model', '--timeout', '--announce', '--agent', '--catch-up', '--limit']);
+const VALUE_OPTIONS = new Set([
+  '--name',
+  '--cron',
+  '--tz',
+  '--every',
+  '--at',
+  '--message',
+  '--system',
+  '--model',
+  '--timeout',
+  '--announce',
+  '--agent',
+  '--catch-up',
+  '--limit',
+]);
 const SWITCHES = new Set(['--exact', '--retry-interrupted', '--allow-scheduling', '--keep', '--disabled', '--json']);
 
 class UsageError extends Error {}
@@ -60,7 +74,13 @@ function jobFields(options: Map<string, string | true>): CronJobPatch {
   const patch: CronJobPatch = {};
   const schedules = ['--cron', '--every', '--at'].filter((key) => options.has(key));
   if (schedules.length > 1) throw new UsageError(`give one schedule, not ${schedules.join(' and ')}.`);
-  if (text('--cron')) patch.schedule = { kind: 'cron', expr: text('--cron')!, ...(text('--tz') ? { tz: text('--tz')! } : {}), ...(options.has('--exact') ? { exact: true } : {}) };
+  if (text('--cron'))
+    patch.schedule = {
+      kind: 'cron',
+      expr: text('--cron')!,
+      ...(text('--tz') ? { tz: text('--tz')! } : {}),
+      ...(options.has('--exact') ? { exact: true } : {}),
+    };
   else if (text('--every')) patch.schedule = { kind: 'every', every: text('--every')! };
   else if (text('--at')) patch.schedule = { kind: 'at', at: text('--at')! };
   else if (options.has('--tz')) throw new UsageError('--tz goes with --cron.');
@@ -68,7 +88,12 @@ function jobFields(options: Map<string, string | true>): CronJobPatch {
   if (text('--message')) {
     const timeout = text('--timeout');
     if (timeout !== undefined && !/^\d+$/.test(timeout)) throw new UsageError(`--timeout is whole seconds, got "${timeout}".`);
-    patch.payload = { kind: 'agentTurn', message: text('--message')!, ...(text('--model') ? { model: text('--model')! } : {}), ...(timeout ? { timeoutSeconds: Number(timeout) } : {}) };
+    patch.payload = {
+      kind: 'agentTurn',
+      message: text('--message')!,
+      ...(text('--model') ? { model: text('--model')! } : {}),
+      ...(timeout ? { timeoutSeconds: Number(timeout) } : {}),
+    };
   } else if (text('--system')) {
     patch.payload = { kind: 'systemEvent', text: text('--system')! };
   }
@@ -100,7 +125,15 @@ function printJobs(jobs: CronJob[]): void {
     process.stdout.write('No cron jobs. Add one with `claw cron add --name NAME --cron "0 8 * * *" --message "…"`.\n');
     return;
   }
-  const rows = jobs.map((job) => [job.id, job.name, job.enabled ? 'on' : 'off', describeSchedule(job), when(job.state.nextRunAt), job.state.lastStatus ?? '-', job.state.blockedReason ?? job.state.lastError ?? '']);
+  const rows = jobs.map((job) => [
+    job.id,
+    job.name,
+    job.enabled ? 'on' : 'off',
+    describeSchedule(job),
+    when(job.state.nextRunAt),
+    job.state.lastStatus ?? '-',
+    job.state.blockedReason ?? job.state.lastError ?? '',
+  ]);
   printRows(['ID', 'NAME', 'ON', 'SCHEDULE', 'NEXT RUN', 'LAST', 'NOTE'], rows);
 }
 
@@ -109,13 +142,27 @@ function printRuns(runs: CronRun[]): void {
     process.stdout.write('No runs yet.\n');
     return;
   }
-  const rows = runs.map((run) => [when(run.scheduledAt), run.status, run.startedAt ? when(run.startedAt) : '-', run.finishedAt ? when(run.finishedAt) : '-', String(run.tokens ?? '-'), run.deliveredMessageId ?? '', run.error ?? run.reason ?? '']);
+  const rows = runs.map((run) => [
+    when(run.scheduledAt),
+    run.status,
+    run.startedAt ? when(run.startedAt) : '-',
+    run.finishedAt ? when(run.finishedAt) : '-',
+    String(run.tokens ?? '-'),
+    run.deliveredMessageId ?? '',
+    run.error ?? run.reason ?? '',
+  ]);
   printRows(['SLOT', 'STATUS', 'STARTED', 'FINISHED', 'TOKENS', 'DELIVERED', 'NOTE'], rows);
 }
 
 function printRows(header: string[], rows: string[][]): void {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-  for (const row of [header, ...rows]) process.stdout.write(`${row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd()}\n`);
+  for (const row of [header, ...rows])
+    process.stdout.write(
+      `${row
+        .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!)))
+        .join('  ')
+        .trimEnd()}\n`,
+    );
 }
 
 export const run: CommandRun = async (input) => {
@@ -177,11 +224,15 @@ export const run: CommandRun = async (input) => {
       process.stdout.write(`${id}: slot ${when(started.scheduledAt)} ${started.status}; follow it with \`claw cron runs ${id}\`\n`);
     } else {
       const patch: CronJobPatch = sub === 'enable' ? { enabled: true } : sub === 'disable' ? { enabled: false } : fields;
-      const { job } = sub === 'add'
-        ? await client.request('cron.add', { job: fields as Required<Pick<CronJobPatch, 'name' | 'schedule' | 'payload'>> })
-        : await client.request('cron.update', { id: id!, patch });
+      const { job } =
+        sub === 'add'
+          ? await client.request('cron.add', { job: fields as Required<Pick<CronJobPatch, 'name' | 'schedule' | 'payload'>> })
+          : await client.request('cron.update', { id: id!, patch });
       if (json) printJson(job);
-      else process.stdout.write(`${sub === 'add' ? 'added' : 'updated'} ${job.id} "${job.name}": ${describeSchedule(job)}, ${job.enabled ? `next run ${when(job.state.nextRunAt)}` : 'disabled'}\n`);
+      else
+        process.stdout.write(
+          `${sub === 'add' ? 'added' : 'updated'} ${job.id} "${job.name}": ${describeSchedule(job)}, ${job.enabled ? `next run ${when(job.state.nextRunAt)}` : 'disabled'}\n`,
+        );
     }
     return 0;
   } finally {

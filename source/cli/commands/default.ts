@@ -23,7 +23,12 @@ export const run: CommandRun = async () => {
     process.stdout.write(describeStatus(await gatewayStatus(paths), paths.root));
     return 0;
   }
-  const client = new GatewayClient({ url: gateway.url, token: process.env.CLAW_GATEWAY_TOKEN || gateway.token, reconnect: true, clientName: clientName('tui') });
+  const client = new GatewayClient({
+    url: gateway.url,
+    token: process.env.CLAW_GATEWAY_TOKEN || gateway.token,
+    reconnect: true,
+    clientName: clientName('tui'),
+  });
   const [{ runTui }] = await Promise.all([tui, client.connect()]);
   try {
     return await runTui({ client });

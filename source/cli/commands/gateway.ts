@@ -1,5 +1,13 @@
 import { CLAW_VERSION, statePaths } from '../../config/index.js';
-import { createScopedToken, ensureGatewayTokenSync, listScopedTokens, loadConfig, parseScopes, readGatewayTokenSync, revokeScopedToken } from '../../config/index.js';
+import {
+  createScopedToken,
+  ensureGatewayTokenSync,
+  listScopedTokens,
+  loadConfig,
+  parseScopes,
+  readGatewayTokenSync,
+  revokeScopedToken,
+} from '../../config/index.js';
 import { findLocalGateway, restartGateway, startGatewayDetached, stopGateway } from '../../client/index.js';
 import type { CommandRun } from '../command.js';
 import { printJson } from '../format.js';
@@ -41,14 +49,19 @@ function tokenCommand(paths: StatePaths, rest: readonly string[], argv: readonly
         const name = option(argv, 'name');
         const { token, record } = createScopedToken(paths, parseScopes(scopesText), name);
         if (json) printJson({ id: record.id, scopes: record.scopes, token, ...(name ? { name } : {}) });
-        else process.stdout.write(`${token}\nid ${record.id} · scopes ${record.scopes.join(',')} · shown once: store it now (revoke with \`claw gateway token revoke ${record.id}\`)\n`);
+        else
+          process.stdout.write(
+            `${token}\nid ${record.id} · scopes ${record.scopes.join(',')} · shown once: store it now (revoke with \`claw gateway token revoke ${record.id}\`)\n`,
+          );
         return 0;
       }
       case 'list': {
         const tokens = listScopedTokens(paths).map(({ hash: _hash, ...rest }) => rest);
         if (json) printJson({ tokens });
         else if (tokens.length === 0) process.stdout.write('No scoped tokens (the main token has every scope).\n');
-        else for (const t of tokens) process.stdout.write(`${t.id}  ${t.scopes.join(',').padEnd(22)} ${new Date(t.createdAt).toISOString()}${t.name ? `  ${t.name}` : ''}\n`);
+        else
+          for (const t of tokens)
+            process.stdout.write(`${t.id}  ${t.scopes.join(',').padEnd(22)} ${new Date(t.createdAt).toISOString()}${t.name ? `  ${t.name}` : ''}\n`);
         return 0;
       }
       case 'revoke': {
@@ -98,7 +111,9 @@ export const run: CommandRun = async (input) => {
       try {
         loadConfig(paths.config);
       } catch (error) {
-        process.stderr.write(`claw: not restarting; the gateway keeps running on its last good config.\n${error instanceof Error ? error.message : String(error)}\n`);
+        process.stderr.write(
+          `claw: not restarting; the gateway keeps running on its last good config.\n${error instanceof Error ? error.message : String(error)}\n`,
+        );
         return 1;
       }
       const gateway = await restartGateway(paths);
@@ -113,12 +128,14 @@ export const run: CommandRun = async (input) => {
       if (input.argv.includes('--start')) await startGatewayDetached(paths);
       const found = findLocalGateway(paths);
       const token = readGatewayTokenSync(paths) ?? ensureGatewayTokenSync(paths);
-      process.stdout.write(`${JSON.stringify({
-        version: CLAW_VERSION,
-        running: Boolean(found),
-        ...(found ? { port: found.info.port, bind: found.info.bind } : {}),
-        token,
-      })}\n`);
+      process.stdout.write(
+        `${JSON.stringify({
+          version: CLAW_VERSION,
+          running: Boolean(found),
+          ...(found ? { port: found.info.port, bind: found.info.bind } : {}),
+          token,
+        })}\n`,
+      );
       return 0;
     }
     case 'install': {

@@ -9,7 +9,15 @@ const usage = 'Usage: claw heartbeat status|now|pause|resume [--agent ID] [--jso
 const when = (at: number | undefined): string => (at === undefined ? '-' : new Date(at).toISOString().replace('.000Z', 'Z'));
 
 function describe(status: HeartbeatAgentStatus): string {
-  const state = !status.enabled ? 'off (every: 0)' : status.paused ? 'PAUSED' : status.budgetExhaustedAt !== undefined ? 'stopped for today (budget spent)' : status.running ? 'running' : 'on';
+  const state = !status.enabled
+    ? 'off (every: 0)'
+    : status.paused
+      ? 'PAUSED'
+      : status.budgetExhaustedAt !== undefined
+        ? 'stopped for today (budget spent)'
+        : status.running
+          ? 'running'
+          : 'on';
   return [
     `heartbeat (${status.agentId}): ${state}`,
     `  every       ${status.enabled ? formatDuration(status.everyMs) : '-'}`,

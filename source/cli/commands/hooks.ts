@@ -71,7 +71,8 @@ function printListing(list: Listing): void {
     process.stdout.write(`  ${hook.description}\n`);
     for (const reason of hook.unmet) process.stdout.write(`  not running: ${reason}\n`);
     if (list.gateway) process.stdout.write(`  runs ${hook.runs}, failures ${hook.failures}\n`);
-    if (hook.lastError) process.stdout.write(`  last error ${formatDuration(Math.max(0, now - hook.lastError.at))} ago on ${hook.lastError.event}: ${hook.lastError.message}\n`);
+    if (hook.lastError)
+      process.stdout.write(`  last error ${formatDuration(Math.max(0, now - hook.lastError.at))} ago on ${hook.lastError.event}: ${hook.lastError.message}\n`);
   }
   for (const bad of list.invalid) process.stdout.write(`invalid: ${bad.error}\n`);
   for (const hidden of list.shadowed) process.stdout.write(`shadowed: ${hidden.dir} (a hook named ${hidden.name} at ${hidden.by} wins)\n`);
@@ -117,7 +118,11 @@ async function postSample(paths: StatePaths, route: string | undefined, sample: 
   if (mapping?.[1].auth === 'signature') {
     const id = `msg_test_${Date.now()}`;
     const timestamp = Math.floor(Date.now() / 1000);
-    Object.assign(headers, { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signWebhook(mapping[1].secret!, id, timestamp, sample) });
+    Object.assign(headers, {
+      'webhook-id': id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signWebhook(mapping[1].secret!, id, timestamp, sample),
+    });
   } else {
     headers.authorization = `Bearer ${ensureWebhookTokenSync(paths, readGatewayTokenSync(paths))}`;
   }

@@ -62,7 +62,8 @@ function parseAdd(words: string[]): AddRequest | string {
     }
   }
   if (entry.url !== undefined) {
-    if (command.length > 0 || Object.keys(env).length > 0 || entry.cwd !== undefined) return 'use either --url (HTTP server) or -- CMD ARGS (stdio server), not both.';
+    if (command.length > 0 || Object.keys(env).length > 0 || entry.cwd !== undefined)
+      return 'use either --url (HTTP server) or -- CMD ARGS (stdio server), not both.';
     return { name, entry: { ...entry, ...(Object.keys(headers).length ? { headers } : {}) } };
   }
   if (Object.keys(headers).length > 0) return '--header only applies to --url servers.';
@@ -92,7 +93,12 @@ function printTable(servers: McpServerInfo[], connected: boolean): void {
   const header = ['NAME', 'STATE', 'TOOLS', 'TRUST', 'TARGET', 'LAST ERROR'];
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
   for (const row of [header, ...rows]) {
-    process.stdout.write(`${row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  ').trimEnd()}\n`);
+    process.stdout.write(
+      `${row
+        .map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!)))
+        .join('  ')
+        .trimEnd()}\n`,
+    );
   }
   for (const server of servers) {
     for (const tool of server.skippedTools ?? []) process.stdout.write(`\n${server.name}: tool "${tool.name}" is not offered to the model: ${tool.reason}.`);
@@ -142,7 +148,9 @@ async function list(json: boolean): Promise<number> {
     return 0;
   }
   printTable(servers, false);
-  process.stdout.write('\nNo gateway is running, so these servers are not connected. Start it with `claw gateway start`, or try one with `claw mcp test NAME`.\n');
+  process.stdout.write(
+    '\nNo gateway is running, so these servers are not connected. Start it with `claw gateway start`, or try one with `claw mcp test NAME`.\n',
+  );
   return 0;
 }
 
@@ -158,7 +166,11 @@ async function logs(name: string | undefined, json: boolean): Promise<number> {
   const server = knownServer(config, name, 'logs');
   if (typeof server === 'number') return server;
   const result = await withGateway((client) => client.request('mcp.logs', { server }));
-  if (!result) return fail(`no gateway is running, so "${server}" has no log. Start it with \`claw gateway start\`, or run \`claw mcp test ${server}\` to start the server once and see its stderr.`, 1);
+  if (!result)
+    return fail(
+      `no gateway is running, so "${server}" has no log. Start it with \`claw gateway start\`, or run \`claw mcp test ${server}\` to start the server once and see its stderr.`,
+      1,
+    );
   if (json) {
     printJson(result);
     return 0;
@@ -198,7 +210,9 @@ async function test(name: string | undefined, json: boolean): Promise<number> {
     return 1;
   }
   out(`  connect  ${report.initializeMs} ms (start and initialize)`);
-  out(`  list     ${report.listMs} ms (${report.tools.length} tools, ${report.prompts.length} prompts, ${report.resources} resources, ${report.templates} templates)`);
+  out(
+    `  list     ${report.listMs} ms (${report.tools.length} tools, ${report.prompts.length} prompts, ${report.resources} resources, ${report.templates} templates)`,
+  );
   out(`  ping     ${report.pingMs} ms`);
   if (report.tools.length > 0) out(`  tools:   ${report.tools.join(', ')}`);
   if (report.prompts.length > 0) out(`  prompts: ${report.prompts.join(', ')}`);
@@ -236,7 +250,8 @@ export const run: CommandRun = async ({ args, flags, argv }) => {
       if (typeof parsed === 'string') return fail(`${parsed}\n${usage}`);
       const raw = readRawConfig(file);
       const servers = (raw.mcpServers ?? {}) as Record<string, unknown>;
-      if (servers[parsed.name] !== undefined) return fail(`a server named "${parsed.name}" already exists; remove it first with \`claw mcp remove ${parsed.name}\`.`, 1);
+      if (servers[parsed.name] !== undefined)
+        return fail(`a server named "${parsed.name}" already exists; remove it first with \`claw mcp remove ${parsed.name}\`.`, 1);
       writeRawConfig(file, { ...raw, mcpServers: { ...servers, [parsed.name]: parsed.entry } });
       process.stdout.write(`Added MCP server "${parsed.name}" to ${file}.${restartHint} Try it now with \`claw mcp test ${parsed.name}\`.\n`);
       return 0;

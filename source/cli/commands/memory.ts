@@ -5,7 +5,8 @@ import { ClawError } from '../../protocol/index.js';
 import type { CommandRun } from '../command.js';
 import { printJson } from '../format.js';
 
-const usage = 'Usage: claw memory status [--json] [--agent ID]\n       claw memory index [--force] [--agent ID]\n       claw memory search "query" [--json] [--agent ID] [--max N] [--min-score 0..1]';
+const usage =
+  'Usage: claw memory status [--json] [--agent ID]\n       claw memory index [--force] [--agent ID]\n       claw memory search "query" [--json] [--agent ID] [--max N] [--min-score 0..1]';
 
 function formatStatus(status: MemoryStatus): string {
   const lines = [
@@ -51,9 +52,10 @@ function progressPrinter(): ((p: SyncProgress) => void) | undefined {
   let files = '';
   return (p) => {
     if (p.phase === 'files') files = `files ${p.filesDone}/${p.filesTotal} · chunks ${p.chunks}`;
-    const line = p.phase === 'files'
-      ? `${bar(p.filesDone, p.filesTotal)} ${files}`
-      : `${bar(p.embeddingsDone, p.embeddingsTotal)} ${files} · embeddings ${p.embeddingsDone}/${p.embeddingsTotal}`;
+    const line =
+      p.phase === 'files'
+        ? `${bar(p.filesDone, p.filesTotal)} ${files}`
+        : `${bar(p.embeddingsDone, p.embeddingsTotal)} ${files} · embeddings ${p.embeddingsDone}/${p.embeddingsTotal}`;
     process.stderr.write(`\r\x1b[2K${line}`);
   };
 }
@@ -92,7 +94,11 @@ export const run: CommandRun = async ({ args, flags }) => {
       let statuses: MemoryStatus[];
       if (viaGateway) {
         const client = await connectLocal(paths);
-        try { statuses = (await client.request('memory.status', flags.agent ? { agentId } : {})).agents; } finally { client.close(); }
+        try {
+          statuses = (await client.request('memory.status', flags.agent ? { agentId } : {})).agents;
+        } finally {
+          client.close();
+        }
       } else {
         statuses = [await withLocalIndex(paths, agentId, async (index) => index.status())];
       }
@@ -108,7 +114,9 @@ export const run: CommandRun = async ({ args, flags }) => {
         const client = await connectLocal(paths);
         try {
           ({ stats, status } = await client.request('memory.reindex', { agentId, force }, { timeoutMs: 3_600_000 }));
-        } finally { client.close(); }
+        } finally {
+          client.close();
+        }
       } else {
         const onProgress = progressPrinter();
         ({ stats, status } = await withLocalIndex(paths, agentId, async (index) => {
@@ -130,11 +138,20 @@ export const run: CommandRun = async ({ args, flags }) => {
       const max = Number(flags.max);
       const minScore = minScoreFlag(flags.minScore ?? flags['min-score']);
       // JSON is for looking closer: it says why each hit ranked.
-      const params = { query, ...(Number.isInteger(max) && max > 0 ? { maxResults: max } : {}), ...(minScore !== undefined ? { minScore } : {}), ...(flags.json ? { explain: true } : {}) };
+      const params = {
+        query,
+        ...(Number.isInteger(max) && max > 0 ? { maxResults: max } : {}),
+        ...(minScore !== undefined ? { minScore } : {}),
+        ...(flags.json ? { explain: true } : {}),
+      };
       let result: MemorySearchResult;
       if (viaGateway) {
         const client = await connectLocal(paths);
-        try { result = await client.request('memory.search', { ...params, agentId }); } finally { client.close(); }
+        try {
+          result = await client.request('memory.search', { ...params, agentId });
+        } finally {
+          client.close();
+        }
       } else {
         result = await withLocalIndex(paths, agentId, async (index) => index.search(params));
       }

@@ -8,7 +8,10 @@ import { positionals, stringFlag } from './flag-values.js';
 
 const usage = 'Usage: claw message send --session KEY "text" [--mode steer|followup|collect|interrupt] [--timeout SECONDS] [--json]';
 
-type Ending = { state: 'final'; text: string; suppressed?: boolean } | { state: 'error'; message: string; hint?: string } | { state: 'aborted'; reason: string };
+type Ending =
+  | { state: 'final'; text: string; suppressed?: boolean }
+  | { state: 'error'; message: string; hint?: string }
+  | { state: 'aborted'; reason: string };
 
 /**
  * Waits for the end of the run answering the watched runId, following it when
@@ -44,7 +47,13 @@ function waitForEnding(client: GatewayClient, timeoutMs: number): { ending: Prom
   let timer: NodeJS.Timeout | undefined;
   const ending = new Promise<Ending>((resolve, reject) => {
     settle = resolve;
-    timer = setTimeout(() => reject(new Error(`No reply within ${Math.round(timeoutMs / 1000)} s; the message is still queued or running. Watch it with \`claw\` or raise --timeout.`)), timeoutMs);
+    timer = setTimeout(
+      () =>
+        reject(
+          new Error(`No reply within ${Math.round(timeoutMs / 1000)} s; the message is still queued or running. Watch it with \`claw\` or raise --timeout.`),
+        ),
+      timeoutMs,
+    );
   });
   return {
     ending,
@@ -67,7 +76,9 @@ export const run: CommandRun = async ({ argv, flags }) => {
   const sessionKey = stringFlag(argv, 'session');
   const text = textWords.join(' ');
   if (action !== 'send' || !sessionKey || !text) {
-    process.stderr.write(`claw message: ${action !== 'send' ? 'the only action is "send"' : !sessionKey ? '--session KEY is required' : 'no text to send'}.\n${usage}\n`);
+    process.stderr.write(
+      `claw message: ${action !== 'send' ? 'the only action is "send"' : !sessionKey ? '--session KEY is required' : 'no text to send'}.\n${usage}\n`,
+    );
     return 2;
   }
   const modeText = stringFlag(argv, 'mode');

@@ -6,7 +6,6 @@ import { printJson } from '../format.js';
 
 const usage = 'Usage: claw models list [--json]';
 
-
 function formatPrice(listing: ModelListing): string {
   return listing.cost.input === 0 && listing.cost.output === 0 ? '-' : `$${listing.cost.input}/$${listing.cost.output}`;
 }
@@ -21,8 +20,12 @@ export function renderModelTable(listings: ModelListing[], defaultRef: string | 
   ]);
   const header = ['  MODEL', 'CONTEXT', 'MAX OUT', 'PRICE IN/OUT PER 1M', 'READY'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]?.length ?? 0)));
-  const line = (cells: string[]): string => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
-  return [line(header), ...rows.map(line)].join('\n') + '\n';
+  const line = (cells: string[]): string =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
+  return `${[line(header), ...rows.map(line)].join('\n')}\n`;
 }
 
 export const run: CommandRun = async ({ args, flags }) => {
@@ -41,7 +44,8 @@ export const run: CommandRun = async ({ args, flags }) => {
     return 0;
   }
   process.stdout.write(renderModelTable(listings, defaultRef));
-  if (defaultRef) process.stdout.write(`\n* default model: ${defaultRef}${config.agents.defaults.model ? '' : ' (set agents.defaults.model to choose another)'}\n`);
+  if (defaultRef)
+    process.stdout.write(`\n* default model: ${defaultRef}${config.agents.defaults.model ? '' : ' (set agents.defaults.model to choose another)'}\n`);
   else process.stdout.write(`\n${providers.setupGuide()}\n`);
   return 0;
 };

@@ -28,7 +28,9 @@ export const run: CommandRun = async ({ argv, flags }) => {
       return 0;
     }
     if (sessions.length === 0) {
-      process.stdout.write(`no sessions${agentId ? ` for agent ${agentId}` : ''} yet. Start one with \`claw message send --session agent:main:main "hello"\` or \`claw\`.\n`);
+      process.stdout.write(
+        `no sessions${agentId ? ` for agent ${agentId}` : ''} yet. Start one with \`claw message send --session agent:main:main "hello"\` or \`claw\`.\n`,
+      );
       return 0;
     }
     const now = Date.now();

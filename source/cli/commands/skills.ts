@@ -1,7 +1,16 @@
 import { createInterface } from 'node:readline/promises';
 import { join } from 'node:path';
 import { DEFAULT_AGENT_ID, loadConfig, statePaths } from '../../config/index.js';
-import { agentWorkspaceDir, formatInstallPlan, formatSkillsTable, inspectSkillSource, installSkillSync, InstallError, skillRows, SkillsService } from '../../skills/index.js';
+import {
+  agentWorkspaceDir,
+  formatInstallPlan,
+  formatSkillsTable,
+  inspectSkillSource,
+  installSkillSync,
+  InstallError,
+  skillRows,
+  SkillsService,
+} from '../../skills/index.js';
 import type { CommandRun } from '../command.js';
 import { printJson } from '../format.js';
 
@@ -64,7 +73,12 @@ export const run: CommandRun = async ({ flags, argv }) => {
     const skills = service.agent(parsed.agent);
     const rows = skillRows(skills);
     const broken = rows.filter((row) => row.status.startsWith('broken'));
-    if (flags.json) printJson({ agentId: parsed.agent, skills: rows, prompt: { form: skills.prompt.form, chars: skills.prompt.block.length, listed: skills.prompt.listed, omitted: skills.prompt.omitted } });
+    if (flags.json)
+      printJson({
+        agentId: parsed.agent,
+        skills: rows,
+        prompt: { form: skills.prompt.form, chars: skills.prompt.block.length, listed: skills.prompt.listed, omitted: skills.prompt.omitted },
+      });
     else if (action === 'list') process.stdout.write(`${formatSkillsTable(skills)}\n`);
     else {
       for (const row of rows) {
@@ -90,14 +104,17 @@ export const run: CommandRun = async ({ flags, argv }) => {
     try {
       process.stdout.write(`${formatInstallPlan(plan, join(root, plan.manifest.name))}\n`);
       if (!parsed.yes) {
-        if (!process.stdin.isTTY) return fail(`not installed: confirm with --yes${plan.executables.length ? ' (this skill contains executable files)' : ''}.`, 1);
+        if (!process.stdin.isTTY)
+          return fail(`not installed: confirm with --yes${plan.executables.length ? ' (this skill contains executable files)' : ''}.`, 1);
         if (!(await confirm('Install this skill? [y/N] '))) {
           process.stdout.write('Not installed.\n');
           return 1;
         }
       }
       const target = installSkillSync(plan, root);
-      process.stdout.write(`Installed "${plan.manifest.name}" to ${target}. A running gateway picks it up within a second; \`claw skills list\` shows its status.\n`);
+      process.stdout.write(
+        `Installed "${plan.manifest.name}" to ${target}. A running gateway picks it up within a second; \`claw skills list\` shows its status.\n`,
+      );
       return 0;
     } catch (error) {
       if (error instanceof InstallError) return fail(error.message, 1);

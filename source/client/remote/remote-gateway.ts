@@ -38,7 +38,10 @@ export async function readRemoteConnectInfo(target: SshTarget, options: RemoteAt
   try {
     parsed = JSON.parse(line);
   } catch {
-    throw new ClawError('unavailable', `\`${command}\` on ${target.label} printed something unexpected; is the remote claw the same version?\n${stdout.slice(0, 300)}`);
+    throw new ClawError(
+      'unavailable',
+      `\`${command}\` on ${target.label} printed something unexpected; is the remote claw the same version?\n${stdout.slice(0, 300)}`,
+    );
   }
   const result = connectInfo.safeParse(parsed);
   if (!result.success) throw new ClawError('unavailable', `\`${command}\` on ${target.label} answered in an unknown shape; upgrade claw there.`);
@@ -53,7 +56,10 @@ export async function attachOverSsh(targetText: string, options: RemoteAttachOpt
   const target = parseSshTarget(targetText);
   const info = await readRemoteConnectInfo(target, options);
   if (!info.running) {
-    throw new ClawError('unavailable', `The claw gateway on ${target.label} is not running. Start it with \`ssh ${target.label} claw gateway start\`, or run \`claw attach ${targetText} --start\`.`);
+    throw new ClawError(
+      'unavailable',
+      `The claw gateway on ${target.label} is not running. Start it with \`ssh ${target.label} claw gateway start\`, or run \`claw attach ${targetText} --start\`.`,
+    );
   }
   const remotePort = options.remotePort ?? info.port;
   if (remotePort === undefined) throw new ClawError('unavailable', `The gateway on ${target.label} did not report its port; pass --remote-port.`);

@@ -23,8 +23,12 @@ export function runRemote(target: SshTarget, command: string, options: SshOption
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString('utf8'); });
-    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString('utf8'); });
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
     child.on('error', (error) => reject(new ClawError('unavailable', `Cannot run ssh: ${error.message}. Install an OpenSSH client.`)));
     child.on('close', (code) => {
       if (code === 0) resolve(stdout);
@@ -49,7 +53,10 @@ export function freeLocalPort(): Promise<number> {
 function portAccepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => { socket.destroy(); resolve(true); });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
     socket.once('error', () => resolve(false));
   });
 }
@@ -70,7 +77,11 @@ export class SshTunnel {
   private retryTimer: NodeJS.Timeout | undefined;
   private readonly listeners = new Set<(state: TunnelState, detail: string) => void>();
 
-  constructor(private readonly target: SshTarget, private readonly remotePort: number, private readonly options: SshOptions & { localPort?: number } = {}) {}
+  constructor(
+    private readonly target: SshTarget,
+    private readonly remotePort: number,
+    private readonly options: SshOptions & { localPort?: number } = {},
+  ) {}
 
   onState(listener: (state: TunnelState, detail: string) => void): () => void {
     this.listeners.add(listener);
@@ -101,16 +112,22 @@ export class SshTunnel {
     const args = [
       ...baseArgs(this.target, this.options),
       '-N',
-      '-L', `127.0.0.1:${this.localPort}:127.0.0.1:${this.remotePort}`,
-      '-o', 'ExitOnForwardFailure=yes',
-      '-o', 'ServerAliveInterval=15',
-      '-o', 'ServerAliveCountMax=3',
+      '-L',
+      `127.0.0.1:${this.localPort}:127.0.0.1:${this.remotePort}`,
+      '-o',
+      'ExitOnForwardFailure=yes',
+      '-o',
+      'ServerAliveInterval=15',
+      '-o',
+      'ServerAliveCountMax=3',
       this.target.destination,
     ];
     const child = spawn(this.options.sshPath ?? 'ssh', args, { stdio: ['ignore', 'ignore', 'pipe'] });
     this.child = child;
     let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => { stderr += chunk.toString('utf8'); });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
     let exited: number | null | undefined;
     child.on('exit', (code) => {
       exited = code;

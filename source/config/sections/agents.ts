@@ -3,7 +3,6 @@ import { heartbeatDefaults, heartbeatOverride } from './heartbeat.js';
 
 import { thinkingLevelName as thinkingLevel } from '../../protocol/index.js';
 
-
 const agentTuning = {
   /** Model ref `provider/model` used when the session sets none. */
   model: z.string().min(3).optional(),

@@ -10,12 +10,14 @@ export const compactionSection = z.strictObject({
   keepRecentTokens: z.number().int().min(100).default(20_000),
   /** Summariser attempts per compaction before it gives up and says so. */
   maxAttempts: z.number().int().min(1).max(5).default(3),
-  memoryFlush: z.strictObject({
-    /** A silent turn lets the agent write durable notes before history is compacted. */
-    enabled: z.boolean().default(true),
-    /** The flush runs this many tokens before the compaction threshold. */
-    softThresholdTokens: z.number().int().min(0).default(4_000),
-  }).prefault({}),
+  memoryFlush: z
+    .strictObject({
+      /** A silent turn lets the agent write durable notes before history is compacted. */
+      enabled: z.boolean().default(true),
+      /** The flush runs this many tokens before the compaction threshold. */
+      softThresholdTokens: z.number().int().min(0).default(4_000),
+    })
+    .prefault({}),
   /** Largest share of the window one tool result may take (head and tail kept). */
   toolResultMaxShare: z.number().min(0.05).max(0.9).default(0.5),
 });

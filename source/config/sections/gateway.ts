@@ -10,7 +10,11 @@ export const gatewaySection = z.strictObject({
   /** How long SIGTERM / restart waits for running turns before giving up on them. */
   drainTimeoutMs: z.number().int().min(0).max(300_000).default(10_000),
   /** A client whose unsent data passes this is dropped rather than stall the gateway. */
-  sendBufferLimitBytes: z.number().int().min(65_536).default(8 * 1024 * 1024),
+  sendBufferLimitBytes: z
+    .number()
+    .int()
+    .min(65_536)
+    .default(8 * 1024 * 1024),
   /** Interval of the `tick` keep-alive event. */
   tickIntervalMs: z.number().int().min(1000).default(15_000),
   /** Browser origins allowed to open the WebSocket (e.g. `http://localhost:3000`); CLI and TUI send no Origin. Empty refuses every browser. */

@@ -26,7 +26,8 @@ const heartbeatFields = {
   dailyTokenBudget: z.number().int().min(1),
 };
 
-export const DEFAULT_HEARTBEAT_PROMPT = 'Heartbeat: read the HEARTBEAT.md checklist below and act on anything that is due. If nothing needs the user\'s attention, call heartbeat_respond with notify:false (or reply HEARTBEAT_OK). To alert the user, call heartbeat_respond with notify:true and the text.';
+export const DEFAULT_HEARTBEAT_PROMPT =
+  "Heartbeat: read the HEARTBEAT.md checklist below and act on anything that is due. If nothing needs the user's attention, call heartbeat_respond with notify:false (or reply HEARTBEAT_OK). To alert the user, call heartbeat_respond with notify:true and the text.";
 
 /** `agents.defaults.heartbeat`. */
 export const heartbeatDefaults = z.strictObject({

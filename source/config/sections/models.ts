@@ -4,12 +4,14 @@ export const modelInfo = z.strictObject({
   contextWindow: z.number().int().min(1024).default(128_000),
   maxOutput: z.number().int().min(1).default(8192),
   /** US dollars per million tokens. */
-  cost: z.strictObject({
-    input: z.number().min(0).default(0),
-    output: z.number().min(0).default(0),
-    cacheRead: z.number().min(0).optional(),
-    cacheWrite: z.number().min(0).optional(),
-  }).prefault({}),
+  cost: z
+    .strictObject({
+      input: z.number().min(0).default(0),
+      output: z.number().min(0).default(0),
+      cacheRead: z.number().min(0).optional(),
+      cacheWrite: z.number().min(0).optional(),
+    })
+    .prefault({}),
   /**
    * Accepts a thinking level (OpenAI `reasoning_effort`, Anthropic extended
    * thinking). Unset: Anthropic models yes, OpenAI-compatible models no.

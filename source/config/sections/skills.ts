@@ -34,7 +34,9 @@ export const REDACTED = '[redacted]';
 
 /** Every `skills.entries.*.env` value, for the redactor that scrubs known secrets from logs and tool results. */
 export function skillEnvSecrets(skills: z.output<typeof skillsSection>): string[] {
-  return Object.values(skills.entries).flatMap((entry) => Object.values(entry.env)).filter((value) => value.length > 0);
+  return Object.values(skills.entries)
+    .flatMap((entry) => Object.values(entry.env))
+    .filter((value) => value.length > 0);
 }
 
 /** A copy of a config value (whole or any part) with `skills.entries.*.env` values replaced, for printing. */

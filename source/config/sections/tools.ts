@@ -2,7 +2,21 @@ import { z } from 'zod';
 import { webToolSection } from './web.js';
 
 /** Where secrets usually live, relative to the home folder (or absolute); hidden from every exec. */
-export const DEFAULT_SECRET_PATHS = ['.ssh', '.aws', '.azure', '.config/gh', '.config/gcloud', '.kube', '.docker', '.gnupg', '.netrc', '.npmrc', '.pypirc', '.git-credentials', '.password-store'];
+export const DEFAULT_SECRET_PATHS = [
+  '.ssh',
+  '.aws',
+  '.azure',
+  '.config/gh',
+  '.config/gcloud',
+  '.kube',
+  '.docker',
+  '.gnupg',
+  '.netrc',
+  '.npmrc',
+  '.pypirc',
+  '.git-credentials',
+  '.password-store',
+];
 
 export const toolProfiles = ['minimal', 'messaging', 'coding', 'full'] as const;
 
@@ -51,7 +65,11 @@ export const toolsSection = z.strictObject({
   fs: z
     .strictObject({
       /** Largest file `read` returns in one call. */
-      maxReadBytes: z.number().int().min(1024).default(256 * 1024),
+      maxReadBytes: z
+        .number()
+        .int()
+        .min(1024)
+        .default(256 * 1024),
     })
     .prefault({}),
   /** web_fetch: reachable private hosts, body and time caps. */

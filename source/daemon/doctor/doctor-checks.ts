@@ -21,7 +21,12 @@ export function checkNodeVersion(version = process.versions.node): DoctorCheck {
   const ok = major > MIN_NODE[0] || (major === MIN_NODE[0] && minor >= MIN_NODE[1]);
   return ok
     ? { name: 'node', status: 'ok', detail: `Node ${version}` }
-    : { name: 'node', status: 'fail', detail: `Node ${version} is too old`, fix: `Install Node ${MIN_NODE.join('.')} or newer (e.g. with nvm), then \`npm ci\` again.` };
+    : {
+        name: 'node',
+        status: 'fail',
+        detail: `Node ${version} is too old`,
+        fix: `Install Node ${MIN_NODE.join('.')} or newer (e.g. with nvm), then \`npm ci\` again.`,
+      };
 }
 
 function modeOf(path: string): number {
@@ -60,10 +65,20 @@ export async function checkPort(paths: StatePaths, config: ClawConfig): Promise<
   if (running) {
     return running.info.port === port || port === 0
       ? { name: 'port', status: 'ok', detail: `${port} is ours (gateway pid ${running.info.pid})` }
-      : { name: 'port', status: 'warn', detail: `the gateway runs on ${running.info.port}, config says ${port}`, fix: '`claw gateway restart` to apply the configured port.' };
+      : {
+          name: 'port',
+          status: 'warn',
+          detail: `the gateway runs on ${running.info.port}, config says ${port}`,
+          fix: '`claw gateway restart` to apply the configured port.',
+        };
   }
   if (port === 0 || (await portIsFree(port, config.gateway.bind))) return { name: 'port', status: 'ok', detail: `${config.gateway.bind}:${port} is free` };
-  return { name: 'port', status: 'fail', detail: `${config.gateway.bind}:${port} is used by another program`, fix: `Stop it, or pick another port: \`claw config set gateway.port <n>\`.` };
+  return {
+    name: 'port',
+    status: 'fail',
+    detail: `${config.gateway.bind}:${port} is used by another program`,
+    fix: `Stop it, or pick another port: \`claw config set gateway.port <n>\`.`,
+  };
 }
 
 export function checkSqliteVec(): DoctorCheck {
@@ -105,7 +120,12 @@ export function checkSupervision(): DoctorCheck {
   } catch (error) {
     return { name: 'supervision', status: 'warn', detail: (error as Error).message };
   }
-  return { name: 'supervision', status: 'warn', detail: 'the gateway is not supervised: it will not come back after a crash or reboot', fix: '`claw gateway install`' };
+  return {
+    name: 'supervision',
+    status: 'warn',
+    detail: 'the gateway is not supervised: it will not come back after a crash or reboot',
+    fix: '`claw gateway install`',
+  };
 }
 
 /** Every check, in the order a person would fix them. */
@@ -129,5 +149,10 @@ export async function runDoctor(paths: StatePaths): Promise<DoctorCheck[]> {
 export function checkExecSandbox(config: ClawConfig, paths: StatePaths): DoctorCheck {
   const described = describeExecSandbox(execSandboxFor(config, paths));
   if (described.sandboxed) return { name: 'sandbox', status: 'ok', detail: described.text };
-  return { name: 'sandbox', status: 'warn', detail: described.text, fix: 'Install bubblewrap (Debian/Ubuntu: `sudo apt-get install bubblewrap`), or set tools.exec.sandbox.mode back to its default.' };
+  return {
+    name: 'sandbox',
+    status: 'warn',
+    detail: described.text,
+    fix: 'Install bubblewrap (Debian/Ubuntu: `sudo apt-get install bubblewrap`), or set tools.exec.sandbox.mode back to its default.',
+  };
 }

@@ -11,4 +11,12 @@ export {
   type CommandRunner,
   type InstallOutcome,
 } from './service-install.js';
-export { startWatchdog, shouldPingWatchdog, detectSupervisor, watchdogIntervalMs, systemdNotify, type SupervisorKind, type WatchdogSample } from './watchdog.js';
+export {
+  startWatchdog,
+  shouldPingWatchdog,
+  detectSupervisor,
+  watchdogIntervalMs,
+  systemdNotify,
+  type SupervisorKind,
+  type WatchdogSample,
+} from './watchdog.js';

@@ -40,7 +40,9 @@ export function currentServiceEnvironment(): ServiceEnvironment {
 export function serviceKind(env: ServiceEnvironment): ServiceKind {
   if (env.platform === 'darwin') return 'launchd';
   if (env.platform === 'linux') return 'systemd';
-  throw new Error(`claw gateway install supports Linux (systemd) and macOS (launchd), not ${env.platform}. Run \`claw gateway start\` from your own supervisor.`);
+  throw new Error(
+    `claw gateway install supports Linux (systemd) and macOS (launchd), not ${env.platform}. Run \`claw gateway start\` from your own supervisor.`,
+  );
 }
 
 export function serviceFilePath(env: ServiceEnvironment): string {
@@ -82,9 +84,10 @@ export function installService(paths: StatePaths, env: ServiceEnvironment, optio
   };
   let enabled = false;
   if (options.enable) {
-    enabled = kind === 'systemd'
-      ? step('systemctl', ['--user', 'daemon-reload']) && step('systemctl', ['--user', 'enable', '--now', SYSTEMD_UNIT_NAME])
-      : step('launchctl', ['bootstrap', `gui/${env.uid}`, path]);
+    enabled =
+      kind === 'systemd'
+        ? step('systemctl', ['--user', 'daemon-reload']) && step('systemctl', ['--user', 'enable', '--now', SYSTEMD_UNIT_NAME])
+        : step('launchctl', ['bootstrap', `gui/${env.uid}`, path]);
   }
   return { kind, path, content, steps, enabled };
 }

@@ -58,16 +58,21 @@ export function startWatchdog(options: WatchdogOptions): () => void {
     histogram = monitorEventLoopDelay({ resolution: 20 });
     histogram.enable();
   }
-  const sampleLag = options.sampleLag ?? (() => {
-    const worst = histogram!.max / 1e6;
-    histogram!.reset();
-    return worst;
-  });
-  const timer = setInterval(() => {
-    const sample = { lagMs: sampleLag(), healthy: options.health() };
-    if (shouldPingWatchdog(sample, options.lagThresholdMs)) notify('WATCHDOG=1');
-    else options.onSkip?.(sample);
-  }, Math.max(500, Math.floor(options.intervalMs / 2)));
+  const sampleLag =
+    options.sampleLag ??
+    (() => {
+      const worst = histogram!.max / 1e6;
+      histogram!.reset();
+      return worst;
+    });
+  const timer = setInterval(
+    () => {
+      const sample = { lagMs: sampleLag(), healthy: options.health() };
+      if (shouldPingWatchdog(sample, options.lagThresholdMs)) notify('WATCHDOG=1');
+      else options.onSkip?.(sample);
+    },
+    Math.max(500, Math.floor(options.intervalMs / 2)),
+  );
   timer.unref();
   return () => {
     clearInterval(timer);

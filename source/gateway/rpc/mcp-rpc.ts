@@ -21,7 +21,8 @@ export function mcpRpc(core: Core): HandlerTable {
     'mcp.logs': (params) => asRequest(() => ({ server: params.server, lines: manager.logs(params.server) })),
     'mcp.prompts.list': (params) => asRequest(() => ({ prompts: manager.prompts(params?.server) })),
     'mcp.prompts.get': (params) => asRequest(() => manager.getPrompt(params.server, params.prompt, params.arguments)),
-    'mcp.prompts.complete': (params) => asRequest(async () => ({ values: await manager.completePrompt(params.server, params.prompt, params.argument, params.value, params.context) })),
+    'mcp.prompts.complete': (params) =>
+      asRequest(async () => ({ values: await manager.completePrompt(params.server, params.prompt, params.argument, params.value, params.context) })),
     'mcp.resources.list': (params) => asRequest(() => manager.resources(params?.server)),
     'mcp.resources.read': (params) => asRequest(() => manager.readResource(params.server, params.uri)),
     'mcp.elicitation.list': () => ({ elicitations: elicitations.pending() }),

@@ -24,10 +24,14 @@ export function scheduleRpc(core: Core): HandlerTable {
     'cron.update': (params) => asClawError(() => ({ job: schedule.update(params.id, params.patch) })),
     'cron.remove': (params) => ({ removed: schedule.remove(params.id) }),
     'cron.run': (params) => asClawError(() => ({ run: schedule.run(params.id) })),
-    'heartbeat.now': (params) => asClawError(() => {
-      schedule.heartbeatNow(params?.agentId);
-      return { outcome: 'woken', reason: 'the heartbeat runs within 250 ms unless a free pre-check skips it; watch the heartbeat event or claw heartbeat status' };
-    }),
+    'heartbeat.now': (params) =>
+      asClawError(() => {
+        schedule.heartbeatNow(params?.agentId);
+        return {
+          outcome: 'woken',
+          reason: 'the heartbeat runs within 250 ms unless a free pre-check skips it; watch the heartbeat event or claw heartbeat status',
+        };
+      }),
     'heartbeat.pause': (params) => asClawError(() => schedule.pauseHeartbeat(params.agentId, params.paused)),
   };
 }

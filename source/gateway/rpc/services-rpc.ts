@@ -20,7 +20,9 @@ export function servicesRpc(core: Core): HandlerTable {
     'approvals.list': (params) => ({ approvals: inbox.list(params?.status ?? 'pending') }),
     'approvals.resolve': (params, caller) => inbox.resolve(params.id, params.decision, caller.clientId),
     'tools.catalog': () => ({
-      tools: registry.list().map((tool) => ({ name: tool.name, group: tool.group, description: tool.description, risk: tool.risk, parameters: tool.parameters })),
+      tools: registry
+        .list()
+        .map((tool) => ({ name: tool.name, group: tool.group, description: tool.description, risk: tool.risk, parameters: tool.parameters })),
     }),
     'tools.effective': (params) => {
       const parsed = parseSessionKey(params.sessionKey);

@@ -38,13 +38,15 @@ export function sessionsRpc(core: Core): HandlerTable {
     },
     'chat.send': async (params, caller) => {
       const idempotencyKey = params.idempotencyKey ?? randomUUID();
-      const result = await inbound.accept(inboundFromChatSend({
-        sessionKey: params.sessionKey,
-        text: params.text,
-        idempotencyKey,
-        queueMode: params.queueMode,
-        clientId: caller.clientId,
-      }));
+      const result = await inbound.accept(
+        inboundFromChatSend({
+          sessionKey: params.sessionKey,
+          text: params.text,
+          idempotencyKey,
+          queueMode: params.queueMode,
+          clientId: caller.clientId,
+        }),
+      );
       return { runId: result.runId, messageId: idempotencyKey, idempotencyKey, status: result.status };
     },
     'chat.abort': ({ sessionKey, runId }) => {

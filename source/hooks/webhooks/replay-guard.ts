@@ -8,7 +8,10 @@ import type { Clock } from '../../config/index.js';
 export class ReplayGuard {
   readonly #seen = new Map<string, number>();
 
-  constructor(private readonly clock: Clock, private readonly windowMs: () => number) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly windowMs: () => number,
+  ) {}
 
   /** False when the id was already seen; records it otherwise. */
   firstSight(id: string): boolean {

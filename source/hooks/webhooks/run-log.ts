@@ -71,7 +71,7 @@ export class WebhookRunLog {
 
   finished(messageId: string, runId: string, status: Exclude<WebhookRunStatus, 'accepted'>, text: string, at: number): WebhookRun | undefined {
     const run = this.byMessage(messageId);
-    if (!run || run.status !== 'accepted') return undefined;
+    if (run?.status !== 'accepted') return undefined;
     if (run.runId !== runId && run.runId.startsWith('pending:')) this.accepted(messageId, runId);
     const current = this.byMessage(messageId)!;
     this.#record({ runId: current.runId, status, text, finishedAt: at });

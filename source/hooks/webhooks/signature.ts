@@ -23,10 +23,12 @@ export interface SignatureCheck {
 
 /** Undefined when the request is signed correctly and on time; otherwise why it is not. */
 export function signatureProblem(check: SignatureCheck): string | undefined {
-  if (!check.id || !check.timestamp || !check.signature) return 'This route needs a Standard Webhooks signature: send webhook-id, webhook-timestamp and webhook-signature headers.';
+  if (!check.id || !check.timestamp || !check.signature)
+    return 'This route needs a Standard Webhooks signature: send webhook-id, webhook-timestamp and webhook-signature headers.';
   if (!/^\d+$/.test(check.timestamp)) return 'webhook-timestamp must be whole seconds since 1970 (UTC).';
   const skew = Math.abs(check.nowMs / 1000 - Number(check.timestamp));
-  if (skew > check.toleranceSeconds) return `webhook-timestamp is ${Math.round(skew)} s away from the gateway's clock (tolerance ${check.toleranceSeconds} s): send a fresh request, or fix the sender's clock.`;
+  if (skew > check.toleranceSeconds)
+    return `webhook-timestamp is ${Math.round(skew)} s away from the gateway's clock (tolerance ${check.toleranceSeconds} s): send a fresh request, or fix the sender's clock.`;
   const expected = Buffer.from(signWebhook(check.secret, check.id, Number(check.timestamp), check.body).slice(3), 'base64');
   // The header may carry several space-separated signatures (key rotation); one match is enough.
   for (const candidate of check.signature.split(' ')) {

@@ -29,7 +29,11 @@ export interface WebhookDeps {
 }
 
 class Refusal extends Error {
-  constructor(readonly status: number, message: string, readonly headers: Record<string, string> = {}) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
     super(message);
   }
 }
@@ -85,7 +89,10 @@ export class WebhookRoutes {
       if (keys.some((key) => QUERY_SECRETS.includes(key))) {
         // The URL holds a secret: it is not logged, only that it happened.
         this.deps.log.warn('refused a webhook with a token in its URL', { route, address: req.socket.remoteAddress ?? 'unknown' });
-        throw new Refusal(400, 'Tokens are never accepted in the URL (it ends up in logs and proxies). Send it as "Authorization: Bearer <token>" or "X-Claw-Token: <token>", and treat the one you sent as leaked: rotate it.');
+        throw new Refusal(
+          400,
+          'Tokens are never accepted in the URL (it ends up in logs and proxies). Send it as "Authorization: Bearer <token>" or "X-Claw-Token: <token>", and treat the one you sent as leaked: rotate it.',
+        );
       }
     }
     if (!config.webhooks.enabled) throw new Refusal(404, 'Webhooks are off on this gateway; turn them on with hooks.webhooks.enabled in claw.json.');
@@ -97,29 +104,40 @@ export class WebhookRoutes {
     const mapping = route === 'wake' || route === 'agent' ? undefined : Object.entries(config.mappings).find(([, m]) => m.path === route);
     if (route !== 'wake' && route !== 'agent' && !mapping) {
       const known = ['wake', 'agent', ...Object.values(config.mappings).map((m) => m.path)];
-      throw new Refusal(404, `No webhook route "/hooks/${route}". Routes here: ${known.map((p) => `/hooks/${p}`).join(', ')}; add others under hooks.mappings.`);
+      throw new Refusal(
+        404,
+        `No webhook route "/hooks/${route}". Routes here: ${known.map((p) => `/hooks/${p}`).join(', ')}; add others under hooks.mappings.`,
+      );
     }
     if (req.method !== 'POST') throw new Refusal(405, `Use POST for /hooks/${route}.`, { allow: 'POST' });
     const signed = mapping?.[1].auth === 'signature';
     // Who is asking is settled before the body is read (a signature needs the body, so it comes after).
     if (!signed) this.#checkToken(req);
     const type = (header(req, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-    if (type !== 'application/json') throw new Refusal(415, `The body must be JSON sent with "Content-Type: application/json" (got ${type ? `"${type}"` : 'none'}).`);
+    if (type !== 'application/json')
+      throw new Refusal(415, `The body must be JSON sent with "Content-Type: application/json" (got ${type ? `"${type}"` : 'none'}).`);
     const max = config.webhooks.maxBodyBytes;
     const declared = Number(header(req, 'content-length') ?? '0');
-    if (declared > max) throw new Refusal(413, `The body is ${declared} bytes; the limit is ${max} (hooks.webhooks.maxBodyBytes). Send less, or a link to the rest.`, { connection: 'close' });
+    if (declared > max)
+      throw new Refusal(413, `The body is ${declared} bytes; the limit is ${max} (hooks.webhooks.maxBodyBytes). Send less, or a link to the rest.`, {
+        connection: 'close',
+      });
     let body: Buffer;
     try {
       body = await readBodyLimited(req, max);
     } catch (error) {
-      if (error instanceof BodyTooLarge) throw new Refusal(413, `The body is over ${max} bytes (hooks.webhooks.maxBodyBytes). Send less, or a link to the rest.`, { connection: 'close' });
+      if (error instanceof BodyTooLarge)
+        throw new Refusal(413, `The body is over ${max} bytes (hooks.webhooks.maxBodyBytes). Send less, or a link to the rest.`, { connection: 'close' });
       throw error;
     }
     if (signed) this.#checkSignature(req, body, mapping[0], mapping[1]);
     // Counted only for senders that proved who they are, so strangers cannot spend a route's budget.
     const limitKey = mapping ? `mapping:${mapping[0]}` : route;
     const retryAfter = this.#limiter.take(limitKey, mapping ? mapping[1].rateLimitPerMinute : config.webhooks.rateLimitPerMinute);
-    if (retryAfter !== undefined) throw new Refusal(429, `Too many requests on /hooks/${route}; try again in ${retryAfter} s (the limit is set by rateLimitPerMinute).`, { 'retry-after': String(retryAfter) });
+    if (retryAfter !== undefined)
+      throw new Refusal(429, `Too many requests on /hooks/${route}; try again in ${retryAfter} s (the limit is set by rateLimitPerMinute).`, {
+        'retry-after': String(retryAfter),
+      });
     let data: unknown;
     try {
       data = JSON.parse(body.toString('utf8'));
@@ -136,7 +154,8 @@ export class WebhookRoutes {
     const bearer = /^Bearer\s+(.+)$/i.exec(header(req, 'authorization') ?? '')?.[1]?.trim();
     const given = bearer ?? header(req, 'x-claw-token')?.trim();
     if (!given) throw new Refusal(401, 'Missing webhook token: send "Authorization: Bearer <token>" or "X-Claw-Token: <token>"; `claw hooks token` prints it.');
-    if (!sameSecret(given, this.deps.token())) throw new Refusal(401, 'Wrong webhook token (the gateway token is not accepted here); `claw hooks token` prints the right one.');
+    if (!sameSecret(given, this.deps.token()))
+      throw new Refusal(401, 'Wrong webhook token (the gateway token is not accepted here); `claw hooks token` prints the right one.');
   }
 
   #checkSignature(req: IncomingMessage, body: Buffer, name: string, mapping: WebhookMapping): void {
@@ -153,27 +172,44 @@ export class WebhookRoutes {
     if (problem) throw new Refusal(401, problem);
     if (!this.#replays.firstSight(`${name}\u0000${id}`)) {
       const earlier = this.deps.runs.byMessage(`${name}:${id}`);
-      throw new Refusal(409, `webhook-id "${id}" was already received${earlier ? ` (run ${earlier.runId})` : ''}; a replayed request is not run again. Send a new webhook-id for a new event.`);
+      throw new Refusal(
+        409,
+        `webhook-id "${id}" was already received${earlier ? ` (run ${earlier.runId})` : ''}; a replayed request is not run again. Send a new webhook-id for a new event.`,
+      );
     }
   }
 
   #planWake(data: unknown): Planned {
     const parsed = wakeRequest.safeParse(data);
     if (!parsed.success) throw new Refusal(400, `Bad /hooks/wake body: ${describeIssues(parsed.error)}. Send {"text": "...", "mode": "now"}.`);
-    if (parsed.data.mode === 'next-heartbeat') throw new Refusal(501, 'mode "next-heartbeat" needs the heartbeat runner, which this gateway does not run yet; send mode "now" to wake the main session at once.');
+    if (parsed.data.mode === 'next-heartbeat')
+      throw new Refusal(
+        501,
+        'mode "next-heartbeat" needs the heartbeat runner, which this gateway does not run yet; send mode "now" to wake the main session at once.',
+      );
     return { route: 'wake', sessionKey: `agent:${this.deps.defaultAgentId()}:main`, text: `System event from a webhook: ${parsed.data.text}` };
   }
 
   #planAgent(data: unknown): Planned {
     const parsed = agentRequest.safeParse(data);
-    if (!parsed.success) throw new Refusal(400, `Bad /hooks/agent body: ${describeIssues(parsed.error)}. Send {"message": "..."} with optional agentId, sessionKey (hook:<id>), deliver, channel, to.`);
+    if (!parsed.success)
+      throw new Refusal(
+        400,
+        `Bad /hooks/agent body: ${describeIssues(parsed.error)}. Send {"message": "..."} with optional agentId, sessionKey (hook:<id>), deliver, channel, to.`,
+      );
     const request = parsed.data;
     const agent = this.deps.defaultAgentId();
     if (request.agentId !== undefined && request.agentId !== agent) {
-      throw new Refusal(400, `hook:<id> sessions run on the default agent "${agent}"; agentId "${request.agentId}" cannot be used here. Map a route for that agent under hooks.mappings with its own sessionKey.`);
+      throw new Refusal(
+        400,
+        `hook:<id> sessions run on the default agent "${agent}"; agentId "${request.agentId}" cannot be used here. Map a route for that agent under hooks.mappings with its own sessionKey.`,
+      );
     }
     if (request.sessionKey !== undefined && !request.sessionKey.startsWith('hook:')) {
-      throw new Refusal(400, `sessionKey must be a hook session ("hook:<id>"); "${request.sessionKey}" is not. Other sessions are reached through a mapping with allowSessionKeyPrefixes.`);
+      throw new Refusal(
+        400,
+        `sessionKey must be a hook session ("hook:<id>"); "${request.sessionKey}" is not. Other sessions are reached through a mapping with allowSessionKeyPrefixes.`,
+      );
     }
     return {
       route: 'agent',
@@ -190,7 +226,10 @@ export class WebhookRoutes {
     let sessionKey = mapping.sessionKey ?? `hook:${name}`;
     if (typeof posted === 'string') {
       if (!mapping.allowSessionKeyPrefixes.some((prefix) => posted.startsWith(prefix))) {
-        throw new Refusal(400, `sessionKey "${posted}" is not allowed on mapping "${name}"; allowed prefixes: ${mapping.allowSessionKeyPrefixes.join(', ') || 'none (set allowSessionKeyPrefixes)'}.`);
+        throw new Refusal(
+          400,
+          `sessionKey "${posted}" is not allowed on mapping "${name}"; allowed prefixes: ${mapping.allowSessionKeyPrefixes.join(', ') || 'none (set allowSessionKeyPrefixes)'}.`,
+        );
       }
       sessionKey = posted;
     }
@@ -207,7 +246,14 @@ export class WebhookRoutes {
     const messageId = `${planned.route}:${key ?? randomUUID()}`;
     const known = this.deps.runs.byMessage(messageId);
     const now = this.deps.clock.now();
-    if (!known) this.deps.runs.receiving({ messageId, route: planned.route, sessionKey: planned.sessionKey, acceptedAt: now, ...(planned.deliverTo ? { deliverTo: planned.deliverTo } : {}) });
+    if (!known)
+      this.deps.runs.receiving({
+        messageId,
+        route: planned.route,
+        sessionKey: planned.sessionKey,
+        acceptedAt: now,
+        ...(planned.deliverTo ? { deliverTo: planned.deliverTo } : {}),
+      });
     const message: InboundMessage = {
       channel: WEBHOOK_CHANNEL,
       peer: { kind: 'direct', id: planned.route },
@@ -226,7 +272,12 @@ export class WebhookRoutes {
       throw error;
     }
     if (accepted.status === 'duplicate') {
-      return send(res, 200, { runId: accepted.runId, sessionKey: accepted.sessionKey, status: 'duplicate', detail: 'This Idempotency-Key was already accepted in the last 5 minutes; it is not run again.' });
+      return send(res, 200, {
+        runId: accepted.runId,
+        sessionKey: accepted.sessionKey,
+        status: 'duplicate',
+        detail: 'This Idempotency-Key was already accepted in the last 5 minutes; it is not run again.',
+      });
     }
     this.deps.runs.accepted(messageId, accepted.runId);
     if (accepted.status === 'dropped') {

@@ -122,6 +122,16 @@ export const runtimeEvents = {
     payload: z.strictObject({ nodes: z.array(subagentNode) }),
     scope: 'read',
   }),
-  'approval.requested': defineEvent({ name: 'approval.requested', description: 'An action waits for an operator decision.', payload: z.strictObject({ approval: approvalRecord }), scope: 'read' }),
-  'approval.resolved': defineEvent({ name: 'approval.resolved', description: 'An approval was decided or expired.', payload: z.strictObject({ approval: approvalRecord }), scope: 'read' }),
+  'approval.requested': defineEvent({
+    name: 'approval.requested',
+    description: 'An action waits for an operator decision.',
+    payload: z.strictObject({ approval: approvalRecord }),
+    scope: 'read',
+  }),
+  'approval.resolved': defineEvent({
+    name: 'approval.resolved',
+    description: 'An approval was decided or expired.',
+    payload: z.strictObject({ approval: approvalRecord }),
+    scope: 'read',
+  }),
 };

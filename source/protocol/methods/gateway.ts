@@ -41,11 +41,13 @@ export const gatewayMethods = {
   'gateway.shutdown': defineMethod({
     name: 'gateway.shutdown',
     description: 'Drain running work and stop (or restart in place) the gateway.',
-    params: z.strictObject({
-      restart: z.boolean().optional(),
-      reason: z.string().max(200).optional(),
-      idempotencyKey: z.string().max(128).optional(),
-    }).optional(),
+    params: z
+      .strictObject({
+        restart: z.boolean().optional(),
+        reason: z.string().max(200).optional(),
+        idempotencyKey: z.string().max(128).optional(),
+      })
+      .optional(),
     result: z.strictObject({ accepted: z.boolean(), restart: z.boolean() }),
     scope: 'admin',
     mutating: true,
@@ -59,4 +61,3 @@ export const gatewayMethods = {
     mutating: false,
   }),
 };
-

@@ -7,7 +7,9 @@ export const mcpElicitationRecord = z.strictObject({
   server: z.string(),
   message: z.string(),
   /** Flat JSON Schema: `properties` of string / number / integer / boolean / enum fields, and `required`. */
-  schema: z.strictObject({ type: z.literal('object'), properties: z.record(z.string(), z.record(z.string(), z.unknown())), required: z.array(z.string()).optional() }).loose(),
+  schema: z
+    .strictObject({ type: z.literal('object'), properties: z.record(z.string(), z.record(z.string(), z.unknown())), required: z.array(z.string()).optional() })
+    .loose(),
   createdAt: z.number(),
   /** Declined automatically after this. */
   expiresAt: z.number(),

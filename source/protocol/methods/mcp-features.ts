@@ -52,7 +52,7 @@ export const mcpFeatureMethods = {
   }),
   'mcp.prompts.get': defineMethod({
     name: 'mcp.prompts.get',
-    description: "Runs a server prompt with its arguments; the messages are what the slash command puts into the conversation.",
+    description: 'Runs a server prompt with its arguments; the messages are what the slash command puts into the conversation.',
     params: z.strictObject({ server: serverParam, prompt: z.string().min(1), arguments: z.record(z.string(), z.string()).default({}) }),
     result: z.strictObject({
       description: z.string().optional(),
@@ -63,7 +63,7 @@ export const mcpFeatureMethods = {
   }),
   'mcp.prompts.complete': defineMethod({
     name: 'mcp.prompts.complete',
-    description: "Completion values for one prompt argument (empty when the server offers none).",
+    description: 'Completion values for one prompt argument (empty when the server offers none).',
     params: z.strictObject({
       server: serverParam,
       prompt: z.string().min(1),

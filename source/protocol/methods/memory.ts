@@ -13,24 +13,26 @@ export const memorySearchHit = z.strictObject({
   snippet: z.string(),
   source: memorySource,
   /** Why it ranked here; only when the search asked for `explain`. */
-  explain: z.strictObject({
-    /** Query terms (words, identifiers, CJK bigrams) this chunk contains. */
-    matched: z.array(z.string()),
-    missing: z.array(z.string()),
-    /** Keyword score 0..1: the share of the query's terms covered, weighted by rarity. */
-    keyword: z.number(),
-    /** Cosine similarity 0..1, when the chunk was a vector candidate. */
-    vector: z.number().optional(),
-    /** Score before recency and decay (hybrid: the fused score, which orders hits). A hit is kept when its keyword or vector score reaches minScore. */
-    relevance: z.number(),
-    /** Multiplier for a question about the current state (older chunks get less). */
-    recency: z.number().optional(),
-    /** Multiplier from memory.search.temporalDecay. */
-    decay: z.number().optional(),
-    /** Day the chunk is about (YYYY-MM-DD) and where that came from. */
-    date: z.string(),
-    dateFrom: z.enum(['file name', 'heading', 'file time']),
-  }).optional(),
+  explain: z
+    .strictObject({
+      /** Query terms (words, identifiers, CJK bigrams) this chunk contains. */
+      matched: z.array(z.string()),
+      missing: z.array(z.string()),
+      /** Keyword score 0..1: the share of the query's terms covered, weighted by rarity. */
+      keyword: z.number(),
+      /** Cosine similarity 0..1, when the chunk was a vector candidate. */
+      vector: z.number().optional(),
+      /** Score before recency and decay (hybrid: the fused score, which orders hits). A hit is kept when its keyword or vector score reaches minScore. */
+      relevance: z.number(),
+      /** Multiplier for a question about the current state (older chunks get less). */
+      recency: z.number().optional(),
+      /** Multiplier from memory.search.temporalDecay. */
+      decay: z.number().optional(),
+      /** Day the chunk is about (YYYY-MM-DD) and where that came from. */
+      date: z.string(),
+      dateFrom: z.enum(['file name', 'heading', 'file time']),
+    })
+    .optional(),
 });
 
 export const memorySearchResult = z.strictObject({
@@ -82,7 +84,7 @@ const agentId = z.string().min(1).max(64).optional();
 export const memoryMethods = {
   'memory.status': defineMethod({
     name: 'memory.status',
-    description: 'Index state of one agent\'s memory, or of every agent: files, chunks, embeddings, search mode and what is degraded.',
+    description: "Index state of one agent's memory, or of every agent: files, chunks, embeddings, search mode and what is degraded.",
     params: z.strictObject({ agentId }).optional(),
     result: z.strictObject({ agents: z.array(memoryStatusPayload) }),
     scope: 'read',
@@ -90,7 +92,7 @@ export const memoryMethods = {
   }),
   'memory.search': defineMethod({
     name: 'memory.search',
-    description: 'Hybrid (vector + keyword) search of an agent\'s memory files.',
+    description: "Hybrid (vector + keyword) search of an agent's memory files.",
     params: z.strictObject({
       query: z.string().min(1).max(2000),
       agentId,

@@ -36,6 +36,8 @@ export function sessionsSearchHandler(options: { sessions: SearchableSessions; n
     return { hits, tookMs: Math.max(0, clock() - started) };
   }) as SessionsSearchHandler;
   // The index is memory only: closing drops it, and a later call rebuilds it from the transcripts.
-  handler.close = () => { index = new TranscriptSearchIndex(); };
+  handler.close = () => {
+    index = new TranscriptSearchIndex();
+  };
   return handler;
 }

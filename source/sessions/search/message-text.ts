@@ -28,7 +28,11 @@ export function searchableMessage(line: string): SearchableMessage | undefined {
   }
   if (entry.role !== 'assistant' || !Array.isArray(entry.content)) return undefined;
   const text = entry.content
-    .flatMap((block: unknown) => (typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'text' && typeof (block as { text?: unknown }).text === 'string' ? [(block as { text: string }).text] : []))
+    .flatMap((block: unknown) =>
+      typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'text' && typeof (block as { text?: unknown }).text === 'string'
+        ? [(block as { text: string }).text]
+        : [],
+    )
     .join('');
   // NO_REPLY is the agent declining to answer; it is never shown, so never found.
   if (text.trim() === '' || text.trim() === 'NO_REPLY') return undefined;

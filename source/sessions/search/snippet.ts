@@ -1,6 +1,13 @@
 /** The words of a query, lowercased, longest first so overlapping marks prefer the longer word. */
 export function queryTerms(query: string): string[] {
-  return [...new Set(query.toLowerCase().split(/\s+/).filter((w) => w !== ''))].sort((a, b) => b.length - a.length);
+  return [
+    ...new Set(
+      query
+        .toLowerCase()
+        .split(/\s+/)
+        .filter((w) => w !== ''),
+    ),
+  ].sort((a, b) => b.length - a.length);
 }
 
 const SNIPPET_CHARS = 160;

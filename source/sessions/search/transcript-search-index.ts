@@ -106,14 +106,27 @@ export class TranscriptSearchIndex {
       known = undefined;
     }
     if (known && stat.size === known.offset) return 0;
-    const file: IndexedFile = known ?? { sessionKey: source.sessionKey, sessionId: source.sessionId, agentId: source.agentId, offset: 0, ino: stat.ino, ids: [] };
+    const file: IndexedFile = known ?? {
+      sessionKey: source.sessionKey,
+      sessionId: source.sessionId,
+      agentId: source.agentId,
+      offset: 0,
+      ino: stat.ino,
+      ids: [],
+    };
     const { lines, offset } = readCompleteLines(source.file, file.offset);
     let added = 0;
     for (const line of lines) {
       const message = searchableMessage(line);
       if (!message) continue;
       const id = this.nextId++;
-      this.messages.set(id, { sessionKey: source.sessionKey, sessionId: source.sessionId, agentId: source.agentId, ...message, lower: message.text.toLowerCase() });
+      this.messages.set(id, {
+        sessionKey: source.sessionKey,
+        sessionId: source.sessionId,
+        agentId: source.agentId,
+        ...message,
+        lower: message.text.toLowerCase(),
+      });
       this.index.add(id, message.text);
       file.ids.push(id);
       added += 1;
@@ -182,7 +195,14 @@ function readCompleteLines(file: string, offset: number): { lines: string[]; off
     const data = Buffer.concat(chunks);
     const end = data.lastIndexOf(0x0a);
     if (end === -1) return { lines: [], offset };
-    return { lines: data.subarray(0, end).toString('utf8').split('\n').filter((l) => l.trim() !== ''), offset: offset + end + 1 };
+    return {
+      lines: data
+        .subarray(0, end)
+        .toString('utf8')
+        .split('\n')
+        .filter((l) => l.trim() !== ''),
+      offset: offset + end + 1,
+    };
   } finally {
     closeSync(fd);
   }

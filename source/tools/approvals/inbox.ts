@@ -113,7 +113,11 @@ export class ApprovalInbox {
     if (signal?.aborted) onAbort();
     const final = await settled;
     signal?.removeEventListener('abort', onAbort);
-    const outcome: ApprovalOutcome = { id: final.id, approved: final.status === 'approved', status: final.status === 'approved' ? 'approved' : final.status === 'expired' ? 'expired' : 'denied' };
+    const outcome: ApprovalOutcome = {
+      id: final.id,
+      approved: final.status === 'approved',
+      status: final.status === 'approved' ? 'approved' : final.status === 'expired' ? 'expired' : 'denied',
+    };
     if (final.decision) outcome.decision = final.decision;
     return outcome;
   }
@@ -123,7 +127,10 @@ export class ApprovalInbox {
     const record = this.get(id);
     if (!record) throw new ClawError('not_found', `No approval request "${id}". Run \`claw approvals list\` to see pending requests.`);
     if (record.status !== 'pending') {
-      throw new ClawError('conflict', `Approval ${id} was already ${record.status}${record.resolvedBy ? ` by ${record.resolvedBy}` : ''}; the first answer wins.`);
+      throw new ClawError(
+        'conflict',
+        `Approval ${id} was already ${record.status}${record.resolvedBy ? ` by ${record.resolvedBy}` : ''}; the first answer wins.`,
+      );
     }
     let effect: AlwaysEffect | undefined;
     if (decision === 'always') effect = this.#options.onAlways?.(record, this.#records);
@@ -153,7 +160,7 @@ export class ApprovalInbox {
   #finish(id: string, status: ApprovalRecord['status'], decision: ApprovalDecision | undefined, resolvedBy: string): ApprovalRecord | undefined {
     const index = this.#records.findIndex((r) => r.id === id);
     const current = this.#records[index];
-    if (!current || current.status !== 'pending') return undefined;
+    if (current?.status !== 'pending') return undefined;
     const final: ApprovalRecord = { ...current, status, resolvedBy, resolvedAt: this.#now() };
     if (decision) final.decision = decision;
     this.#records[index] = final;

@@ -13,7 +13,24 @@ function boundPlan(record: ApprovalRecord): BoundPlan | undefined {
 
 function wouldMatch(rules: readonly ExecRule[], plan: BoundPlan): boolean {
   if (plan.shellRequired) return rules.some((rule) => ruleMatchesText(rule, plan.text, plan));
-  return plan.commands.length > 0 && plan.commands.every((c) => c.executable && rules.some((rule) => ruleMatchesCommand(rule, { executable: c.executable!, args: c.argv.slice(1), redirects: c.redirects, sha256: c.sha256, env: plan.env, cwd: plan.cwd, network: plan.network })));
+  return (
+    plan.commands.length > 0 &&
+    plan.commands.every(
+      (c) =>
+        c.executable &&
+        rules.some((rule) =>
+          ruleMatchesCommand(rule, {
+            executable: c.executable!,
+            args: c.argv.slice(1),
+            redirects: c.redirects,
+            sha256: c.sha256,
+            env: plan.env,
+            cwd: plan.cwd,
+            network: plan.network,
+          }),
+        ),
+    )
+  );
 }
 
 /**
@@ -31,7 +48,16 @@ export function execAlwaysHandler(approvalsFile: string, now: () => number) {
     const recent = history.filter((r) => r.kind === 'exec' && r.agentId === record.agentId && r.id !== record.id).slice(-RECENT);
     return {
       rule: rules.map(ruleText).join('\n'),
-      wouldMatch: [...new Set(recent.filter((r) => { const p = boundPlan(r); return p !== undefined && wouldMatch(rules, p); }).map((r) => r.command))],
+      wouldMatch: [
+        ...new Set(
+          recent
+            .filter((r) => {
+              const p = boundPlan(r);
+              return p !== undefined && wouldMatch(rules, p);
+            })
+            .map((r) => r.command),
+        ),
+      ],
     };
   };
 }

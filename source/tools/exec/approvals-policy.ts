@@ -2,7 +2,11 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { writeFileAtomicSync } from '../../config/index.js';
 
-const redirect = z.strictObject({ fd: z.union([z.literal(0), z.literal(1), z.literal(2)]), op: z.enum(['<', '>', '>>', '>&1']), target: z.string().optional() });
+const redirect = z.strictObject({
+  fd: z.union([z.literal(0), z.literal(1), z.literal(2)]),
+  op: z.enum(['<', '>', '>>', '>&1']),
+  target: z.string().optional(),
+});
 
 /**
  * An allowlist rule. A command rule binds everything that decides what runs:
@@ -25,7 +29,10 @@ export const execRule = z.union([
     args: z.array(z.string()).optional(),
     pattern: z.boolean().optional(),
     redirects: z.array(redirect).optional(),
-    sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+    sha256: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .optional(),
     ...bound,
   }),
   z.strictObject({ text: z.string().min(1), ...bound }),
@@ -80,7 +87,9 @@ export function readExecApprovalsFile(path: string): ExecApprovalsFile {
   }
   const parsed = execApprovalsFile.safeParse(JSON.parse(raw));
   if (!parsed.success) {
-    throw new Error(`${path} is not a valid exec approvals file (${parsed.error.issues[0]?.message ?? 'invalid'}). Fix or delete it; deleting restores the defaults.`);
+    throw new Error(
+      `${path} is not a valid exec approvals file (${parsed.error.issues[0]?.message ?? 'invalid'}). Fix or delete it; deleting restores the defaults.`,
+    );
   }
   return parsed.data;
 }
@@ -105,7 +114,11 @@ export function addExecRules(path: string, agentId: string, rules: ExecRule[]): 
 export function ruleText(rule: ExecRule): string {
   const extras = [
     rule.cwd !== undefined ? `in ${rule.cwd}` : '',
-    rule.env && Object.keys(rule.env).length ? `env ${Object.entries(rule.env).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ')}` : '',
+    rule.env && Object.keys(rule.env).length
+      ? `env ${Object.entries(rule.env)
+          .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+          .join(' ')}`
+      : '',
     rule.network ? 'with network' : '',
   ].filter(Boolean);
   const suffix = extras.length ? ` (${extras.join(', ')})` : '';
@@ -118,7 +131,10 @@ export function ruleText(rule: ExecRule): string {
 
 function globMatch(pattern: string, value: string): boolean {
   if (!pattern.includes('*')) return pattern === value;
-  const source = pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+  const source = pattern
+    .split('*')
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
   return new RegExp(`^${source}$`, 's').test(value);
 }
 
@@ -162,7 +178,13 @@ export function ruleMatchesCommand(rule: ExecRule, subject: RuleSubject): boolea
   const argsOk = rule.pattern ? patternMatches(rule.args ?? ['...'], subject.args) : sameList(rule.args ?? [], subject.args);
   if (!argsOk) return false;
   const redirects = (rule.redirects ?? []).map((r) => JSON.stringify([r.fd, r.op, r.target ?? '']));
-  if (!sameList(redirects, subject.redirects.map((r) => JSON.stringify([r.fd, r.op, r.target ?? ''])))) return false;
+  if (
+    !sameList(
+      redirects,
+      subject.redirects.map((r) => JSON.stringify([r.fd, r.op, r.target ?? ''])),
+    )
+  )
+    return false;
   return rule.sha256 === undefined || rule.sha256 === subject.sha256;
 }
 

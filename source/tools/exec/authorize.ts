@@ -1,4 +1,12 @@
-import { agentExecPolicy, ruleMatchesCommand, ruleMatchesText, type CommandRule, type ExecApprovalsFile, type ExecRule, type RuleSubject } from './approvals-policy.js';
+import {
+  agentExecPolicy,
+  ruleMatchesCommand,
+  ruleMatchesText,
+  type CommandRule,
+  type ExecApprovalsFile,
+  type ExecRule,
+  type RuleSubject,
+} from './approvals-policy.js';
 import type { BoundCommand, BoundPlan } from './bound-plan.js';
 import { isSafeCommand } from './safe-list.js';
 
@@ -14,13 +22,18 @@ export interface AuthorizeInput {
   roots: readonly string[];
 }
 
-export type AuthorizeResult =
-  | { action: 'run'; reason: string }
-  | { action: 'ask'; reason: string }
-  | { action: 'deny'; reason: string };
+export type AuthorizeResult = { action: 'run'; reason: string } | { action: 'ask'; reason: string } | { action: 'deny'; reason: string };
 
 function subject(plan: BoundPlan, command: BoundCommand): RuleSubject {
-  return { executable: command.executable!, args: command.argv.slice(1), redirects: command.redirects, sha256: command.sha256, env: plan.env, cwd: plan.cwd, network: plan.network };
+  return {
+    executable: command.executable!,
+    args: command.argv.slice(1),
+    redirects: command.redirects,
+    sha256: command.sha256,
+    env: plan.env,
+    cwd: plan.cwd,
+    network: plan.network,
+  };
 }
 
 function ruleAllows(rules: readonly ExecRule[], plan: BoundPlan, command: BoundCommand): boolean {
@@ -46,7 +59,8 @@ export function authorizeExec(input: AuthorizeInput): AuthorizeResult {
   if (policy.security === 'deny') return { action: 'deny', reason: 'exec is disabled for this agent (security "deny" in exec-approvals.json)' };
   if (input.sessionApproved) return { action: 'run', reason: 'this exact plan was approved for the session' };
   const textRule = plan.shellRequired && policy.rules.some((rule) => ruleMatchesText(rule, plan.text, plan));
-  if (policy.ask === 'always') return textRule ? { action: 'run', reason: 'exact text approved' } : { action: 'ask', reason: 'every command needs approval (ask "always")' };
+  if (policy.ask === 'always')
+    return textRule ? { action: 'run', reason: 'exact text approved' } : { action: 'ask', reason: 'every command needs approval (ask "always")' };
   if (policy.security === 'full') return { action: 'run', reason: 'security "full"' };
   const miss = (reason: string): AuthorizeResult => (policy.ask === 'off' ? { action: 'deny', reason: `${reason}; asking is off` } : { action: 'ask', reason });
   if (plan.shellRequired) return textRule ? { action: 'run', reason: 'exact text approved' } : miss(`needs a shell: ${plan.shellReasons.join(', ')}`);
@@ -55,8 +69,13 @@ export function authorizeExec(input: AuthorizeInput): AuthorizeResult {
   const safeList = policy.safeList && input.sandboxed && Object.keys(plan.env).length === 0 && !plan.network;
   const unlisted = plan.commands.filter((command) => !ruleAllows(policy.rules, plan, command) && !(safeList && safeListAllows(plan, command, input.roots)));
   if (unlisted.length === 0) return { action: 'run', reason: 'allowlisted' };
-  const changed = unlisted.filter((command) => command.executable && policy.rules.some((rule) => 'sha256' in rule && rule.sha256 && ruleMatchesCommand(rule, { ...subject(plan, command), sha256: rule.sha256 })));
-  if (changed.length) return miss(`${changed.map((c) => c.argv.join(' ')).join('; ')}: the script changed since it was approved (its allowlist rule records the old content)`);
+  const changed = unlisted.filter(
+    (command) =>
+      command.executable &&
+      policy.rules.some((rule) => 'sha256' in rule && rule.sha256 && ruleMatchesCommand(rule, { ...subject(plan, command), sha256: rule.sha256 })),
+  );
+  if (changed.length)
+    return miss(`${changed.map((c) => c.argv.join(' ')).join('; ')}: the script changed since it was approved (its allowlist rule records the old content)`);
   const why = !input.sandboxed && policy.safeList ? ' (the read-only safe list is off: exec is unsandboxed)' : '';
   return miss(`not on the allowlist${why}: ${unlisted.map((c) => c.argv.join(' ')).join('; ')}`);
 }
@@ -65,11 +84,13 @@ export function authorizeExec(input: AuthorizeInput): AuthorizeResult {
 export function rulesForAlways(plan: BoundPlan, now: number): ExecRule[] {
   const bound = { cwd: plan.cwd, ...(Object.keys(plan.env).length ? { env: plan.env } : {}), ...(plan.network ? { network: true } : {}), addedAt: now };
   if (plan.shellRequired || plan.commands.some((c) => !c.executable)) return [{ text: plan.text, ...bound }];
-  return plan.commands.map((command): CommandRule => ({
-    executable: command.executable!,
-    args: command.argv.slice(1),
-    ...(command.redirects.length ? { redirects: command.redirects } : {}),
-    ...(command.sha256 ? { sha256: command.sha256 } : {}),
-    ...bound,
-  }));
+  return plan.commands.map(
+    (command): CommandRule => ({
+      executable: command.executable!,
+      args: command.argv.slice(1),
+      ...(command.redirects.length ? { redirects: command.redirects } : {}),
+      ...(command.sha256 ? { sha256: command.sha256 } : {}),
+      ...bound,
+    }),
+  );
 }

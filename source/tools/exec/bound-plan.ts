@@ -37,7 +37,26 @@ export interface BoundPlan {
 }
 
 /** Interpreters whose first file argument is the program they run. */
-const interpreters = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'python', 'python3', 'node', 'perl', 'ruby', 'php', 'lua', 'deno', 'bun', 'tclsh', 'make', 'awk', 'gawk']);
+const interpreters = new Set([
+  'sh',
+  'bash',
+  'dash',
+  'zsh',
+  'ksh',
+  'python',
+  'python3',
+  'node',
+  'perl',
+  'ruby',
+  'php',
+  'lua',
+  'deno',
+  'bun',
+  'tclsh',
+  'make',
+  'awk',
+  'gawk',
+]);
 
 function hashFile(path: string): string | undefined {
   let fd: number;
@@ -107,17 +126,19 @@ export function bindPlan(input: BindInput): BoundPlan {
   const { plan, cwd } = input;
   const commands: BoundCommand[] = plan.shellRequired
     ? []
-    : plan.steps.flatMap((step) => step.pipeline).map((command, index) => {
-        const executable = input.executables[index];
-        const bound: BoundCommand = {
-          argv: command.argv,
-          executable,
-          redirects: command.redirects.map((r) => (r.target === undefined ? r : { ...r, target: isAbsolute(r.target) ? r.target : resolve(cwd, r.target) })),
-        };
-        const sha256 = scriptHash(command.argv, executable, cwd, input.roots);
-        if (sha256) bound.sha256 = sha256;
-        return bound;
-      });
+    : plan.steps
+        .flatMap((step) => step.pipeline)
+        .map((command, index) => {
+          const executable = input.executables[index];
+          const bound: BoundCommand = {
+            argv: command.argv,
+            executable,
+            redirects: command.redirects.map((r) => (r.target === undefined ? r : { ...r, target: isAbsolute(r.target) ? r.target : resolve(cwd, r.target) })),
+          };
+          const sha256 = scriptHash(command.argv, executable, cwd, input.roots);
+          if (sha256) bound.sha256 = sha256;
+          return bound;
+        });
   const env = Object.fromEntries(Object.entries(input.env).sort(([a], [b]) => a.localeCompare(b)));
   const connectors = plan.steps.map((step) => step.connector);
   const stepSizes = plan.steps.map((step) => step.pipeline.length);
@@ -130,7 +151,19 @@ export function bindPlan(input: BindInput): BoundPlan {
     env,
     network: input.network,
   });
-  return { text: plan.text, globbed: input.globbed === true, shellRequired: plan.shellRequired, shellReasons: plan.shellReasons, connectors, stepSizes, commands, cwd, env, network: input.network, key };
+  return {
+    text: plan.text,
+    globbed: input.globbed === true,
+    shellRequired: plan.shellRequired,
+    shellReasons: plan.shellReasons,
+    connectors,
+    stepSizes,
+    commands,
+    cwd,
+    env,
+    network: input.network,
+    key,
+  };
 }
 
 function quote(word: string): string {
@@ -144,7 +177,9 @@ function argvText(plan: BoundPlan): string {
       const commands = plan.commands.slice(at, at + size);
       at += size;
       const pipeline = commands
-        .map((c) => [...c.argv.map(quote), ...c.redirects.map((r) => (r.op === '>&1' ? '2>&1' : `${r.fd === 2 ? '2' : ''}${r.op} ${quote(r.target ?? '')}`))].join(' '))
+        .map((c) =>
+          [...c.argv.map(quote), ...c.redirects.map((r) => (r.op === '>&1' ? '2>&1' : `${r.fd === 2 ? '2' : ''}${r.op} ${quote(r.target ?? '')}`))].join(' '),
+        )
         .join(' | ');
       const connector = plan.connectors[step];
       return connector ? `${connector} ${pipeline}` : pipeline;

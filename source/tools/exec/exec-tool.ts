@@ -43,7 +43,10 @@ export interface ExecToolOptions {
 }
 
 const execInput = z.strictObject({
-  command: z.string().min(1).describe('Command line: words, quotes, |, &&, ||, ;, < > >> 2> 2>&1. Shell features ($VAR, globs, $(...)) need operator approval.'),
+  command: z
+    .string()
+    .min(1)
+    .describe('Command line: words, quotes, |, &&, ||, ;, < > >> 2> 2>&1. Shell features ($VAR, globs, $(...)) need operator approval.'),
   workdir: z.string().optional().describe('Working directory, relative to the workspace'),
   env: z.record(z.string(), z.string()).optional().describe('Extra environment variables (shown to the operator and part of what is approved)'),
   network: z.boolean().optional().describe('Ask for network access (needs operator approval); commands have no network otherwise'),
@@ -132,7 +135,15 @@ export function createExecTool(options: ExecToolOptions): ToolDefinition<z.outpu
       if (verdict.action === 'deny') return toolError(`Not run: ${verdict.reason}.`);
       if (verdict.action === 'ask') {
         const outcome = await context.approvals.request(
-          { kind: 'exec', command: describeBoundPlan(bound), binding: bound.key, plan: bound, cwd, envKeys: Object.keys(explicitEnv), reason: approvalReason(verdict.reason, sandbox, bound) },
+          {
+            kind: 'exec',
+            command: describeBoundPlan(bound),
+            binding: bound.key,
+            plan: bound,
+            cwd,
+            envKeys: Object.keys(explicitEnv),
+            reason: approvalReason(verdict.reason, sandbox, bound),
+          },
           context.signal,
         );
         if (!outcome.approved) {
@@ -140,7 +151,8 @@ export function createExecTool(options: ExecToolOptions): ToolDefinition<z.outpu
           return toolError(`Not run: ${why} (approval ${outcome.id}). Do not retry the same command; ask the user or try another approach.`);
         }
         // The approval covers the plan as it was shown: a script rewritten or a PATH entry swapped meanwhile is something else.
-        if (bind().key !== bound.key) return toolError('Not run: a script or executable of this command changed while it waited for approval. Ask again if it is still wanted.');
+        if (bind().key !== bound.key)
+          return toolError('Not run: a script or executable of this command changed while it waited for approval. Ask again if it is still wanted.');
       }
       const missing = bound.commands.find((command) => !command.executable);
       if (missing) return toolError(`Command not found: ${missing.argv[0]}. Check the name or install it.`);
@@ -159,7 +171,9 @@ export function createExecTool(options: ExecToolOptions): ToolDefinition<z.outpu
       };
       const openRedirect = sandboxed
         ? (target: string, op: '<' | '>' | '>>') =>
-            op === '<' ? openReadable(target, roots, sandbox.hidden) : openConfinedSync(target, context.workspaceDir, options.roots ?? [], op === '>' ? 'write' : 'append').fd
+            op === '<'
+              ? openReadable(target, roots, sandbox.hidden)
+              : openConfinedSync(target, context.workspaceDir, options.roots ?? [], op === '>' ? 'write' : 'append').fd
         : undefined;
       const listeners: ((text: string) => void)[] = [];
       const run = new PlanRun(plan, {
@@ -177,8 +191,13 @@ export function createExecTool(options: ExecToolOptions): ToolDefinition<z.outpu
         },
       });
       if (args.background) {
-        const job = options.jobs.start(run, { agentId: context.agentId, sessionKey: context.sessionKey, command: plan.text }, (listener) => listeners.push(listener));
-        return toolOk(`Started background job ${job.id}. Use the process tool (poll, log, write, kill) with id "${job.id}".`, { jobId: job.id, pids: run.pids });
+        const job = options.jobs.start(run, { agentId: context.agentId, sessionKey: context.sessionKey, command: plan.text }, (listener) =>
+          listeners.push(listener),
+        );
+        return toolOk(`Started background job ${job.id}. Use the process tool (poll, log, write, kill) with id "${job.id}".`, {
+          jobId: job.id,
+          pids: run.pids,
+        });
       }
       listeners.push((text) => context.onUpdate(text));
       return formatRunResult(await run.result, plan.text);

@@ -6,7 +6,7 @@ function hasGlob(segment: string): boolean {
   return /(^|[^\\])[*?[]/.test(segment);
 }
 
-function unescape(segment: string): string {
+function unescapeGlob(segment: string): string {
   return segment.replace(/\\(.)/g, '$1');
 }
 
@@ -54,7 +54,7 @@ export function expandGlob(pattern: string, cwd: string): string[] {
   for (const segment of isAbsolute(pattern) ? segments.slice(1) : segments) {
     if (segment === '') continue;
     if (!hasGlob(segment)) {
-      bases = bases.map((base) => (base ? join(base, unescape(segment)) : unescape(segment)));
+      bases = bases.map((base) => (base ? join(base, unescapeGlob(segment)) : unescapeGlob(segment)));
       continue;
     }
     const regex = segmentRegex(segment);
@@ -67,7 +67,7 @@ export function expandGlob(pattern: string, cwd: string): string[] {
     );
   }
   const found = bases.filter((path) => lstatSync(resolve(cwd, path), { throwIfNoEntry: false }) !== undefined);
-  if (found.length === 0) return [unescape(pattern)];
+  if (found.length === 0) return [unescapeGlob(pattern)];
   return found.map((path) => (path.startsWith('-') ? `./${path}` : path));
 }
 

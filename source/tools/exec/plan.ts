@@ -48,7 +48,26 @@ function escapeGlob(text: string): string {
 const shellOnlyInterpreters = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'csh', 'tcsh', 'ash', 'busybox']);
 const stdinInterpreters = new Set([
   ...shellOnlyInterpreters,
-  'node', 'nodejs', 'deno', 'bun', 'python', 'python3', 'python2', 'perl', 'ruby', 'php', 'lua', 'osascript', 'pwsh', 'powershell', 'tclsh', 'awk', 'gawk', 'xargs', 'source', 'eval',
+  'node',
+  'nodejs',
+  'deno',
+  'bun',
+  'python',
+  'python3',
+  'python2',
+  'perl',
+  'ruby',
+  'php',
+  'lua',
+  'osascript',
+  'pwsh',
+  'powershell',
+  'tclsh',
+  'awk',
+  'gawk',
+  'xargs',
+  'source',
+  'eval',
 ]);
 const shellBuiltins = new Set(['eval', 'exec', 'source', '.', 'alias', 'export', 'set', 'trap', 'builtin', 'command', 'cd', 'ulimit', 'umask']);
 

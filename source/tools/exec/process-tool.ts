@@ -41,7 +41,9 @@ export function createProcessTool(jobs: JobManager): ToolDefinition<z.output<typ
           return toolOk(`${describeJob(summary)}\n${wrapUntrusted(job.run.output.text() || '(no output)', { source: 'exec', job: job.id })}`, { ...summary });
         case 'write':
           if (args.data === undefined) return toolError('process write needs data.');
-          return job.run.write(args.data) ? toolOk(`Wrote ${args.data.length} characters to job ${job.id}.`) : toolError(`Job ${job.id} no longer reads input.`);
+          return job.run.write(args.data)
+            ? toolOk(`Wrote ${args.data.length} characters to job ${job.id}.`)
+            : toolError(`Job ${job.id} no longer reads input.`);
         case 'kill':
           if (summary.status !== 'running') return toolOk(`Job ${job.id} already ${summary.status}.`);
           job.run.kill('aborted');

@@ -9,15 +9,16 @@ import { delimiter, isAbsolute, join, resolve } from 'node:path';
 export function resolveExecutable(command: string, cwd: string, pathVar: string | undefined): string | undefined {
   const candidates = command.includes('/')
     ? [isAbsolute(command) ? command : resolve(cwd, command)]
-    : (pathVar ?? '').split(delimiter).filter(Boolean).map((dir) => join(isAbsolute(dir) ? dir : resolve(cwd, dir), command));
+    : (pathVar ?? '')
+        .split(delimiter)
+        .filter(Boolean)
+        .map((dir) => join(isAbsolute(dir) ? dir : resolve(cwd, dir), command));
   for (const candidate of candidates) {
     try {
       if (!statSync(candidate).isFile()) continue;
       accessSync(candidate, constants.X_OK);
       return candidate;
-    } catch {
-      continue;
-    }
+    } catch {}
   }
   return undefined;
 }

@@ -173,7 +173,12 @@ export class PlanRun {
     }
   }
 
-  #spawn(commands: PlanCommand[], executables: string[], execa: typeof import('execa').execa, target: (path: string, op: '<' | '>' | '>>') => number | { file: string; append?: boolean }): Child[] {
+  #spawn(
+    commands: PlanCommand[],
+    executables: string[],
+    execa: typeof import('execa').execa,
+    target: (path: string, op: '<' | '>' | '>>') => number | { file: string; append?: boolean },
+  ): Child[] {
     const launch = this.options.launch ?? direct;
     // Every redirection is opened (and checked) before the first process starts, so a refused one starts nothing.
     const stdio = commands.map((command, position) => {

@@ -26,9 +26,17 @@ interface SafeEntry {
 }
 
 const safeCommands: Record<string, SafeEntry> = {
-  ls: { flags: 'aAlhRrtSdFipsnug1', long: ['--all', '--almost-all', '--human-readable', '--recursive', '--reverse', '--directory', '--classify', '--inode', '--size', '--numeric-uid-gid'], positional: 'paths' },
+  ls: {
+    flags: 'aAlhRrtSdFipsnug1',
+    long: ['--all', '--almost-all', '--human-readable', '--recursive', '--reverse', '--directory', '--classify', '--inode', '--size', '--numeric-uid-gid'],
+    positional: 'paths',
+  },
   pwd: { positional: 'none' },
-  cat: { flags: 'nAbeEsTtuv', long: ['--number', '--show-all', '--number-nonblank', '--squeeze-blank', '--show-ends', '--show-tabs', '--show-nonprinting'], positional: 'paths' },
+  cat: {
+    flags: 'nAbeEsTtuv',
+    long: ['--number', '--show-all', '--number-nonblank', '--squeeze-blank', '--show-ends', '--show-tabs', '--show-nonprinting'],
+    positional: 'paths',
+  },
   head: { flags: 'qv', valueFlags: 'nc', longValue: ['--lines', '--bytes'], long: ['--quiet', '--verbose'], positional: 'paths' },
   tail: { flags: 'qv', valueFlags: 'nc', longValue: ['--lines', '--bytes'], long: ['--quiet', '--verbose'], positional: 'paths' },
   wc: { flags: 'lwcmL', long: ['--lines', '--words', '--bytes', '--chars', '--max-line-length'], positional: 'paths' },
@@ -37,7 +45,21 @@ const safeCommands: Record<string, SafeEntry> = {
   grep: {
     flags: 'inrvwclLhHoqsExFIz',
     valueFlags: 'eABCm',
-    long: ['--ignore-case', '--line-number', '--recursive', '--invert-match', '--word-regexp', '--count', '--files-with-matches', '--no-filename', '--with-filename', '--only-matching', '--quiet', '--extended-regexp', '--fixed-strings'],
+    long: [
+      '--ignore-case',
+      '--line-number',
+      '--recursive',
+      '--invert-match',
+      '--word-regexp',
+      '--count',
+      '--files-with-matches',
+      '--no-filename',
+      '--with-filename',
+      '--only-matching',
+      '--quiet',
+      '--extended-regexp',
+      '--fixed-strings',
+    ],
     longValue: ['--regexp', '--after-context', '--before-context', '--context', '--max-count'],
     positional: 'pattern-paths',
   },
@@ -60,7 +82,13 @@ const safeCommands: Record<string, SafeEntry> = {
   df: { flags: 'hTi', long: ['--human-readable'], positional: 'paths' },
   date: { flags: 'uRI', long: ['--utc', '--rfc-email'], positional: 'date-format' },
   hostname: { positional: 'none' },
-  sort: { flags: 'rnufbdhVM', valueFlags: 'kt', long: ['--reverse', '--numeric-sort', '--unique', '--ignore-case', '--human-numeric-sort', '--version-sort'], longValue: ['--key', '--field-separator'], positional: 'paths' },
+  sort: {
+    flags: 'rnufbdhVM',
+    valueFlags: 'kt',
+    long: ['--reverse', '--numeric-sort', '--unique', '--ignore-case', '--human-numeric-sort', '--version-sort'],
+    longValue: ['--key', '--field-separator'],
+    positional: 'paths',
+  },
   uniq: { flags: 'cdui', positional: 'paths' },
   find: { positional: 'find' },
 };

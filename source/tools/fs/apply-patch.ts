@@ -73,7 +73,8 @@ function planOperation(plan: Plan, operation: PatchOperation, confine: Confine):
   }
   const target = confine(operation.moveTo);
   if (target !== real) {
-    if (currentText(plan, target, operation.moveTo) !== null) fail(operation.path, `cannot move onto ${operation.moveTo}: it already exists. Delete it first or pick another name.`);
+    if (currentText(plan, target, operation.moveTo) !== null)
+      fail(operation.path, `cannot move onto ${operation.moveTo}: it already exists. Delete it first or pick another name.`);
     const mode = plan.modes.get(real);
     if (mode !== undefined) plan.modes.set(target, mode);
     plan.contents.set(real, null);
@@ -103,7 +104,9 @@ function commitPlan(plan: Plan): void {
       try {
         if (step.previous === null) unlinkSync(step.path);
         else writeFileAtomicSync(step.path, step.previous, step.mode);
-      } catch { /* best effort: the original error is what the caller must see */ }
+      } catch {
+        /* best effort: the original error is what the caller must see */
+      }
     }
     throw error;
   }

@@ -22,7 +22,8 @@ function realpathAllowMissing(path: string): string {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
       // A link whose target is missing would be followed by the write that creates the target, wherever it points.
-      if (lstatSync(current, { throwIfNoEntry: false })?.isSymbolicLink()) throw new PathRefused(`${current} is a symbolic link to a missing file; writing through it could land anywhere. Remove the link or use another path.`);
+      if (lstatSync(current, { throwIfNoEntry: false })?.isSymbolicLink())
+        throw new PathRefused(`${current} is a symbolic link to a missing file; writing through it could land anywhere. Remove the link or use another path.`);
       const parent = dirname(current);
       if (parent === current) return path;
       missing.push(basename(current));

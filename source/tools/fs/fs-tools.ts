@@ -72,7 +72,12 @@ export function createFsTools(options: FsToolOptions) {
         const to = Math.min(args.to ?? lines.length, lines.length);
         const text = lines.slice(from - 1, to).join('\n');
         if (text.length > options.maxReadBytes) return toolError(`Lines ${from}-${to} of ${args.path} exceed the read cap; ask for fewer lines.`);
-        return toolOk(wrapUntrusted(text, { source: 'read', path: args.path, lines: `${from}-${to}` }), { path: file.path, from, to, totalLines: lines.length });
+        return toolOk(wrapUntrusted(text, { source: 'read', path: args.path, lines: `${from}-${to}` }), {
+          path: file.path,
+          from,
+          to,
+          totalLines: lines.length,
+        });
       });
     },
   });

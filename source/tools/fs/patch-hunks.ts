@@ -101,8 +101,13 @@ export function applyHunks(text: string, hunks: readonly Hunk[]): string {
     }
     const old = oldOf(body);
     if (at < 0) {
-      const expected = hunk.lines.filter((l) => l.kind !== 'add').map((l) => `  ${l.kind === 'remove' ? '-' : ' '}${l.text}`).join('\n');
-      throw new HunkMismatch(`${describeHunk(hunk, index)} did not match. It expects these lines${cursor > 0 ? ` after line ${cursor}` : ''}:\n${expected}\n${closestMiss(lines, oldOf(hunk.lines), cursor)}`);
+      const expected = hunk.lines
+        .filter((l) => l.kind !== 'add')
+        .map((l) => `  ${l.kind === 'remove' ? '-' : ' '}${l.text}`)
+        .join('\n');
+      throw new HunkMismatch(
+        `${describeHunk(hunk, index)} did not match. It expects these lines${cursor > 0 ? ` after line ${cursor}` : ''}:\n${expected}\n${closestMiss(lines, oldOf(hunk.lines), cursor)}`,
+      );
     }
     // Context lines keep the file's own text, which may differ in trailing whitespace.
     const insert: string[] = [];

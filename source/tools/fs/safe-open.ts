@@ -54,7 +54,9 @@ export function openConfinedSync(input: string, workspaceDir: string, roots: rea
     const stat = fstatSync(fd);
     if (stat.isDirectory()) throw Object.assign(new Error(`${input} is a directory`), { code: 'EISDIR', path: input });
     if (mode !== 'read' && stat.nlink > 1) {
-      throw new PathRefused(`${input} has ${stat.nlink} hard links; writing would also change the other names, which may lie outside the workspace. Copy it to a new file and write that.`);
+      throw new PathRefused(
+        `${input} has ${stat.nlink} hard links; writing would also change the other names, which may lie outside the workspace. Copy it to a new file and write that.`,
+      );
     }
     if (mode === 'write') ftruncateSync(fd, 0);
     return { fd, path: real };

@@ -32,7 +32,10 @@ function readRules(path: string): McpApprovalsFile {
     throw error;
   }
   const parsed = fileShape.safeParse(JSON.parse(raw));
-  if (!parsed.success) throw new Error(`${path} is not a valid MCP approvals file (${parsed.error.issues[0]?.message ?? 'invalid'}). Fix or delete it; deleting forgets the MCP tools allowed with "always".`);
+  if (!parsed.success)
+    throw new Error(
+      `${path} is not a valid MCP approvals file (${parsed.error.issues[0]?.message ?? 'invalid'}). Fix or delete it; deleting forgets the MCP tools allowed with "always".`,
+    );
   return parsed.data;
 }
 
@@ -61,10 +64,12 @@ export function mcpAlwaysHandler(file: string, now: () => number) {
     if (!list.some((r) => r.server === plan.server && r.tool === plan.tool)) list.push({ ...plan, addedAt: now() });
     rules.agents[record.agentId] = list;
     writeFileAtomicSync(file, `${JSON.stringify(rules, null, 2)}\n`, 0o600);
-    const same = history.filter((r) => r.kind === 'mcp' && r.agentId === record.agentId && r.id !== record.id).filter((r) => {
-      const other = parseMcpPlan(r.plan);
-      return other?.server === plan.server && other.tool === plan.tool;
-    });
+    const same = history
+      .filter((r) => r.kind === 'mcp' && r.agentId === record.agentId && r.id !== record.id)
+      .filter((r) => {
+        const other = parseMcpPlan(r.plan);
+        return other?.server === plan.server && other.tool === plan.tool;
+      });
     return { rule: describeMcpRule(record.agentId, plan, file), wouldMatch: [...new Set(same.map((r) => r.command))] };
   };
 }

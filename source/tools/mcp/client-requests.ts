@@ -1,5 +1,12 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { ClientCapabilities, CreateMessageRequest, CreateMessageResult, ElicitRequestFormParams, ElicitResult, Root } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  ClientCapabilities,
+  CreateMessageRequest,
+  CreateMessageResult,
+  ElicitRequestFormParams,
+  ElicitResult,
+  Root,
+} from '@modelcontextprotocol/sdk/types.js';
 import { loadedSdk } from './sdk.js';
 
 /** What claw answers when a server asks something of the client. */

@@ -86,7 +86,11 @@ export class McpConnection {
   #probing = false;
   readonly #failed = new WeakSet<Client>();
 
-  constructor(readonly name: string, readonly config: McpServerConfig, private readonly hooks: ConnectionHooks) {
+  constructor(
+    readonly name: string,
+    readonly config: McpServerConfig,
+    private readonly hooks: ConnectionHooks,
+  ) {
     this.stderr = new StderrLog(hooks.now);
   }
 
@@ -180,7 +184,11 @@ export class McpConnection {
   }
 
   /** Argument completion for a prompt (`ref/prompt`) or a resource template (`ref/resource`). */
-  async complete(ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string }, argument: { name: string; value: string }, context?: Record<string, string>): Promise<CompleteResult['completion']> {
+  async complete(
+    ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string },
+    argument: { name: string; value: string },
+    context?: Record<string, string>,
+  ): Promise<CompleteResult['completion']> {
     const client = this.#live();
     if (!client.getServerCapabilities()?.completions) return { values: [] };
     try {
@@ -218,7 +226,9 @@ export class McpConnection {
     }
     if (error instanceof McpError) return new McpCallError(`MCP server "${this.name}" refused the ${what}: ${error.message}`);
     if (this.#client === client) this.#probe(client);
-    return new McpCallError(`MCP server "${this.name}" could not be reached during the call (${message(error)}). claw reconnects it automatically; try again shortly.`);
+    return new McpCallError(
+      `MCP server "${this.name}" could not be reached during the call (${message(error)}). claw reconnects it automatically; try again shortly.`,
+    );
   }
 
   #stderrNote(): string {
@@ -325,7 +335,11 @@ export class McpConnection {
   async #refresh(client: Client, part: CatalogPart): Promise<void> {
     const timeout = this.hooks.connectTimeoutMs;
     const update: Partial<McpCatalog> =
-      part === 'tools' ? await listTools(client, timeout) : part === 'prompts' ? { prompts: await listPrompts(client, timeout) } : await listResources(client, timeout);
+      part === 'tools'
+        ? await listTools(client, timeout)
+        : part === 'prompts'
+          ? { prompts: await listPrompts(client, timeout) }
+          : await listResources(client, timeout);
     if (this.#client !== client) return;
     this.catalog = { ...this.catalog, ...update };
     this.hooks.onCatalog(part);

@@ -64,7 +64,15 @@ export class ElicitationInbox {
   /** Waits for the operator's answer; the server's cancellation or the timeout declines. */
   ask(server: string, params: ElicitRequestFormParams, signal: AbortSignal): Promise<ElicitResult> {
     const createdAt = this.#now();
-    const record: ElicitationRecord = { id: randomUUID(), server, message: params.message, schema: params.requestedSchema, createdAt, expiresAt: createdAt + this.#timeoutMs, status: 'pending' };
+    const record: ElicitationRecord = {
+      id: randomUUID(),
+      server,
+      message: params.message,
+      schema: params.requestedSchema,
+      createdAt,
+      expiresAt: createdAt + this.#timeoutMs,
+      status: 'pending',
+    };
     return new Promise((resolve) => {
       const timer = setTimeout(() => this.#finish(record.id, { action: 'decline' }, 'expired', 'timeout'), this.#timeoutMs);
       timer.unref();

@@ -5,5 +5,5 @@ export { promptArguments, type McpPromptCommand, type McpPromptArgument, type Mc
 export { ElicitationInbox, checkElicitationContent, type ElicitationRecord, type ElicitationAnswer } from './elicitation.js';
 export { mcpAlwaysHandler, mcpApprovalsFile } from './approval-rules.js';
 export { RESOURCE_TOOL_NAME } from './resource-tool.js';
-export { type StderrLine } from './stderr-log.js';
+export type { StderrLine } from './stderr-log.js';
 export { probeMcpServer, type McpProbeReport } from './probe.js';

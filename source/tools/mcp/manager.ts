@@ -69,7 +69,10 @@ export class McpManager {
 
   #started = false;
 
-  constructor(servers: Record<string, McpServerConfig>, private readonly options: McpManagerOptions) {
+  constructor(
+    servers: Record<string, McpServerConfig>,
+    private readonly options: McpManagerOptions,
+  ) {
     this.#memory = new McpApprovalMemory(options.approvalsFile);
     for (const [name, config] of Object.entries(servers)) this.#add(name, config);
   }
@@ -125,10 +128,23 @@ export class McpManager {
   resources(server?: string): { resources: McpResourceEntry[]; templates: McpResourceTemplateEntry[] } {
     const connections = (server === undefined ? [...this.#connections.values()] : [this.#connection(server)]).filter((c) => c.ready);
     const resources = connections.flatMap((c) =>
-      c.catalog.resources.map((r) => ({ server: c.name, uri: r.uri, name: r.name, ...(r.title ? { title: r.title } : {}), ...(r.mimeType ? { mimeType: r.mimeType } : {}), ...(r.description ? { description: r.description } : {}) })),
+      c.catalog.resources.map((r) => ({
+        server: c.name,
+        uri: r.uri,
+        name: r.name,
+        ...(r.title ? { title: r.title } : {}),
+        ...(r.mimeType ? { mimeType: r.mimeType } : {}),
+        ...(r.description ? { description: r.description } : {}),
+      })),
     );
     const templates = connections.flatMap((c) =>
-      c.catalog.templates.map((t) => ({ server: c.name, uriTemplate: t.uriTemplate, name: t.name, ...(t.title ? { title: t.title } : {}), ...(t.description ? { description: t.description } : {}) })),
+      c.catalog.templates.map((t) => ({
+        server: c.name,
+        uriTemplate: t.uriTemplate,
+        name: t.name,
+        ...(t.title ? { title: t.title } : {}),
+        ...(t.description ? { description: t.description } : {}),
+      })),
     );
     return { resources, templates };
   }

@@ -23,7 +23,14 @@ export function describeProgress(progress: Progress): string {
   return `progress ${amount}${progress.message ? `: ${progress.message}` : ''}`;
 }
 
-async function approved(name: string, plan: McpApprovalPlan, connection: McpConnection, args: Record<string, unknown>, context: ToolContext, memory: McpApprovalMemory): Promise<ToolResult | undefined> {
+async function approved(
+  name: string,
+  plan: McpApprovalPlan,
+  connection: McpConnection,
+  args: Record<string, unknown>,
+  context: ToolContext,
+  memory: McpApprovalMemory,
+): Promise<ToolResult | undefined> {
   if (connection.config.trust === 'allow' || memory.allows(context.agentId, context.sessionKey, plan)) return undefined;
   const outcome = await context.approvals.request(
     {
@@ -63,7 +70,10 @@ export function mcpToolDefinition(name: string, tool: Tool, connection: McpConne
       const refusal = await approved(name, plan, connection, args, context, memory);
       if (refusal) return refusal;
       try {
-        const result = await connection.call(tool.name, args, { signal: context.signal, onProgress: (progress) => context.onUpdate(describeProgress(progress)) });
+        const result = await connection.call(tool.name, args, {
+          signal: context.signal,
+          onProgress: (progress) => context.onUpdate(describeProgress(progress)),
+        });
         const body = wrapUntrusted(callResultText(result, connection.name), { source: 'mcp', server: connection.name, tool: tool.name });
         return result.isError ? toolError(body, { server: connection.name }) : toolOk(body, { server: connection.name });
       } catch (error) {

@@ -28,17 +28,21 @@ export async function probeMcpServer(name: string, config: McpServerConfig, time
   const settled = new Promise<void>((resolve) => {
     settle = resolve;
   });
-  const connection = new McpConnection(name, { ...config, enabled: true }, {
-    // One attempt: a retry would only hide the first failure's timing.
-    backoff: { initialMs: 2 ** 30, maxMs: 2 ** 30 },
-    connectTimeoutMs: timeoutMs,
-    now: Date.now,
-    roots: () => [],
-    onCatalog: () => {},
-    onState: () => {
-      if (connection.state === 'ready' || connection.state === 'error') settle();
+  const connection = new McpConnection(
+    name,
+    { ...config, enabled: true },
+    {
+      // One attempt: a retry would only hide the first failure's timing.
+      backoff: { initialMs: 2 ** 30, maxMs: 2 ** 30 },
+      connectTimeoutMs: timeoutMs,
+      now: Date.now,
+      roots: () => [],
+      onCatalog: () => {},
+      onState: () => {
+        if (connection.state === 'ready' || connection.state === 'error') settle();
+      },
     },
-  });
+  );
   connection.start();
   await settled;
   const { catalog } = connection;

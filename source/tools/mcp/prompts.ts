@@ -29,7 +29,11 @@ export function promptCommand(server: string, prompt: Prompt): McpPromptCommand 
     command: mcpToolName(server, prompt.name),
     server,
     prompt: prompt.name,
-    arguments: (prompt.arguments ?? []).map((arg) => ({ name: arg.name, required: arg.required ?? false, ...(arg.description ? { description: arg.description } : {}) })),
+    arguments: (prompt.arguments ?? []).map((arg) => ({
+      name: arg.name,
+      required: arg.required ?? false,
+      ...(arg.description ? { description: arg.description } : {}),
+    })),
   };
   if (prompt.title) command.title = prompt.title;
   if (prompt.description) command.description = prompt.description;
@@ -61,9 +65,11 @@ export function promptArguments(command: McpPromptCommand, line: string): Record
     const value = index === open.length - 1 ? positional.slice(index).join(' ') : positional[index];
     if (value) result[arg.name] = value;
   });
-  if (positional.length > 0 && open.length === 0) return `/${command.command} takes ${declared.length === 0 ? 'no arguments' : `only ${declared.map((a) => a.name).join(', ')}`}; "${positional.join(' ')}" is left over.`;
+  if (positional.length > 0 && open.length === 0)
+    return `/${command.command} takes ${declared.length === 0 ? 'no arguments' : `only ${declared.map((a) => a.name).join(', ')}`}; "${positional.join(' ')}" is left over.`;
   const missing = declared.filter((arg) => arg.required && result[arg.name] === undefined).map((arg) => arg.name);
-  if (missing.length > 0) return `/${command.command} needs ${missing.join(', ')}: /${command.command} ${declared.map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`)).join(' ')}`;
+  if (missing.length > 0)
+    return `/${command.command} needs ${missing.join(', ')}: /${command.command} ${declared.map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`)).join(' ')}`;
   return result;
 }
 

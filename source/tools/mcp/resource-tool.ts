@@ -29,7 +29,11 @@ export interface ResourceServers {
 /** A resource's contents as the model (or an `@server:uri` mention) reads them. */
 export function resourceText(result: ReadResourceResult): string {
   return result.contents
-    .map((content) => ('text' in content ? content.text : `[${content.uri}: binary ${content.mimeType ?? 'data'}, ${Math.floor((content.blob.length * 3) / 4)} bytes, not shown]`))
+    .map((content) =>
+      'text' in content
+        ? content.text
+        : `[${content.uri}: binary ${content.mimeType ?? 'data'}, ${Math.floor((content.blob.length * 3) / 4)} bytes, not shown]`,
+    )
     .join('\n\n');
 }
 
@@ -39,9 +43,13 @@ function listing(servers: McpConnection[]): string {
     const { resources, templates } = connection.catalog;
     if (resources.length === 0 && templates.length === 0) continue;
     lines.push(`server ${connection.name}:`);
-    for (const resource of resources.slice(0, MAX_LISTED)) lines.push(`  ${resource.uri}  ${resource.title ?? resource.name}${resource.mimeType ? ` (${resource.mimeType})` : ''}${resource.description ? ` - ${resource.description}` : ''}`);
+    for (const resource of resources.slice(0, MAX_LISTED))
+      lines.push(
+        `  ${resource.uri}  ${resource.title ?? resource.name}${resource.mimeType ? ` (${resource.mimeType})` : ''}${resource.description ? ` - ${resource.description}` : ''}`,
+      );
     if (resources.length > MAX_LISTED) lines.push(`  … ${resources.length - MAX_LISTED} more`);
-    for (const template of templates) lines.push(`  template ${template.uriTemplate}  ${template.title ?? template.name}${template.description ? ` - ${template.description}` : ''}`);
+    for (const template of templates)
+      lines.push(`  template ${template.uriTemplate}  ${template.title ?? template.name}${template.description ? ` - ${template.description}` : ''}`);
   }
   return lines.length > 0 ? lines.join('\n') : 'No connected MCP server offers resources.';
 }
@@ -98,7 +106,10 @@ export function resourceToolDefinition(servers: ResourceServers, memory: McpAppr
       if (refusal) return toolError(refusal, { server: connection.name });
       try {
         const result = await connection.readResource(args.uri);
-        return toolOk(wrapUntrusted(resourceText(result), { source: 'mcp', server: connection.name, resource: args.uri }), { server: connection.name, uri: args.uri });
+        return toolOk(wrapUntrusted(resourceText(result), { source: 'mcp', server: connection.name, resource: args.uri }), {
+          server: connection.name,
+          uri: args.uri,
+        });
       } catch (error) {
         if (error instanceof McpCallError) return toolError(error.message, { server: connection.name });
         throw error;

@@ -21,7 +21,13 @@ export async function loadSdk(): Promise<McpSdk> {
       import('@modelcontextprotocol/sdk/shared/stdio.js'),
       import('@modelcontextprotocol/sdk/types.js'),
     ]);
-    sdk = { Client: client.Client, StreamableHTTPClientTransport: http.StreamableHTTPClientTransport, SSEClientTransport: sse.SSEClientTransport, stdio, types };
+    sdk = {
+      Client: client.Client,
+      StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
+      SSEClientTransport: sse.SSEClientTransport,
+      stdio,
+      types,
+    };
   }
   return sdk;
 }

@@ -3,7 +3,6 @@ import { existsSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 
-
 export interface SandboxPolicy {
   /** Folders the command may write (workspace, tools.fsRoots); everything else is read-only. */
   writable: readonly string[];
@@ -13,9 +12,7 @@ export interface SandboxPolicy {
   network: boolean;
 }
 
-export type SandboxStatus =
-  | { kind: 'bubblewrap'; path: string }
-  | { kind: 'none'; reason: string };
+export type SandboxStatus = { kind: 'bubblewrap'; path: string } | { kind: 'none'; reason: string };
 
 export interface WrappedCommand {
   file: string;
@@ -41,8 +38,15 @@ export function probeSandbox(): SandboxStatus {
     probed = { kind: 'none', reason: 'bubblewrap is not installed (apt-get install bubblewrap)' };
     return probed;
   }
-  const trial = spawnSync(path, ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-net', '--unshare-pid', '--die-with-parent', '--new-session', '/bin/true'], { encoding: 'utf8', timeout: 10_000 });
-  probed = trial.status === 0 ? { kind: 'bubblewrap', path } : { kind: 'none', reason: `bubblewrap cannot start here: ${(trial.stderr || trial.error?.message || `exit ${trial.status}`).trim()}` };
+  const trial = spawnSync(
+    path,
+    ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-net', '--unshare-pid', '--die-with-parent', '--new-session', '/bin/true'],
+    { encoding: 'utf8', timeout: 10_000 },
+  );
+  probed =
+    trial.status === 0
+      ? { kind: 'bubblewrap', path }
+      : { kind: 'none', reason: `bubblewrap cannot start here: ${(trial.stderr || trial.error?.message || `exit ${trial.status}`).trim()}` };
   return probed;
 }
 

@@ -27,7 +27,13 @@ function parseV6(text: string): Bytes | undefined {
   }
   const [head, rest, extra] = source.split('::');
   if (extra !== undefined) return undefined;
-  const words = (s: string | undefined) => (s ? s.split(':').filter((w) => w !== '').map((w) => parseInt(w, 16)) : []);
+  const words = (s: string | undefined) =>
+    s
+      ? s
+          .split(':')
+          .filter((w) => w !== '')
+          .map((w) => parseInt(w, 16))
+      : [];
   const left = words(head);
   const right = words(rest);
   const missing = 8 - left.length - right.length;

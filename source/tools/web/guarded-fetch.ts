@@ -37,7 +37,10 @@ export interface GuardedFetchResult {
 export type WebFetchErrorKind = 'refused' | 'bad_url' | 'timeout' | 'aborted' | 'network' | 'too_many_redirects';
 
 export class WebFetchError extends Error {
-  constructor(readonly kind: WebFetchErrorKind, message: string) {
+  constructor(
+    readonly kind: WebFetchErrorKind,
+    message: string,
+  ) {
     super(message);
     this.name = 'WebFetchError';
   }
@@ -131,12 +134,17 @@ function requestOnce(url: URL, pinned: ResolvedAddress, signal: AbortSignal): Pr
 }
 
 function decoded(response: IncomingMessage): Readable {
-  const encoding = String(response.headers['content-encoding'] ?? '').trim().toLowerCase();
+  const encoding = String(response.headers['content-encoding'] ?? '')
+    .trim()
+    .toLowerCase();
   const decoder =
-    encoding === 'gzip' || encoding === 'x-gzip' ? zlib.createGunzip()
-    : encoding === 'deflate' ? zlib.createInflate()
-    : encoding === 'br' ? zlib.createBrotliDecompress()
-    : undefined;
+    encoding === 'gzip' || encoding === 'x-gzip'
+      ? zlib.createGunzip()
+      : encoding === 'deflate'
+        ? zlib.createInflate()
+        : encoding === 'br'
+          ? zlib.createBrotliDecompress()
+          : undefined;
   return decoder ? pipeline(response, decoder, () => {}) : response;
 }
 
@@ -165,7 +173,8 @@ async function readCapped(response: IncomingMessage, maxBytes: number): Promise<
 
 function describeFailure(error: unknown, url: URL, stop: { timedOut: boolean; aborted: boolean }, timeoutMs: number): WebFetchError {
   if (error instanceof WebFetchError) return error;
-  if (stop.timedOut) return new WebFetchError('timeout', `Fetching ${url.href} took longer than ${timeoutMs} ms and was stopped. Try again later or a smaller page.`);
+  if (stop.timedOut)
+    return new WebFetchError('timeout', `Fetching ${url.href} took longer than ${timeoutMs} ms and was stopped. Try again later or a smaller page.`);
   if (stop.aborted) return new WebFetchError('aborted', `Fetching ${url.href} was cancelled.`);
   return new WebFetchError('network', `Fetching ${url.href} failed: ${(error as Error)?.message ?? String(error)}.`);
 }

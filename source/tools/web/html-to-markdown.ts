@@ -31,6 +31,9 @@ export function htmlToMarkdown(html: string): ReadablePage {
   service ??= makeService();
   const titleMatch = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html);
   const title = titleMatch ? decodeEntities(titleMatch[1]!).replace(/\s+/g, ' ').trim() : '';
-  const markdown = service.turndown(html).replace(/\n{3,}/g, '\n\n').trim();
+  const markdown = service
+    .turndown(html)
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
   return title ? { title, markdown } : { markdown };
 }

@@ -72,7 +72,10 @@ export function createWebFetchTool(config: WebToolConfig, options: { resolve?: R
         redirects: fetched.redirects,
       };
       if (!isText(fetched.contentType, fetched.body)) {
-        return toolError(`${fetched.url} returned ${fetched.contentType || 'binary data'} (${fetched.body.length} bytes); web_fetch reads text and HTML only.`, details);
+        return toolError(
+          `${fetched.url} returned ${fetched.contentType || 'binary data'} (${fetched.body.length} bytes); web_fetch reads text and HTML only.`,
+          details,
+        );
       }
       const text = decodeText(fetched.body, fetched.contentType);
       const page = isHtml(fetched.contentType, fetched.body) ? htmlToMarkdown(text) : { markdown: text };

@@ -13,7 +13,10 @@ export const helpCommand: SlashCommand = {
     const local = new Set(slashCommands.flatMap((c) => [c.name, ...c.aliases]));
     const lines = [
       ...slashCommands.map((c) => `/${c.name}${c.args ? ` ${c.args}` : ''} — ${c.description}`),
-      ...controller.commands().filter((c) => !local.has(c.name)).map((c) => `/${c.name}${c.args ? ` ${c.args}` : ''} — ${c.description}`),
+      ...controller
+        .commands()
+        .filter((c) => !local.has(c.name))
+        .map((c) => `/${c.name}${c.args ? ` ${c.args}` : ''} — ${c.description}`),
       'Keys:',
       ...keyHelpLines().map((line) => `  ${line}`),
     ];

@@ -47,7 +47,10 @@ export function completions(text: string, context: CommandContext): Completion[]
   }
   const command = findCommand(parsed.name);
   if (command?.complete) {
-    return command.complete(parsed.args, context).slice(0, 20).map((option) => ({ value: `/${command.name} ${option}`, label: option, description: '' }));
+    return command
+      .complete(parsed.args, context)
+      .slice(0, 20)
+      .map((option) => ({ value: `/${command.name} ${option}`, label: option, description: '' }));
   }
   const served = gateway.find((c) => c.name === prefix || c.aliases.includes(prefix));
   const values = served?.arguments?.[0]?.values ?? [];

@@ -6,7 +6,7 @@ export const searchCommand: SlashCommand = {
   name: 'search',
   aliases: ['find'],
   args: '[text]',
-  description: 'Search every session\'s transcript (Ctrl+F); Enter jumps, n/N next/previous',
+  description: "Search every session's transcript (Ctrl+F); Enter jumps, n/N next/previous",
   async run(args, context) {
     const query = args.trim();
     openSearch(context, query);

@@ -46,18 +46,34 @@ function useClock(now: () => number): number {
 function SidePane({ id, state, width, height, now }: { id: PaneId; state: TuiState; width: number; height: number; now: number }) {
   const focused = state.ui.focus === id;
   switch (id) {
-    case 'sessions': return <SessionsPane state={state} width={width} height={height} focused={focused} />;
-    case 'lanes': return <LanesPane state={state} width={width} height={height} focused={focused} now={now} />;
-    case 'context': return <ContextPane state={state} width={width} height={height} focused={focused} />;
-    case 'subagents': return <SubagentsPane state={state} width={width} height={height} focused={focused} now={now} />;
-    case 'chat': return null;
+    case 'sessions':
+      return <SessionsPane state={state} width={width} height={height} focused={focused} />;
+    case 'lanes':
+      return <LanesPane state={state} width={width} height={height} focused={focused} now={now} />;
+    case 'context':
+      return <ContextPane state={state} width={width} height={height} focused={focused} />;
+    case 'subagents':
+      return <SubagentsPane state={state} width={width} height={height} focused={focused} now={now} />;
+    case 'chat':
+      return null;
   }
 }
 
 function SideColumn({ column, state, now, side }: { column: Column; state: TuiState; now: number; side: 'left' | 'right' }) {
   return (
-    <Box flexDirection="column" width={column.width} borderStyle="single" borderTop={false} borderBottom={false} borderLeft={side === 'right'} borderRight={side === 'left'} borderDimColor>
-      {column.panes.map((pane) => <SidePane key={pane.id} id={pane.id} state={state} width={column.width - 1} height={pane.height} now={now} />)}
+    <Box
+      flexDirection="column"
+      width={column.width}
+      borderStyle="single"
+      borderTop={false}
+      borderBottom={false}
+      borderLeft={side === 'right'}
+      borderRight={side === 'left'}
+      borderDimColor
+    >
+      {column.panes.map((pane) => (
+        <SidePane key={pane.id} id={pane.id} state={state} width={column.width - 1} height={pane.height} now={now} />
+      ))}
     </Box>
   );
 }
@@ -74,7 +90,13 @@ export function App({ store, controller, exit, size, editExternally }: AppProps)
   const picker = state.ui.picker;
   const search = approval ? undefined : state.ui.search;
   const sessionPicker = approval || search ? undefined : state.ui.sessionPicker;
-  const popupRows = search ? searchPopupHeight(search) : sessionPicker ? sessionPickerHeight(state) : picker ? popupHeight(picker.options.length, true) : popupHeight(popup.length, false);
+  const popupRows = search
+    ? searchPopupHeight(search)
+    : sessionPicker
+      ? sessionPickerHeight(state)
+      : picker
+        ? popupHeight(picker.options.length, true)
+        : popupHeight(popup.length, false);
   const inputHeight = 1 + inputRows(state.ui.editor, cols);
   const bottomRows = approval ? promptLines.length + 2 + guardNote + inputHeight : inputHeight + popupRows;
   const layout = computeLayout({ cols, rows, hidden: selectHiddenPanes(state), zoom: state.ui.zoom, bottomRows });
@@ -89,7 +111,14 @@ export function App({ store, controller, exit, size, editExternally }: AppProps)
         ) : (
           <>
             {layout.left ? <SideColumn column={layout.left} state={state} now={now} side="left" /> : null}
-            <ChatPane state={state} store={store} width={layout.chatWidth} height={layout.bodyHeight} now={now} notice={state.modelMissing ? NO_MODEL : undefined} />
+            <ChatPane
+              state={state}
+              store={store}
+              width={layout.chatWidth}
+              height={layout.bodyHeight}
+              now={now}
+              notice={state.modelMissing ? NO_MODEL : undefined}
+            />
             {layout.right ? <SideColumn column={layout.right} state={state} now={now} side="right" /> : null}
           </>
         )}
@@ -97,15 +126,24 @@ export function App({ store, controller, exit, size, editExternally }: AppProps)
       {approval ? (
         <>
           <ApprovalPrompt lines={promptLines} width={layout.width} />
-          {guardNote ? <Text color="yellow" wrap="truncate">{` ${state.ui.guardedKeys} key${state.ui.guardedKeys > 1 ? 's' : ''} went to your draft, not the prompt: pause, then press y/s/a/n`}</Text> : null}
+          {guardNote ? (
+            <Text
+              color="yellow"
+              wrap="truncate"
+            >{` ${state.ui.guardedKeys} key${state.ui.guardedKeys > 1 ? 's' : ''} went to your draft, not the prompt: pause, then press y/s/a/n`}</Text>
+          ) : null}
           <InputBox editor={state.ui.editor} width={layout.width} active={false} />
         </>
       ) : (
         <>
           {search ? <SearchPopup search={search} state={state} width={layout.width} now={now} /> : null}
           {sessionPicker ? <SessionPicker state={state} width={layout.width} now={now} /> : null}
-          {!search && !sessionPicker && picker ? <Popup title={picker.title} items={picker.options.map((o) => ({ label: o, description: '' }))} index={picker.index} width={layout.width} /> : null}
-          {!search && !sessionPicker && !picker && popup.length > 0 ? <Popup items={popup} index={Math.min(state.ui.completionIndex, popup.length - 1)} width={layout.width} /> : null}
+          {!search && !sessionPicker && picker ? (
+            <Popup title={picker.title} items={picker.options.map((o) => ({ label: o, description: '' }))} index={picker.index} width={layout.width} />
+          ) : null}
+          {!search && !sessionPicker && !picker && popup.length > 0 ? (
+            <Popup items={popup} index={Math.min(state.ui.completionIndex, popup.length - 1)} width={layout.width} />
+          ) : null}
           <InputBox editor={state.ui.editor} width={layout.width} active={state.ui.focus === 'chat' && !search && !sessionPicker} />
         </>
       )}

@@ -6,7 +6,9 @@ export function ApprovalPrompt({ lines, width }: { lines: Line[]; width: number 
   return (
     <Box flexDirection="column" width={width} borderStyle="round" borderColor="yellow" paddingX={0}>
       {lines.map((line, i) => (
-        <Text key={i} color={line.color} bold={line.bold} wrap="truncate">{line.text}</Text>
+        <Text key={i} color={line.color} bold={line.bold} wrap="truncate">
+          {line.text}
+        </Text>
       ))}
     </Box>
   );

@@ -9,13 +9,29 @@ import { setUi } from '../ui-actions.js';
 import { MarkedText } from './MarkedText.js';
 
 /** Draws only the visible window of the conversation; history length does not change its cost. */
-export function ChatPane({ state, store, width, height, now, notice }: { state: TuiState; store: TuiStore; width: number; height: number; now: number; notice?: string | undefined }) {
+export function ChatPane({
+  state,
+  store,
+  width,
+  height,
+  now,
+  notice,
+}: {
+  state: TuiState;
+  store: TuiStore;
+  width: number;
+  height: number;
+  now: number;
+  notice?: string | undefined;
+}) {
   const log = selectChat(state);
   const textWidth = Math.max(10, width - 1);
   const progress = state.progress[state.currentKey];
   const footer: Line[] = progress && log.running ? [{ text: '' }, progressLine(progress, now, log.streaming !== undefined)] : [];
   const anchor = state.ui.anchor?.key === state.currentKey ? state.ui.anchor : undefined;
-  const target = anchor?.pending ? scrollToEntry(log.items, log.streaming?.text, textWidth, height, state.ui.toolsExpanded, anchor.entryId, footer.length) : undefined;
+  const target = anchor?.pending
+    ? scrollToEntry(log.items, log.streaming?.text, textWidth, height, state.ui.toolsExpanded, anchor.entryId, footer.length)
+    : undefined;
   useEffect(() => {
     if (target !== undefined) store.update((s) => (s.ui.anchor ? setUi(s, { scroll: target, anchor: { ...s.ui.anchor, pending: false } }) : s));
   }, [target, store]);
@@ -32,9 +48,21 @@ export function ChatPane({ state, store, width, height, now, notice }: { state: 
   const empty = log.items.length === 0 && !log.streaming;
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden" paddingLeft={1}>
-      {banner ? <Text color="blue" wrap="truncate">{banner}</Text> : null}
-      {notice ? <Text color="yellow" wrap="truncate">{notice}</Text> : null}
-      {empty ? <Text dimColor wrap="truncate">Type a message and press Enter. /help lists commands, ? the keys.</Text> : null}
+      {banner ? (
+        <Text color="blue" wrap="truncate">
+          {banner}
+        </Text>
+      ) : null}
+      {notice ? (
+        <Text color="yellow" wrap="truncate">
+          {notice}
+        </Text>
+      ) : null}
+      {empty ? (
+        <Text dimColor wrap="truncate">
+          Type a message and press Enter. /help lists commands, ? the keys.
+        </Text>
+      ) : null}
       {lines.map((line, i) => (
         <Text key={i} color={line.color} bold={line.bold} dimColor={line.dim} wrap="truncate">
           {line.text === '' ? ' ' : line.marked && anchor ? <MarkedText text={line.text} query={anchor.query} /> : line.text}

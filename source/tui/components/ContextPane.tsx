@@ -10,7 +10,11 @@ const PART_COLORS = ['magenta', 'blue', 'cyan', 'yellow', 'green', 'red', 'white
 export function ContextPane({ state, width, height, focused }: { state: TuiState; width: number; height: number; focused: boolean }) {
   const ctx = state.context[state.currentKey];
   if (!ctx) {
-    return <Pane title="Context" width={width} height={height} focused={focused}><Empty text="no context report yet" /></Pane>;
+    return (
+      <Pane title="Context" width={width} height={height} focused={focused}>
+        <Empty text="no context report yet" />
+      </Pane>
+    );
   }
   const barWidth = Math.max(4, width - 2);
   const segments = contextSegments(ctx.parts, ctx.window, barWidth);
@@ -20,18 +24,34 @@ export function ContextPane({ state, width, height, focused }: { state: TuiState
   const marks = Array.from({ length: barWidth }, (_, i) => (i === compactAt ? 'C' : i === flushAt ? 'F' : ' ')).join('');
   const lines = [
     ...ctx.parts.map((p, i) => ({ key: p.name, color: PART_COLORS[i % PART_COLORS.length]!, text: padTo(`■ ${p.name} ${formatTokens(p.tokens)}`, width - 1) })),
-    ...ctx.compactions.slice(-3).reverse().map((c) => ({ key: `c${c.at}`, color: 'gray' as const, text: padTo(`⇣ ${formatTokens(c.before)} → ${formatTokens(c.after)}`, width - 1) })),
+    ...ctx.compactions
+      .slice(-3)
+      .reverse()
+      .map((c) => ({ key: `c${c.at}`, color: 'gray' as const, text: padTo(`⇣ ${formatTokens(c.before)} → ${formatTokens(c.after)}`, width - 1) })),
   ];
   return (
-    <Pane title={`Context ${formatTokens(ctx.used)}/${formatTokens(ctx.window)} ${formatPercent(ctx.used, ctx.window)}`} width={width} height={height} focused={focused}>
+    <Pane
+      title={`Context ${formatTokens(ctx.used)}/${formatTokens(ctx.window)} ${formatPercent(ctx.used, ctx.window)}`}
+      width={width}
+      height={height}
+      focused={focused}
+    >
       <Box>
         <Text> </Text>
-        {segments.map((s, i) => <Text key={s.name} color={PART_COLORS[i % PART_COLORS.length]}>{'█'.repeat(s.cells)}</Text>)}
+        {segments.map((s, i) => (
+          <Text key={s.name} color={PART_COLORS[i % PART_COLORS.length]}>
+            {'█'.repeat(s.cells)}
+          </Text>
+        ))}
         <Text dimColor>{'░'.repeat(Math.max(0, barWidth - used))}</Text>
       </Box>
       <Text color="red" wrap="truncate">{` ${marks}`}</Text>
-      <Text dimColor wrap="truncate">{padTo(` F memory flush at ${formatTokens(ctx.thresholds.flush)} · C compaction at ${formatTokens(ctx.thresholds.compact)}`, width - 1)}</Text>
-      {lines.slice(0, Math.max(0, height - 4)).map((l) => <Text key={l.key} color={l.color} wrap="truncate">{` ${l.text}`}</Text>)}
+      <Text dimColor wrap="truncate">
+        {padTo(` F memory flush at ${formatTokens(ctx.thresholds.flush)} · C compaction at ${formatTokens(ctx.thresholds.compact)}`, width - 1)}
+      </Text>
+      {lines.slice(0, Math.max(0, height - 4)).map((l) => (
+        <Text key={l.key} color={l.color} wrap="truncate">{` ${l.text}`}</Text>
+      ))}
     </Pane>
   );
 }

@@ -9,7 +9,9 @@ import { stringWidth, truncate } from '../text/width.js';
 function hintFor(state: TuiState, running: boolean, now: number): string {
   if (state.ui.ctrlCAt !== undefined && now - state.ui.ctrlCAt < CTRL_C_WINDOW_MS) return 'Ctrl+C again to quit';
   if (state.ui.focus !== 'chat') {
-    return state.ui.focus === 'sessions' ? 'typing goes to the input · ↑/↓ Enter switch · z zoom · h hide · Esc back' : 'typing goes to the input · z zoom · h hide · Esc back';
+    return state.ui.focus === 'sessions'
+      ? 'typing goes to the input · ↑/↓ Enter switch · z zoom · h hide · Esc back'
+      : 'typing goes to the input · z zoom · h hide · Esc back';
   }
   if (state.ui.editor.search) return 'Ctrl+R older · Enter take · Esc cancel';
   if (running) return 'Esc abort';
@@ -28,9 +30,15 @@ export function Footer({ state, width, now }: { state: TuiState; width: number; 
   const approvalsCut = truncate(approvals, room);
   return (
     <Box width={width} height={1}>
-      <Text dimColor wrap="truncate">{leftCut}</Text>
-      <Text color="yellow" bold wrap="truncate">{approvalsCut}</Text>
-      <Text dimColor wrap="truncate">{truncate(hint, Math.max(0, room - stringWidth(approvalsCut)))}</Text>
+      <Text dimColor wrap="truncate">
+        {leftCut}
+      </Text>
+      <Text color="yellow" bold wrap="truncate">
+        {approvalsCut}
+      </Text>
+      <Text dimColor wrap="truncate">
+        {truncate(hint, Math.max(0, room - stringWidth(approvalsCut)))}
+      </Text>
     </Box>
   );
 }

@@ -14,9 +14,15 @@ export function Header({ state, width }: { state: TuiState; width: number }) {
   const right = ` · agent ${state.agentId} · ${state.currentKey}`;
   return (
     <Box width={width} height={1}>
-      <Text bold wrap="truncate">{left}</Text>
-      <Text color={CONN_COLOR[conn.state]} wrap="truncate">{connText}</Text>
-      <Text dimColor wrap="truncate">{truncate(right, Math.max(0, width - left.length - connText.length))}</Text>
+      <Text bold wrap="truncate">
+        {left}
+      </Text>
+      <Text color={CONN_COLOR[conn.state]} wrap="truncate">
+        {connText}
+      </Text>
+      <Text dimColor wrap="truncate">
+        {truncate(right, Math.max(0, width - left.length - connText.length))}
+      </Text>
     </Box>
   );
 }

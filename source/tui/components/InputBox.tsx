@@ -27,8 +27,13 @@ export function InputBox({ editor, width, active }: { editor: EditorState; width
     const match = editor.search.match === undefined ? (editor.search.query ? 'no match' : '') : editor.history[editor.search.match]!.replace(/\n/g, ' ⏎ ');
     return (
       <Box flexDirection="column" width={width}>
-        <Text dimColor wrap="truncate">{'─'.repeat(width)}</Text>
-        <Text wrap="truncate"><Text color="cyan">{`(history search) ${editor.search.query}▏ `}</Text>{truncate(match, Math.max(0, width - 20 - stringWidth(editor.search.query)))}</Text>
+        <Text dimColor wrap="truncate">
+          {'─'.repeat(width)}
+        </Text>
+        <Text wrap="truncate">
+          <Text color="cyan">{`(history search) ${editor.search.query}▏ `}</Text>
+          {truncate(match, Math.max(0, width - 20 - stringWidth(editor.search.query)))}
+        </Text>
       </Box>
     );
   }
@@ -37,12 +42,27 @@ export function InputBox({ editor, width, active }: { editor: EditorState; width
   const visible = rows.slice(first, first + MAX_INPUT_ROWS);
   return (
     <Box flexDirection="column" width={width}>
-      <Text dimColor wrap="truncate">{'─'.repeat(width)}</Text>
+      <Text dimColor wrap="truncate">
+        {'─'.repeat(width)}
+      </Text>
       {visible.map((row, i) => {
         const prompt = i + first === 0 ? '❯ ' : '  ';
-        if (!active || i + first !== cursorRow) return <Text key={i} wrap="truncate">{prompt}{row}</Text>;
+        if (!active || i + first !== cursorRow)
+          return (
+            <Text key={i} wrap="truncate">
+              {prompt}
+              {row}
+            </Text>
+          );
         const [before, at, after] = splitAtColumn(row, cursorCol);
-        return <Text key={i} wrap="truncate">{prompt}{before}<Text inverse>{at}</Text>{after}</Text>;
+        return (
+          <Text key={i} wrap="truncate">
+            {prompt}
+            {before}
+            <Text inverse>{at}</Text>
+            {after}
+          </Text>
+        );
       })}
     </Box>
   );

@@ -10,11 +10,21 @@ export function LanesPane({ state, width, height, focused, now }: { state: TuiSt
   const busy = lanes?.lanes.filter((l) => l.active || l.depth > 0) ?? [];
   return (
     <Pane title={title} width={width} height={height} focused={focused}>
-      {!lanes ? <Empty text="waiting for lane events" /> : busy.length === 0 ? <Empty text="all lanes idle" /> : busy.slice(0, Math.max(0, height - 1)).map((lane) => {
-        const run = lane.active ? `▶ ${lane.startedAt !== undefined ? formatDuration(now - lane.startedAt) : ''}` : '·';
-        const queued = lane.depth > 0 ? ` +${lane.depth}` : '';
-        return <Text key={lane.key} wrap="truncate">{padTo(` ${run} ${shortSessionKey(lane.key)}${queued}`, width)}</Text>;
-      })}
+      {!lanes ? (
+        <Empty text="waiting for lane events" />
+      ) : busy.length === 0 ? (
+        <Empty text="all lanes idle" />
+      ) : (
+        busy.slice(0, Math.max(0, height - 1)).map((lane) => {
+          const run = lane.active ? `▶ ${lane.startedAt !== undefined ? formatDuration(now - lane.startedAt) : ''}` : '·';
+          const queued = lane.depth > 0 ? ` +${lane.depth}` : '';
+          return (
+            <Text key={lane.key} wrap="truncate">
+              {padTo(` ${run} ${shortSessionKey(lane.key)}${queued}`, width)}
+            </Text>
+          );
+        })
+      )}
     </Pane>
   );
 }

@@ -10,7 +10,11 @@ export function MarkedText({ text, query, ranges }: { text: string; query?: stri
   for (const [start, end] of marks) {
     if (start < at || end > text.length || start >= end) continue;
     if (start > at) parts.push(<Text key={`t${at}`}>{text.slice(at, start)}</Text>);
-    parts.push(<Text key={`m${start}`} inverse>{text.slice(start, end)}</Text>);
+    parts.push(
+      <Text key={`m${start}`} inverse>
+        {text.slice(start, end)}
+      </Text>,
+    );
     at = end;
   }
   if (at < text.length) parts.push(<Text key={`t${at}`}>{text.slice(at)}</Text>);

@@ -6,8 +6,12 @@ import { padTo } from '../text/width.js';
 export function Pane({ title, width, height, focused, children }: { title: string; width: number; height: number; focused: boolean; children: ReactNode }) {
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
-      <Text inverse={focused} bold color={focused ? undefined : 'blue'} wrap="truncate">{padTo(` ${title}`, width)}</Text>
-      <Box flexDirection="column" height={Math.max(0, height - 1)} overflow="hidden">{children}</Box>
+      <Text inverse={focused} bold color={focused ? undefined : 'blue'} wrap="truncate">
+        {padTo(` ${title}`, width)}
+      </Text>
+      <Box flexDirection="column" height={Math.max(0, height - 1)} overflow="hidden">
+        {children}
+      </Box>
     </Box>
   );
 }

@@ -13,7 +13,10 @@ export function searchPopupHeight(search: SearchUi): number {
 }
 
 function HitRow({ hit, selected, width, now }: { hit: SearchHit; selected: boolean; width: number; now: number }) {
-  const head = padTo(` ${shortSessionKey(hit.sessionKey)} · ${formatAge(now - hit.timestamp)} · ${hit.role === 'user' ? '›' : ' '} `, Math.min(36, Math.floor(width / 3)));
+  const head = padTo(
+    ` ${shortSessionKey(hit.sessionKey)} · ${formatAge(now - hit.timestamp)} · ${hit.role === 'user' ? '›' : ' '} `,
+    Math.min(36, Math.floor(width / 3)),
+  );
   const { text, ranges } = clipMarked(hit.snippet, hit.highlights, Math.max(10, width - head.length - 1));
   return (
     <Text inverse={selected} wrap="truncate">
@@ -31,13 +34,30 @@ export function SearchPopup({ search, width, now }: { search: SearchUi; state: T
   const start = Math.max(0, Math.min(search.index - SEARCH_ROWS + 1, search.hits.length - SEARCH_ROWS));
   return (
     <Box flexDirection="column" width={width}>
-      <Text bold color="cyan" wrap="truncate">{truncate(title, width)}</Text>
-      {search.status === 'error' ? <Text color="red" wrap="truncate">{truncate(` ✗ ${search.error ?? 'search failed'}`, width)}</Text> : null}
-      {search.status === 'done' && search.hits.length === 0 ? <Text dimColor wrap="truncate"> no message matches; / to change the query</Text> : null}
-      {search.status === 'idle' || search.status === 'loading' ? <Text dimColor wrap="truncate">{search.status === 'loading' ? ' searching every transcript…' : ' type words to find (any language); Enter searches'}</Text> : null}
-      {search.status === 'done' ? search.hits.slice(start, start + SEARCH_ROWS).map((hit, i) => (
-        <HitRow key={`${hit.sessionKey}:${hit.entryId}`} hit={hit} selected={start + i === search.index} width={width} now={now} />
-      )) : null}
+      <Text bold color="cyan" wrap="truncate">
+        {truncate(title, width)}
+      </Text>
+      {search.status === 'error' ? (
+        <Text color="red" wrap="truncate">
+          {truncate(` ✗ ${search.error ?? 'search failed'}`, width)}
+        </Text>
+      ) : null}
+      {search.status === 'done' && search.hits.length === 0 ? (
+        <Text dimColor wrap="truncate">
+          {' '}
+          no message matches; / to change the query
+        </Text>
+      ) : null}
+      {search.status === 'idle' || search.status === 'loading' ? (
+        <Text dimColor wrap="truncate">
+          {search.status === 'loading' ? ' searching every transcript…' : ' type words to find (any language); Enter searches'}
+        </Text>
+      ) : null}
+      {search.status === 'done'
+        ? search.hits
+            .slice(start, start + SEARCH_ROWS)
+            .map((hit, i) => <HitRow key={`${hit.sessionKey}:${hit.entryId}`} hit={hit} selected={start + i === search.index} width={width} now={now} />)
+        : null}
     </Box>
   );
 }

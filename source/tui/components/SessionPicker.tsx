@@ -20,14 +20,23 @@ export function SessionPicker({ state, width, now }: { state: TuiState; width: n
   const nameWidth = Math.min(34, Math.floor(width / 3));
   return (
     <Box flexDirection="column" width={width}>
-      <Text bold color="cyan" wrap="truncate">{truncate(` Sessions: ${picker.filter}▏ (type to filter · ↑/↓ · Enter switch · Esc close)`, width)}</Text>
-      {rows.length === 0 ? <Text dimColor wrap="truncate"> no session matches</Text> : rows.slice(start, start + PICKER_ROWS).map((row, i) => (
-        <Text key={row.key} inverse={start + i === index} wrap="truncate">
-          {padTo(`${row.current ? ' ›' : '  '} ${row.label}${row.unread > 0 ? ` •${row.unread}` : ''}`, nameWidth)}
-          <Text dimColor>{padTo(` ${formatAge(now - row.updatedAt)}`, 10)}</Text>
-          {truncate(row.firstLine, Math.max(0, width - nameWidth - 10))}
+      <Text bold color="cyan" wrap="truncate">
+        {truncate(` Sessions: ${picker.filter}▏ (type to filter · ↑/↓ · Enter switch · Esc close)`, width)}
+      </Text>
+      {rows.length === 0 ? (
+        <Text dimColor wrap="truncate">
+          {' '}
+          no session matches
         </Text>
-      ))}
+      ) : (
+        rows.slice(start, start + PICKER_ROWS).map((row, i) => (
+          <Text key={row.key} inverse={start + i === index} wrap="truncate">
+            {padTo(`${row.current ? ' ›' : '  '} ${row.label}${row.unread > 0 ? ` •${row.unread}` : ''}`, nameWidth)}
+            <Text dimColor>{padTo(` ${formatAge(now - row.updatedAt)}`, 10)}</Text>
+            {truncate(row.firstLine, Math.max(0, width - nameWidth - 10))}
+          </Text>
+        ))
+      )}
     </Box>
   );
 }

@@ -9,7 +9,12 @@ export function SessionsPane({ state, width, height, focused }: { state: TuiStat
   const rows = selectSessionRows(state);
   let sessionIndex = -1;
   const body = rows.map((row) => {
-    if (row.kind === 'agent') return <Text key={row.key} bold wrap="truncate">{padTo(` ${row.label}`, width)}</Text>;
+    if (row.kind === 'agent')
+      return (
+        <Text key={row.key} bold wrap="truncate">
+          {padTo(` ${row.label}`, width)}
+        </Text>
+      );
     sessionIndex += 1;
     const badges = `${row.running ? ' ▶' : ''}${row.queued > 0 ? ` +${row.queued}` : ''}${row.unread > 0 ? ` •${row.unread}` : ''}`;
     const name = padTo(`${row.current ? ' ›' : '  '} ${shortSessionKey(row.label)}`, Math.max(1, width - badges.length));

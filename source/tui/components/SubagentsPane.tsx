@@ -10,11 +10,15 @@ export function SubagentsPane({ state, width, height, focused, now }: { state: T
   const rows = buildSubagentTree(state.subagents, now);
   return (
     <Pane title="Sub-agents" width={width} height={height} focused={focused}>
-      {rows.length === 0 ? <Empty text="no sub-agents running" /> : rows.slice(0, Math.max(0, height - 1)).map((row) => (
-        <Text key={row.key} color={row.status === 'error' ? 'red' : row.status === 'running' ? 'green' : undefined} wrap="truncate">
-          {padTo(` ${row.prefix}${STATUS[row.status]} ${row.label} ${row.elapsed}${row.lastTool ? ` · ${row.lastTool}` : ''}`, width)}
-        </Text>
-      ))}
+      {rows.length === 0 ? (
+        <Empty text="no sub-agents running" />
+      ) : (
+        rows.slice(0, Math.max(0, height - 1)).map((row) => (
+          <Text key={row.key} color={row.status === 'error' ? 'red' : row.status === 'running' ? 'green' : undefined} wrap="truncate">
+            {padTo(` ${row.prefix}${STATUS[row.status]} ${row.label} ${row.elapsed}${row.lastTool ? ` · ${row.lastTool}` : ''}`, width)}
+          </Text>
+        ))
+      )}
     </Pane>
   );
 }

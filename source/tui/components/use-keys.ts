@@ -10,9 +10,13 @@ export function useKeys(handler: (input: string, key: Key, raw: string | undefin
   const { internal_eventEmitter: emitter } = useStdin();
   const raw = useRef<string | undefined>(undefined);
   useEffect(() => {
-    const onInput = (data: string): void => { raw.current = data; };
+    const onInput = (data: string): void => {
+      raw.current = data;
+    };
     emitter.on('input', onInput);
-    return () => { emitter.off('input', onInput); };
+    return () => {
+      emitter.off('input', onInput);
+    };
   }, [emitter]);
   useInput((input, key) => handler(input, key, raw.current));
 }

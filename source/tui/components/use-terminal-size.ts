@@ -10,7 +10,9 @@ export function useTerminalSize(fixed?: { cols: number; rows: number }): { cols:
     if (fixed) return;
     const onResize = () => setSize(read());
     stdout.on('resize', onResize);
-    return () => { stdout.off('resize', onResize); };
+    return () => {
+      stdout.off('resize', onResize);
+    };
   }, [stdout, fixed?.cols, fixed?.rows]);
   return fixed ?? size;
 }

@@ -22,7 +22,12 @@ export function emptyEditor(history: readonly string[] = []): EditorState {
 
 export function insertText(state: EditorState, text: string): EditorState {
   const clean = text.replace(/\r\n?/g, '\n').replace(/\t/g, '  ');
-  return { ...state, text: state.text.slice(0, state.cursor) + clean + state.text.slice(state.cursor), cursor: state.cursor + clean.length, historyIndex: undefined };
+  return {
+    ...state,
+    text: state.text.slice(0, state.cursor) + clean + state.text.slice(state.cursor),
+    cursor: state.cursor + clean.length,
+    historyIndex: undefined,
+  };
 }
 
 function prevBoundary(text: string, cursor: number): number {
@@ -187,12 +192,20 @@ export function layoutEditor(state: EditorState, width: number): { rows: string[
     let rowWidth = 0;
     let index = offset;
     const place = (): void => {
-      if (index === state.cursor) { cursorRow = rows.length; cursorCol = rowWidth; }
+      if (index === state.cursor) {
+        cursorRow = rows.length;
+        cursorCol = rowWidth;
+      }
     };
     for (const g of graphemes(line)) {
       place();
       const w = stringWidth(g);
-      if (rowWidth + w > limit) { rows.push(row); row = ''; rowWidth = 0; place(); }
+      if (rowWidth + w > limit) {
+        rows.push(row);
+        row = '';
+        rowWidth = 0;
+        place();
+      }
       row += displayText(g);
       rowWidth += w;
       index += g.length;

@@ -39,14 +39,23 @@ export function reduceChatEvent(state: TuiState, payload: ChatEventPayload): Tui
         const base: ChatLog = { ...log };
         delete base.streaming;
         if (payload.suppressed || payload.text === '') return base;
-        return appendItems(base, [{ kind: 'assistant', id: `${payload.runId}:final:${log.items.length}`, text: payload.text, ...(payload.entryId ? { entryId: payload.entryId } : {}) }]);
+        return appendItems(base, [
+          { kind: 'assistant', id: `${payload.runId}:final:${log.items.length}`, text: payload.text, ...(payload.entryId ? { entryId: payload.entryId } : {}) },
+        ]);
       }
       case 'aborted':
-        return appendItems({ ...settleStream(log), running: false }, [{ kind: 'notice', id: `${payload.runId}:aborted`, text: `Turn aborted: ${payload.reason}` }]);
+        return appendItems({ ...settleStream(log), running: false }, [
+          { kind: 'notice', id: `${payload.runId}:aborted`, text: `Turn aborted: ${payload.reason}` },
+        ]);
       case 'error':
-        return appendItems({ ...settleStream(log), running: false }, [{
-          kind: 'error', id: `${payload.runId}:error:${log.items.length}`, message: payload.message, ...(payload.hint ? { hint: payload.hint } : {}),
-        }]);
+        return appendItems({ ...settleStream(log), running: false }, [
+          {
+            kind: 'error',
+            id: `${payload.runId}:error:${log.items.length}`,
+            message: payload.message,
+            ...(payload.hint ? { hint: payload.hint } : {}),
+          },
+        ]);
     }
   });
   if (payload.state === 'final' && key !== state.currentKey) {
@@ -85,9 +94,16 @@ export function reduceAgentEvent(state: TuiState, payload: AgentEventPayload): T
     case 'tool':
       return updateChat(state, key, (log) => {
         if (payload.phase === 'start') {
-          return appendItems(settleStream(log), [{
-            kind: 'tool', id: payload.toolCallId, name: payload.name, args: summarizeArgs(payload.args), output: payload.output ?? '', status: 'running',
-          }]);
+          return appendItems(settleStream(log), [
+            {
+              kind: 'tool',
+              id: payload.toolCallId,
+              name: payload.name,
+              args: summarizeArgs(payload.args),
+              output: payload.output ?? '',
+              status: 'running',
+            },
+          ]);
         }
         return updateTool(log, payload.toolCallId, (item) => ({
           ...item,
@@ -99,8 +115,22 @@ export function reduceAgentEvent(state: TuiState, payload: AgentEventPayload): T
       return { ...state, runModel: { ...state.runModel, [key]: payload.model } };
     case 'compaction':
       if (payload.phase === 'start') return state;
-      return updateChat(state, key, (log) => appendItems(log, [payload.phase === 'end'
-        ? { kind: 'compaction', id: `${payload.runId}:compaction:${log.items.length}`, before: payload.tokensBefore, ...(payload.tokensAfter !== undefined ? { after: payload.tokensAfter } : {}) }
-        : { kind: 'error', id: `${payload.runId}:compaction:${log.items.length}`, message: `Compaction failed: ${payload.detail ?? 'unknown error'}`, hint: 'Run /compact again, or /new to start a fresh session.' }]));
+      return updateChat(state, key, (log) =>
+        appendItems(log, [
+          payload.phase === 'end'
+            ? {
+                kind: 'compaction',
+                id: `${payload.runId}:compaction:${log.items.length}`,
+                before: payload.tokensBefore,
+                ...(payload.tokensAfter !== undefined ? { after: payload.tokensAfter } : {}),
+              }
+            : {
+                kind: 'error',
+                id: `${payload.runId}:compaction:${log.items.length}`,
+                message: `Compaction failed: ${payload.detail ?? 'unknown error'}`,
+                hint: 'Run /compact again, or /new to start a fresh session.',
+              },
+        ]),
+      );
   }
 }

@@ -13,11 +13,14 @@ export function reduceConfigStatus(state: TuiState, status: ConfigStatus): TuiSt
   const id = `config:${status.loadedAt}:${status.state}`;
   if (status.state === 'invalid') {
     return updateChat(state, state.currentKey, (log) =>
-      appendItems(log, [{ kind: 'error', id, message: 'claw.json is invalid; the gateway keeps running the last good config.', hint: firstIssue(status.error) }]),
+      appendItems(log, [
+        { kind: 'error', id, message: 'claw.json is invalid; the gateway keeps running the last good config.', hint: firstIssue(status.error) },
+      ]),
     );
   }
-  const text = status.state === 'restart-needed'
-    ? `claw.json: ${status.restartNeeded.join(', ')} changed; run \`claw gateway restart\` to apply.`
-    : 'claw.json reloaded: the new config is live.';
+  const text =
+    status.state === 'restart-needed'
+      ? `claw.json: ${status.restartNeeded.join(', ')} changed; run \`claw gateway restart\` to apply.`
+      : 'claw.json reloaded: the new config is live.';
   return updateChat(state, state.currentKey, (log) => appendItems(log, [{ kind: 'notice', id, text }]));
 }

@@ -8,7 +8,13 @@ export function entriesToItems(entries: readonly TranscriptEntry[]): ChatItem[] 
   const toolIndex = new Map<string, number>();
   for (const entry of entries) {
     if (entry.type === 'compaction') {
-      items.push({ kind: 'compaction', id: entry.id, entryId: entry.id, before: entry.tokensBefore, ...(entry.tokensAfter !== undefined ? { after: entry.tokensAfter } : {}) });
+      items.push({
+        kind: 'compaction',
+        id: entry.id,
+        entryId: entry.id,
+        before: entry.tokensBefore,
+        ...(entry.tokensAfter !== undefined ? { after: entry.tokensAfter } : {}),
+      });
       continue;
     }
     if (entry.type !== 'message') continue;
@@ -27,8 +33,10 @@ export function entriesToItems(entries: readonly TranscriptEntry[]): ChatItem[] 
         }
       }
       // NO_REPLY is the agent declining to answer (heartbeats, memory flushes): never shown.
-      if (text.trim() !== '' && text.trim() !== 'NO_REPLY') items.push({ kind: 'assistant', id: `${entry.id}:${items.length}`, entryId: entry.id, text, ...(entry.model ? { model: entry.model } : {}) });
-      if (entry.stopReason === 'error' && entry.errorMessage) items.push({ kind: 'error', id: `${entry.id}:error`, entryId: entry.id, message: entry.errorMessage });
+      if (text.trim() !== '' && text.trim() !== 'NO_REPLY')
+        items.push({ kind: 'assistant', id: `${entry.id}:${items.length}`, entryId: entry.id, text, ...(entry.model ? { model: entry.model } : {}) });
+      if (entry.stopReason === 'error' && entry.errorMessage)
+        items.push({ kind: 'error', id: `${entry.id}:error`, entryId: entry.id, message: entry.errorMessage });
     } else {
       const index = toolIndex.get(entry.toolCallId);
       const card = index === undefined ? undefined : items[index];

@@ -13,7 +13,9 @@ export function reduceMessageAccepted(state: TuiState, payload: PayloadOf<'messa
   const from = payload.clientId && state.clients[payload.clientId] ? undefined : payload.sender;
   const next = updateChat(state, payload.sessionKey, (log) => {
     if (log.items.some((item) => item.id === id || (payload.entryId !== undefined && item.entryId === payload.entryId))) return log;
-    return appendItems(log, [{ kind: 'user', id, text: payload.text, ...(payload.entryId ? { entryId: payload.entryId } : {}), ...(from ? { from } : { from: payload.channel }) }]);
+    return appendItems(log, [
+      { kind: 'user', id, text: payload.text, ...(payload.entryId ? { entryId: payload.entryId } : {}), ...(from ? { from } : { from: payload.channel }) },
+    ]);
   });
   if (next === state || payload.sessionKey === state.currentKey) return next;
   return { ...next, unread: { ...next.unread, [payload.sessionKey]: (next.unread[payload.sessionKey] ?? 0) + 1 } };

@@ -10,7 +10,10 @@ export function reduceSessionsChanged(state: TuiState, payload: PayloadOf<'sessi
   else if (payload.session) sessions[payload.key] = payload.session;
   const next = { ...state, sessions };
   if (payload.reason !== 'reset') return next;
-  return updateChat(next, payload.key, () => ({ ...emptyChat(), items: [{ kind: 'notice', id: `reset:${payload.session?.sessionId ?? Date.now()}`, text: 'New session started.' }] }));
+  return updateChat(next, payload.key, () => ({
+    ...emptyChat(),
+    items: [{ kind: 'notice', id: `reset:${payload.session?.sessionId ?? Date.now()}`, text: 'New session started.' }],
+  }));
 }
 
 /** Replaces the pending list from a list reply or snapshot, minus requests already seen resolved. */
@@ -25,7 +28,12 @@ export function reduceApprovalRequested(state: TuiState, payload: PayloadOf<'app
 }
 
 export function describeResolution(approval: ApprovalRecord, by = approval.resolvedBy): string {
-  const what = approval.status === 'expired' ? 'expired (denied)' : approval.decision === 'deny' || approval.status === 'denied' ? 'denied' : `approved (${approval.decision ?? 'once'})`;
+  const what =
+    approval.status === 'expired'
+      ? 'expired (denied)'
+      : approval.decision === 'deny' || approval.status === 'denied'
+        ? 'denied'
+        : `approved (${approval.decision ?? 'once'})`;
   return `Approval for \`${approval.command}\` ${what}${by ? ` by ${by}` : ''}.`;
 }
 
@@ -38,9 +46,16 @@ export function reduceApprovalResolved(state: TuiState, payload: PayloadOf<'appr
   const resolvedIds = [...state.approvals.resolvedIds, approval.id].slice(-200);
   const next: TuiState = { ...state, ui, approvals: { pending, resolvedIds, lastResolved: { approval, at: now } } };
   if (!wasPending) return next;
-  return updateChat(next, approval.sessionKey, (log) => appendItems(log, [{ kind: 'notice', id: `approval:${approval.id}`, text: describeResolution(approval, approval.resolvedBy ? selectClientName(state, approval.resolvedBy) : undefined) }]));
+  return updateChat(next, approval.sessionKey, (log) =>
+    appendItems(log, [
+      {
+        kind: 'notice',
+        id: `approval:${approval.id}`,
+        text: describeResolution(approval, approval.resolvedBy ? selectClientName(state, approval.resolvedBy) : undefined),
+      },
+    ]),
+  );
 }
-
 
 /**
  * Applies a hello (first connect or reconnect). Each snapshot key is validated

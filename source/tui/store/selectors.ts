@@ -41,7 +41,7 @@ export function selectSessionRows(state: TuiState): SessionRow[] {
         label: s.label ?? s.key,
         // Lane events are live; the session summary is only as fresh as its last change.
         running: state.lanes ? Boolean(lane?.active) : Boolean(s.running) || selectChat(state, s.key).running,
-        queued: state.lanes ? lane?.depth ?? 0 : s.queued ?? 0,
+        queued: state.lanes ? (lane?.depth ?? 0) : (s.queued ?? 0),
         unread: state.unread[s.key] ?? 0,
         current: s.key === state.currentKey,
       });
@@ -51,7 +51,9 @@ export function selectSessionRows(state: TuiState): SessionRow[] {
 }
 
 export function selectSessionKeys(state: TuiState): string[] {
-  return selectSessionRows(state).filter((r) => r.kind === 'session').map((r) => r.key);
+  return selectSessionRows(state)
+    .filter((r) => r.kind === 'session')
+    .map((r) => r.key);
 }
 
 export interface FooterInfo {
@@ -141,7 +143,8 @@ export function selectPaneSummary(state: TuiState): string {
   }
   if (hidden.has('lanes') && state.lanes) {
     const queued = state.lanes.lanes.reduce((sum, l) => sum + l.depth, 0);
-    if (queued > 0 || state.lanes.global.active > 0) parts.push(`lanes ${state.lanes.global.active}/${state.lanes.global.limit}${queued > 0 ? ` +${queued} queued` : ''}`);
+    if (queued > 0 || state.lanes.global.active > 0)
+      parts.push(`lanes ${state.lanes.global.active}/${state.lanes.global.limit}${queued > 0 ? ` +${queued} queued` : ''}`);
   }
   if (hidden.has('subagents')) {
     const running = state.subagents.filter((n) => n.status === 'running').length;

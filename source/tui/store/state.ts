@@ -1,13 +1,5 @@
 import { emptyEditor, type EditorState } from '../editor/editor.js';
-import type {
-  ApprovalRecord,
-  ContextPayload,
-  LanesPayload,
-  PresenceEntry,
-  SearchHit,
-  SessionSummary,
-  SubagentNode,
-} from '../../protocol/index.js';
+import type { ApprovalRecord, ContextPayload, LanesPayload, PresenceEntry, SearchHit, SessionSummary, SubagentNode } from '../../protocol/index.js';
 
 /** `entryId` is the transcript entry an item came from, used to page older history. */
 export type ChatItem = ChatItemBody & { entryId?: string };
@@ -143,6 +135,17 @@ export function initialState(options: { agentId?: string; sessionKey?: string; v
     clients: {},
     progress: {},
     modelMissing: false,
-    ui: { focus: 'chat', hidden: [], pinned: [], scroll: 0, toolsExpanded: false, sessionCursor: 0, dismissed: [], editor: emptyEditor(), completionIndex: 0, guardedKeys: 0 },
+    ui: {
+      focus: 'chat',
+      hidden: [],
+      pinned: [],
+      scroll: 0,
+      toolsExpanded: false,
+      sessionCursor: 0,
+      dismissed: [],
+      editor: emptyEditor(),
+      completionIndex: 0,
+      guardedKeys: 0,
+    },
   };
 }

@@ -18,14 +18,22 @@ export function approvalLines(approval: ApprovalRecord, width: number, now: numb
   const reason = revealText(approval.reason);
   const warning = revealWarning(command.escaped + cwd.escaped + reason.escaped);
   const lines: Line[] = [
-    { text: `⚠ ${approval.kind} approval requested${queued > 0 ? ` (+${queued} more waiting)` : ''} · ${left > 0 ? `${formatDuration(left)} left, then denied` : 'expired'}`, color: 'yellow', bold: true },
+    {
+      text: `⚠ ${approval.kind} approval requested${queued > 0 ? ` (+${queued} more waiting)` : ''} · ${left > 0 ? `${formatDuration(left)} left, then denied` : 'expired'}`,
+      color: 'yellow',
+      bold: true,
+    },
     ...wrapText(command.text, inner - 2).map((text) => ({ text: `$ ${text}`, bold: true })),
     ...(warning ? wrapText(warning, inner).map((text) => ({ text, color: 'red' as const, bold: true })) : []),
     ...wrapText(`cwd ${cwd.text} · agent ${approval.agentId} · ${approval.sessionKey}`, inner).map((text) => ({ text, color: 'gray' as const })),
   ];
   if (approval.reason) lines.push(...wrapText(`why: ${reason.text}`, inner).map((text) => ({ text, color: 'gray' as const })));
   if (confirmingAlways) {
-    lines.push(...wrapText(`Always allow for agent ${approval.agentId}: writes an allowlist rule matching \`${command.text}\`. y/Enter confirm · n/Esc back`, inner).map((text) => ({ text, color: 'magenta' as const, bold: true })));
+    lines.push(
+      ...wrapText(`Always allow for agent ${approval.agentId}: writes an allowlist rule matching \`${command.text}\`. y/Enter confirm · n/Esc back`, inner).map(
+        (text) => ({ text, color: 'magenta' as const, bold: true }),
+      ),
+    );
   } else {
     lines.push(...wrapText('y once · s this session · a always… · n deny · Esc leave pending', inner).map((text) => ({ text, color: 'cyan' as const })));
   }

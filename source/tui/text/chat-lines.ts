@@ -32,7 +32,13 @@ export function itemLines(item: ChatItem, width: number, expanded: boolean): Lin
     case 'command':
       return [{ text: '' }, ...block('» ', item.text, width, { color: 'magenta', bold: true })];
     case 'compaction':
-      return [{ text: `── compacted ${formatTokens(item.before)} → ${item.after === undefined ? '?' : formatTokens(item.after)} tokens ──`, color: 'magenta', dim: true }];
+      return [
+        {
+          text: `── compacted ${formatTokens(item.before)} → ${item.after === undefined ? '?' : formatTokens(item.after)} tokens ──`,
+          color: 'magenta',
+          dim: true,
+        },
+      ];
     case 'error': {
       const lines = block('✗ ', item.message, width, { color: 'red', bold: true });
       return item.hint ? [...lines, ...block('  → ', item.hint, width, { color: 'yellow' })] : lines;
@@ -40,7 +46,9 @@ export function itemLines(item: ChatItem, width: number, expanded: boolean): Lin
     case 'tool': {
       const mark = item.status === 'running' ? '⋯' : item.status === 'error' ? '✗' : '✓';
       const head: Line = { text: `  ${mark} ${item.name} ${item.args}`.slice(0, Math.max(1, width * 3)), color: item.status === 'error' ? 'red' : 'yellow' };
-      const headLines = wrapText(head.text, width).slice(0, expanded ? undefined : 1).map((text) => ({ ...head, text }));
+      const headLines = wrapText(head.text, width)
+        .slice(0, expanded ? undefined : 1)
+        .map((text) => ({ ...head, text }));
       if (!expanded || item.output === '') return headLines;
       const out = wrapText(item.output, width - 4);
       const shown = out.length > TOOL_OUTPUT_LINES ? [...out.slice(0, TOOL_OUTPUT_LINES), `… ${out.length - TOOL_OUTPUT_LINES} more lines`] : out;
@@ -70,7 +78,16 @@ export interface ChatWindow {
  * The `height` lines ending `scroll` lines above the bottom. Walks back from the
  * newest item only as far as needed, so the cost does not grow with history.
  */
-export function chatWindow(items: readonly ChatItem[], streaming: string | undefined, width: number, height: number, scroll: number, expanded: boolean, markedEntryId?: string, footer: readonly Line[] = []): ChatWindow {
+export function chatWindow(
+  items: readonly ChatItem[],
+  streaming: string | undefined,
+  width: number,
+  height: number,
+  scroll: number,
+  expanded: boolean,
+  markedEntryId?: string,
+  footer: readonly Line[] = [],
+): ChatWindow {
   const need = height + scroll;
   const tail: Line[][] = [];
   let count = 0;
@@ -87,7 +104,8 @@ export function chatWindow(items: readonly ChatItem[], streaming: string | undef
   for (; index >= 0 && count < need; index--) {
     const item = items[index]!;
     const cached = cachedItemLines(item, width, expanded);
-    const lines = markedEntryId !== undefined && item.entryId === markedEntryId ? cached.map((line) => (line.text === '' ? line : { ...line, marked: true })) : cached;
+    const lines =
+      markedEntryId !== undefined && item.entryId === markedEntryId ? cached.map((line) => (line.text === '' ? line : { ...line, marked: true })) : cached;
     tail.push(lines);
     count += lines.length;
   }
@@ -103,7 +121,15 @@ export function chatWindow(items: readonly ChatItem[], streaming: string | undef
  * from `entryId` near the top of a `height`-line window; undefined when that
  * item is not in memory.
  */
-export function scrollToEntry(items: readonly ChatItem[], streaming: string | undefined, width: number, height: number, expanded: boolean, entryId: string, footerLines = 0): number | undefined {
+export function scrollToEntry(
+  items: readonly ChatItem[],
+  streaming: string | undefined,
+  width: number,
+  height: number,
+  expanded: boolean,
+  entryId: string,
+  footerLines = 0,
+): number | undefined {
   let below = footerLines + (streaming ? 1 + wrapText(`${streaming}▍`, width - 2).length : 0);
   for (let index = items.length - 1; index >= 0; index--) {
     const item = items[index]!;

@@ -4,7 +4,10 @@ import { stringWidth, truncate } from './width.js';
 export function matchRanges(text: string, query: string): Array<[number, number]> {
   const lower = text.toLowerCase();
   const ranges: Array<[number, number]> = [];
-  for (const word of query.toLowerCase().split(/\s+/).filter((w) => w !== '')) {
+  for (const word of query
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((w) => w !== '')) {
     for (let at = lower.indexOf(word); at !== -1; at = lower.indexOf(word, at + word.length)) ranges.push([at, at + word.length]);
   }
   ranges.sort((a, b) => a[0] - b[0]);

@@ -41,7 +41,12 @@ describe('sessions.search over real transcripts', () => {
     await say('cron:daily', 'unrelated message about cats');
 
     const english = find({ query: 'quarterly REPORT' });
-    expect(english.hits.map((h) => [h.sessionKey, h.role])).toEqual(expect.arrayContaining([['agent:main:main', 'user'], ['agent:main:main', 'assistant']]));
+    expect(english.hits.map((h) => [h.sessionKey, h.role])).toEqual(
+      expect.arrayContaining([
+        ['agent:main:main', 'user'],
+        ['agent:main:main', 'assistant'],
+      ]),
+    );
     expect(english.hits).toHaveLength(2);
     for (const hit of english.hits) {
       const marked = hit.highlights.map(([a, b]) => hit.snippet.slice(a, b).toLowerCase());

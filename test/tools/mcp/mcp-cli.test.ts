@@ -65,13 +65,20 @@ describe('claw mcp', () => {
     const start = await runCli(['gateway', 'start', '--port', '0'], state.env);
     expect(start.code, start.stderr).toBe(0);
     const env = state.env;
-    const servers = await waitFor(async () => {
-      const listed = await runCli(['mcp', 'list', '--json'], env);
-      const parsed = JSON.parse(listed.stdout) as { gateway: boolean; servers: Array<{ name: string; state: string; toolCount: number; lastError?: string }> };
-      const local = parsed.servers.find((s) => s.name === 'local');
-      const broken = parsed.servers.find((s) => s.name === 'broken');
-      return parsed.gateway && local?.state === 'ready' && broken?.lastError ? parsed.servers : undefined;
-    }, 'the gateway to connect its MCP servers', 60_000);
+    const servers = await waitFor(
+      async () => {
+        const listed = await runCli(['mcp', 'list', '--json'], env);
+        const parsed = JSON.parse(listed.stdout) as {
+          gateway: boolean;
+          servers: Array<{ name: string; state: string; toolCount: number; lastError?: string }>;
+        };
+        const local = parsed.servers.find((s) => s.name === 'local');
+        const broken = parsed.servers.find((s) => s.name === 'broken');
+        return parsed.gateway && local?.state === 'ready' && broken?.lastError ? parsed.servers : undefined;
+      },
+      'the gateway to connect its MCP servers',
+      60_000,
+    );
     expect(servers.find((s) => s.name === 'local')).toMatchObject({ state: 'ready', toolCount: TEST_TOOL_COUNT });
     expect(servers.find((s) => s.name === 'broken')?.lastError).toMatch(/could not start "claw-no-such-mcp-server"/);
 
@@ -84,7 +91,11 @@ describe('claw mcp', () => {
 describe('claw mcp help, logs and test', () => {
   it('shows help instead of the server list', async () => {
     state = makeTempState();
-    for (const args of [['mcp', '--help'], ['mcp', 'help'], ['mcp', 'list', '-h']]) {
+    for (const args of [
+      ['mcp', '--help'],
+      ['mcp', 'help'],
+      ['mcp', 'list', '-h'],
+    ]) {
       const help = await runCli(args, state.env);
       expect(help.code, args.join(' ')).toBe(0);
       expect(help.stdout).toContain('claw mcp logs NAME');
@@ -107,10 +118,16 @@ describe('claw mcp help, logs and test', () => {
     const start = await runCli(['gateway', 'start', '--port', '0'], state.env);
     expect(start.code, start.stderr).toBe(0);
     const env = state.env;
-    await waitFor(async () => {
-      const listed = JSON.parse((await runCli(['mcp', 'list', '--json'], env)).stdout) as { servers: Array<{ name: string; state: string; lastError?: string }> };
-      return listed.servers.find((s) => s.name === 'dies')?.lastError && listed.servers.find((s) => s.name === 'wrapped')?.state === 'ready';
-    }, 'dies to fail and wrapped to connect', 60_000);
+    await waitFor(
+      async () => {
+        const listed = JSON.parse((await runCli(['mcp', 'list', '--json'], env)).stdout) as {
+          servers: Array<{ name: string; state: string; lastError?: string }>;
+        };
+        return listed.servers.find((s) => s.name === 'dies')?.lastError && listed.servers.find((s) => s.name === 'wrapped')?.state === 'ready';
+      },
+      'dies to fail and wrapped to connect',
+      60_000,
+    );
     const table = await runCli(['mcp', 'list'], env);
     expect(table.code).toBe(0);
     expect(table.stdout).toMatch(/dies\s+(error|connecting)\s+0\s+ask\s+.*the server exited with code 3 while starting: "fatal: config missing"/);

@@ -28,7 +28,10 @@ function wrappedServer(pidFile: string, extra: Record<string, unknown> = {}): Re
 
 describe('MCP defects from real servers', { timeout: 90_000 }, () => {
   it('keeps the stderr of a server that dies at start-up and explains the failure with it', async () => {
-    const env = mcpTestEnv({ dies: { command: process.execPath, args: ['-e', 'console.error("loading config"); console.error("fatal: config missing"); process.exit(3)'] } }, cleanups);
+    const env = mcpTestEnv(
+      { dies: { command: process.execPath, args: ['-e', 'console.error("loading config"); console.error("fatal: config missing"); process.exit(3)'] } },
+      cleanups,
+    );
     await waitFor(() => env.status('dies').lastError, 'dies to fail');
     const status = env.status('dies');
     expect(status.lastError).toBe('the server exited with code 3 while starting: "fatal: config missing" (see `claw mcp logs dies`)');
@@ -40,7 +43,7 @@ describe('MCP defects from real servers', { timeout: 90_000 }, () => {
     await waitFor(() => env.manager.logs('dies').filter((line) => line.marker).length >= 2, 'a retry');
   });
 
-  it('ends a wrapper script\'s background children on stop and when the server dies', async () => {
+  it("ends a wrapper script's background children on stop and when the server dies", async () => {
     const state = makeTempState();
     cleanups.push(() => state.cleanup());
     const pidFile = join(state.dir, 'child.pid');
@@ -93,7 +96,10 @@ describe('MCP defects from real servers', { timeout: 90_000 }, () => {
 
   it('survives a server that prints a banner that is not JSON-RPC on stdout', async () => {
     const server = [process.execPath, ...tsNodeArgs('mcp-stdio-server.ts')].map((word) => `'${word}'`).join(' ');
-    const env = mcpTestEnv({ chatty: { command: '/bin/sh', args: ['-c', `echo 'Welcome to the server!'; echo '{"not":"rpc"}'; exec ${server}`], trust: 'allow' } }, cleanups);
+    const env = mcpTestEnv(
+      { chatty: { command: '/bin/sh', args: ['-c', `echo 'Welcome to the server!'; echo '{"not":"rpc"}'; exec ${server}`], trust: 'allow' } },
+      cleanups,
+    );
     await env.ready('chatty');
     expect((await env.registry.invoke('mcp__chatty__echo', { text: 'still fine' }, env.context)).content).toContain('echo: still fine');
   });
@@ -102,7 +108,9 @@ describe('MCP defects from real servers', { timeout: 90_000 }, () => {
     const env = mcpTestEnv({ local: stdioServerEntry({ trust: 'allow' }) }, cleanups);
     await env.ready('local');
     expect(env.registry.get('mcp__local__task_only')).toBeUndefined();
-    expect(env.status('local').skippedTools).toEqual([{ name: 'task_only', reason: expect.stringMatching(/only runs as a task \(execution.taskSupport "required"\)/) }]);
+    expect(env.status('local').skippedTools).toEqual([
+      { name: 'task_only', reason: expect.stringMatching(/only runs as a task \(execution.taskSupport "required"\)/) },
+    ]);
   });
 
   it('remembers "always" for an MCP tool in mcp-approvals.json, across a restart, and says what was stored', async () => {
@@ -112,10 +120,15 @@ describe('MCP defects from real servers', { timeout: 90_000 }, () => {
     await first.ready('local');
     let effect: { rule?: string } = {};
     first.inbox.on((event, record) => {
-      if (event === 'requested') setImmediate(() => { effect = first.inbox.resolve(record.id, 'always', 'operator'); });
+      if (event === 'requested')
+        setImmediate(() => {
+          effect = first.inbox.resolve(record.id, 'always', 'operator');
+        });
     });
     expect((await first.registry.invoke('mcp__local__echo', { text: 'one' }, first.context)).content).toContain('echo: one');
-    expect(effect.rule).toBe(`MCP tool "echo" of server "local" runs without asking for agent main (stored in ${first.approvalsFile}; delete the entry to be asked again)`);
+    expect(effect.rule).toBe(
+      `MCP tool "echo" of server "local" runs without asking for agent main (stored in ${first.approvalsFile}; delete the entry to be asked again)`,
+    );
     expect(JSON.parse(readFileSync(first.approvalsFile, 'utf8'))).toMatchObject({ version: 1, agents: { main: [{ server: 'local', tool: 'echo' }] } });
     await first.stop();
 
@@ -141,7 +154,13 @@ describe('MCP defects from real servers', { timeout: 90_000 }, () => {
       legacy: { type: 'sse', url: 'https://mcp.example.com/sse' },
     };
     const parsed = configSchema.parse({ mcpServers: pasted }).mcpServers;
-    expect(Object.fromEntries(Object.entries(parsed).map(([name, entry]) => [name, entry.type]))).toEqual({ files: 'stdio', desktop: 'stdio', remote: 'http', cursor: 'http', legacy: 'sse' });
+    expect(Object.fromEntries(Object.entries(parsed).map(([name, entry]) => [name, entry.type]))).toEqual({
+      files: 'stdio',
+      desktop: 'stdio',
+      remote: 'http',
+      cursor: 'http',
+      legacy: 'sse',
+    });
     expect(configSchema.safeParse({ mcpServers: { bad: { type: 'sse', command: 'x' } } }).success).toBe(false);
   });
 
@@ -159,7 +178,9 @@ describe('MCP defects from real servers', { timeout: 90_000 }, () => {
     });
     const down = await env.registry.invoke('mcp__web__echo', { text: 'x' }, env.context);
     expect(down.isError).toBe(true);
-    expect(down.content).toMatch(/^MCP server "web" is not connected \(reconnecting after an error: .*\)\. claw reconnects it automatically; try again shortly\.$/);
+    expect(down.content).toMatch(
+      /^MCP server "web" is not connected \(reconnecting after an error: .*\)\. claw reconnects it automatically; try again shortly\.$/,
+    );
     expect(asked).toBe(0);
   });
 

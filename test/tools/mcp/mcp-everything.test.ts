@@ -41,7 +41,10 @@ describe.skipIf(!entry)('the reference server-everything from the npm registry',
         }
         setImmediate(() => elicitations.respond(record.id, { action: 'accept', content }, 'test'));
       });
-      const env = mcpTestEnv({ everything: config }, cleanups, { elicit: (server, params, signal) => elicitations.ask(server, params, signal), connectTimeoutMs: 60_000 });
+      const env = mcpTestEnv({ everything: config }, cleanups, {
+        elicit: (server, params, signal) => elicitations.ask(server, params, signal),
+        connectTimeoutMs: 60_000,
+      });
       await env.ready('everything');
       const tools = env.status('everything').tools;
 

@@ -59,7 +59,9 @@ describe('MCP client features', { timeout: 90_000 }, () => {
     expect(listed.content).toContain('template test://items/{id}  Item - An item by id.');
     const item = await env.registry.invoke(RESOURCE_TOOL_NAME, { server: 'local', uri: 'test://items/42' }, env.context);
     expect(item.isError).toBe(false);
-    expect(item.content).toMatch(/^<untrusted_content nonce="([0-9a-f]{16})" source="mcp" server="local" resource="test:\/\/items\/42">\nitem 42\n<\/untrusted_content nonce="\1">$/);
+    expect(item.content).toMatch(
+      /^<untrusted_content nonce="([0-9a-f]{16})" source="mcp" server="local" resource="test:\/\/items\/42">\nitem 42\n<\/untrusted_content nonce="\1">$/,
+    );
 
     const link = await env.registry.invoke('mcp__local__link', {}, env.context);
     expect(link.content).toContain('[resource link test://readme (readme): read it with mcp_resource {"server": "local", "uri": "test://readme"}]');
@@ -90,7 +92,13 @@ describe('MCP client features', { timeout: 90_000 }, () => {
     expect(long).toMatchObject({ isError: false });
     expect(long.content).toContain('done after 6 steps');
     // The SDK delivers notifications a tick after responses, so the last step may land after the result.
-    expect(env.updates.slice(0, 5)).toEqual(['progress 1/6: step 1', 'progress 2/6: step 2', 'progress 3/6: step 3', 'progress 4/6: step 4', 'progress 5/6: step 5']);
+    expect(env.updates.slice(0, 5)).toEqual([
+      'progress 1/6: step 1',
+      'progress 2/6: step 2',
+      'progress 3/6: step 3',
+      'progress 4/6: step 4',
+      'progress 5/6: step 5',
+    ]);
     // 20 × 150 ms = 3 s: progress keeps it alive, the hard maximum ends it.
     const endless = await env.registry.invoke('mcp__local__progress', { steps: 20, ms: 150 }, env.context);
     expect(endless.isError).toBe(true);
@@ -110,7 +118,9 @@ describe('MCP client features', { timeout: 90_000 }, () => {
   it('puts a server question to the operator, checks the answer against its form, and declines on timeout', async () => {
     const elicitations = new ElicitationInbox({ timeoutMs: 1500 });
     cleanups.push(() => elicitations.close());
-    const env = mcpTestEnv({ local: stdioServerEntry({ trust: 'allow' }) }, cleanups, { elicit: (server, params, signal) => elicitations.ask(server, params, signal) });
+    const env = mcpTestEnv({ local: stdioServerEntry({ trust: 'allow' }) }, cleanups, {
+      elicit: (server, params, signal) => elicitations.ask(server, params, signal),
+    });
     await env.ready('local');
     const seen: string[] = [];
     elicitations.on((event, record) => {
@@ -119,7 +129,9 @@ describe('MCP client features', { timeout: 90_000 }, () => {
       expect(record).toMatchObject({ server: 'local', message: 'Who are you?', status: 'pending' });
       expect(Object.keys(record.schema.properties)).toEqual(['name', 'age']);
       setImmediate(() => {
-        expect(() => elicitations.respond(record.id, { action: 'accept', content: { age: -1 } }, 'tui')).toThrow(/does not fit the form of MCP server "local": name: .*age: /);
+        expect(() => elicitations.respond(record.id, { action: 'accept', content: { age: -1 } }, 'tui')).toThrow(
+          /does not fit the form of MCP server "local": name: .*age: /,
+        );
         elicitations.respond(record.id, { action: 'accept', content: { name: 'Ada', age: 36 } }, 'tui');
       });
     });
@@ -130,7 +142,9 @@ describe('MCP client features', { timeout: 90_000 }, () => {
     elicitations.close();
     const quiet = new ElicitationInbox({ timeoutMs: 300 });
     cleanups.push(() => quiet.close());
-    const env2 = mcpTestEnv({ local: stdioServerEntry({ trust: 'allow' }) }, cleanups, { elicit: (server, params, signal) => quiet.ask(server, params, signal) });
+    const env2 = mcpTestEnv({ local: stdioServerEntry({ trust: 'allow' }) }, cleanups, {
+      elicit: (server, params, signal) => quiet.ask(server, params, signal),
+    });
     await env2.ready('local');
     const declined = await env2.registry.invoke('mcp__local__ask', {}, env2.context);
     expect(declined.content).toContain('{"action":"decline"}');

@@ -33,7 +33,12 @@ function manage(servers: Record<string, unknown>) {
     workspaceDir: process.cwd(),
     signal: controller.signal,
     onUpdate: () => {},
-    approvals: { request: async () => { throw new Error('trust is allow: no approval expected'); }, approvedForSession: () => false },
+    approvals: {
+      request: async () => {
+        throw new Error('trust is allow: no approval expected');
+      },
+      approvedForSession: () => false,
+    },
   };
   const status = (name: string): McpServerStatus => manager.status().find((s) => s.name === name)!;
   return { registry, manager, context, status };

@@ -17,9 +17,18 @@ describe('MCP input helpers for the TUI', () => {
       { name: 'name', title: 'Name', description: 'Your name', kind: 'string', required: true },
       { name: 'age', title: 'age', kind: 'integer', required: true },
       { name: 'subscribe', title: 'subscribe', kind: 'boolean', required: false, default: false },
-      { name: 'colour', title: 'colour', kind: 'enum', required: false, options: [{ value: 'r', label: 'Red' }, { value: 'g', label: 'Green' }] },
+      {
+        name: 'colour',
+        title: 'colour',
+        kind: 'enum',
+        required: false,
+        options: [
+          { value: 'r', label: 'Red' },
+          { value: 'g', label: 'Green' },
+        ],
+      },
     ]);
-    const [name, age, subscribe, colour] = fields as [typeof fields[0], typeof fields[0], typeof fields[0], typeof fields[0]];
+    const [name, age, subscribe, colour] = fields as [(typeof fields)[0], (typeof fields)[0], (typeof fields)[0], (typeof fields)[0]];
     expect(parseElicitationValue(name, '  Ada ')).toEqual({ value: 'Ada' });
     expect(parseElicitationValue(name, '')).toEqual({ error: 'Name is required.' });
     expect(parseElicitationValue(age, '36')).toEqual({ value: 36 });

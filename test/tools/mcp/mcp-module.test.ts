@@ -56,13 +56,29 @@ describe('gateway mcp module', { timeout: 90_000 }, () => {
     expect(logs.lines[0]).toMatchObject({ marker: true });
 
     const asked = new Promise<McpElicitationRecord>((resolve) => client.on('mcp.elicitation.requested', ({ elicitation }) => resolve(elicitation)));
-    const call = gateway.core.tools.registry.invoke('mcp__local__ask', {}, {
-      agentId: 'main', sessionKey: 'agent:main:main', sessionType: 'main', workspaceDir: gateway.state.dir, signal: new AbortController().signal,
-      onUpdate: () => {}, approvals: { request: async () => { throw new Error('trust is allow'); }, approvedForSession: () => false },
-    });
+    const call = gateway.core.tools.registry.invoke(
+      'mcp__local__ask',
+      {},
+      {
+        agentId: 'main',
+        sessionKey: 'agent:main:main',
+        sessionType: 'main',
+        workspaceDir: gateway.state.dir,
+        signal: new AbortController().signal,
+        onUpdate: () => {},
+        approvals: {
+          request: async () => {
+            throw new Error('trust is allow');
+          },
+          approvedForSession: () => false,
+        },
+      },
+    );
     const question = await asked;
     expect((await client.request('mcp.elicitation.list', {})).elicitations.map((e) => e.id)).toEqual([question.id]);
-    await expect(client.request('mcp.elicitation.respond', { id: question.id, action: 'accept', content: { age: 3 } })).rejects.toThrow(/does not fit the form/);
+    await expect(client.request('mcp.elicitation.respond', { id: question.id, action: 'accept', content: { age: 3 } })).rejects.toThrow(
+      /does not fit the form/,
+    );
     const answered = await client.request('mcp.elicitation.respond', { id: question.id, action: 'accept', content: { name: 'Grace' } });
     expect(answered.elicitation.status).toBe('accepted');
     expect((await call).content).toContain('{"action":"accept","content":{"name":"Grace"}}');

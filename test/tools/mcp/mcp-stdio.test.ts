@@ -21,10 +21,14 @@ function setup(servers: Record<string, unknown>) {
   const manager = new McpManager(config.mcpServers, { registry, backoff: { initialMs: 100, maxMs: 400 } });
   const inbox = new ApprovalInbox({ file: join(state.dir, 'approvals.json') });
   const controller = new AbortController();
-  cleanups.push(() => state.cleanup(), () => inbox.close(), async () => {
-    controller.abort();
-    await manager.close();
-  });
+  cleanups.push(
+    () => state.cleanup(),
+    () => inbox.close(),
+    async () => {
+      controller.abort();
+      await manager.close();
+    },
+  );
   const context: ToolContext = {
     agentId: 'main',
     sessionKey: 'agent:main:main',
@@ -59,7 +63,9 @@ describe('MCP over stdio', { timeout: 90_000 }, () => {
 
     const result = await env.registry.invoke('mcp__local__echo', { text: 'hi' }, env.context);
     expect(result.isError).toBe(false);
-    expect(result.content).toMatch(/^<untrusted_content nonce="([0-9a-f]{16})" source="mcp" server="local" tool="echo">\necho: hi\n<\/untrusted_content nonce="\1">$/);
+    expect(result.content).toMatch(
+      /^<untrusted_content nonce="([0-9a-f]{16})" source="mcp" server="local" tool="echo">\necho: hi\n<\/untrusted_content nonce="\1">$/,
+    );
     expect((await env.registry.invoke('mcp__local__add', { a: 2, b: 3 }, env.context)).content).toContain('\n5\n');
     expect((await env.registry.invoke('mcp__local__whoami', {}, env.context)).content).toContain('"tag":"from-config"');
 

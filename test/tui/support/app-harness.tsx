@@ -23,8 +23,23 @@ export interface AppHarness {
 }
 
 export const KEYS = {
-  enter: '\r', tab: '\t', esc: '\x1b', ctrlC: '\x03', ctrlF: '\x06', ctrlL: '\x0c', ctrlR: '\x12', ctrlK: '\x0b', ctrlU: '\x15', ctrlW: '\x17',
-  left: '\x1b[D', right: '\x1b[C', up: '\x1b[A', down: '\x1b[B', ctrlLeft: '\x1b[1;5D', altB: '\x1bb', altF: '\x1bf',
+  enter: '\r',
+  tab: '\t',
+  esc: '\x1b',
+  ctrlC: '\x03',
+  ctrlF: '\x06',
+  ctrlL: '\x0c',
+  ctrlR: '\x12',
+  ctrlK: '\x0b',
+  ctrlU: '\x15',
+  ctrlW: '\x17',
+  left: '\x1b[D',
+  right: '\x1b[C',
+  up: '\x1b[A',
+  down: '\x1b[B',
+  ctrlLeft: '\x1b[1;5D',
+  altB: '\x1bb',
+  altF: '\x1bf',
   /** What xterm, tmux and iTerm send for the Backspace key. */
   backspace: '\x7f',
   /** The Delete key. */
@@ -35,7 +50,11 @@ export const KEYS = {
 export const PAUSE = 600;
 
 /** The TUI rendered by Ink on a real client connected to an in-process gateway over loopback. */
-export async function openApp(modules: ModuleFactory[], size = { cols: 100, rows: 30 }, gatewayOptions: Parameters<typeof startTestGateway>[0] = {}): Promise<AppHarness> {
+export async function openApp(
+  modules: ModuleFactory[],
+  size = { cols: 100, rows: 30 },
+  gatewayOptions: Parameters<typeof startTestGateway>[0] = {},
+): Promise<AppHarness> {
   const gateway = await startTestGateway({ ...gatewayOptions, modules });
   const client = await gateway.connect({ clientName: 'tui · test@here' });
   let offset = 0;
@@ -43,7 +62,16 @@ export async function openApp(modules: ModuleFactory[], size = { cols: 100, rows
   const controller = new TuiController(client, store);
   controller.attach();
   let exits = 0;
-  const app = render(<App store={store} controller={controller} exit={() => { exits += 1; }} size={size} />);
+  const app = render(
+    <App
+      store={store}
+      controller={controller}
+      exit={() => {
+        exits += 1;
+      }}
+      size={size}
+    />,
+  );
   // Keys typed before Ink's input effect subscribes are dropped, as on a real terminal.
   await expect.poll(() => app.stdin.listenerCount('readable')).toBeGreaterThan(0);
   const frame = (): string => app.lastFrame() ?? '';
@@ -52,9 +80,14 @@ export async function openApp(modules: ModuleFactory[], size = { cols: 100, rows
     client,
     store,
     frame,
-    flat: () => frame().replace(/\x1b\[[0-9;]*m/g, '').replace(/\s+/g, ' '),
+    flat: () =>
+      frame()
+        .replace(/\x1b\[[0-9;]*m/g, '')
+        .replace(/\s+/g, ' '),
     type: (data) => app.stdin.write(data),
-    advance: (ms) => { offset += ms; },
+    advance: (ms) => {
+      offset += ms;
+    },
     exited: () => exits,
     async stop() {
       app.unmount();

@@ -18,7 +18,9 @@ export function operatorFake(options: { pending?: ApprovalRecord[]; history?: nu
   const calls: OperatorFake['calls'] = [];
   let bus: EventBus | undefined;
   const pending = [...(options.pending ?? [])];
-  const record = (method: string, params: unknown) => { calls.push({ method, params }); };
+  const record = (method: string, params: unknown) => {
+    calls.push({ method, params });
+  };
   const factory: ModuleFactory = (context) => {
     bus = context.bus;
     const module: GatewayModule = {
@@ -29,29 +31,54 @@ export function operatorFake(options: { pending?: ApprovalRecord[]; history?: nu
           record('chat.send', params);
           const runId = `run-${calls.length}`;
           // As the gateway does: every client hears of an accepted message, the sender included.
-          context.bus.emit('message.accepted', { sessionKey: params.sessionKey, messageId: params.idempotencyKey ?? runId, text: params.text, channel: 'tui', clientId: caller.clientId, at: Date.now() });
+          context.bus.emit('message.accepted', {
+            sessionKey: params.sessionKey,
+            messageId: params.idempotencyKey ?? runId,
+            text: params.text,
+            channel: 'tui',
+            clientId: caller.clientId,
+            at: Date.now(),
+          });
           setImmediate(() => {
             context.bus.emit('chat', { runId, sessionKey: params.sessionKey, state: 'delta', delta: 'echo: ' });
             context.bus.emit('chat', { runId, sessionKey: params.sessionKey, state: 'final', text: `echo: ${params.text}` });
           });
           return { runId, messageId: `m-${calls.length}`, idempotencyKey: params.idempotencyKey ?? 'k', status: 'started' as const };
         },
-        'chat.abort': (params) => { record('chat.abort', params); return { aborted: false }; },
+        'chat.abort': (params) => {
+          record('chat.abort', params);
+          return { aborted: false };
+        },
         'approvals.list': () => ({ approvals: pending.filter((a) => a.status === 'pending') }),
         'approvals.resolve': (params, caller) => {
           record('approvals.resolve', params);
           const index = pending.findIndex((a) => a.id === params.id);
-          const approval: ApprovalRecord = { ...pending[index]!, status: params.decision === 'deny' ? 'denied' : 'approved', decision: params.decision, resolvedBy: caller.clientId, resolvedAt: Date.now() };
+          const approval: ApprovalRecord = {
+            ...pending[index]!,
+            status: params.decision === 'deny' ? 'denied' : 'approved',
+            decision: params.decision,
+            resolvedBy: caller.clientId,
+            resolvedAt: Date.now(),
+          };
           pending.splice(index, 1);
           setImmediate(() => context.bus.emit('approval.resolved', { approval }));
           return { approval, ...(params.decision === 'always' ? { rule: approval.command } : {}) };
         },
-        'commands.run': (params) => { record('commands.run', params); return { reply: `ran ${params.text}` }; },
+        'commands.run': (params) => {
+          record('commands.run', params);
+          return { reply: `ran ${params.text}` };
+        },
         'commands.list': () => ({
           commands: [
             { name: 'usage', aliases: [], args: '', description: 'token usage' },
             { name: 'status', aliases: [], args: '', description: 'Gateway and session status' },
-            { name: 'think', aliases: [], args: '[level]', description: 'thinking level', arguments: [{ name: 'level', required: false, values: [{ value: 'low' }, { value: 'high' }] }] },
+            {
+              name: 'think',
+              aliases: [],
+              args: '[level]',
+              description: 'thinking level',
+              arguments: [{ name: 'level', required: false, values: [{ value: 'low' }, { value: 'high' }] }],
+            },
           ],
         }),
         'sessions.history': (params) => {
@@ -60,7 +87,12 @@ export function operatorFake(options: { pending?: ApprovalRecord[]; history?: nu
             sessionId: 's-1',
             hasMore: false,
             entries: Array.from({ length: params.beforeId ? 0 : count }, (_, i) => ({
-              type: 'message' as const, role: 'user' as const, id: `h${i}`, parentId: null, timestamp: i, content: `history message ${i}`,
+              type: 'message' as const,
+              role: 'user' as const,
+              id: `h${i}`,
+              parentId: null,
+              timestamp: i,
+              content: `history message ${i}`,
             })),
           };
         },

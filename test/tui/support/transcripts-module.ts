@@ -14,12 +14,20 @@ export function transcriptsModule(seed: Record<string, string[]>): ModuleFactory
       registry.ensure(key);
       const session = await registry.open(key);
       texts.forEach((text, i) => {
-        session.append(i % 2 === 0 ? { type: 'message', role: 'user', content: text } : { type: 'message', role: 'assistant', content: [{ type: 'text', text }] });
+        session.append(
+          i % 2 === 0 ? { type: 'message', role: 'user', content: text } : { type: 'message', role: 'assistant', content: [{ type: 'text', text }] },
+        );
       });
       await session.flush();
     }
     const search = sessionsSearchHandler({ sessions: registry });
-    const summary = (key: string, agentId: string, entry: ReturnType<SessionRegistry['list']>[number]['entry']) => ({ key, agentId, ...entry, running: false, queued: 0 });
+    const summary = (key: string, agentId: string, entry: ReturnType<SessionRegistry['list']>[number]['entry']) => ({
+      key,
+      agentId,
+      ...entry,
+      running: false,
+      queued: 0,
+    });
     return {
       name: 'transcripts',
       handlers: {
