@@ -1,10 +1,5 @@
-import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import { App } from '../../source/tui/components/App.js';
-import { TuiController } from '../../source/tui/controller.js';
-import { initialState } from '../../source/tui/store/state.js';
-import { TuiStore } from '../../source/tui/store/store.js';
-import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
+import { type AppHarness, openApp as openHarness } from './support/app-harness.js';
 import { approvalFixture } from './support/fixtures.js';
 import { operatorFake, type OperatorFake } from './support/operator-module.js';
 
@@ -13,16 +8,7 @@ const TAB = '\t';
 const ESC = '\x1b';
 const CTRL_C = '\x03';
 
-interface Harness {
-  gateway: TestGateway;
-  fake: OperatorFake;
-  store: TuiStore;
-  frame(): string;
-  type(data: string): void;
-  /** Moves the TUI's clock forward (the approval guard and Ctrl+C window read it). */
-  advance(ms: number): void;
-  exited(): number;
-}
+type Harness = AppHarness & { fake: OperatorFake };
 
 let cleanup: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -32,42 +18,9 @@ afterEach(async () => {
 
 async function openApp(options: Parameters<typeof operatorFake>[0] = {}, size = { cols: 100, rows: 30 }): Promise<Harness> {
   const fake = operatorFake(options);
-  const gateway = await startTestGateway({ modules: [fake.factory] });
-  cleanup.push(() => gateway.stop());
-  const client = await gateway.connect({ clientName: 'tui-test' });
-  let offset = 0;
-  const store = new TuiStore(initialState(), { frameMs: 5, now: () => Date.now() + offset });
-  const controller = new TuiController(client, store);
-  controller.attach();
-  let exits = 0;
-  const app = render(
-    <App
-      store={store}
-      controller={controller}
-      exit={() => {
-        exits += 1;
-      }}
-      size={size}
-    />,
-  );
-  cleanup.push(() => {
-    app.unmount();
-    controller.detach();
-    store.dispose();
-  });
-  // Keys typed before Ink's input effect subscribes are dropped, as on a real terminal.
-  await expect.poll(() => app.stdin.listenerCount('readable')).toBeGreaterThan(0);
-  return {
-    gateway,
-    fake,
-    store,
-    frame: () => app.lastFrame() ?? '',
-    type: (data) => app.stdin.write(data),
-    advance: (ms) => {
-      offset += ms;
-    },
-    exited: () => exits,
-  };
+  const app = await openHarness([fake.factory], size);
+  cleanup.push(() => app.stop());
+  return { ...app, fake };
 }
 
 const callsOf = (fake: OperatorFake, method: string) =>
