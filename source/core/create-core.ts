@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { AgentRuntime } from '../agent/index.js';
-import { readGatewayTokenSync, systemClock, type ClawConfig, type Clock, type StatePaths } from '../config/index.js';
+import { readGatewayTokenSync, skillEnvSecrets, systemClock, type ClawConfig, type Clock, type StatePaths } from '../config/index.js';
 import { HooksService, type HooksServiceOptions } from '../hooks/index.js';
 import type { AgentEventPayload, ChatEventPayload, ContextPayload, GatewaySnapshot } from '../protocol/index.js';
 import { createProviders, type Providers } from '../providers/index.js';
@@ -112,7 +112,16 @@ export class Core {
       onError: (error) => log.warn(`skills: ${String(error)}`),
     });
     const skills = this.skills;
-    this.tools = createToolsRuntime({ config, paths, now, readRoots: (agentId) => skills.readRoots(agentId), ...(options.env ? { env: options.env } : {}) });
+    this.tools = createToolsRuntime({
+      config,
+      paths,
+      now,
+      readRoots: (agentId) => skills.readRoots(agentId),
+      agentEnv: (agentId) => skills.execEnv(agentId),
+      // Skill env values are secrets the operator handed to exec: never shown to the model.
+      secrets: skillEnvSecrets(config.skills).map((value) => ({ name: 'skill env', value })),
+      ...(options.env ? { env: options.env } : {}),
+    });
     this.tools.registry.register(skills.tool());
     this.memory = new MemoryService(config, paths, log);
     this.agent = new AgentRuntime({

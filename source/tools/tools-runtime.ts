@@ -38,6 +38,8 @@ export interface ToolsRuntimeOptions {
   secrets?: readonly KnownSecret[];
   /** Folders an agent may read but not write besides the workspace and tools.fsRoots (its skill folders). */
   readRoots?: (agentId: string) => readonly string[];
+  /** Per-agent exec variables set by the operator (skills' env); see createExecTool. */
+  agentEnv?: (agentId: string) => Readonly<Record<string, string>>;
 }
 
 export function approvalRequestsFile(paths: StatePaths): string {
@@ -84,6 +86,7 @@ export function createToolsRuntime(options: ToolsRuntimeOptions): ToolsRuntime {
       sandbox,
       roots: config.tools.fsRoots,
       baseEnv: env,
+      ...(options.agentEnv ? { agentEnv: options.agentEnv } : {}),
       hardenGit: exec.sandbox.hardenGit,
       timeoutSeconds: exec.timeoutSeconds,
       maxOutputChars: exec.maxOutputChars,

@@ -38,6 +38,11 @@ export interface ExecToolOptions {
   maxOutputChars?: number;
   /** Environment the allowlisted variables come from; default the gateway's own. */
   baseEnv?: NodeJS.ProcessEnv;
+  /**
+   * Variables the operator configured for an agent (its skills' `skills.entries.<name>.env`):
+   * given to every exec of that agent, not part of what is approved since the model cannot set them.
+   */
+  agentEnv?: (agentId: string) => Readonly<Record<string, string>>;
   /** Turn off git's code-running settings (fsmonitor, hooks, pager, textconv, …); default on. */
   hardenGit?: boolean;
 }
@@ -108,7 +113,7 @@ export function createExecTool(options: ExecToolOptions): ToolDefinition<z.outpu
         return toolError(`workdir ${cwd} does not exist. Create it first or pick another workdir.`);
       }
       const explicitEnv = args.env ?? {};
-      const env = { ...childEnv(options.baseEnv ?? process.env), ...gitConfigEnv(), ...explicitEnv };
+      const env = { ...childEnv(options.baseEnv ?? process.env), ...options.agentEnv?.(context.agentId), ...gitConfigEnv(), ...explicitEnv };
       const roots = [context.workspaceDir, ...(options.roots ?? []).map((root) => resolve(context.workspaceDir, root))];
       const parsed: ExecPlan = parseCommand(args.command);
       // Globs are expanded once, here: the approval lists every name and the run gets exactly those.
