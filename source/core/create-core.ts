@@ -275,6 +275,7 @@ export class Core {
     const { inbox } = this.tools;
     this.#unsubscribe.push(inbox.on((event, approval) => this.events.emit(event === 'requested' ? 'approval.requested' : 'approval.resolved', { approval })));
     this.#unsubscribe.push(this.config.onChange((changed) => this.#applyConfig(changed)));
+    this.#unsubscribe.push(this.skills.onChange((change) => this.events.emit('skills.changed', change)));
     this.config.watch((status) => this.events.emit('config', status));
     await this.lifecycle.emit('gateway:startup', {});
   }

@@ -27,3 +27,4 @@ export * from './format-tokens.js';
 export * from './reveal-text.js';
 export * from './methods/search.js';
 export * from './events/messages.js';
+export * from './events/skills.js';

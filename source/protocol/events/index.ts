@@ -3,6 +3,7 @@ import { runtimeEvents } from './runtime.js';
 import { scheduleEvents } from './schedule.js';
 import { messageEvents } from './messages.js';
 import { mcpEvents } from './mcp.js';
+import { skillsEvents } from './skills.js';
 
 /** Every event the gateway pushes; subsystems add theirs in files of their own. */
 export const events = {
@@ -11,4 +12,5 @@ export const events = {
   ...scheduleEvents,
   ...messageEvents,
   ...mcpEvents,
+  ...skillsEvents,
 };

@@ -1,5 +1,5 @@
 import type { EventName, PayloadOf } from '../../protocol/index.js';
-import { reduceAgentEvent, reduceChatEvent } from './chat-reducer.js';
+import { appendItems, reduceAgentEvent, reduceChatEvent, updateChat } from './chat-reducer.js';
 import { reduceConfigStatus } from './config-reducer.js';
 import { reduceApprovalRequested, reduceApprovalResolved, reduceSessionsChanged } from './reducers.js';
 import { reduceMessageAccepted, reducePresence, reduceProgress } from './live-reducers.js';
@@ -23,6 +23,10 @@ export const eventTable: { [E in EventName]?: Reducer<E> } = {
   'approval.requested': (state, payload) => reduceApprovalRequested(state, payload),
   'approval.resolved': (state, payload, now) => reduceApprovalResolved(state, payload, now),
   config: (state, payload) => reduceConfigStatus(state, payload),
+  'skills.changed': (state, payload) =>
+    updateChat(state, state.currentKey, (log) =>
+      appendItems(log, [{ kind: 'notice', id: `skills:${payload.agentId}:${payload.generation}`, text: payload.notice }]),
+    ),
   shutdown: (state, payload) => ({ ...state, conn: { ...state.conn, reason: `gateway stopping: ${payload.reason}` } }),
 };
 
