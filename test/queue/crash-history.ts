@@ -34,7 +34,8 @@ export interface CrashHistoryReport {
   durationMs: number;
 }
 
-function readJournal(path: string): { accepted: AcceptedRecord[]; outcomes: OutcomeRecord[] } {
+/** The journal as a killed gateway left it (a torn last line is skipped). */
+export function readJournal(path: string): { accepted: AcceptedRecord[]; outcomes: OutcomeRecord[] } {
   const accepted: AcceptedRecord[] = [];
   const outcomes: OutcomeRecord[] = [];
   if (!existsSync(path)) return { accepted, outcomes };

@@ -1,11 +1,11 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { writeRawConfig } from '../../source/config/index.js';
-import { journalRecord, type AcceptedRecord, type OutcomeRecord } from '../../source/queue/index.js';
 import { loadTranscriptSync } from '../../source/sessions/index.js';
 import { CLI_ENTRY, startGatewayChild, type GatewayChild } from '../support/gateway-child.js';
 import { makeTempState } from '../support/temp-state.js';
+import { readJournal } from './crash-history.js';
 
 const ROUNDS = 20;
 const BURST = 30;
@@ -18,26 +18,7 @@ afterAll(async () => {
   state.cleanup();
 });
 
-function readJournal(): { accepted: AcceptedRecord[]; outcomes: OutcomeRecord[] } {
-  const path = join(state.dir, 'queue', 'inbound.jsonl');
-  const lines = existsSync(path) ? readFileSync(path, 'utf8').split('\n') : [];
-  const accepted: AcceptedRecord[] = [];
-  const outcomes: OutcomeRecord[] = [];
-  for (const line of lines) {
-    if (!line) continue;
-    let value: unknown;
-    // The last line may be torn while a killed gateway is not yet restarted.
-    try {
-      value = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    const record = journalRecord.parse(value);
-    if (record.t === 'accepted') accepted.push(record);
-    else outcomes.push(record);
-  }
-  return { accepted, outcomes };
-}
+const journal = () => readJournal(join(state.dir, 'queue', 'inbound.jsonl'));
 
 describe.skipIf(!existsSync(CLI_ENTRY))('kill -9 during a burst', () => {
   it(`${ROUNDS} crashes and restarts: every accepted message finishes exactly once and every transcript loads`, async () => {
@@ -86,7 +67,7 @@ describe.skipIf(!existsSync(CLI_ENTRY))('kill -9 during a burst', () => {
     }
     await vi.waitFor(
       () => {
-        const { accepted, outcomes } = readJournal();
+        const { accepted, outcomes } = journal();
         expect(outcomes.length).toBeGreaterThanOrEqual(accepted.length);
       },
       { timeout: 60_000, interval: 100 },
@@ -94,7 +75,7 @@ describe.skipIf(!existsSync(CLI_ENTRY))('kill -9 during a burst', () => {
     await running.stop();
     running = undefined;
 
-    const { accepted, outcomes } = readJournal();
+    const { accepted, outcomes } = journal();
     const acceptedIds = accepted.map((r) => r.messageId);
     expect(new Set(acceptedIds).size).toBe(acceptedIds.length);
     for (const key of acked) expect(acceptedIds, key).toContain(key);
