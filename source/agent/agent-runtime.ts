@@ -135,9 +135,15 @@ export class AgentRuntime {
     return { prompt, bootstrap: bootstrap.files.map(({ content: _content, ...report }) => report), tools, skills };
   }
 
-  async contextReport(session: Pick<TurnSession, 'agentId' | 'kind' | 'channel' | 'model'>): Promise<ContextReport> {
+  /** What agent:bootstrap hooks add for this session: reports count it as a turn would. */
+  async #hookText(session: { key?: string; agentId: string }): Promise<Array<{ source: string; text: string }>> {
+    if (!this.deps.hooks || session.key === undefined) return [];
+    return this.deps.hooks.bootstrap({ sessionKey: session.key, agentId: session.agentId });
+  }
+
+  async contextReport(session: Pick<TurnSession, 'agentId' | 'kind' | 'channel' | 'model'> & { key?: string }): Promise<ContextReport> {
     const model = await this.resolveModel(session);
-    const built = this.systemPrompt(session, model ?? 'none');
+    const built = this.systemPrompt(session, model ?? 'none', await this.#hookText(session));
     return {
       model,
       workspaceDir: this.workspaceDir(session.agentId),
@@ -157,7 +163,7 @@ export class AgentRuntime {
   async contextWindow(session: TurnSession, events: TurnEvents, runId: string): Promise<ContextWindow | undefined> {
     const model = await this.resolveModel(session);
     if (!model) return undefined;
-    const built = this.systemPrompt(session, model);
+    const built = this.systemPrompt(session, model, await this.#hookText(session));
     return this.#window(session, events, runId, model, built);
   }
 
@@ -231,7 +237,8 @@ export class AgentRuntime {
     const defaults = this.deps.config.agents.defaults;
     const entry = this.deps.config.agents.list.find((agent) => agent.id === session.agentId);
     const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(new Error('turn timeout')), defaults.turnTimeoutSeconds * 1000);
+    const limitSeconds = Math.min(session.timeoutSeconds ?? defaults.turnTimeoutSeconds, defaults.turnTimeoutSeconds);
+    const timer = setTimeout(() => timeout.abort(new Error('turn timeout')), limitSeconds * 1000);
     const signal = AbortSignal.any([input.signal, timeout.signal]);
     const workspaceDir = this.workspaceDir(session.agentId);
     try {
@@ -282,8 +289,11 @@ export class AgentRuntime {
         return this.#failed(session.key, {
           ...outcome,
           error: {
-            message: `The turn took longer than ${defaults.turnTimeoutSeconds} s and was stopped.`,
-            hint: 'Send a follow-up to continue, or raise agents.defaults.turnTimeoutSeconds in claw.json.',
+            message: `The turn took longer than ${limitSeconds} s and was stopped.`,
+            hint:
+              limitSeconds < defaults.turnTimeoutSeconds
+                ? 'Its trigger set this limit (timeoutSeconds); send it again with a longer one.'
+                : 'Send a follow-up to continue, or raise agents.defaults.turnTimeoutSeconds in claw.json.',
           },
         });
       }

@@ -16,6 +16,15 @@ export interface InboundMessage {
   senderId?: string | undefined;
   senderName?: string | undefined;
   queueMode?: QueueMode | undefined;
+  /**
+   * A turn the owner did not ask for (a heartbeat, a cron system event): its
+   * prompt and reply stay out of every chat view; only what it announces shows.
+   */
+  background?: boolean | undefined;
+  /** A model for this message's turn only (a heartbeat's or a webhook's own), instead of the session's. */
+  model?: string | undefined;
+  /** A shorter limit for this message's turn than agents.defaults.turnTimeoutSeconds (webhooks, cron). */
+  timeoutSeconds?: number | undefined;
 }
 
 /** Where a channel hands its messages: resolves once the message is durable (or known as a duplicate). */

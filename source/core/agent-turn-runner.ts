@@ -8,7 +8,14 @@ export function modelHistory(entries: readonly TranscriptEntry[]): HistoryMessag
 }
 
 function turnSession(turn: TurnContext, session: SessionHandle): TurnSession {
-  return sessionAdapter(session, turn.messages[0]?.channel);
+  const adapted = sessionAdapter(session, turn.messages[0]?.channel);
+  // A trigger's own model and time limit (heartbeat.model, /hooks/agent) hold for this turn only.
+  const first = turn.messages[0];
+  return {
+    ...adapted,
+    ...(first?.model !== undefined ? { model: first.model } : {}),
+    ...(first?.timeoutSeconds !== undefined ? { timeoutSeconds: first.timeoutSeconds } : {}),
+  };
 }
 
 /** A session as the agent runtime sees it, for turns and for slash commands outside a turn. */

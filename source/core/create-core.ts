@@ -191,7 +191,8 @@ export class Core {
         });
       },
       sessionChanged: (key, reason) => this.sessions.changed(key, reason),
-      accepted: (message, sessionKey) =>
+      accepted: (message, sessionKey) => {
+        if (message.background) return;
         events.emit('message.accepted', {
           sessionKey,
           messageId: message.messageId,
@@ -200,7 +201,8 @@ export class Core {
           ...(message.channel === 'tui' && message.senderId ? { clientId: message.senderId } : {}),
           ...(message.senderName ? { sender: message.senderName } : {}),
           at: clock.now(),
-        }),
+        });
+      },
       warn: (message) => log.warn(message),
     });
     this.commands = new CommandService(
@@ -348,13 +350,14 @@ export class Core {
   }
 
   #turnEmitter(): TurnEmitter {
-    return ((event: 'chat' | 'agent', payload: ChatEventPayload | AgentEventPayload) => {
+    // A background turn (heartbeat, cron system event) reaches no chat view: clients see it through the schedule events.
+    return ((event: 'chat' | 'agent', payload: ChatEventPayload | AgentEventPayload, background?: boolean) => {
       if (event === 'chat') {
-        this.events.emit('chat', payload as ChatEventPayload);
+        if (!background) this.events.emit('chat', payload as ChatEventPayload);
         return;
       }
       const agent = payload as AgentEventPayload;
-      this.events.emit('agent', agent);
+      if (!background) this.events.emit('agent', agent);
       if (agent.stream !== 'lifecycle') return;
       if (agent.phase === 'start') void this.lifecycle.emit('turn:start', { sessionKey: agent.sessionKey, runId: agent.runId });
       if (agent.phase === 'end' || agent.phase === 'error' || agent.phase === 'aborted') {

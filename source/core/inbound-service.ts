@@ -59,6 +59,9 @@ function queued(record: AcceptedRecord): QueuedMessage {
     ...(record.senderName !== undefined ? { senderName: record.senderName } : {}),
     ...(record.route !== undefined ? { route: record.route } : {}),
     ...(record.dedupeKey.startsWith(RETRY_PREFIX) ? { rerun: true } : {}),
+    ...(record.background ? { background: true } : {}),
+    ...(record.model !== undefined ? { model: record.model } : {}),
+    ...(record.timeoutSeconds !== undefined ? { timeoutSeconds: record.timeoutSeconds } : {}),
   };
 }
 
@@ -115,6 +118,9 @@ export class InboundService implements InboundPort {
       ...(message.senderId !== undefined ? { senderId: message.senderId } : {}),
       ...(message.senderName !== undefined ? { senderName: message.senderName } : {}),
       route: routeOf(message),
+      ...(message.background ? { background: true as const } : {}),
+      ...(message.model !== undefined ? { model: message.model } : {}),
+      ...(message.timeoutSeconds !== undefined ? { timeoutSeconds: message.timeoutSeconds } : {}),
     });
     if (blocked) {
       const reason = `Dropped by policy: ${blocked.reason}`;

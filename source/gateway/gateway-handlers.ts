@@ -36,8 +36,8 @@ export function gatewayHandlers(host: CoreHost): GatewayModule {
         seq: host.seq(),
         supervisor: host.supervisor,
         ...(() => {
-          const config = host.snapshot().config;
-          return config ? { config } : {};
+          const { config, schedule } = host.snapshot();
+          return { ...(config ? { config } : {}), ...(schedule ? { schedule } : {}) };
         })(),
       }),
       'gateway.shutdown': (params, caller) => {

@@ -81,6 +81,15 @@ export class HooksService implements Service {
       log: core.log,
       token: () => this.token(),
       runs: this.runs,
+      queueSystemEvent: (agentId, event) => core.schedule.queueSystemEvent(agentId, event, false),
+      modelProblem: (ref) => {
+        try {
+          core.providers.resolveModel(ref);
+          return undefined;
+        } catch (error) {
+          return error instanceof Error ? error.message : String(error);
+        }
+      },
     });
     if (core.config.current.hooks.webhooks.enabled) this.token();
   }

@@ -6,6 +6,7 @@ export * from './methods/connect.js';
 export * from './gateway-state.js';
 export * from './methods/gateway.js';
 export * from './transcript.js';
+export * from './background-runs.js';
 export * from './methods/sessions.js';
 export * from './methods/chat.js';
 export * from './methods/commands.js';

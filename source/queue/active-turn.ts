@@ -2,9 +2,10 @@ import type { AgentEventPayload, ChatEventPayload } from '../protocol/index.js';
 import type { Clock, TimerHandle } from '../config/index.js';
 import type { QueuedMessage, SessionHandle, TurnContext } from './turn-runner.js';
 
+/** `background`: the turn answers only background messages (heartbeat, cron), so clients must not show it as chat. */
 export interface TurnEmitter {
-  (event: 'chat', payload: ChatEventPayload): void;
-  (event: 'agent', payload: AgentEventPayload): void;
+  (event: 'chat', payload: ChatEventPayload, background?: boolean): void;
+  (event: 'agent', payload: AgentEventPayload, background?: boolean): void;
 }
 
 /** The global slot of a running turn, as the lane lends it out and takes it back. */
@@ -43,6 +44,11 @@ export class ActiveTurn {
     this.lastProgress = this.startedAt;
   }
 
+  /** Only background messages (heartbeat, cron): nothing of it is broadcast as chat. */
+  get background(): boolean {
+    return this.messages.every((message) => message.background === true);
+  }
+
   /** Every message this turn answers, in the order they arrived. */
   answered(): QueuedMessage[] {
     return [...this.messages, ...this.taken];
@@ -56,7 +62,7 @@ export class ActiveTurn {
       if (this.finished) return;
       progress();
       if (event === 'chat' && (payload as ChatEventPayload).state === 'final') this.finalSent = true;
-      (emit as (e: string, p: unknown) => void)(event, payload);
+      (emit as (e: string, p: unknown, b: boolean) => void)(event, payload, this.background);
     }) as TurnContext['emit'];
     return {
       runId: this.runId,

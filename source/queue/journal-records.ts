@@ -18,6 +18,11 @@ export const acceptedRecord = z.object({
   senderName: z.string().optional(),
   /** Absent in journals written before routes were kept: such replies go to the session's events only. */
   route: replyRoute.optional(),
+  /** A heartbeat or cron turn: kept out of chat views (see InboundMessage.background). */
+  background: z.literal(true).optional(),
+  /** The model for this message's turn, when its trigger names one (heartbeat.model, /hooks/agent). */
+  model: z.string().optional(),
+  timeoutSeconds: z.number().int().min(1).optional(),
 });
 export type AcceptedRecord = z.infer<typeof acceptedRecord>;
 

@@ -197,13 +197,17 @@ export class LaneQueue {
   }
 
   private dropMessage(message: QueuedMessage, reason: string): void {
-    this.options.emit('chat', {
-      runId: message.runId,
-      sessionKey: message.sessionKey,
-      state: 'error',
-      message: reason,
-      hint: 'Raise queue.cap or change queue.drop in claw.json to keep more.',
-    });
+    this.options.emit(
+      'chat',
+      {
+        runId: message.runId,
+        sessionKey: message.sessionKey,
+        state: 'error',
+        message: reason,
+        hint: 'Raise queue.cap or change queue.drop in claw.json to keep more.',
+      },
+      message.background === true,
+    );
     this.options.onOutcome(message, 'dropped', { reason });
   }
 
@@ -240,7 +244,7 @@ export class LaneQueue {
     const turn = new ActiveTurn(first.runId, lane.key, first.agentId, messages, this.clock);
     lane.active = turn;
     const overflow = lane.overflow.splice(0);
-    this.options.emit('agent', { runId: turn.runId, sessionKey: lane.key, stream: 'lifecycle', phase: 'start' });
+    this.options.emit('agent', { runId: turn.runId, sessionKey: lane.key, stream: 'lifecycle', phase: 'start' }, turn.background);
     this.announceMerged(turn, messages.slice(1));
     this.armWatchdog(lane, turn);
     void this.runTurn(lane, turn, overflow);
@@ -248,13 +252,17 @@ export class LaneQueue {
 
   private announceMerged(turn: ActiveTurn, merged: readonly QueuedMessage[]): void {
     for (const message of merged) {
-      this.options.emit('agent', {
-        runId: message.runId,
-        sessionKey: turn.sessionKey,
-        stream: 'lifecycle',
-        phase: 'start',
-        detail: `merged into run ${turn.runId}`,
-      });
+      this.options.emit(
+        'agent',
+        {
+          runId: message.runId,
+          sessionKey: turn.sessionKey,
+          stream: 'lifecycle',
+          phase: 'start',
+          detail: `merged into run ${turn.runId}`,
+        },
+        turn.background,
+      );
     }
   }
 
@@ -366,13 +374,17 @@ export class LaneQueue {
       if (turn.watchdog) this.clock.clearTimer(turn.watchdog);
       if (!(this.stopped && outcome.status === 'aborted')) this.recordOutcome(turn, outcome);
       this.guard('lifecycle event', () =>
-        this.options.emit('agent', {
-          runId: turn.runId,
-          sessionKey: turn.sessionKey,
-          stream: 'lifecycle',
-          phase: outcome.status === 'failed' ? 'error' : outcome.status === 'aborted' ? 'aborted' : 'end',
-          ...(outcome.error !== undefined ? { detail: outcome.error } : {}),
-        }),
+        this.options.emit(
+          'agent',
+          {
+            runId: turn.runId,
+            sessionKey: turn.sessionKey,
+            stream: 'lifecycle',
+            phase: outcome.status === 'failed' ? 'error' : outcome.status === 'aborted' ? 'aborted' : 'end',
+            ...(outcome.error !== undefined ? { detail: outcome.error } : {}),
+          },
+          turn.background,
+        ),
       );
     } finally {
       // Steered messages the runner never took run as the next turn, ahead of the queue.
@@ -399,7 +411,7 @@ export class LaneQueue {
 
   private recordOutcome(turn: ActiveTurn, outcome: TurnOutcome): void {
     const event = outcomeEvent(turn, outcome);
-    if (event) this.guard('chat event', () => this.options.emit('chat', event));
+    if (event) this.guard('chat event', () => this.options.emit('chat', event, turn.background));
     if (turn.session && (outcome.status === 'failed' || outcome.status === 'aborted')) {
       const session = turn.session;
       this.guard(`outcome note in ${turn.sessionKey}`, () =>

@@ -62,6 +62,12 @@ export interface QueuedMessage {
   rerun?: boolean | undefined;
   /** Put back by LaneQueue.restore after a restart: skipped when the transcript already answers it. */
   restored?: boolean | undefined;
+  /** A heartbeat or cron turn: its events are not broadcast and its prompt is marked synthetic. */
+  background?: boolean | undefined;
+  /** Runs with this model instead of the session's (a heartbeat's or webhook's own model). */
+  model?: string | undefined;
+  /** This turn's time limit, when its trigger set one. */
+  timeoutSeconds?: number | undefined;
 }
 
 export interface TurnContext {

@@ -11,6 +11,16 @@ import { isQuietReply } from './quiet-reply.js';
 export const COALESCE_MS = 250;
 /** A heartbeat whose turn failed (not a quiet one) is tried once more after this. */
 export const RETRY_AFTER_MS = 60_000;
+/** System events kept for the next heartbeat; older ones beyond this are dropped (and logged). */
+export const MAX_PENDING_EVENTS = 20;
+
+/** Something that happened outside (a webhook's wake) that the next heartbeat tells the agent about. */
+export interface SystemEvent {
+  id: string;
+  text: string;
+  source: string;
+  at: number;
+}
 
 export type HeartbeatTrigger = 'interval' | 'manual' | 'cron' | 'hook' | 'retry';
 export type HeartbeatTarget = HeartbeatConfig['target'];
@@ -29,9 +39,13 @@ export interface HeartbeatDeps {
   agents(): HeartbeatAgent[];
   workspaceDir(agentId: string): string;
   laneBusy(sessionKey: string): boolean;
+  /** Why a model ref cannot be used (unknown, no credentials), or undefined when it can. */
+  modelProblem(ref: string): string | undefined;
   dispatch(agent: HeartbeatAgent, messageId: string, text: string): Promise<{ runId: string }>;
   deliverAlert(agent: HeartbeatAgent, text: string, runId: string): Promise<{ delivered: boolean; messageId?: string; error?: string }>;
   tokensOf(sessionKey: string): number;
+  /** The run ended quietly: its turn leaves the session's context and chat view. */
+  markQuiet(agent: HeartbeatAgent, messageId: string): Promise<void>;
   emit(payload: HeartbeatEventPayload): void;
   notice(text: string): void;
   warn(message: string): void;
@@ -43,6 +57,8 @@ interface Persisted {
   tokensToday: number;
   budgetExhaustedAt?: number;
   lastRunAt?: number;
+  /** Waiting for the next heartbeat, on disk so a restart keeps them. */
+  events?: SystemEvent[];
 }
 
 interface ActiveRun {
@@ -50,6 +66,8 @@ interface ActiveRun {
   runId?: string;
   trigger: HeartbeatTrigger;
   tokensBefore: number;
+  /** The system events this run told the agent about. */
+  events: string[];
   /** What heartbeat_respond said, when the agent called it. */
   respond?: { notify: boolean; text?: string };
 }
@@ -132,8 +150,24 @@ export class HeartbeatRunner {
   pause(agentId: string, paused: boolean): HeartbeatAgentStatus {
     const state = this.#state(agentId);
     state.paused = paused;
-    this.#save();
+    void this.#save();
     return this.status().find((s) => s.agentId === agentId)!;
+  }
+
+  /**
+   * Keeps a system event for the agent's next heartbeat (on disk before this
+   * resolves); `wakeNow` runs that heartbeat at once instead of at its interval.
+   */
+  async queueEvent(agentId: string, event: SystemEvent, wakeNow: boolean): Promise<{ nextRunAt?: number; pending: number }> {
+    const state = this.#state(agentId);
+    const events = (state.events ?? []).filter((known) => known.id !== event.id);
+    events.push(event);
+    const dropped = events.splice(0, Math.max(0, events.length - MAX_PENDING_EVENTS));
+    if (dropped.length > 0) this.deps.warn(`heartbeat of "${agentId}": ${dropped.length} older system event(s) dropped (at most ${MAX_PENDING_EVENTS} wait)`);
+    state.events = events;
+    await this.#save();
+    if (wakeNow) this.wake(agentId, 'hook');
+    return { pending: events.length, ...(state.nextRunAt !== undefined ? { nextRunAt: state.nextRunAt } : {}) };
   }
 
   /** The `heartbeat_respond` tool: false when no heartbeat runs in this session. */
@@ -235,6 +269,8 @@ export class HeartbeatRunner {
       return `outside active hours ${config.activeHours.start}–${config.activeHours.end} ${config.activeHours.timezone ?? 'UTC'}`;
     }
     if (state.active) return 'a heartbeat is already running';
+    const problem = config.model === undefined ? undefined : this.deps.modelProblem(config.model);
+    if (problem) return `heartbeat.model "${config.model}" cannot be used: ${problem}`;
     return undefined;
   }
 
@@ -246,7 +282,9 @@ export class HeartbeatRunner {
     const base = { agentId, sessionKey: agent.sessionKey, trigger, at: now };
     const skip = this.#skipReason(agent, state);
     const file = skip ? undefined : readHeartbeatFile(this.deps.workspaceDir(agentId));
-    const reason = skip ?? (file && !file.ok ? file.reason : undefined);
+    const events = state.events ?? [];
+    // Waiting system events are worth a run even with nothing due in HEARTBEAT.md.
+    const reason = skip ?? (file && !file.ok && events.length === 0 ? file.reason : undefined);
     if (reason) {
       state.lastOutcome = 'skipped';
       state.lastReason = reason;
@@ -261,14 +299,20 @@ export class HeartbeatRunner {
       return;
     }
     const messageId = `heartbeat:${agentId}:${now}`;
-    const active: ActiveRun = { messageId, trigger, tokensBefore: this.deps.tokensOf(agent.sessionKey) };
+    const active: ActiveRun = { messageId, trigger, tokensBefore: this.deps.tokensOf(agent.sessionKey), events: events.map((e) => e.id) };
     state.active = active;
     state.lastRunAt = now;
-    const text = `${agent.config.prompt}\n\n${file?.ok ? file.text : ''}`.trim();
+    const told = events.length === 0 ? '' : `System events since the last heartbeat:\n${events.map((e) => `- ${e.text} (${e.source})`).join('\n')}`;
+    const text = [agent.config.prompt, told, file?.ok ? file.text : ''].filter((part) => part !== '').join('\n\n');
     this.#track(
       this.deps.dispatch(agent, messageId, text).then(
         ({ runId }) => {
           active.runId = runId;
+          // The turn is in the journal now: these events are its to answer.
+          if (active.events.length > 0) {
+            state.events = (state.events ?? []).filter((e) => !active.events.includes(e.id));
+            void this.#save();
+          }
           this.deps.emit({ ...base, phase: 'started', runId });
         },
         (error: unknown) => {
@@ -279,7 +323,7 @@ export class HeartbeatRunner {
         },
       ),
     );
-    this.#save();
+    void this.#save();
   }
 
   async #finish(agent: HeartbeatAgent, state: AgentState, active: ActiveRun, status: TurnStatus, text: string): Promise<void> {
@@ -306,6 +350,7 @@ export class HeartbeatRunner {
       if (!alertText) {
         state.lastOutcome = 'quiet';
         delete state.lastReason;
+        await this.deps.markQuiet(agent, active.messageId).catch((error: unknown) => this.deps.warn(`quiet heartbeat not marked: ${String(error)}`));
         this.deps.emit({ ...base, phase: 'finished', outcome: 'quiet' });
       } else {
         const delivery = await this.deps.deliverAlert(agent, alertText, active.runId ?? active.messageId);
@@ -317,7 +362,7 @@ export class HeartbeatRunner {
       }
     }
     this.#checkBudget(agent, state);
-    this.#save();
+    void this.#save();
   }
 
   #checkBudget(agent: HeartbeatAgent, state: AgentState): void {
@@ -347,7 +392,8 @@ export class HeartbeatRunner {
     }
   }
 
-  #save(): void {
+  /** Resolves once written; callers that do not wait still get a warning on failure. */
+  #save(): Promise<void> {
     const data: Record<string, Persisted> = {};
     for (const state of this.#states.values()) {
       data[state.agentId] = {
@@ -356,12 +402,13 @@ export class HeartbeatRunner {
         tokensToday: state.tokensToday,
         ...(state.budgetExhaustedAt !== undefined ? { budgetExhaustedAt: state.budgetExhaustedAt } : {}),
         ...(state.lastRunAt !== undefined ? { lastRunAt: state.lastRunAt } : {}),
+        ...(state.events && state.events.length > 0 ? { events: state.events } : {}),
       };
     }
     const text = `${JSON.stringify(data, null, 2)}\n`;
-    this.#saving = this.#saving
-      .then(() => writeFileAtomic(this.deps.statePath, text))
-      .catch((error: unknown) => this.deps.warn(`heartbeat state not written: ${String(error)}`));
+    const write = this.#saving.then(() => writeFileAtomic(this.deps.statePath, text));
+    this.#saving = write.catch((error: unknown) => this.deps.warn(`heartbeat state not written: ${String(error)}`));
+    return write;
   }
 
   #track(promise: Promise<unknown>): void {

@@ -1,10 +1,21 @@
 import { join } from 'node:path';
 import type { ClawConfig } from '../config/index.js';
 import type { Core, Service, ServiceHealth } from '../core/index.js';
-import type { CronJob, CronJobInput, CronJobPatch, CronRun, HeartbeatAgentStatus, ReplyRoute, ScheduleOverview } from '../protocol/index.js';
+import {
+  quietRunEntry,
+  runNoticeEntry,
+  type BackgroundSource,
+  type CronJob,
+  type CronJobInput,
+  type CronJobPatch,
+  type CronRun,
+  type HeartbeatAgentStatus,
+  type ReplyRoute,
+  type ScheduleOverview,
+} from '../protocol/index.js';
 import { defaultAgentId, mainSessionKey } from '../routing/index.js';
 import { CronService } from './cron-service.js';
-import { HeartbeatRunner, type HeartbeatAgent } from './heartbeat-runner.js';
+import { HeartbeatRunner, type HeartbeatAgent, type SystemEvent } from './heartbeat-runner.js';
 import { ScheduleError } from './schedule-math.js';
 import { cronTool, heartbeatRespondTool } from './schedule-tools.js';
 
@@ -85,6 +96,14 @@ export class ScheduleService implements Service {
         const lane = core.lanes.laneInfo(sessionKey);
         return lane.running || lane.queued > 0;
       },
+      modelProblem: (ref) => {
+        try {
+          core.providers.resolveModel(ref);
+          return undefined;
+        } catch (error) {
+          return error instanceof Error ? error.message : String(error);
+        }
+      },
       dispatch: async (agent, messageId, text) => {
         const result = await core.inbound.accept({
           channel: 'heartbeat',
@@ -93,8 +112,16 @@ export class ScheduleService implements Service {
           text,
           peer: { kind: 'direct', id: agent.agentId },
           senderName: 'heartbeat',
+          // Its own turn, never merged with the owner's messages, and out of the chat unless it alerts.
+          queueMode: 'followup',
+          background: true,
+          ...(agent.config.model !== undefined ? { model: agent.config.model } : {}),
         });
         return { runId: result.runId };
+      },
+      markQuiet: async (agent, messageId) => {
+        const session = await core.sessions.registry.open(agent.sessionKey);
+        session.append(quietRunEntry(messageId));
       },
       deliverAlert: (agent, text, runId) => this.#deliverAlert(agent, text, runId),
       tokensOf,
@@ -191,6 +218,21 @@ export class ScheduleService implements Service {
     this.heartbeat.wake(this.#agent(agentId), 'manual');
   }
 
+  /**
+   * A system event (a webhook's wake) for an agent's heartbeat, on disk before
+   * this resolves; refused when that agent's heartbeat is off, since it would never run.
+   */
+  async queueSystemEvent(agentId: string | undefined, event: SystemEvent, wakeNow: boolean): Promise<{ nextRunAt?: number; pending: number }> {
+    const id = this.#agent(agentId);
+    const status = this.heartbeat.status().find((s) => s.agentId === id);
+    if (!status?.enabled) {
+      throw new ScheduleError(
+        `The heartbeat of agent "${id}" is off (heartbeat.every: 0), so a next-heartbeat event would never run; send it with mode "now" or turn the heartbeat on.`,
+      );
+    }
+    return this.heartbeat.queueEvent(id, event, wakeNow);
+  }
+
   pauseHeartbeat(agentId: string | undefined, paused: boolean): HeartbeatAgentStatus {
     return this.heartbeat.pause(this.#agent(agentId), paused);
   }
@@ -237,6 +279,8 @@ export class ScheduleService implements Service {
       text,
       peer: { kind: 'direct', id: job.id },
       senderName: `cron ${job.name}`,
+      // A system event in the main session shows only through its announce, never as a second chat stream.
+      ...(isolated ? {} : { queueMode: 'followup' as const, background: true }),
     });
     return { runId: result.runId, sessionKey };
   }
@@ -262,27 +306,38 @@ export class ScheduleService implements Service {
 
   async #announce(job: CronJob, text: string, runId: string): Promise<{ delivered: boolean; messageId?: string; error?: string }> {
     const to = job.delivery.mode === 'announce' ? job.delivery.to : 'main';
-    return this.#deliver(to, mainSessionKey(job.agentId), `[cron: ${job.name}] ${text}`, runId);
+    return this.#deliver(to, mainSessionKey(job.agentId), `[cron: ${job.name}] ${text}`, runId, 'cron');
   }
 
   async #deliverAlert(agent: HeartbeatAgent, text: string, runId: string): Promise<{ delivered: boolean; messageId?: string; error?: string }> {
     const { target } = agent.config;
     if (target === 'none') return { delivered: true };
-    return this.#deliver(target === 'last' ? 'main' : target, agent.sessionKey, text, runId);
+    return this.#deliver(target === 'last' ? 'main' : target, agent.sessionKey, text, runId, 'heartbeat');
   }
 
-  /** `main`: a chat line in the session for attached clients; a route: the channel's outbound half. */
+  /**
+   * `main`: a chat line in the session, kept in its transcript (the run itself
+   * is hidden from chat views) and shown live; a route: the channel's outbound half.
+   */
   async #deliver(
     to: 'main' | ReplyRoute,
     sessionKey: string,
     text: string,
     runId: string,
+    source: BackgroundSource,
   ): Promise<{ delivered: boolean; messageId?: string; error?: string }> {
     const core = this.#core!;
     const deliveryRunId = `${runId}:announce`;
     if (to === 'main') {
-      core.events.emit('chat', { runId: deliveryRunId, sessionKey, state: 'final', text });
-      return { delivered: true, messageId: `chat:${deliveryRunId}` };
+      let entryId: string | undefined;
+      try {
+        const session = await core.sessions.registry.open(sessionKey);
+        entryId = session.append(runNoticeEntry({ source, text, runId }))[0]?.id;
+      } catch (error) {
+        return { delivered: false, error: `not written to ${sessionKey}: ${error instanceof Error ? error.message : String(error)}` };
+      }
+      core.events.emit('chat', { runId: deliveryRunId, sessionKey, state: 'final', text, ...(entryId ? { entryId } : {}) });
+      return { delivered: true, messageId: entryId ? `entry:${entryId}` : `chat:${deliveryRunId}` };
     }
     const result = await core.outbound.deliver(to, { sessionKey, runId: deliveryRunId, messageId: deliveryRunId, status: 'replied', text });
     return { delivered: result.delivered, ...(result.messageId ? { messageId: result.messageId } : {}), ...(result.error ? { error: result.error } : {}) };

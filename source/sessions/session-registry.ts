@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { closeSync, existsSync, openSync, readSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorCode, nodeFileOps, writeFileAtomic, type ClawConfig, type FileOps, type StatePaths } from '../config/index.js';
-import { ClawError, type TranscriptEntry, type TranscriptHeader } from '../protocol/index.js';
+import { ClawError, withoutBackgroundRuns, type TranscriptEntry, type TranscriptHeader } from '../protocol/index.js';
 import type { SessionMeta, SessionMetaPatch } from '../queue/index.js';
 import { defaultAgentId, parseSessionKey, sessionKeyShapes, type ParsedSessionKey } from '../routing/index.js';
 import { resetDue } from './reset-policy.js';
@@ -172,7 +172,8 @@ export class SessionRegistry {
   async history(key: string, beforeId: string | undefined, limit: number): Promise<{ sessionId: string; entries: TranscriptEntry[]; hasMore: boolean }> {
     this.require(key);
     const session = await this.open(key);
-    const all = session.entries();
+    // History is the chat view: heartbeat and cron runs show only what they announced.
+    const all = withoutBackgroundRuns(session.entries());
     let end = all.length;
     if (beforeId !== undefined) {
       end = all.findIndex((e) => e.id === beforeId);

@@ -197,15 +197,48 @@ describe('webhooks', () => {
     expect((await post(gw, '/hooks/agent', { message: 'still fine' }, auth)).status).toBe(202);
   });
 
-  it('wakes the main session with a system event; next-heartbeat is refused until a heartbeat runs', async () => {
+  it('wakes the main session with a system event now, or keeps it on disk for the next heartbeat', async () => {
     const { gw, runner, token } = await start();
     const auth = { authorization: `Bearer ${token}` };
     expect((await post(gw, '/hooks/wake', { text: 'Backup finished', mode: 'now' }, auth)).status).toBe(202);
     await waitUntil(() => runner.turns.length === 1, 'the wake turn');
     expect(runner.turns[0]).toEqual({ sessionKey: 'agent:main:main', texts: ['System event from a webhook: Backup finished'] });
-    const later = await post(gw, '/hooks/wake', { text: 'x', mode: 'next-heartbeat' }, auth);
-    expect(later.status).toBe(501);
-    expect(((await later.json()) as { error: string }).error).toContain('mode "now"');
+
+    const later = await post(gw, '/hooks/wake', { text: 'Disk at 91%', mode: 'next-heartbeat' }, { ...auth, 'idempotency-key': 'disk-1' });
+    expect(later.status).toBe(202);
+    const body = (await later.json()) as { status: string; eventId: string; pending: number; nextHeartbeatAt?: string };
+    expect(body).toMatchObject({ status: 'waiting', eventId: 'wake:disk-1', pending: 1 });
+    expect(body.nextHeartbeatAt).toMatch(/^20\d\d-/);
+    // Durable before the answer: the event is in the heartbeat's state file already.
+    expect(readFileSync(join(gw.state.paths.cron, 'heartbeat.json'), 'utf8')).toContain('Disk at 91%');
+    // The same key again is one event, not two.
+    expect(
+      (
+        (await (await post(gw, '/hooks/wake', { text: 'Disk at 91%', mode: 'next-heartbeat' }, { ...auth, 'idempotency-key': 'disk-1' })).json()) as {
+          pending: number;
+        }
+      ).pending,
+    ).toBe(1);
+    expect(runner.turns).toHaveLength(1);
+
+    // The next heartbeat tells the agent, although HEARTBEAT.md has nothing due, and then the event is gone.
+    gw.core.schedule.heartbeatNow();
+    await waitUntil(() => runner.turns.length === 2, 'the heartbeat turn');
+    expect(runner.turns[1]!.sessionKey).toBe('agent:main:main');
+    expect(runner.turns[1]!.texts[0]).toContain('System events since the last heartbeat:\n- Disk at 91% (webhook)');
+    await gw.core.schedule.settled();
+    expect(readFileSync(join(gw.state.paths.cron, 'heartbeat.json'), 'utf8')).not.toContain('Disk at 91%');
+  });
+
+  it('refuses next-heartbeat when the heartbeat is off, and a /hooks/agent model the gateway does not have', async () => {
+    gateway = await startHooksGateway({ config: { ...config, agents: { defaults: { heartbeat: { every: '0' } } } }, core: { runner: new RecordingRunner() } });
+    const auth = { authorization: `Bearer ${readWebhookTokenSync(gateway.state.paths)!}` };
+    const off = await post(gateway, '/hooks/wake', { text: 'x', mode: 'next-heartbeat' }, auth);
+    expect(off.status).toBe(409);
+    expect(((await off.json()) as { error: string }).error).toMatch(/heartbeat of agent "main" is off.*mode "now"/);
+    const model = await post(gateway, '/hooks/agent', { message: 'hi', model: 'nope/x' }, auth);
+    expect(model.status).toBe(400);
+    expect(((await model.json()) as { error: string }).error).toMatch(/model "nope\/x" cannot be used: .*claw models list/);
   });
 
   it('delivers the reply of a mapping with deliver: true to the channel and chat it names', async () => {

@@ -40,7 +40,7 @@ describe('claw cron and claw heartbeat', () => {
       runs = (await runCli(['cron', 'runs', job.id], env)).stdout;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    expect(runs).toMatch(/SLOT\s+STATUS[\s\S]*\bok\b.*chat:/);
+    expect(runs).toMatch(/SLOT\s+STATUS[\s\S]*\bok\b.*entry:/);
 
     const bad = await runCli(['cron', 'add', '--name', 'x', '--cron', '61 * * * *', '--message', 'm'], env);
     expect(bad.code).not.toBe(0);

@@ -1,4 +1,4 @@
-import type { CompactionEntry, TranscriptEntry } from '../../protocol/index.js';
+import { backgroundMessageIds, quietRunIds, type CompactionEntry, type TranscriptEntry } from '../../protocol/index.js';
 import type { HistoryMessage } from '../turn-types.js';
 
 /**
@@ -76,6 +76,17 @@ export function isSummaryMessage(message: HistoryMessage): boolean {
  * Custom and model-change entries are bookkeeping, not conversation.
  */
 export function assembleContext(entries: readonly TranscriptEntry[]): AssembledContext {
+  const assembled = assembleAll(entries);
+  const quiet = quietRunIds(entries);
+  if (quiet.size === 0) return assembled;
+  // Heartbeat and cron runs that ended quietly said nothing worth remembering.
+  const hidden = backgroundMessageIds(entries, (promptId) => quiet.has(promptId));
+  const messages = assembled.messages.filter((message) => !hidden.has(message.id));
+  const freshFrom = assembled.messages.slice(0, assembled.freshFrom).filter((message) => !hidden.has(message.id)).length;
+  return { ...assembled, messages, freshFrom };
+}
+
+function assembleAll(entries: readonly TranscriptEntry[]): AssembledContext {
   const found = effectiveCompaction(entries);
   if (!found) return { compaction: undefined, start: 0, messages: entries.filter(isMessage), freshFrom: 0 };
   let start = found.index + 1;

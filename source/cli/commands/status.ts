@@ -1,6 +1,6 @@
 import { statePaths } from '../../config/index.js';
 import { gatewayStatus, type GatewayStatus } from '../../client/index.js';
-import type { ConfigStatus } from '../../protocol/index.js';
+import type { ConfigStatus, ScheduleOverview } from '../../protocol/index.js';
 import type { CommandRun } from '../command.js';
 import { formatDuration, printJson } from '../format.js';
 
@@ -28,8 +28,34 @@ export function describeStatus(status: GatewayStatus, stateDir: string): string 
     `  state    ${s.stateDir}`,
     `  service  ${s.supervisor === 'none' ? 'not supervised (see `claw gateway install`)' : `supervised by ${s.supervisor}`}`,
     ...configLines(s.config),
+    ...scheduleLines(s.schedule),
     '',
   ].join('\n');
+}
+
+function at(ms: number): string {
+  return new Date(ms).toISOString().replace('T', ' ').slice(0, 16);
+}
+
+/** The next runs in one line each, then every notice the operator has not seen in the TUI. */
+function scheduleLines(schedule: ScheduleOverview | undefined): string[] {
+  if (!schedule) return [];
+  const enabled = schedule.jobs.filter((job) => job.enabled);
+  const next = enabled
+    .flatMap((job) => (job.state.nextRunAt !== undefined ? [{ name: job.name, at: job.state.nextRunAt }] : []))
+    .sort((a, b) => a.at - b.at)[0];
+  const lines = [`  cron     ${enabled.length} job(s) enabled${next ? `, next "${next.name}" at ${at(next.at)} UTC` : ''}`];
+  for (const beat of schedule.heartbeats) {
+    const state = !beat.enabled
+      ? 'off'
+      : beat.paused
+        ? 'paused (claw heartbeat resume)'
+        : `every ${formatDuration(beat.everyMs)}${beat.nextRunAt !== undefined ? `, next at ${at(beat.nextRunAt)} UTC` : ''}`;
+    const last = beat.lastOutcome ? `; last ${beat.lastOutcome}${beat.lastReason ? ` (${beat.lastReason})` : ''}` : '';
+    lines.push(`  heartbeat ${beat.agentId}: ${state}${last}`);
+  }
+  for (const notice of schedule.notices) lines.push(`  notice   ${notice}`);
+  return lines;
 }
 
 function configLines(config: ConfigStatus | undefined): string[] {

@@ -24,6 +24,8 @@ const heartbeatFields = {
   target: heartbeatTarget,
   /** Input + output tokens heartbeats may spend per agent per day; unset means no cap. */
   dailyTokenBudget: z.number().int().min(1),
+  /** Model ref for heartbeat turns only (e.g. a cheap one); default the session's model. */
+  model: z.string().min(1),
 };
 
 export const DEFAULT_HEARTBEAT_PROMPT =
@@ -37,6 +39,7 @@ export const heartbeatDefaults = z.strictObject({
   session: heartbeatFields.session.optional(),
   target: heartbeatFields.target.default('last'),
   dailyTokenBudget: heartbeatFields.dailyTokenBudget.optional(),
+  model: heartbeatFields.model.optional(),
 });
 
 /** `agents.list[].heartbeat`: any key replaces the default for that agent. */
@@ -47,6 +50,7 @@ export const heartbeatOverride = z.strictObject({
   session: heartbeatFields.session.optional(),
   target: heartbeatFields.target.optional(),
   dailyTokenBudget: heartbeatFields.dailyTokenBudget.optional(),
+  model: heartbeatFields.model.optional(),
 });
 
 export type HeartbeatConfig = z.output<typeof heartbeatDefaults>;

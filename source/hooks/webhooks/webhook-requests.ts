@@ -14,6 +14,10 @@ export const agentRequest = z.strictObject({
   deliver: z.boolean().optional(),
   channel: z.string().min(1).optional(),
   to: z.string().min(1).optional(),
+  /** A model ref for this turn only; checked before the request is accepted. */
+  model: z.string().min(1).optional(),
+  /** This turn's limit, at most agents.defaults.turnTimeoutSeconds. */
+  timeoutSeconds: z.number().int().min(1).max(86_400).optional(),
 });
 
 export function describeIssues(error: z.ZodError): string {

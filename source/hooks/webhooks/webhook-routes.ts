@@ -26,6 +26,10 @@ export interface WebhookDeps {
   /** The webhook token (never the gateway token). */
   token(): string;
   runs: WebhookRunLog;
+  /** Keeps a system event for the agent's next heartbeat (`/hooks/wake` mode next-heartbeat); on disk when it resolves. */
+  queueSystemEvent(agentId: string, event: { id: string; text: string; source: string; at: number }): Promise<{ nextRunAt?: number; pending: number }>;
+  /** Why a model ref cannot be used, or undefined when it can. */
+  modelProblem(ref: string): string | undefined;
 }
 
 class Refusal extends Error {
@@ -43,6 +47,8 @@ interface Planned {
   sessionKey: string;
   text: string;
   deliverTo?: { channel: string; to: string };
+  model?: string;
+  timeoutSeconds?: number;
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {
@@ -144,9 +150,11 @@ export class WebhookRoutes {
     } catch (error) {
       throw new Refusal(400, `The body is not valid JSON (${error instanceof Error ? error.message : String(error)}).`);
     }
-    const planned = route === 'wake' ? this.#planWake(data) : route === 'agent' ? this.#planAgent(data) : this.#planMapping(mapping![0], mapping![1], data);
     const key = header(req, 'idempotency-key') ?? header(req, 'webhook-id');
     if (key !== undefined && (key.length === 0 || key.length > 200)) throw new Refusal(400, 'Idempotency-Key must be 1 to 200 characters.');
+    const wake = route === 'wake' ? this.#parseWake(data) : undefined;
+    if (wake?.mode === 'next-heartbeat') return this.#wakeLater(res, wake.text, key);
+    const planned = wake ? this.#planWake(wake.text) : route === 'agent' ? this.#planAgent(data) : this.#planMapping(mapping![0], mapping![1], data);
     await this.#accept(res, planned, key);
   }
 
@@ -179,15 +187,35 @@ export class WebhookRoutes {
     }
   }
 
-  #planWake(data: unknown): Planned {
+  #parseWake(data: unknown): { text: string; mode: 'now' | 'next-heartbeat' } {
     const parsed = wakeRequest.safeParse(data);
     if (!parsed.success) throw new Refusal(400, `Bad /hooks/wake body: ${describeIssues(parsed.error)}. Send {"text": "...", "mode": "now"}.`);
-    if (parsed.data.mode === 'next-heartbeat')
-      throw new Refusal(
-        501,
-        'mode "next-heartbeat" needs the heartbeat runner, which this gateway does not run yet; send mode "now" to wake the main session at once.',
-      );
-    return { route: 'wake', sessionKey: `agent:${this.deps.defaultAgentId()}:main`, text: `System event from a webhook: ${parsed.data.text}` };
+    return parsed.data;
+  }
+
+  #planWake(text: string): Planned {
+    return { route: 'wake', sessionKey: `agent:${this.deps.defaultAgentId()}:main`, text: `System event from a webhook: ${text}` };
+  }
+
+  /** mode next-heartbeat: the event waits (on disk) for the agent's next heartbeat, which tells the agent about it. */
+  async #wakeLater(res: ServerResponse, text: string, key: string | undefined): Promise<void> {
+    const agentId = this.deps.defaultAgentId();
+    const eventId = `wake:${key ?? randomUUID()}`;
+    let queued: { nextRunAt?: number; pending: number };
+    try {
+      queued = await this.deps.queueSystemEvent(agentId, { id: eventId, text, source: 'webhook', at: this.deps.clock.now() });
+    } catch (error) {
+      if (error instanceof Error && error.name === 'ScheduleError') throw new Refusal(409, error.message);
+      throw error;
+    }
+    send(res, 202, {
+      status: 'waiting',
+      eventId,
+      agentId,
+      pending: queued.pending,
+      ...(queued.nextRunAt !== undefined ? { nextHeartbeatAt: new Date(queued.nextRunAt).toISOString() } : {}),
+      detail: 'The event is kept for the next heartbeat, which tells the agent; `claw heartbeat status` shows when that runs.',
+    });
   }
 
   #planAgent(data: unknown): Planned {
@@ -195,7 +223,7 @@ export class WebhookRoutes {
     if (!parsed.success)
       throw new Refusal(
         400,
-        `Bad /hooks/agent body: ${describeIssues(parsed.error)}. Send {"message": "..."} with optional agentId, sessionKey (hook:<id>), deliver, channel, to.`,
+        `Bad /hooks/agent body: ${describeIssues(parsed.error)}. Send {"message": "..."} with optional agentId, sessionKey (hook:<id>), deliver, channel, to, model, timeoutSeconds.`,
       );
     const request = parsed.data;
     const agent = this.deps.defaultAgentId();
@@ -211,11 +239,15 @@ export class WebhookRoutes {
         `sessionKey must be a hook session ("hook:<id>"); "${request.sessionKey}" is not. Other sessions are reached through a mapping with allowSessionKeyPrefixes.`,
       );
     }
+    const problem = request.model === undefined ? undefined : this.deps.modelProblem(request.model);
+    if (problem) throw new Refusal(400, `model "${request.model}" cannot be used: ${problem}. \`claw models list\` shows the models this gateway has.`);
     return {
       route: 'agent',
       sessionKey: request.sessionKey ?? `hook:${randomUUID()}`,
       text: request.message,
       ...this.#deliverTo(request.deliver ?? false, request.channel, request.to),
+      ...(request.model !== undefined ? { model: request.model } : {}),
+      ...(request.timeoutSeconds !== undefined ? { timeoutSeconds: request.timeoutSeconds } : {}),
     };
   }
 
@@ -262,6 +294,8 @@ export class WebhookRoutes {
       text: planned.text,
       senderId: `webhook:${planned.route}`,
       senderName: `webhook ${planned.route}`,
+      ...(planned.model !== undefined ? { model: planned.model } : {}),
+      ...(planned.timeoutSeconds !== undefined ? { timeoutSeconds: planned.timeoutSeconds } : {}),
     };
     let accepted;
     try {

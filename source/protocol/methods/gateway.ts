@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineMethod } from '../define.js';
 import { configStatus, healthPayload, presenceEntry } from '../gateway-state.js';
 import { gatewaySnapshot } from '../snapshot.js';
+import { scheduleOverview } from './schedule.js';
 
 export const statusPayload = z.strictObject({
   version: z.string(),
@@ -18,6 +19,8 @@ export const statusPayload = z.strictObject({
   supervisor: z.enum(['systemd', 'launchd', 'none']),
   /** Absent when the gateway runs without the core services (tests of the transport alone). */
   config: configStatus.optional(),
+  /** Next cron and heartbeat runs and the schedule's notices (a spent budget, a disabled job). */
+  schedule: scheduleOverview.optional(),
 });
 export type StatusPayload = z.infer<typeof statusPayload>;
 

@@ -1,4 +1,4 @@
-import type { TranscriptEntry } from '../../protocol/index.js';
+import { runNotice, type TranscriptEntry } from '../../protocol/index.js';
 import type { ChatItem, ChatLog } from './state.js';
 import { CHAT_WINDOW } from './state.js';
 
@@ -15,6 +15,11 @@ export function entriesToItems(entries: readonly TranscriptEntry[]): ChatItem[] 
         before: entry.tokensBefore,
         ...(entry.tokensAfter !== undefined ? { after: entry.tokensAfter } : {}),
       });
+      continue;
+    }
+    const notice = runNotice(entry);
+    if (notice) {
+      items.push({ kind: 'assistant', id: entry.id, entryId: entry.id, text: notice.text });
       continue;
     }
     if (entry.type !== 'message') continue;
