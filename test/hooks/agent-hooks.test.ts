@@ -108,6 +108,9 @@ describe('hooks in the agent turn', () => {
     await waitUntil(() => contexts.length > 0, 'a context event');
     const parts = JSON.stringify(contexts[contexts.length - 1]);
     expect(parts).toContain('bootstrap:hook:freeze-note');
+    // /context list counts what the hook adds, as the next turn would get it.
+    const { reply } = await client.request('commands.run', { sessionKey: 'agent:main:main', text: '/context list' });
+    expect(reply).toContain('hook:freeze-note');
     await waitUntil(() => existsSync(afterFile), 'tool:after');
     expect(
       readFileSync(afterFile, 'utf8')

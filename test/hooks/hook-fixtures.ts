@@ -34,11 +34,17 @@ export class RecordingLogger implements Logger {
 
 /** Answers every turn at once with "done: <text>" and remembers what each turn was asked. */
 export class RecordingRunner implements TurnRunner {
-  readonly turns: Array<{ sessionKey: string; texts: string[] }> = [];
+  readonly turns: Array<{ sessionKey: string; texts: string[]; model?: string; timeoutSeconds?: number }> = [];
 
   async run(turn: TurnContext): Promise<TurnOutcome> {
     const texts = turn.messages.map((m) => m.text);
-    this.turns.push({ sessionKey: turn.sessionKey, texts });
+    const { model, timeoutSeconds } = turn.messages[0] ?? {};
+    this.turns.push({
+      sessionKey: turn.sessionKey,
+      texts,
+      ...(model !== undefined ? { model } : {}),
+      ...(timeoutSeconds !== undefined ? { timeoutSeconds } : {}),
+    });
     const text = `done: ${texts.join(' | ')}`;
     turn.session.append({ type: 'message', role: 'assistant', content: [{ type: 'text', text }], stopReason: 'stop' });
     turn.emit('chat', { runId: turn.runId, sessionKey: turn.sessionKey, state: 'final', text });

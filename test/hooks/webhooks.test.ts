@@ -241,6 +241,23 @@ describe('webhooks', () => {
     expect(((await model.json()) as { error: string }).error).toMatch(/model "nope\/x" cannot be used: .*claw models list/);
   });
 
+  it('runs /hooks/agent with its own model and time limit, kept in the journal for a restart', async () => {
+    const runner = new RecordingRunner();
+    gateway = await startHooksGateway({
+      config: { ...config, models: { providers: { fake: { api: 'openai', baseUrl: 'http://127.0.0.1:9/v1', models: { m: {}, cheap: {} } } } } },
+      core: { runner },
+    });
+    const auth = { authorization: `Bearer ${readWebhookTokenSync(gateway.state.paths)!}` };
+    const response = await post(gateway, '/hooks/agent', { message: 'Summarise the deploy', model: 'fake/cheap', timeoutSeconds: 30 }, auth);
+    expect(response.status).toBe(202);
+    const { runId } = (await response.json()) as { runId: string };
+    await waitUntil(() => runner.turns.length === 1, 'the turn');
+    expect(runner.turns[0]).toMatchObject({ texts: ['Summarise the deploy'], model: 'fake/cheap', timeoutSeconds: 30 });
+    const journal = readFileSync(join(gateway.state.dir, 'queue', 'inbound.jsonl'), 'utf8');
+    const line = journal.split('\n').find((l) => l.includes(runId) && l.includes('"accepted"'))!;
+    expect(JSON.parse(line)).toMatchObject({ model: 'fake/cheap', timeoutSeconds: 30 });
+  });
+
   it('delivers the reply of a mapping with deliver: true to the channel and chat it names', async () => {
     const runner = new RecordingRunner();
     gateway = await startHooksGateway({

@@ -7,6 +7,7 @@ import type { ChatEventPayload, HeartbeatEventPayload, ReplyRoute } from '../../
 import { startFakeOpenAI, type FakeLlmServer } from '../support/fake-openai-server.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 import { ManualClock } from '../support/manual-clock.js';
+import { describeStatus } from '../../source/cli/commands/status.js';
 import { quiesce } from './schedule-harness.js';
 
 const PAGER: ReplyRoute = { channel: 'pager', peer: { kind: 'direct', id: 'ops' } };
@@ -165,6 +166,10 @@ describe('heartbeat', () => {
     expect(overview.notices.join('\n')).toMatch(/stopped for today: it spent 110 of its 100 token budget/);
     const health = await rig.client.request('health', {});
     expect(JSON.stringify(health)).toMatch(/stopped for today/);
+    // `claw status` says it too, with the heartbeat's state.
+    const printed = describeStatus({ running: true, source: 'rpc', status: await rig.client.request('status', {}) }, rig.gateway.state.dir);
+    expect(printed).toMatch(/heartbeat main: every 2d0h, next at 20\d\d-\d\d-\d\d \d\d:\d\d UTC; last skipped \(the daily token budget is spent/);
+    expect(printed).toMatch(/notice +Heartbeat of agent "main" stopped for today/);
     // The next day the budget is fresh.
     rig.clock.advance(24 * 60 * 60_000);
     await quiesce(rig.gateway.core);
