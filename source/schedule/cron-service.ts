@@ -43,6 +43,9 @@ interface RunningSlot {
 
 const slotMessageId = (jobId: string, scheduledAt: number, attempt: number): string => `cron:${jobId}:${scheduledAt}:${attempt}`;
 
+/** Why a slot the drain cut short ended. */
+export const STOPPED_REASON = 'the gateway was stopped while this run was in progress';
+
 /**
  * The cron scheduler: jobs in cron/jobs.json, one timer for the earliest due
  * slot, a durable `started` record before any turn, and a run log that
@@ -79,11 +82,39 @@ export class CronService {
     this.#arm();
   }
 
-  async stop(): Promise<void> {
+  /** A drain begins: no new slot starts; running ones may still finish. */
+  halt(): void {
     this.#stopped = true;
     if (this.#timer) this.deps.clock.clearTimer(this.#timer);
     this.#timer = undefined;
+  }
+
+  /**
+   * Slots whose turn the drain cut short are recorded `interrupted` now,
+   * rather than left for the next start to find; that start still aborts the
+   * journal's replay of their turn (see #recover).
+   */
+  async stop(): Promise<void> {
+    this.halt();
     for (const slot of this.#running.values()) if (slot.timeout) this.deps.clock.clearTimer(slot.timeout);
+    await this.settled();
+    const now = this.deps.clock.now();
+    for (const [messageId, slot] of this.#running) {
+      if (slot.done) continue;
+      slot.done = true;
+      this.#running.delete(messageId);
+      const { job, scheduledAt } = slot;
+      this.runLog.finished(job.id, { scheduledAt, status: 'interrupted', finishedAt: now, reason: STOPPED_REASON });
+      delete job.state.runningSince;
+      job.state.lastStatus = 'interrupted';
+      this.deps.emit({
+        phase: 'finished',
+        jobId: job.id,
+        name: job.name,
+        run: { jobId: job.id, scheduledAt, status: 'interrupted', startedAt: slot.startedAt, finishedAt: now, attempt: slot.attempt, reason: STOPPED_REASON },
+      });
+      this.#save();
+    }
     await this.settled();
   }
 
@@ -210,6 +241,12 @@ export class CronService {
 
   #recover(job: CronJob, now: number): void {
     const runs = this.runLog.runs(job.id);
+    const last = runs[runs.length - 1];
+    if (last?.status === 'interrupted' && last.reason === STOPPED_REASON) {
+      // Settled at the last stop, but its message is still unfinished in the journal: that replay must not run.
+      if (last.runId) this.#replays.add(last.runId);
+      if (job.retryInterrupted && (last.attempt ?? 1) === 1) this.#fire(job, last.scheduledAt, 2);
+    }
     for (const run of runs) {
       if (run.status !== 'running') continue;
       this.runLog.finished(job.id, {

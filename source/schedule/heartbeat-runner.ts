@@ -107,7 +107,8 @@ export class HeartbeatRunner {
     this.reconfigure();
   }
 
-  async stop(): Promise<void> {
+  /** No new run starts (a drain began); the one running may finish. */
+  halt(): void {
     this.#stopped = true;
     for (const state of this.#states.values()) {
       if (state.timer) this.deps.clock.clearTimer(state.timer);
@@ -117,6 +118,10 @@ export class HeartbeatRunner {
       delete state.wake;
       delete state.retry;
     }
+  }
+
+  async stop(): Promise<void> {
+    this.halt();
     await this.settled();
   }
 
@@ -132,6 +137,7 @@ export class HeartbeatRunner {
 
   /** Asks for a run; wakes within COALESCE_MS become one run. */
   wake(agentId: string, trigger: HeartbeatTrigger): void {
+    if (this.#stopped) return;
     const state = this.#state(agentId);
     if (state.wake) {
       state.wake.triggers.add(trigger);

@@ -161,6 +161,12 @@ export class ScheduleService implements Service {
     for (const lane of core.lanes.snapshot().lanes) if (lane.runId) cron.turnStarted(lane.key, lane.runId);
   }
 
+  /** No new cron slot or heartbeat starts once a drain begins; running turns may still finish. */
+  async drain(): Promise<void> {
+    this.#cron?.halt();
+    this.#heartbeat?.halt();
+  }
+
   async stop(): Promise<void> {
     for (const cleanup of this.#cleanup.splice(0)) cleanup();
     await Promise.all([this.#cron?.stop(), this.#heartbeat?.stop()]);
