@@ -316,7 +316,7 @@ export class Core {
       context: sessions.flatMap((session) => this.#contexts.get(session.key) ?? []),
       config: this.config.status(),
       mcpElicitations: this.mcp.elicitations.pending(),
-      ...(this.schedule.started ? { schedule: this.schedule.overview() } : {}),
+      ...(this.schedule.started ? { schedule: this.schedule.glance() } : {}),
     };
   }
 

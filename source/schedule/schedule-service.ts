@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { ClawConfig } from '../config/index.js';
+import type { ClawConfig, TimerHandle } from '../config/index.js';
 import type { Core, Service, ServiceHealth } from '../core/index.js';
 import {
   quietRunEntry,
@@ -18,6 +18,10 @@ import { CronService } from './cron-service.js';
 import { HeartbeatRunner, type HeartbeatAgent, type SystemEvent } from './heartbeat-runner.js';
 import { ScheduleError } from './schedule-math.js';
 import { cronTool, heartbeatRespondTool } from './schedule-tools.js';
+
+/** The `schedule` event carries this many of the soonest jobs (plus any running one). */
+const GLANCE_JOBS = 20;
+const GLANCE_EVERY_MS = 500;
 
 function agentIdsOf(config: ClawConfig): string[] {
   return config.agents.list.length > 0 ? config.agents.list.map((agent) => agent.id) : [defaultAgentId(config)];
@@ -45,6 +49,7 @@ export class ScheduleService implements Service {
   #heartbeat: HeartbeatRunner | undefined;
   readonly #notices: string[] = [];
   #cleanup: Array<() => void> = [];
+  #glanceTimer: TimerHandle | undefined;
 
   start(core: Core): void {
     this.#core = core;
@@ -65,7 +70,10 @@ export class ScheduleService implements Service {
       announce: (job, text, runId) => this.#announce(job, text, runId),
       tokensOf,
       abort: (sessionKey, runId) => void core.lanes.abort(sessionKey, runId),
-      emit: (payload) => core.events.emit('cron', payload),
+      emit: (payload) => {
+        core.events.emit('cron', payload);
+        this.#changed();
+      },
       notice,
       jobContext: (createdBy) => {
         const config = core.config.current;
@@ -125,7 +133,10 @@ export class ScheduleService implements Service {
       },
       deliverAlert: (agent, text, runId) => this.#deliverAlert(agent, text, runId),
       tokensOf,
-      emit: (payload) => core.events.emit('heartbeat', payload),
+      emit: (payload) => {
+        core.events.emit('heartbeat', payload);
+        this.#changed();
+      },
       notice,
       warn: (message) => core.log.warn(message),
     });
@@ -168,6 +179,8 @@ export class ScheduleService implements Service {
   }
 
   async stop(): Promise<void> {
+    if (this.#glanceTimer) this.#core?.clock.clearTimer(this.#glanceTimer);
+    this.#glanceTimer = undefined;
     for (const cleanup of this.#cleanup.splice(0)) cleanup();
     await Promise.all([this.#cron?.stop(), this.#heartbeat?.stop()]);
   }
@@ -193,6 +206,23 @@ export class ScheduleService implements Service {
 
   overview(): ScheduleOverview {
     return { jobs: this.cron.list(), heartbeats: this.heartbeat.status(), notices: this.notices() };
+  }
+
+  /** What a client's schedule pane shows: the soonest and the running jobs, not all of a thousand. */
+  glance(): ScheduleOverview {
+    const jobs = this.cron.list();
+    const shown = jobs.filter((job, index) => index < GLANCE_JOBS || job.state.runningSince !== undefined);
+    return { jobs: shown, heartbeats: this.heartbeat.status(), notices: this.notices(), totalJobs: jobs.length };
+  }
+
+  /** Something in the schedule changed: one `schedule` event for a burst of changes. */
+  #changed(): void {
+    const core = this.#core;
+    if (!core || this.#glanceTimer) return;
+    this.#glanceTimer = core.clock.setTimer(() => {
+      this.#glanceTimer = undefined;
+      if (this.#cron && this.#heartbeat) core.events.emit('schedule', this.glance());
+    }, GLANCE_EVERY_MS);
   }
 
   /** A removed job's run log stays readable. */

@@ -26,7 +26,7 @@ export function currentCompletions(state: TuiState, context: CommandContext): Co
 }
 
 /** Alt+letter toggles a side pane (hidden ↔ pinned open). */
-const PANE_KEYS: Readonly<Record<string, PaneId>> = { s: 'sessions', l: 'lanes', c: 'context', a: 'subagents' };
+const PANE_KEYS: Readonly<Record<string, PaneId>> = { s: 'sessions', l: 'lanes', c: 'context', a: 'subagents', j: 'schedule' };
 
 /**
  * Routes one key to whoever holds the keyboard, in order: Ctrl+C, scrolling,

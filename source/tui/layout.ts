@@ -22,7 +22,7 @@ export interface Layout {
   zoomed?: PaneId;
 }
 
-const WEIGHTS: Record<Exclude<PaneId, 'chat'>, number> = { sessions: 3, lanes: 2, context: 3, subagents: 2 };
+const WEIGHTS: Record<Exclude<PaneId, 'chat'>, number> = { sessions: 3, lanes: 2, context: 3, subagents: 2, schedule: 2 };
 const MIN_PANE = 3;
 
 function splitColumn(ids: PaneId[], height: number, width: number): Column | undefined {
@@ -54,7 +54,9 @@ export function computeLayout(input: { cols: number; rows: number; hidden: reado
   }
   if (input.zoom === 'chat') return { width, height, bodyHeight, chatWidth: width };
   const wide = width >= 110;
-  const leftIds = (wide ? ['sessions', 'lanes'] : ['sessions', 'context', 'lanes', 'subagents']).filter((id) => shown(id as PaneId)) as PaneId[];
+  const leftIds = (wide ? ['sessions', 'lanes', 'schedule'] : ['sessions', 'context', 'lanes', 'subagents', 'schedule']).filter((id) =>
+    shown(id as PaneId),
+  ) as PaneId[];
   const rightIds = (wide ? ['context', 'subagents'] : []).filter((id) => shown(id as PaneId)) as PaneId[];
   const leftWidth = wide ? 30 : Math.min(26, Math.floor(width / 3));
   const rightWidth = wide ? Math.min(44, Math.floor(width / 4)) : 0;

@@ -44,7 +44,7 @@ function scheduleLines(schedule: ScheduleOverview | undefined): string[] {
   const next = enabled
     .flatMap((job) => (job.state.nextRunAt !== undefined ? [{ name: job.name, at: job.state.nextRunAt }] : []))
     .sort((a, b) => a.at - b.at)[0];
-  const lines = [`  cron     ${enabled.length} job(s) enabled${next ? `, next "${next.name}" at ${at(next.at)} UTC` : ''}`];
+  const lines = [`  cron     ${schedule.totalJobs ?? schedule.jobs.length} job(s)${next ? `, next "${next.name}" at ${at(next.at)} UTC` : ''}`];
   for (const beat of schedule.heartbeats) {
     const state = !beat.enabled
       ? 'off'

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEvent } from '../define.js';
-import { cronRun } from '../methods/schedule.js';
+import { cronRun, scheduleOverview } from '../methods/schedule.js';
 
 export const cronEventPayload = z.strictObject({
   phase: z.enum(['started', 'finished', 'skipped', 'missed', 'blocked', 'changed', 'disabled', 'alert']),
@@ -40,6 +40,12 @@ export const scheduleEvents = {
     name: 'heartbeat',
     description: 'A heartbeat run started, finished (quiet or alerted) or was skipped with its reason; the daily budget was spent.',
     payload: heartbeatEventPayload,
+    scope: 'read',
+  }),
+  schedule: defineEvent({
+    name: 'schedule',
+    description: 'The schedule at a glance after a change (at most twice a second): the 20 soonest and the running jobs, heartbeats, notices.',
+    payload: scheduleOverview,
     scope: 'read',
   }),
 };

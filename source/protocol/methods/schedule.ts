@@ -141,6 +141,8 @@ export const scheduleOverview = z.strictObject({
   heartbeats: z.array(heartbeatAgentStatus),
   /** Notices for the operator (jobs.json corrupt, a job disabled, a budget spent). */
   notices: z.array(z.string()),
+  /** How many jobs there are, when `jobs` lists only the soonest and running ones (the `schedule` event, the snapshot). */
+  totalJobs: z.number().int().min(0).optional(),
 });
 export type ScheduleOverview = z.infer<typeof scheduleOverview>;
 

@@ -16,6 +16,7 @@ import { InputBox, inputRows } from './InputBox.js';
 import { LanesPane } from './LanesPane.js';
 import { Popup, popupHeight } from './Popup.js';
 import { SessionsPane } from './SessionsPane.js';
+import { SchedulePane } from './SchedulePane.js';
 import { SubagentsPane } from './SubagentsPane.js';
 import { useTerminalSize } from './use-terminal-size.js';
 import { useKeys } from './use-keys.js';
@@ -54,6 +55,8 @@ function SidePane({ id, state, width, height, now }: { id: PaneId; state: TuiSta
       return <ContextPane state={state} width={width} height={height} focused={focused} />;
     case 'subagents':
       return <SubagentsPane state={state} width={width} height={height} focused={focused} now={now} />;
+    case 'schedule':
+      return <SchedulePane state={state} width={width} height={height} focused={focused} now={now} />;
     case 'chat':
       return null;
   }

@@ -20,6 +20,7 @@ export const eventTable: { [E in EventName]?: Reducer<E> } = {
   lanes: (state, payload) => ({ ...state, lanes: payload }),
   context: (state, payload) => ({ ...state, context: { ...state.context, [payload.sessionKey]: payload } }),
   subagents: (state, payload) => ({ ...state, subagents: payload.nodes }),
+  schedule: (state, payload) => ({ ...state, schedule: payload }),
   'approval.requested': (state, payload) => reduceApprovalRequested(state, payload),
   'approval.resolved': (state, payload, now) => reduceApprovalResolved(state, payload, now),
   config: (state, payload) => reduceConfigStatus(state, payload),

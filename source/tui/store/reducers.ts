@@ -83,5 +83,7 @@ export function reduceHello(state: TuiState, hello: HelloPayload): TuiState {
   if (subagents) next = { ...next, subagents: subagents.nodes };
   const config = pick('config');
   if (config && config.state !== 'ok') next = reduceConfigStatus(next, config);
+  const schedule = pick('schedule');
+  if (schedule) next = { ...next, schedule };
   return next;
 }

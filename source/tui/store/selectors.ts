@@ -1,4 +1,5 @@
 import type { ApprovalRecord, SessionSummary } from '../../protocol/index.js';
+import { scheduleGlance, scheduleNeedsAttention } from './schedule-view.js';
 import { emptyChat, SIDE_PANES, type ChatLog, type PaneId, type TuiState } from './state.js';
 
 const EMPTY = emptyChat();
@@ -122,6 +123,8 @@ export function paneHasContent(state: TuiState, pane: PaneId): boolean {
     }
     case 'subagents':
       return state.subagents.some((n) => n.status === 'running');
+    case 'schedule':
+      return scheduleNeedsAttention(state.schedule);
     case 'chat':
       return true;
   }
@@ -149,6 +152,10 @@ export function selectPaneSummary(state: TuiState): string {
   if (hidden.has('subagents')) {
     const running = state.subagents.filter((n) => n.status === 'running').length;
     if (running > 0) parts.push(`${running} sub-agent${running > 1 ? 's' : ''}`);
+  }
+  if (hidden.has('schedule')) {
+    const glance = scheduleGlance(state.schedule);
+    if (glance) parts.push(glance);
   }
   return parts.join(' · ');
 }

@@ -1,5 +1,14 @@
 import { emptyEditor, type EditorState } from '../editor/editor.js';
-import type { ApprovalRecord, ContextPayload, LanesPayload, PresenceEntry, SearchHit, SessionSummary, SubagentNode } from '../../protocol/index.js';
+import type {
+  ApprovalRecord,
+  ContextPayload,
+  LanesPayload,
+  PresenceEntry,
+  ScheduleOverview,
+  SearchHit,
+  SessionSummary,
+  SubagentNode,
+} from '../../protocol/index.js';
 
 /** `entryId` is the transcript entry an item came from, used to page older history. */
 export type ChatItem = ChatItemBody & { entryId?: string };
@@ -25,8 +34,8 @@ export interface ChatLog {
   running: boolean;
 }
 
-export type PaneId = 'chat' | 'sessions' | 'lanes' | 'context' | 'subagents';
-export const SIDE_PANES: readonly PaneId[] = ['sessions', 'lanes', 'context', 'subagents'];
+export type PaneId = 'chat' | 'sessions' | 'lanes' | 'context' | 'subagents' | 'schedule';
+export const SIDE_PANES: readonly PaneId[] = ['sessions', 'lanes', 'context', 'subagents', 'schedule'];
 
 export type ConnState = 'idle' | 'connecting' | 'open' | 'reconnecting' | 'closed';
 
@@ -45,6 +54,8 @@ export interface TuiState {
   lanes?: LanesPayload;
   context: Readonly<Record<string, ContextPayload>>;
   subagents: readonly SubagentNode[];
+  /** Cron jobs (the soonest and the running ones), heartbeats and notices, from the snapshot and `schedule` events. */
+  schedule?: ScheduleOverview;
   /** `resolvedIds` guards against a list reply that was answered before a resolution event. */
   approvals: { pending: readonly ApprovalRecord[]; resolvedIds: readonly string[]; lastResolved?: ApprovalNotice };
   /** Model reported by the latest usage event per session, for the footer. */
