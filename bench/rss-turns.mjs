@@ -18,7 +18,8 @@ const dist = resolve(arg('--dist', fileURLToPath(new URL('../dist', import.meta.
 const checkpoints = arg('--turns', '2000,10000,20000').split(',').map(Number);
 const sessions = Number(arg('--sessions', '200'));
 const countFsync = !process.argv.includes('--no-fsync');
-const { GatewayClient } = await import(join(dist, 'gateway', 'index.js'));
+// Older builds exported the client from gateway/.
+const { GatewayClient } = await import(join(dist, 'client', 'index.js')).catch(() => import(join(dist, 'gateway', 'index.js')));
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const round = (n, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
@@ -95,7 +96,13 @@ async function window(client, first) {
 function rssMb(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (name) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  return { rssMb: round(kb('VmRSS') / 1024), peakMb: round(kb('VmHWM') / 1024) };
+  // RssAnon is the malloc and V8 heap; RssFile is mapped code (node itself, native addons).
+  return {
+    rssMb: round(kb('VmRSS') / 1024),
+    peakMb: round(kb('VmHWM') / 1024),
+    anonMb: round(kb('RssAnon') / 1024),
+    fileMb: round(kb('RssFile') / 1024),
+  };
 }
 
 async function memoryRun() {

@@ -78,6 +78,7 @@ async function streamModel(context: TurnLoopContext, messages: readonly HistoryM
       tools: context.tools,
       thinking: context.thinking,
       signal: context.signal,
+      ...(input.outsideSlot ? { outsideSlot: input.outsideSlot } : {}),
     });
     for await (const event of stream) {
       if (event.type === 'text_delta') reply.push(event.text);

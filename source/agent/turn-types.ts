@@ -71,6 +71,11 @@ export interface TurnInput {
    * messages are taken once the round's results are all on disk.
    */
   hasSteered?(): boolean;
+  /**
+   * Runs a wait on the provider (a retry backoff, a silent attempt) without
+   * the turn's global slot; resolves once the slot is held again.
+   */
+  outsideSlot?<T>(wait: () => Promise<T>): Promise<T>;
 }
 
 export type TurnStatus = 'completed' | 'suppressed' | 'aborted' | 'timeout' | 'error' | 'limit';

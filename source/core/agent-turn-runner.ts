@@ -78,6 +78,7 @@ export function agentTurnRunner(runtime: AgentRuntime): TurnRunner {
           // The lane appends steered messages to the transcript as they are taken.
           hasSteered: () => turn.hasSteered(),
           takeSteered: () => turn.takeSteered().map((message) => ({ text: message.text, appended: true })),
+          outsideSlot: (wait) => turn.outsideSlot(wait),
         },
         {
           chat: (payload) => turn.emit('chat', payload),

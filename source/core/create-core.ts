@@ -121,6 +121,7 @@ export class Core {
       // Skill env values are secrets the operator handed to exec: never shown to the model.
       secrets: skillEnvSecrets(config.skills).map((value) => ({ name: 'skill env', value })),
       ...(options.env ? { env: options.env } : {}),
+      warn: (message) => log.warn(message),
     });
     this.tools.registry.register(skills.tool());
     this.memory = new MemoryService(config, paths, log);

@@ -4,6 +4,7 @@ import { GatewayServer, coreModule, isLoopbackBind, type ModuleFactory } from '.
 import { hashToken } from '../config/index.js';
 import { removeGatewayInfoSync, writeGatewayInfoSync } from '../client/index.js';
 import { createFileLogger, type Logger } from '../core/index.js';
+import { applyGatewayHeapPolicy } from './heap-policy.js';
 import { acquireStateLockSync } from './state-lock.js';
 import { detectSupervisor, startWatchdog, systemdNotify, watchdogIntervalMs } from './supervision/index.js';
 
@@ -22,6 +23,7 @@ export interface DaemonOptions {
  */
 export async function runGatewayDaemon(options: DaemonOptions): Promise<void> {
   const { paths } = options;
+  applyGatewayHeapPolicy();
   const log = createFileLogger(paths.logs, { echo: options.echo ?? false });
   const release = acquireStateLockSync(paths.gatewayLock, paths.root);
   let server: GatewayServer | undefined;

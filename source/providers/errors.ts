@@ -22,6 +22,8 @@ export interface ProviderErrorInit {
   profile?: string | undefined;
   /** True when some output had already been streamed to the caller. */
   afterOutput?: boolean | undefined;
+  /** A stall during which the provider sent keep-alives and nothing else: failover retries it at most once. */
+  keepAliveOnly?: boolean | undefined;
   cause?: unknown;
 }
 
@@ -34,6 +36,7 @@ export class ProviderError extends Error {
   readonly model: string | undefined;
   readonly profile: string | undefined;
   afterOutput: boolean;
+  readonly keepAliveOnly: boolean;
 
   constructor(kind: ProviderErrorKind, message: string, init: ProviderErrorInit = {}) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -45,6 +48,7 @@ export class ProviderError extends Error {
     this.model = init.model;
     this.profile = init.profile;
     this.afterOutput = init.afterOutput ?? false;
+    this.keepAliveOnly = init.keepAliveOnly ?? false;
   }
 }
 

@@ -1,8 +1,9 @@
 import { MAX_RETRY_AFTER_MS } from './classify.js';
 import type { ProfileCooldowns } from './cooldowns.js';
 import { ProviderError } from './errors.js';
-import { sleepOn, type Clock } from '../config/index.js';
+import { sleepOn, type Clock, type TimerHandle } from '../config/index.js';
 import { ProviderError as RetryAbort } from './errors.js';
+import { DEFAULT_IDLE_TIMEOUT_MS } from './http.js';
 import type { AuthProfile, ProviderEvent, ResolvedModel, TurnRequest, WireRequest } from './types.js';
 
 export interface FailoverPolicy {
@@ -10,11 +11,22 @@ export interface FailoverPolicy {
   maxRetries: number;
   baseDelayMs: number;
   maxDelayMs: number;
-  /** A stream silent for this long fails as a network error (and is retried if nothing was streamed yet). */
+  /** A stream without data for this long fails as a network error (and is retried if nothing was streamed yet). */
   idleTimeoutMs: number;
+  /** Retries of a model after attempts that brought only keep-alives: such a provider is wedged, not slow. */
+  keepAliveRetries: number;
+  /** An attempt with no event after this long waits outside the turn's global slot (see TurnRequest.outsideSlot). */
+  lendAfterMs: number;
 }
 
-export const defaultFailoverPolicy: FailoverPolicy = { maxRetries: 3, baseDelayMs: 1000, maxDelayMs: 30_000, idleTimeoutMs: 120_000 };
+export const defaultFailoverPolicy: FailoverPolicy = {
+  maxRetries: 3,
+  baseDelayMs: 1000,
+  maxDelayMs: 30_000,
+  idleTimeoutMs: DEFAULT_IDLE_TIMEOUT_MS,
+  keepAliveRetries: 1,
+  lendAfterMs: 500,
+};
 
 export interface FailoverDeps {
   resolve(ref: string): ResolvedModel;
@@ -38,7 +50,13 @@ export interface FailoverDeps {
  * Context-length and bad-request errors are thrown at once: another attempt
  * would fail the same way. Nothing is retried once output reached the
  * caller: that error is thrown with `afterOutput: true` and the caller keeps
- * what it has.
+ * what it has. An attempt that stalled with only keep-alives is retried at
+ * most `keepAliveRetries` times per model.
+ *
+ * With `request.outsideSlot`, every wait that needs no turn slot runs
+ * through it: each backoff, and an attempt still without its first event
+ * after `lendAfterMs`. The slot is held again before the next attempt
+ * starts and before any event reaches the caller.
  */
 export async function* streamWithFailover(request: TurnRequest, deps: FailoverDeps): AsyncGenerator<ProviderEvent> {
   const refs = [...new Set([request.model, ...(request.fallbacks ?? [])])];
@@ -57,6 +75,7 @@ export async function* streamWithFailover(request: TurnRequest, deps: FailoverDe
     }
     const tried = new Set<string>();
     let retries = 0;
+    let keepAliveStalls = 0;
     let current = pickProfile(profiles, model.provider, deps.cooldowns, tried, isLastModel);
     if (!current) failures.push(allCoolingError(model, profiles, deps));
     const previous = failures.at(-1);
@@ -65,7 +84,7 @@ export async function* streamWithFailover(request: TurnRequest, deps: FailoverDe
       throwIfAborted(request.signal, model.ref);
       const profile: AuthProfile = current;
       try {
-        yield* deps.call({
+        const attempt = deps.call({
           model,
           auth: profile,
           system: request.system,
@@ -76,6 +95,7 @@ export async function* streamWithFailover(request: TurnRequest, deps: FailoverDe
           signal: request.signal,
           idleTimeoutMs: deps.policy.idleTimeoutMs,
         });
+        yield* lendWhileSilent(attempt, request, deps);
         deps.cooldowns.succeed(model.provider, profile.id);
         return;
       } catch (raw) {
@@ -102,18 +122,54 @@ export async function* streamWithFailover(request: TurnRequest, deps: FailoverDe
             continue;
           }
         }
+        if (error.keepAliveOnly && ++keepAliveStalls > deps.policy.keepAliveRetries) break;
         if (retries >= deps.policy.maxRetries || (error.retryAfterMs ?? 0) > MAX_RETRY_AFTER_MS) break;
         const delayMs = backoffDelay(retries, error, deps);
         retries += 1;
         yield retryEvent(model, profile, retries, delayMs, error);
-        await sleepOn(deps.clock, delayMs, request.signal).catch(() => {
-          throw new RetryAbort('aborted', 'The request was cancelled while waiting to retry.');
-        });
+        const backoff = (): Promise<void> =>
+          sleepOn(deps.clock, delayMs, request.signal).catch(() => {
+            throw new RetryAbort('aborted', 'The request was cancelled while waiting to retry.');
+          });
+        await (request.outsideSlot ? request.outsideSlot(backoff) : backoff());
         current = profile;
       }
     }
   }
   throw summarize(failures, refs);
+}
+
+/**
+ * An attempt's events, its first one waited for outside the turn's slot once
+ * the attempt has been silent for `lendAfterMs` (a slow or wedged provider).
+ */
+async function* lendWhileSilent(events: AsyncIterable<ProviderEvent>, request: TurnRequest, deps: FailoverDeps): AsyncGenerator<ProviderEvent> {
+  const outsideSlot = request.outsideSlot;
+  if (!outsideSlot) {
+    yield* events;
+    return;
+  }
+  const iterator = events[Symbol.asyncIterator]();
+  try {
+    const pending = iterator.next();
+    let timer: TimerHandle | undefined;
+    const silent = new Promise<boolean>((resolve) => {
+      timer = deps.clock.setTimer(() => resolve(true), deps.policy.lendAfterMs);
+    });
+    const answered = pending.then(
+      () => false,
+      () => false,
+    );
+    const lend = await Promise.race([answered, silent]);
+    if (timer) deps.clock.clearTimer(timer);
+    let next = lend ? await outsideSlot(() => pending) : await pending;
+    while (!next.done) {
+      yield next.value;
+      next = await iterator.next();
+    }
+  } finally {
+    await iterator.return?.();
+  }
 }
 
 /** The first usable profile; with `allowCooling`, the one whose cooldown ends first (billing excluded). */
@@ -181,6 +237,7 @@ function summarize(failures: ProviderError[], refs: string[]): ProviderError {
     providerType: last.providerType,
     model: last.model,
     profile: last.profile,
+    keepAliveOnly: last.keepAliveOnly,
     cause: last,
   });
 }

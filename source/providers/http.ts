@@ -3,43 +3,60 @@ import { ProviderError } from './errors.js';
 import type { SseMessage } from './sse.js';
 import { readSse } from './sse.js';
 
-/** Reasoning models can think silently for a while; two minutes without a byte is a stall. */
-export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
+/**
+ * A minute without data is a stall: long enough for a reasoning model's
+ * first token, short enough that a wedged provider costs one session a few
+ * minutes rather than ten.
+ */
+export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 
 export interface PostStreamOptions {
   url: string;
   headers: Record<string, string>;
   body: unknown;
   signal: AbortSignal | undefined;
-  /** Longest silence (no response, no bytes) before the call fails as a network error. */
+  /**
+   * Longest time without data (no response, no SSE message other than a
+   * keep-alive) before the call fails as a network error.
+   */
   idleTimeoutMs: number;
   model: string;
   profile: string;
 }
 
+/** Anthropic's `ping` event; comment lines (`: keep-alive`) never leave readSse. */
+function isKeepAlive(message: SseMessage): boolean {
+  return message.event === 'ping';
+}
+
 /**
  * POSTs a JSON body and yields the SSE messages of a 2xx answer; any other
  * status, a dropped connection, a stalled stream or an abort becomes a
- * classified ProviderError.
+ * classified ProviderError. Keep-alives are swallowed and do not count as
+ * data: a provider that only keeps the connection open fails after
+ * `idleTimeoutMs` like a silent one, marked `keepAliveOnly`.
  */
 export async function* postSse(options: PostStreamOptions): AsyncGenerator<SseMessage> {
   const { model, profile, signal, idleTimeoutMs } = options;
   // A provider that stops sending without closing would otherwise hold the turn until its timeout.
   const idle = new AbortController();
   const timer = setTimeout(() => idle.abort(), idleTimeoutMs);
-  // refresh() restarts the countdown without allocating a new timer per chunk.
+  // refresh() restarts the countdown without allocating a new timer per message.
   const arm = (): void => {
     timer.refresh();
   };
+  // Bytes arrived since the last data, so they were keep-alives: a provider
+  // that holds the connection open while producing nothing.
+  let keptAlive = false;
   const combined = signal ? AbortSignal.any([signal, idle.signal]) : idle.signal;
-  const fail = (error: unknown): ProviderError =>
-    idle.signal.aborted && !signal?.aborted
-      ? new ProviderError('network', `${model}: no data from the provider for ${Math.round(idleTimeoutMs / 1000)}s. Try again.`, {
-          model,
-          profile,
-          cause: error,
-        })
-      : classifyThrown(error, signal, model, profile);
+  const seconds = Math.round(idleTimeoutMs / 1000);
+  const fail = (error: unknown): ProviderError => {
+    if (!idle.signal.aborted || signal?.aborted) return classifyThrown(error, signal, model, profile);
+    const message = keptAlive
+      ? `${model}: the provider sent only keep-alives for ${seconds}s. Try again.`
+      : `${model}: no data from the provider for ${seconds}s. Try again.`;
+    return new ProviderError('network', message, { model, profile, keepAliveOnly: keptAlive, cause: error });
+  };
 
   let response: Response;
   try {
@@ -59,14 +76,21 @@ export async function* postSse(options: PostStreamOptions): AsyncGenerator<SseMe
     throw classifyHttpError({ status: response.status, headers: response.headers, bodyText, model, profile, now: Date.now() });
   }
   const body = response.body;
+  // The answer's headers are data; from here on only non-keep-alive messages are.
+  arm();
   async function* watched(): AsyncGenerator<Uint8Array> {
     for await (const chunk of body) {
-      arm();
+      keptAlive = true;
       yield chunk;
     }
   }
   try {
-    yield* readSse(watched());
+    for await (const message of readSse(watched())) {
+      if (isKeepAlive(message)) continue;
+      keptAlive = false;
+      arm();
+      yield message;
+    }
   } catch (error) {
     throw fail(error);
   } finally {

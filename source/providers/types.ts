@@ -99,6 +99,12 @@ export interface TurnRequest {
   /** Cap on output tokens; defaults to the model's maxOutput. */
   maxOutputTokens?: number;
   signal?: AbortSignal;
+  /**
+   * Runs a wait without the caller's global turn slot and resolves once the
+   * slot is held again: failover passes its retry backoffs and silent
+   * attempts through it, so one wedged provider cannot starve other sessions.
+   */
+  outsideSlot?<T>(wait: () => Promise<T>): Promise<T>;
 }
 
 /** One wire call to one model with one credential (no failover). */
@@ -111,7 +117,7 @@ export interface WireRequest {
   thinking: ThinkingLevel;
   maxOutputTokens: number;
   signal: AbortSignal | undefined;
-  /** Fail as a network error after this long without a byte (default 120 s). */
+  /** Fail as a network error after this long without data (default 60 s). */
   idleTimeoutMs?: number;
 }
 

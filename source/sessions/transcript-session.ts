@@ -26,9 +26,9 @@ export interface SessionOwner {
 }
 
 /** Entries kept in memory per open session after a trim; older ones are read from disk when asked for. */
-const KEEP_IN_MEMORY = 64;
+const KEEP_IN_MEMORY = 16;
 /** Trim once this many are in memory, so trimming is not on every append. */
-const TRIM_AT = 128;
+const TRIM_AT = 32;
 
 /**
  * One open transcript: its recent entries in memory (a bounded window, so

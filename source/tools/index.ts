@@ -61,6 +61,7 @@ export {
 } from './mcp/index.js';
 export { ApprovalInbox, type AlwaysEffect, type InboxOptions, type ResolveResult } from './approvals/inbox.js';
 export { createToolsRuntime, approvalRequestsFile, type ToolsRuntime, type ToolsRuntimeOptions } from './tools-runtime.js';
+export { execGroupsDir } from './tools-runtime.js';
 export { parseCommand, planCommands, type ExecPlan, type PlanStep, type PlanCommand, type Redirect } from './exec/plan.js';
 export { authorizeExec, rulesForAlways, type AuthorizeInput, type AuthorizeResult } from './exec/authorize.js';
 export { bindPlan, describeBoundPlan, type BoundPlan, type BoundCommand, type BindInput } from './exec/bound-plan.js';
@@ -84,6 +85,7 @@ export { openConfinedSync, type OpenMode, type ConfinedFile } from './fs/safe-op
 export { resolveExecutable } from './exec/resolve-executable.js';
 export { PlanRun, type RunOptions, type RunResult } from './exec/run-plan.js';
 export { JobManager } from './exec/jobs.js';
+export { ProcessGroupLedger, type LeftoverGroup } from './exec/process-groups.js';
 export { createExecTool, type ExecSandbox, type ExecToolOptions } from './exec/exec-tool.js';
 export { createProcessTool } from './exec/process-tool.js';
 export { createFsTools } from './fs/fs-tools.js';

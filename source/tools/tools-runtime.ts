@@ -4,6 +4,7 @@ import { ApprovalInbox } from './approvals/inbox.js';
 import { execAlwaysHandler } from './exec/always.js';
 import { createExecTool } from './exec/exec-tool.js';
 import { JobManager } from './exec/jobs.js';
+import { ProcessGroupLedger } from './exec/process-groups.js';
 import { createProcessTool } from './exec/process-tool.js';
 import { createFsTools } from './fs/fs-tools.js';
 import { ToolRegistry } from './registry.js';
@@ -40,6 +41,13 @@ export interface ToolsRuntimeOptions {
   readRoots?: (agentId: string) => readonly string[];
   /** Per-agent exec variables set by the operator (skills' env); see createExecTool. */
   agentEnv?: (agentId: string) => Readonly<Record<string, string>>;
+  /** Where start-up reports exec processes a killed gateway left running (and that it ended). */
+  warn?: (message: string) => void;
+}
+
+/** Where running exec commands' process groups are recorded. */
+export function execGroupsDir(paths: StatePaths): string {
+  return join(paths.root, 'exec-groups');
 }
 
 export function approvalRequestsFile(paths: StatePaths): string {
@@ -73,6 +81,12 @@ export function createToolsRuntime(options: ToolsRuntimeOptions): ToolsRuntime {
     collectKnownSecrets({ credentialsDir: paths.credentials, env, extraEnvNames: apiKeyEnvs, values: options.secrets ?? [] }),
   );
   const sandbox = execSandboxFor(config, paths);
+  const groups = new ProcessGroupLedger(execGroupsDir(paths));
+  for (const leftover of groups.endLeftovers()) {
+    options.warn?.(
+      `exec: ended ${leftover.killed.length} process(es) of "${leftover.command}" (group ${leftover.pgid}) left running by a gateway that was killed`,
+    );
+  }
   const registry = new ToolRegistry({ redactor });
   const builtins: ToolDefinition[] = [
     ...(createFsTools({
@@ -88,6 +102,7 @@ export function createToolsRuntime(options: ToolsRuntimeOptions): ToolsRuntime {
       baseEnv: env,
       ...(options.agentEnv ? { agentEnv: options.agentEnv } : {}),
       hardenGit: exec.sandbox.hardenGit,
+      groups,
       timeoutSeconds: exec.timeoutSeconds,
       maxOutputChars: exec.maxOutputChars,
     }) as ToolDefinition,

@@ -64,6 +64,7 @@ async function stream(reply: FakeStreamReply, request: RecordedRequest, res: Ser
   const message = { id: 'msg_fake', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: startUsage };
   if (!(await send('message_start', { message }))) return;
   if (!(await send('ping', {}))) return;
+  if (reply.keepAliveEveryMs !== undefined) return out.keepAliveUntilClosed('event: ping\ndata: {"type": "ping"}\n\n', reply.keepAliveEveryMs);
   if (reply.hang && !reply.text) return out.hangUntilClosed();
   let index = 0;
   if (reply.thinking !== undefined) {

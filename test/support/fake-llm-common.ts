@@ -28,6 +28,12 @@ export interface FakeStreamReply {
    * stream open until the client goes away: abort and stall tests.
    */
   hang?: boolean;
+  /**
+   * After the opening message (OpenAI's role chunk, Anthropic's
+   * message_start), send only keep-alives at this interval (an SSE comment;
+   * Anthropic's `ping` event) until the client goes away: a wedged provider.
+   */
+  keepAliveEveryMs?: number;
   /** Send the provider's in-stream error event after the text instead of finishing. */
   streamError?: FakeErrorName;
 }
@@ -114,6 +120,14 @@ export class SseWriter {
   /** Keeps the response open until the client disconnects. */
   async hangUntilClosed(): Promise<void> {
     while (!this.closed) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+
+  /** Writes `frame` every `everyMs` until the client disconnects. */
+  async keepAliveUntilClosed(frame: string, everyMs: number): Promise<void> {
+    while (!this.closed) {
+      this.res.write(frame);
+      await new Promise((resolve) => setTimeout(resolve, everyMs));
+    }
   }
 
   end(): void {

@@ -74,6 +74,7 @@ async function stream(reply: FakeStreamReply, request: RecordedRequest, res: Ser
     });
 
   if (!(await out.send(chunk({ role: 'assistant', content: '' })))) return;
+  if (reply.keepAliveEveryMs !== undefined) return out.keepAliveUntilClosed(': keep-alive\n\n', reply.keepAliveEveryMs);
   for (const piece of splitText(reply.thinking ?? '', size)) if (!(await out.send(chunk({ reasoning_content: piece })))) return;
   if (reply.hang && !reply.text) return out.hangUntilClosed();
   for (const piece of splitText(reply.text ?? '', size)) {

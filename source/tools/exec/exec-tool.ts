@@ -16,6 +16,7 @@ import { expandPlanGlobs } from './glob.js';
 import type { JobManager } from './jobs.js';
 import { parseCommand, planCommands, type ExecPlan } from './plan.js';
 import { resolveExecutable } from './resolve-executable.js';
+import type { ProcessGroupLedger } from './process-groups.js';
 import { PlanRun, type Launch, type RunResult } from './run-plan.js';
 
 /** How exec calls are confined: the probed sandbox and what it hides. */
@@ -45,6 +46,8 @@ export interface ExecToolOptions {
   agentEnv?: (agentId: string) => Readonly<Record<string, string>>;
   /** Turn off git's code-running settings (fsmonitor, hooks, pager, textconv, …); default on. */
   hardenGit?: boolean;
+  /** Records the process groups of running commands in the state dir (see ProcessGroupLedger). */
+  groups?: ProcessGroupLedger;
 }
 
 const execInput = z.strictObject({
@@ -191,6 +194,7 @@ export function createExecTool(options: ExecToolOptions): ToolDefinition<z.outpu
         interactive: args.background === true,
         launch,
         ...(openRedirect ? { openRedirect } : {}),
+        ...(options.groups ? { groups: options.groups } : {}),
         onOutput: (text) => {
           for (const listener of listeners) listener(text);
         },

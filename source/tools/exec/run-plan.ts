@@ -4,6 +4,7 @@ import { isAbsolute, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { OutputBuffer } from './output-buffer.js';
 import type { ExecPlan, PlanCommand } from './plan.js';
+import type { ProcessGroupLedger } from './process-groups.js';
 
 export interface RunOptions {
   cwd: string;
@@ -20,6 +21,8 @@ export interface RunOptions {
   launch?(executable: string, argv: readonly string[]): Launch;
   /** Opens a redirection target as claw checks it (confined to the roots); default: execa opens the path. */
   openRedirect?(target: string, op: '<' | '>' | '>>'): number;
+  /** Where each command's process group is recorded while it runs, so a gateway killed with SIGKILL leaves none behind. */
+  groups?: Pick<ProcessGroupLedger, 'track' | 'forget'>;
 }
 
 export interface Launch {
@@ -214,6 +217,12 @@ export class PlanRun {
         ...(how.keepArgv0 ? { argv0: command.argv[0] } : {}),
       });
       this.#children.add(child);
+      const { pid } = child;
+      const groups = this.options.groups;
+      if (groups && pid !== undefined) {
+        groups.track(pid, command.argv.join(' '));
+        void child.then(() => groups.forget(pid));
+      }
       return child;
     });
   }
