@@ -35,7 +35,9 @@ export const run: CommandRun = async ({ argv, flags }) => {
   const yes = argv.includes('--yes') || argv.includes('-y');
   const interactive = !yes && Boolean(process.stdin.isTTY);
   if (!yes && !interactive) {
-    process.stderr.write('claw setup: no terminal to ask in. For scripts pass everything and --yes, e.g.\n  claw setup --provider openai --model gpt-4.1 --key-env OPENAI_API_KEY --yes\n');
+    process.stderr.write(
+      'claw setup: no terminal to ask in. For scripts pass everything and --yes, e.g.\n  claw setup --provider openai --model gpt-4.1 --key-env OPENAI_API_KEY --yes\n',
+    );
     return 2;
   }
   const { backend, note } = await openSetupBackend(paths, process.env);

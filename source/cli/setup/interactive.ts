@@ -63,7 +63,8 @@ async function pickModel(p: Prompter, backend: SetupBackend, candidate: SetupCan
 /** The whole interactive `claw setup`; resolves with the exit code. */
 export async function runInteractiveSetup(p: Prompter, backend: SetupBackend, offerInstall: () => Promise<void>): Promise<number> {
   const status = await backend.status();
-  if (status.model) p.say(`Current model: ${status.model}${status.problem ? ` (${status.problem.message})` : ''}. This run adds another provider or replaces it.`);
+  if (status.model)
+    p.say(`Current model: ${status.model}${status.problem ? ` (${status.problem.message})` : ''}. This run adds another provider or replaces it.`);
   const candidate = await pickProvider(p, backend);
   if (!candidate) return 1;
   const apiKey = await askKey(p, candidate);
