@@ -8,10 +8,6 @@ function patch(context: CommandContext, change: Patch): void {
   context.store.update((s) => (s.setup ? { ...s, setup: { ...s.setup, ...change } } : s));
 }
 
-function current(context: CommandContext): SetupUi | undefined {
-  return context.store.getState().setup;
-}
-
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** Opens the setup screen and asks the gateway what this machine has. */
@@ -39,17 +35,17 @@ export function closeSetup(context: CommandContext): void {
 export function chooseProvider(context: CommandContext, setup: SetupUi): void {
   const candidate = setup.candidates[setup.index];
   if (!candidate) return patch(context, { step: 'url', text: '' });
-  return useCandidate(context, candidate);
+  return takeCandidate(context, candidate);
 }
 
-function useCandidate(context: CommandContext, candidate: SetupCandidate): void {
+function takeCandidate(context: CommandContext, candidate: SetupCandidate): void {
   if (needsTypedKey(candidate)) return patch(context, { step: 'key', candidate, text: '', error: undefined });
   void loadModels(context, candidate, undefined);
 }
 
 export function submitUrl(context: CommandContext, setup: SetupUi): void {
   try {
-    useCandidate(context, customSetupCandidate(setup.text));
+    takeCandidate(context, customSetupCandidate(setup.text));
   } catch (error) {
     patch(context, { error: message(error) });
   }
