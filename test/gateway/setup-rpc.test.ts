@@ -45,6 +45,12 @@ describe('setup.* over the gateway', () => {
     expect(local).toMatchObject({ baseUrl: llm.baseUrl, models: ['m'] });
 
     expect(await client.request('setup.models', { candidate: local })).toEqual({ models: ['m'] });
+    // A candidate claiming the OpenRouter key but pointing elsewhere gets no key from the gateway's environment.
+    llm.reply({ text: 'ok' });
+    const spoofed = { ...local, provider: 'openrouter', keyEnv: 'OPENROUTER_API_KEY', keyFound: 'env' as const };
+    expect(await client.request('setup.test', { candidate: spoofed, model: 'm' })).toMatchObject({ ok: true });
+    expect(llm.requests.at(-1)?.headers.authorization).toBeUndefined();
+    llm.requests.length = 0;
     llm.reply({ text: 'ok' }, { text: 'first real answer' });
     expect(await client.request('setup.test', { candidate: local, model: 'm' })).toMatchObject({ ok: true, text: 'ok' });
     const saved = await client.request('setup.apply', { candidate: local, model: 'm', userName: 'Ana' });

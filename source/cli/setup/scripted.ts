@@ -38,7 +38,6 @@ async function candidateFor(options: ScriptedOptions, backend: SetupBackend, env
   if (options.keyEnv) {
     // The key itself never goes on the command line, where `ps` and shell history would see it.
     if (!env[options.keyEnv]?.trim()) return `${options.keyEnv} is not set in this shell; export it first, or name the variable that holds the key.`;
-    candidate = { ...candidate, keyEnv: options.keyEnv, needsKey: true };
   } else if (candidate.needsKey && !candidate.keyFound) {
     return `${candidate.provider} needs an API key: add --key-env VAR, where VAR is the environment variable holding it (${candidate.keyEnv ?? 'e.g. MY_API_KEY'}).`;
   }

@@ -4,6 +4,7 @@ import type { SetupCandidate } from '../../protocol/index.js';
 import { builtinProviders } from '../builtin-models.js';
 import { credentialsPath } from '../credentials.js';
 import { ProviderError } from '../errors.js';
+import { findPreset } from './presets.js';
 
 export interface SetupPlan {
   candidate: SetupCandidate;
@@ -36,7 +37,9 @@ function providerEntry(existing: Plain, candidate: SetupCandidate, model: string
   if (!builtin || builtin.api !== candidate.api) entry.api = candidate.api;
   // Ollama's address follows OLLAMA_HOST unless claw.json pins one.
   if (!builtin || (builtin.baseUrl !== candidate.baseUrl && candidate.source !== 'ollama')) entry.baseUrl = candidate.baseUrl;
-  if (candidate.keyEnv && candidate.keyEnv !== builtin?.apiKeyEnv) entry.apiKeyEnv = candidate.keyEnv;
+  // Only a named provider's own variable: claw.json never points another secret of the environment at a server.
+  const keyEnv = findPreset(candidate.provider)?.keyEnv;
+  if (keyEnv && keyEnv !== builtin?.apiKeyEnv) entry.apiKeyEnv = keyEnv;
   // Catalogue models keep their known window and prices; anything else gets an entry of its own.
   if (!builtin?.models[model]) entry.models = { ...plain(existing.models), [model]: plain(plain(existing.models)[model]) };
   return Object.keys(entry).length > 0 ? entry : undefined;
