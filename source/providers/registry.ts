@@ -152,7 +152,7 @@ export function createProviders(options: ProvidersOptions): Providers {
 }
 
 /** The one line a chat shows when no provider is usable; the setup is one command away. */
-const SETUP_HINT = 'Add one with /setup (or `claw setup` in a shell; `claw models list` shows the other ways), then /retry.';
+const SETUP_HINT = '/setup adds one (`claw models list`: other ways), then /retry.';
 
 /** What to set when no provider is usable: every way, with the exact names and paths; each command on a line of its own. */
 export function setupGuide(credentialsDir: string, env: NodeJS.ProcessEnv = process.env): string {
