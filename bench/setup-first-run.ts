@@ -42,7 +42,7 @@ async function oneRun(): Promise<Record<string, number>> {
   };
   const term = new TmuxTerminal(`env ${unset} ${env} ${quote(process.execPath)} ${quote(CLI_ENTRY)}; sleep 600`, { cols: 100, rows: 30 });
   try {
-    await waitFor(term, 'Press Enter to set one up');
+    await waitFor(term, 'Enter or /setup adds one');
     mark('setupOfferedMs');
     term.keys('Enter');
     await waitFor(term, `❯ OpenAI-compatible server on 127.0.0.1:${port}`);

@@ -77,7 +77,7 @@ describe.skipIf(!hasTmux())('first run in the TUI (tmux, fresh state dir and HOM
     const t = term;
 
     // The first screen says there is no model and offers setup; the footer invents none.
-    await expect.poll(() => t.screen(), poll).toContain('No model configured. Press Enter to set one up (or type /setup).');
+    await expect.poll(() => t.screen(), poll).toContain('No model configured. Enter or /setup adds one.');
     expect(t.screen()).toContain(' no model ·');
     expect(t.screen()).not.toContain('default model');
     const pid = JSON.parse(readFileSync(join(state.dir, 'gateway.json'), 'utf8')).pid;

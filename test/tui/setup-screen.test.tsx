@@ -41,7 +41,7 @@ describe('TUI setup screen', () => {
     llm.setModels(['alpha', 'beta']);
     app = await openApp([], { cols: 100, rows: 30 }, { core: { env: await quietEnv() } });
     const a = app;
-    await expect.poll(() => a.frame(), poll).toContain('No model configured. Press Enter to set one up (or type /setup).');
+    await expect.poll(() => a.frame(), poll).toContain('No model configured. Enter or /setup adds one.');
     expect(a.frame()).toContain(' no model ·');
 
     a.type(KEYS.enter);

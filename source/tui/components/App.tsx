@@ -34,7 +34,7 @@ export interface AppProps {
   editExternally?: () => Promise<void>;
 }
 
-const NO_MODEL = 'No model configured. Press Enter to set one up (or type /setup).';
+const NO_MODEL = 'No model configured. Enter or /setup adds one.';
 
 function useClock(now: () => number): number {
   const [time, setTime] = useState(now);
