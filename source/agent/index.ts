@@ -22,6 +22,7 @@ export {
   type SessionKind,
 } from './bootstrap.js';
 export { BootstrapCache } from './bootstrap-cache.js';
+export { writeOnboardingNamesSync, type OnboardingNames } from './onboarding.js';
 export { localDay, DAILY_NOTE_FILE_MAX_CHARS, DAILY_NOTES_TOTAL_MAX_CHARS } from './daily-notes.js';
 export { stripFrontMatter } from './front-matter.js';
 export { buildSystemPrompt, type PromptSection, type RuntimeFacts, type SystemPrompt, type SystemPromptInput } from './system-prompt.js';

@@ -19,6 +19,14 @@ export const commandTable: Record<string, CommandEntry> = {
     usage: ['claw'],
     load: async () => (await import('./commands/default.js')).run,
   },
+  setup: {
+    summary: 'first run: find or add a model provider, test it, save it (also adds fallbacks)',
+    usage: [
+      'claw setup',
+      'claw setup --provider NAME --model ID [--key-env VAR] [--base-url URL] [--fallback|--main] [--agent-name NAME] [--user-name NAME] --yes [--json]',
+    ],
+    load: async () => (await import('./commands/setup.js')).run,
+  },
   gateway: {
     summary: 'run, start, stop or restart the gateway daemon; tokens and service install',
     usage: [

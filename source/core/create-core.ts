@@ -62,6 +62,8 @@ const SNAPSHOT_SESSIONS = 200;
 export class Core {
   readonly config: ConfigStore;
   readonly clock: Clock;
+  /** Where provider keys and OLLAMA_HOST are read (setup detection too). */
+  readonly env: NodeJS.ProcessEnv;
   readonly lifecycle: Lifecycle;
   readonly providers: Providers;
   readonly tools: ToolsRuntime;
@@ -100,6 +102,7 @@ export class Core {
     const clock = options.clock ?? systemClock;
     const now = (): number => clock.now();
     this.clock = clock;
+    this.env = options.env ?? process.env;
     this.config = new ConfigStore(config, paths.config, log, clock);
     this.lifecycle = new Lifecycle(log);
     this.outbound = new Outbound(log);

@@ -5,6 +5,7 @@ import { mcpRpc } from './rpc/mcp-rpc.js';
 import { servicesRpc } from './rpc/services-rpc.js';
 import { scheduleRpc } from './rpc/schedule-rpc.js';
 import { sessionsRpc } from './rpc/sessions-rpc.js';
+import { setupRpc } from './rpc/setup-rpc.js';
 
 export type CoreModuleOptions = Omit<CoreOptions, 'config' | 'paths' | 'log' | 'events'>;
 
@@ -12,7 +13,7 @@ export type CoreModuleOptions = Omit<CoreOptions, 'config' | 'paths' | 'log' | '
 export function coreGatewayModule(core: Core): GatewayModule {
   return {
     name: 'core',
-    handlers: { ...sessionsRpc(core), ...servicesRpc(core), ...hooksRpc(core), ...scheduleRpc(core), ...mcpRpc(core) },
+    handlers: { ...sessionsRpc(core), ...servicesRpc(core), ...hooksRpc(core), ...scheduleRpc(core), ...mcpRpc(core), ...setupRpc(core) },
     snapshot: () => core.snapshot(),
     healthChecks: () => core.health(),
     ready: () => core.ready(),

@@ -23,3 +23,4 @@ export { normalizeToolSchema } from './tool-schema.js';
 export { estimateTokens, estimateMessageTokens, estimateContextTokens, reportedContextTokens, type ContextParts } from './tokens.js';
 export { splitModelRef } from './catalogue.js';
 export { credentialsPath } from './credentials.js';
+export * from './setup/index.js';

@@ -151,16 +151,21 @@ export function createProviders(options: ProvidersOptions): Providers {
   };
 }
 
-/** The one line a chat shows when no provider is usable; the full guide is one command away. */
-const SETUP_HINT = 'Run `claw models list` to see every way to add one (key file, env var, Ollama, local server), then /retry.';
+/** The one line a chat shows when no provider is usable; the setup is one command away. */
+const SETUP_HINT = '/setup adds one (`claw models list`: other ways), then /retry.';
 
-/** What to set when no provider is usable: every way, with the exact names and paths. */
+/** What to set when no provider is usable: every way, with the exact names and paths; each command on a line of its own. */
 export function setupGuide(credentialsDir: string, env: NodeJS.ProcessEnv = process.env): string {
   return [
-    'No model provider is configured. Do one of these, then resend the message (or /retry):',
+    'No model provider is configured. The quickest way (finds local servers and keys, tests the model, needs no restart):',
+    '  claw setup',
+    'Or by hand, then resend the message (or /retry):',
     `  • Put a key in ${credentialsPath(credentialsDir, 'anthropic')} or ${credentialsPath(credentialsDir, 'openai')} as {"apiKey": "…"} (chmod 600); takes effect without a restart.`,
-    '  • Or export ANTHROPIC_API_KEY=… or OPENAI_API_KEY=… in the environment that starts the gateway, then restart it (claw gateway restart).',
-    '  • Or add an OpenAI-compatible server to claw.json: claw config set models.providers.local \'{"api":"openai","baseUrl":"http://127.0.0.1:8000/v1","models":{"my-model":{}}}\' and claw config set agents.defaults.model local/my-model.',
+    '  • Or export ANTHROPIC_API_KEY=… or OPENAI_API_KEY=… in the environment that starts the gateway, then restart it:',
+    '      claw gateway restart',
+    '  • Or add an OpenAI-compatible server to claw.json:',
+    '      claw config set models.providers.local \'{"api":"openai","baseUrl":"http://127.0.0.1:8000/v1","models":{"my-model":{}}}\'',
+    '      claw config set agents.defaults.model local/my-model',
     `  • Or run Ollama (checked at ${ollamaOrigin(env)}; set OLLAMA_HOST if it is elsewhere) and pull a model.`,
   ].join('\n');
 }

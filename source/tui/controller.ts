@@ -224,13 +224,22 @@ export class TuiController {
           .catch(() => undefined),
       );
     }
-    if (this.serves('commands.run')) tasks.push(this.checkModel());
+    if (this.serves('commands.run') || this.serves('setup.status')) tasks.push(this.checkModel());
     tasks.push(this.loadHistory());
     await Promise.all(tasks);
   }
 
   /** Asks the gateway which model this session would use, so "no model" shows before the first message. */
   private async checkModel(): Promise<void> {
+    if (this.serves('setup.status')) {
+      try {
+        const status = await this.call('setup.status', {});
+        this.store.update((s) => ({ ...s, modelMissing: !status.configured, setupStatus: status }));
+        return;
+      } catch {
+        // Falls back to asking /model below.
+      }
+    }
     try {
       const { data } = await this.call('commands.run', { sessionKey: this.store.getState().currentKey, text: '/model' });
       const parsed = modelReport.safeParse(data);

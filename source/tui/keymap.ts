@@ -11,6 +11,8 @@ import { isDeliberateKey } from './store/approval-guard.js';
 import type { PaneId } from './store/state.js';
 import { handleSearchKey, openSearch } from './search-keys.js';
 import { handleSessionPickerKey } from './session-picker-keys.js';
+import { openSetup } from './setup/setup-flow.js';
+import { handleSetupKey } from './setup/setup-keys.js';
 import { cycleFocus, hidePane, scrollChat, setUi, showAllPanes, toggleZoom, togglePane } from './ui-actions.js';
 
 import { CTRL_C_WINDOW_MS } from './keymap-constants.js';
@@ -46,6 +48,7 @@ export function handleKey(input: string, key: Key, context: KeyContext, raw?: st
     update((s) => setUi(s, { ctrlCAt: now, editor: emptyEditor(s.ui.editor.history), completionIndex: 0, search: undefined, sessionPicker: undefined }));
     return;
   }
+  if (state.setup) return handleSetupKey(input, key, context, raw);
   const page = Math.max(1, layout.bodyHeight - 2);
   if (key.pageUp || key.pageDown) {
     update((s) => scrollChat(s, key.pageUp ? page : -page));
@@ -150,7 +153,11 @@ function editorKey(input: string, key: Key, context: KeyContext, raw: string | u
 
 function submitText(text: string, popup: Completion[], context: KeyContext): void {
   const trimmed = text.trim();
-  if (trimmed === '') return;
+  // The first screen offers setup on Enter while there is no model to talk to.
+  if (trimmed === '') {
+    if (context.store.getState().modelMissing) void openSetup(context);
+    return;
+  }
   if (trimmed.startsWith('/')) {
     // Enter on a bare partial name runs the highlighted completion, like Tab then Enter.
     const typedName = !/\s/.test(trimmed);

@@ -24,7 +24,11 @@ export type { FakeLlmServer, FakeReply, FakeResponder, FakeToolCall, RecordedReq
  *   config: { models: { providers: { anthropic: { baseUrl: llm.baseUrl } } } }  (+ ANTHROPIC_API_KEY)
  */
 export function startFakeAnthropic(): Promise<FakeLlmServer> {
-  return startFakeLlmServer({ basePath: '', render });
+  return startFakeLlmServer({
+    basePath: '',
+    render,
+    listRoutes: { '/v1/models': (ids) => ({ data: ids.map((id) => ({ id, type: 'model', display_name: id })), has_more: false }) },
+  });
 }
 
 const errors: Record<FakeErrorName, { status: number; type: string; message: string }> = {

@@ -83,8 +83,17 @@ export interface FakeLlmServer {
   pending(): number;
   /** Resolves once `count` requests have arrived (polls; rejects after `timeoutMs`). */
   waitForRequests(count: number, timeoutMs?: number): Promise<void>;
+  /** The ids the model-list endpoints answer with (GET, never queued; default none). */
+  setModels(ids: readonly string[]): void;
+  /** Model-list requests, kept apart from `requests` so status checks do not shift scripted counts. */
+  listings: RecordedRequest[];
+  /** Refuse every request whose key is not this one with the provider's real 401 (Bearer or x-api-key). */
+  requireKey(key: string): void;
   close(): Promise<void>;
 }
+
+/** GET paths (without query) that list models, and the body each answers with. */
+export type ModelListRoutes = Record<string, (ids: readonly string[]) => unknown>;
 
 /** Writes SSE frames with the scripted pacing and failure behaviour. */
 export class SseWriter {
@@ -158,8 +167,12 @@ export function isRawReply(reply: FakeReply): reply is FakeRawReply {
 export type FakeRenderer = (reply: FakeReply, request: RecordedRequest, res: ServerResponse) => Promise<void>;
 
 /** The HTTP server, request log and reply queue both fake providers share. */
-export async function startFakeLlmServer(options: { basePath: string; render: FakeRenderer }): Promise<FakeLlmServer> {
+export async function startFakeLlmServer(options: { basePath: string; render: FakeRenderer; listRoutes?: ModelListRoutes }): Promise<FakeLlmServer> {
   const requests: RecordedRequest[] = [];
+  const listings: RecordedRequest[] = [];
+  let models: readonly string[] = [];
+  let key: string | undefined;
+  const keyOf = (headers: Record<string, string>): string | undefined => headers['x-api-key'] || headers.authorization?.replace(/^Bearer\s+/i, '');
   const queue: (FakeReply | FakeResponder)[] = [];
   let fallback: FakeReply | FakeResponder | undefined;
 
@@ -177,7 +190,17 @@ export async function startFakeLlmServer(options: { basePath: string; render: Fa
       }
       const headers = Object.fromEntries(Object.entries(req.headers).map(([key, value]) => [key, Array.isArray(value) ? value.join(', ') : (value ?? '')]));
       const recorded: RecordedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers, body, rawBody };
-      requests.push(recorded);
+      const list = recorded.method === 'GET' ? options.listRoutes?.[recorded.path.split('?')[0] ?? ''] : undefined;
+      (list ? listings : requests).push(recorded);
+      if (key !== undefined && keyOf(headers) !== key) {
+        options.render({ error: 'auth' }, recorded, res).catch(() => res.socket?.destroy());
+        return;
+      }
+      if (list) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(list(models)));
+        return;
+      }
       const next = queue.shift() ?? fallback;
       const reply: FakeReply =
         next === undefined
@@ -207,6 +230,13 @@ export async function startFakeLlmServer(options: { basePath: string; render: Fa
       fallback = reply;
     },
     pending: () => queue.length,
+    listings,
+    setModels: (ids) => {
+      models = [...ids];
+    },
+    requireKey: (required) => {
+      key = required;
+    },
     async waitForRequests(count, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;
       while (requests.length < count) {

@@ -25,7 +25,27 @@ export type { FakeLlmServer, FakeReply, FakeResponder, FakeToolCall, RecordedReq
  *   await llm.close();
  */
 export function startFakeOpenAI(): Promise<FakeLlmServer> {
-  return startFakeLlmServer({ basePath: '/v1', render });
+  return startFakeLlmServer({ basePath: '/v1', render, listRoutes: { '/v1/models': openAIModelList } });
+}
+
+/** GET /v1/models as OpenAI, llama.cpp, vLLM and LM Studio answer it. */
+export function openAIModelList(ids: readonly string[]): unknown {
+  return { object: 'list', data: ids.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'fake' })) };
+}
+
+/**
+ * A fake Ollama: `GET /api/tags` plus its OpenAI-compatible API under /v1
+ * (scripted like startFakeOpenAI). Point OLLAMA_HOST at `url`.
+ */
+export function startFakeOllama(): Promise<FakeLlmServer> {
+  return startFakeLlmServer({
+    basePath: '/v1',
+    render,
+    listRoutes: {
+      '/v1/models': openAIModelList,
+      '/api/tags': (ids) => ({ models: ids.map((name) => ({ name, model: name, size: 1, digest: 'fake', modified_at: '2026-01-01T00:00:00Z' })) }),
+    },
+  });
 }
 
 const errors: Record<FakeErrorName, { status: number; type: string; code: string | null; message: string }> = {

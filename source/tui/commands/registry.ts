@@ -5,6 +5,7 @@ import { quitCommand } from './quit.js';
 import { runOnGateway } from './server-command.js';
 import { searchCommand } from './search.js';
 import { sessionsCommand } from './sessions.js';
+import { setupCommand } from './setup.js';
 import type { CommandContext, SlashCommand } from './types.js';
 
 /**
@@ -12,7 +13,7 @@ import type { CommandContext, SlashCommand } from './types.js';
  * pickers). Every other slash command is the gateway's (`commands.list`,
  * `commands.run`), so the TUI, the CLI and channels run the same ones.
  */
-export const slashCommands: readonly SlashCommand[] = [helpCommand, modelCommand, sessionsCommand, searchCommand, approvalsCommand, quitCommand];
+export const slashCommands: readonly SlashCommand[] = [helpCommand, modelCommand, sessionsCommand, searchCommand, approvalsCommand, setupCommand, quitCommand];
 
 export function findCommand(name: string): SlashCommand | undefined {
   const lower = name.toLowerCase();

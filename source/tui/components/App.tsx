@@ -22,6 +22,8 @@ import { useTerminalSize } from './use-terminal-size.js';
 import { useKeys } from './use-keys.js';
 import { SearchPopup, searchPopupHeight } from './SearchPopup.js';
 import { SessionPicker, sessionPickerHeight } from './SessionPicker.js';
+import { ProviderProblem, providerProblemRows } from './ProviderProblem.js';
+import { SetupScreen } from './SetupScreen.js';
 
 export interface AppProps {
   store: TuiStore;
@@ -33,7 +35,7 @@ export interface AppProps {
   editExternally?: () => Promise<void>;
 }
 
-const NO_MODEL = 'No model configured — /model to choose one, or `claw models list` to see what needs a key.';
+const NO_MODEL = 'No model configured. Enter or /setup adds one.';
 
 function useClock(now: () => number): number {
   const [time, setTime] = useState(now);
@@ -101,14 +103,17 @@ export function App({ store, controller, exit, size, editExternally }: AppProps)
         ? popupHeight(picker.options.length, true)
         : popupHeight(popup.length, false);
   const inputHeight = 1 + inputRows(state.ui.editor, cols);
-  const bottomRows = approval ? promptLines.length + 2 + guardNote + inputHeight : inputHeight + popupRows;
+  const problemRows = providerProblemRows(state);
+  const bottomRows = (approval ? promptLines.length + 2 + guardNote + inputHeight : inputHeight + popupRows) + problemRows;
   const layout = computeLayout({ cols, rows, hidden: selectHiddenPanes(state), zoom: state.ui.zoom, bottomRows });
   useKeys((input, key, raw) => handleKey(input, key, { ...context, layout }, raw));
 
   return (
     <Box flexDirection="column" width={layout.width} height={layout.height}>
       <Header state={state} width={layout.width} />
-      <Box height={layout.bodyHeight} width={layout.width}>
+      {problemRows > 0 ? <ProviderProblem state={state} width={layout.width} /> : null}
+      {state.setup ? <SetupScreen setup={state.setup} width={layout.width} height={layout.bodyHeight + bottomRows - problemRows} /> : null}
+      <Box height={layout.bodyHeight} width={layout.width} display={state.setup ? 'none' : 'flex'}>
         {layout.zoomed ? (
           <SidePane id={layout.zoomed} state={state} width={layout.width} height={layout.bodyHeight} now={now} />
         ) : (
@@ -126,7 +131,7 @@ export function App({ store, controller, exit, size, editExternally }: AppProps)
           </>
         )}
       </Box>
-      {approval ? (
+      {state.setup ? null : approval ? (
         <>
           <ApprovalPrompt lines={promptLines} width={layout.width} />
           {guardNote ? (

@@ -58,7 +58,7 @@ export function ChatPane({
           {notice}
         </Text>
       ) : null}
-      {empty ? (
+      {empty && !notice ? (
         <Text dimColor wrap="truncate">
           Type a message and press Enter. /help lists commands, ? the keys.
         </Text>

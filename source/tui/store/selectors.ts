@@ -1,4 +1,5 @@
 import type { ApprovalRecord, SessionSummary } from '../../protocol/index.js';
+import { footerModel } from '../setup/setup-state.js';
 import { scheduleGlance, scheduleNeedsAttention } from './schedule-view.js';
 import { emptyChat, SIDE_PANES, type ChatLog, type PaneId, type TuiState } from './state.js';
 
@@ -70,7 +71,7 @@ export function selectFooter(state: TuiState): FooterInfo {
   const session = selectCurrentSession(state);
   const context = state.context[state.currentKey];
   return {
-    model: session?.model ?? state.runModel[state.currentKey] ?? 'default model',
+    model: session?.model ?? state.runModel[state.currentKey] ?? footerModel(state.setupStatus, state.modelMissing),
     thinking: session?.thinking ?? 'default',
     used: context?.used ?? session?.tokens.context ?? 0,
     window: context?.window ?? 0,

@@ -7,8 +7,10 @@ import type {
   ScheduleOverview,
   SearchHit,
   SessionSummary,
+  SetupStatus,
   SubagentNode,
 } from '../../protocol/index.js';
+import type { SetupUi } from '../setup/setup-state.js';
 
 /** `entryId` is the transcript entry an item came from, used to page older history. */
 export type ChatItem = ChatItemBody & { entryId?: string };
@@ -66,6 +68,10 @@ export interface TuiState {
   progress: Readonly<Record<string, TurnProgress>>;
   /** The gateway reported no usable model, so the first screen says how to get one. */
   modelMissing: boolean;
+  /** The gateway's `setup.status`: the default model, and a provider that failed its check. */
+  setupStatus?: SetupStatus;
+  /** The full-screen setup while it is open. */
+  setup?: SetupUi;
   ui: UiState;
 }
 
