@@ -12,6 +12,7 @@ import { SessionRegistry, WriteProbe, sessionsSearchHandler, type SessionsSearch
 import { configuredAgentIds } from '../memory/index.js';
 import { createToolsRuntime, describeExecSandbox, type ToolsRuntime } from '../tools/index.js';
 import { ScheduleService } from '../schedule/index.js';
+import { SubagentsService } from '../subagents/index.js';
 import { agentTurnRunner } from './agent-turn-runner.js';
 import { CommandService } from './command-service.js';
 import { sessionCommandHost } from './command-host.js';
@@ -78,6 +79,7 @@ export class Core {
   readonly mcp: McpService;
   readonly hooks: HooksService;
   readonly schedule = new ScheduleService();
+  readonly subagents = new SubagentsService();
   /** Full-text search over every transcript of the agent (`/search`, Ctrl+F). */
   readonly search: SessionsSearchHandler;
   readonly services: readonly Service[];
@@ -130,7 +132,8 @@ export class Core {
       providers: this.providers,
       registry: this.tools.registry,
       skills,
-      approvals: (sessionKey) => this.tools.inbox.gate(parseSessionKey(sessionKey)?.agentId ?? 'main', sessionKey),
+      approvals: (sessionKey) => this.subagents.approvalGate(this.tools.inbox.gate(parseSessionKey(sessionKey)?.agentId ?? 'main', sessionKey), sessionKey),
+      deniedTools: (sessionKey) => this.subagents.deniedTools(sessionKey),
       now,
       hooks: agentHooks(this.lifecycle),
       publishContext: (payload) => {
@@ -241,6 +244,7 @@ export class Core {
       this.mcp,
       this.hooks,
       this.schedule,
+      this.subagents,
       ...(options.services ?? []),
     ];
   }
@@ -315,6 +319,7 @@ export class Core {
       config: this.config.status(),
       mcpElicitations: this.mcp.elicitations.pending(),
       ...(this.schedule.started ? { schedule: this.schedule.overview() } : {}),
+      ...(this.subagents.started ? { subagents: this.subagents.tree() } : {}),
     };
   }
 

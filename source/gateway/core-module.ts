@@ -4,6 +4,7 @@ import { hooksRpc } from './rpc/hooks-rpc.js';
 import { mcpRpc } from './rpc/mcp-rpc.js';
 import { servicesRpc } from './rpc/services-rpc.js';
 import { scheduleRpc } from './rpc/schedule-rpc.js';
+import { subagentsRpc } from './rpc/subagents-rpc.js';
 import { sessionsRpc } from './rpc/sessions-rpc.js';
 
 export type CoreModuleOptions = Omit<CoreOptions, 'config' | 'paths' | 'log' | 'events'>;
@@ -12,7 +13,7 @@ export type CoreModuleOptions = Omit<CoreOptions, 'config' | 'paths' | 'log' | '
 export function coreGatewayModule(core: Core): GatewayModule {
   return {
     name: 'core',
-    handlers: { ...sessionsRpc(core), ...servicesRpc(core), ...hooksRpc(core), ...scheduleRpc(core), ...mcpRpc(core) },
+    handlers: { ...sessionsRpc(core), ...servicesRpc(core), ...hooksRpc(core), ...scheduleRpc(core), ...mcpRpc(core), ...subagentsRpc(core) },
     snapshot: () => core.snapshot(),
     healthChecks: () => core.health(),
     ready: () => core.ready(),
