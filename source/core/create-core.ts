@@ -141,7 +141,7 @@ export class Core {
         events.emit('context', payload);
       },
     });
-    const runner = options.runner ?? testRunnerFromEnv() ?? agentTurnRunner(this.agent);
+    const runner = this.subagents.runner(options.runner ?? testRunnerFromEnv() ?? agentTurnRunner(this.agent));
     const registry = new SessionRegistry({ paths, config, now, warn: (message) => log.warn(message) });
     const lanesEvent = throttle(clock, () => events.emit('lanes', this.lanes.snapshot()), LANES_EVENT_INTERVAL_MS);
     this.#stopLanesEvent = () => lanesEvent.cancel();

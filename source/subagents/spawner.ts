@@ -22,6 +22,10 @@ export interface SpawnRequest {
   runTimeoutSeconds?: number | undefined;
   mode?: 'run' | 'session' | undefined;
   context?: 'isolated' | 'fork' | undefined;
+  /** `acp`: an external coding agent from acp.agents runs the task instead of claw's own agent. */
+  runtime?: 'subagent' | 'acp' | undefined;
+  /** The acp.agents entry (runtime acp). */
+  agent?: string | undefined;
 }
 
 export interface SpawnAccepted {
@@ -83,6 +87,7 @@ export class Spawner {
         );
       }
     }
+    const runtime = request.runtime === 'acp' ? `acp:${this.#acpAgent(request.agent)}` : undefined;
     const runId = randomUUID();
     const childKey = subagentSessionKey(agentId, runId);
     const label = request.label?.trim() || labelOf(request.task);
@@ -103,6 +108,7 @@ export class Spawner {
       mode: request.mode ?? 'run',
       messageId: `${SPAWN_PREFIX}${runId}`,
       timeoutSeconds: request.runTimeoutSeconds ?? settings.runTimeoutSeconds,
+      ...(runtime ? { runtime } : {}),
       at: core.clock.now(),
     };
     return this.#start(run);
@@ -142,6 +148,16 @@ export class Spawner {
     this.deps.changed();
     await this.accept(run);
     return { status: 'accepted', runId: run.runId, childSessionKey: run.childKey };
+  }
+
+  #acpAgent(name: string | undefined): string {
+    const acp = this.deps.core.config.current.acp;
+    const names = Object.keys(acp.agents);
+    if (acp.enabled === false || names.length === 0)
+      throw new SpawnError('No external (ACP) agents are enabled: configure acp.agents.<name> {command, args} in claw.json, or spawn without runtime "acp".');
+    if (!name) throw new SpawnError(`runtime "acp" needs agent: one of ${names.join(', ')}.`);
+    if (!names.includes(name)) throw new SpawnError(`No ACP agent "${name}". Configured: ${names.join(', ')}.`);
+    return name;
   }
 
   async #forkedContext(parentKey: string): Promise<string | undefined> {

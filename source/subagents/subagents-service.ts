@@ -3,7 +3,9 @@ import type { SubagentsSettings, TimerHandle } from '../config/index.js';
 import type { Core, Service, ServiceHealth } from '../core/index.js';
 import type { SubagentNode } from '../protocol/index.js';
 import { parseSessionKey } from '../routing/index.js';
+import type { TurnRunner } from '../queue/index.js';
 import type { ApprovalGate, ToolDefinition } from '../tools/index.js';
+import { acpAgentName, runAcpTurn } from './acp-child.js';
 import { Deliveries } from './deliveries.js';
 import { ParentInbox } from './inbox.js';
 import { ANNOUNCE_SKIP, SPAWN_PREFIX } from './messages.js';
@@ -87,7 +89,7 @@ export class SubagentsService implements Service {
       // After the journal's replay: only then is it known which child turns will run again.
       core.lifecycle.on('gateway:startup', () => this.#recover()),
     );
-    for (const tool of subagentTools(this)) this.#register(core, tool);
+    for (const tool of subagentTools(this, Object.keys(core.config.current.acp.agents))) this.#register(core, tool);
     for (const run of this.#ledger.all()) if (!this.#resultOf(run)) this.#armTimeout(run);
   }
 
@@ -180,6 +182,28 @@ export class SubagentsService implements Service {
     const runIds = running.map((run) => run.runId);
     this.inbox(parentKey).append({ t: 'yield', id: `${this.core.clock.now()}`, mode, runIds, at: this.core.clock.now() });
     return { runIds, labels: running.map((run) => run.label) };
+  }
+
+  /** The lane's runner, with the turns of external-agent (ACP) children run over the Agent Client Protocol instead. */
+  runner(base: TurnRunner): TurnRunner {
+    return {
+      run: (turn) => {
+        const run = this.#ledger?.byChild(turn.sessionKey);
+        const name = run ? acpAgentName(run) : undefined;
+        if (!run || !name) return base.run(turn);
+        const core = this.core;
+        return runAcpTurn(turn, run, name, {
+          config: () => core.config.current,
+          workspaceDir: (agentId) => core.agent.workspaceDir(agentId),
+          approvals: (key) => this.approvalGate(core.tools.inbox.gate(run.agentId, key), key),
+          toolSeen: (key, title) => {
+            this.#lastTool.set(key, title);
+            this.changed();
+          },
+          baseEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/' },
+        });
+      },
+    };
   }
 
   /** Tools the policy removes from a session's turns (children only). */

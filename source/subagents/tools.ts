@@ -22,6 +22,8 @@ const spawnInput = z.strictObject({
   runTimeoutSeconds: z.number().int().min(1).max(86_400).optional().describe('Cancel the child after this long.'),
   mode: z.enum(['run', 'session']).optional().describe('"run" (default): one task. "session": the child stays and can be steered again after it reports.'),
   context: z.enum(['isolated', 'fork']).optional().describe('"isolated" (default): only the task. "fork": the recent conversation too.'),
+  runtime: z.enum(['subagent', 'acp']).optional().describe('"acp": an external coding agent (with agent) does the task instead of a claw sub-agent.'),
+  agent: z.string().min(1).optional().describe('The external agent for runtime "acp".'),
 });
 
 function describeNode(node: SubagentNode, now: number): Record<string, unknown> {
@@ -47,13 +49,17 @@ async function guarded(action: () => Promise<ToolResult>): Promise<ToolResult> {
 }
 
 /** `sessions_spawn`, `subagents` and `sessions_yield`: how an agent splits work into children and collects it. */
-export function subagentTools(api: SubagentsApi): ToolDefinition[] {
+export function subagentTools(api: SubagentsApi, acpAgents: readonly string[] = []): ToolDefinition[] {
+  // The one rule for picking an external agent lives where the model reads about spawning.
+  const acpRule =
+    acpAgents.length > 0
+      ? ` When the user asks for a task to be done in an external coding agent (e.g. "in Codex", "in Claude Code"), use runtime "acp" with agent set to one of: ${acpAgents.join(', ')}.`
+      : '';
   const spawn = defineTool({
     name: 'sessions_spawn',
     group: 'sessions',
     risk: 'medium',
-    description:
-      'Start a sub-agent on a task in its own session; it runs in parallel and returns at once with its runId. Its final reply arrives later as a [subagent_result] message. Spawn several for independent parts, then call sessions_yield.',
+    description: `Start a sub-agent on a task in its own session; it runs in parallel and returns at once with its runId. Its final reply arrives later as a [subagent_result] message. Spawn several for independent parts, then call sessions_yield.${acpRule}`,
     input: spawnInput,
     execute: (args, context) =>
       guarded(async () => {
