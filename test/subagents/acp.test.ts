@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TuiController } from '../../source/tui/controller.js';
@@ -53,10 +53,10 @@ describe('external coding agents as children (runtime acp)', () => {
       controller.detach();
       store.dispose();
     });
-    await client.request('chat.send', { sessionKey: PARENT, text: 'do it in the tester agent' });
-    // The workspace exists once the parent's first turn has prepared it.
-    await waitFor('the workspace', () => (existsSync(workspace) ? true : undefined));
+    // The file the external agent reads, there before anything starts.
+    mkdirSync(workspace, { recursive: true });
     writeFileSync(join(workspace, 'notes.txt'), 'hello notes\n');
+    await client.request('chat.send', { sessionKey: PARENT, text: 'do it in the tester agent' });
 
     const approval = await waitFor('the permission request in the TUI store', () => store.getState().approvals.pending[0], 20_000);
     expect(approval.kind).toBe('acp');
