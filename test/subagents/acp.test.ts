@@ -64,8 +64,13 @@ describe('external coding agents as children (runtime acp)', () => {
     expect(approval.reason).toMatch(
       /^sub-agent "acp-job" \(agent:main:subagent:[^)]+\), spawned by agent:main:main: external agent "tester" asks to Write acp-output.txt/,
     );
-    const running = store.getState().subagents.find((n) => n.label === 'acp-job');
-    expect(running).toMatchObject({ runtime: 'acp:tester', status: 'running', lastTool: 'Write acp-output.txt' });
+    // The tree event follows the request within its coalescing window.
+    await waitFor('the tool in the tree', () => store.getState().subagents.find((n) => n.label === 'acp-job' && n.lastTool));
+    expect(store.getState().subagents.find((n) => n.label === 'acp-job')).toMatchObject({
+      runtime: 'acp:tester',
+      status: 'running',
+      lastTool: 'Write acp-output.txt',
+    });
     await controller.resolveApproval(approval, 'once');
 
     const node = await waitFor('the child to be delivered', () => gateway.core.subagents.list(PARENT).find((n) => n.delivery === 'delivered'), 20_000);

@@ -14,7 +14,7 @@ export const subagentMethods = {
   'subagents.cancel': defineMethod({
     name: 'subagents.cancel',
     description: 'Cancel a running or queued child run (by run id or child session key).',
-    params: z.strictObject({ id: z.string().min(1) }),
+    params: z.strictObject({ id: z.string().min(1), idempotencyKey: z.string().max(128).optional() }),
     result: z.strictObject({ cancelled: z.boolean(), node: subagentNode }),
     scope: 'write',
     mutating: true,
@@ -22,7 +22,7 @@ export const subagentMethods = {
   'subagents.steer': defineMethod({
     name: 'subagents.steer',
     description: 'Send a child run a message it reads at its next tool boundary.',
-    params: z.strictObject({ id: z.string().min(1), message: z.string().min(1) }),
+    params: z.strictObject({ id: z.string().min(1), message: z.string().min(1), idempotencyKey: z.string().max(128).optional() }),
     result: z.strictObject({ node: subagentNode, status: z.enum(['steered', 'restarted']) }),
     scope: 'write',
     mutating: true,
