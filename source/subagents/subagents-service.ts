@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { SubagentsSettings, TimerHandle } from '../config/index.js';
 import type { Core, Service, ServiceHealth } from '../core/index.js';
@@ -8,7 +9,7 @@ import type { ApprovalGate, ToolDefinition } from '../tools/index.js';
 import { acpAgentName, runAcpTurn } from './acp-child.js';
 import { Deliveries } from './deliveries.js';
 import { ParentInbox } from './inbox.js';
-import { ANNOUNCE_SKIP, SPAWN_PREFIX } from './messages.js';
+import { ANNOUNCE_SKIP, SPAWN_PREFIX, STEER_PREFIX } from './messages.js';
 import type { ResultRecord, ResultStatus, SpawnedRecord } from './records.js';
 import { RunLedger } from './run-ledger.js';
 import { SpawnError, Spawner, type SpawnRequest, type SpawnAccepted } from './spawner.js';
@@ -166,7 +167,7 @@ export class SubagentsService implements Service {
     await core.inbound.accept({
       channel: 'subagent',
       sessionKey: run.childKey,
-      messageId: `steer:${run.runId}:${core.clock.now()}:${Math.random().toString(36).slice(2, 8)}`,
+      messageId: `${STEER_PREFIX}${run.runId}:${randomUUID()}`,
       text: `[message from the parent session ${run.parentKey}]\n${message}`,
       peer: { kind: 'direct', id: run.parentKey },
       senderName: 'parent',
@@ -180,7 +181,7 @@ export class SubagentsService implements Service {
     const running = this.#runningChildren(parentKey);
     if (running.length === 0) throw new SpawnError('This session has no running children to wait for; answer with what you have.');
     const runIds = running.map((run) => run.runId);
-    this.inbox(parentKey).append({ t: 'yield', id: `${this.core.clock.now()}`, mode, runIds, at: this.core.clock.now() });
+    this.inbox(parentKey).append({ t: 'yield', id: randomUUID(), mode, runIds, at: this.core.clock.now() });
     return { runIds, labels: running.map((run) => run.label) };
   }
 
