@@ -28,6 +28,8 @@ export interface AgentRuntimeDeps {
   publishContext?: (payload: ContextPayload) => void;
   /** The lifecycle as the agent reports to it: tool calls (which may be blocked), bootstrap text, compaction. */
   hooks?: AgentHooks;
+  /** Tools a session's turns never see (a sub-agent's denied tools), on top of the config's policy. */
+  deniedTools?: (sessionKey: string) => readonly string[];
 }
 
 export interface ContextReport {
@@ -90,17 +92,19 @@ export class AgentRuntime {
     return this.#lastErrors.get(sessionKey);
   }
 
-  #tools(session: Pick<TurnSession, 'kind'>): ToolSchema[] {
+  #tools(session: Pick<TurnSession, 'kind'> & { key?: string }): ToolSchema[] {
     const { tools } = this.deps.config;
     const layers = [{ profile: tools.profile, allow: tools.allow, deny: tools.deny }];
     // Children and cron runs act on no one's behalf: no user-messaging tools.
     if (SUBAGENT_OR_CRON.has(session.kind)) layers.push({ profile: tools.profile, allow: [], deny: ['group:messaging'] });
+    const denied = session.key !== undefined ? this.deps.deniedTools?.(session.key) : undefined;
+    if (denied && denied.length > 0) layers.push({ profile: tools.profile, allow: [], deny: [...denied] });
     return this.deps.registry.effective(layers).map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters }));
   }
 
   /** Builds the system prompt a turn of this session would get. */
   systemPrompt(
-    session: Pick<TurnSession, 'agentId' | 'kind' | 'channel'>,
+    session: Pick<TurnSession, 'agentId' | 'kind' | 'channel'> & { key?: string },
     model: string,
     hookText: ReadonlyArray<{ source: string; text: string }> = [],
   ): { prompt: SystemPrompt; bootstrap: BootstrapFileReport[]; tools: ToolSchema[]; skills: SkillsPromptSnapshot } {

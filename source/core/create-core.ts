@@ -12,6 +12,7 @@ import { SessionRegistry, WriteProbe, sessionsSearchHandler, type SessionsSearch
 import { configuredAgentIds } from '../memory/index.js';
 import { createToolsRuntime, describeExecSandbox, type ToolsRuntime } from '../tools/index.js';
 import { ScheduleService } from '../schedule/index.js';
+import { SubagentsService } from '../subagents/index.js';
 import { agentTurnRunner } from './agent-turn-runner.js';
 import { CommandService } from './command-service.js';
 import { sessionCommandHost } from './command-host.js';
@@ -80,6 +81,7 @@ export class Core {
   readonly mcp: McpService;
   readonly hooks: HooksService;
   readonly schedule = new ScheduleService();
+  readonly subagents = new SubagentsService();
   /** Full-text search over every transcript of the agent (`/search`, Ctrl+F). */
   readonly search: SessionsSearchHandler;
   readonly services: readonly Service[];
@@ -134,7 +136,8 @@ export class Core {
       providers: this.providers,
       registry: this.tools.registry,
       skills,
-      approvals: (sessionKey) => this.tools.inbox.gate(parseSessionKey(sessionKey)?.agentId ?? 'main', sessionKey),
+      approvals: (sessionKey) => this.subagents.approvalGate(this.tools.inbox.gate(parseSessionKey(sessionKey)?.agentId ?? 'main', sessionKey), sessionKey),
+      deniedTools: (sessionKey) => this.subagents.deniedTools(sessionKey),
       now,
       hooks: agentHooks(this.lifecycle),
       publishContext: (payload) => {
@@ -142,7 +145,7 @@ export class Core {
         events.emit('context', payload);
       },
     });
-    const runner = options.runner ?? testRunnerFromEnv() ?? agentTurnRunner(this.agent);
+    const runner = this.subagents.runner(options.runner ?? testRunnerFromEnv() ?? agentTurnRunner(this.agent));
     const registry = new SessionRegistry({ paths, config, now, warn: (message) => log.warn(message) });
     const lanesEvent = throttle(clock, () => events.emit('lanes', this.lanes.snapshot()), LANES_EVENT_INTERVAL_MS);
     this.#stopLanesEvent = () => lanesEvent.cancel();
@@ -247,6 +250,7 @@ export class Core {
       this.mcp,
       this.hooks,
       this.schedule,
+      this.subagents,
       ...(options.services ?? []),
     ];
   }
@@ -321,6 +325,7 @@ export class Core {
       config: this.config.status(),
       mcpElicitations: this.mcp.elicitations.pending(),
       ...(this.schedule.started ? { schedule: this.schedule.glance() } : {}),
+      ...(this.subagents.started ? { subagents: this.subagents.tree() } : {}),
     };
   }
 

@@ -4,6 +4,7 @@ import { hooksRpc } from './rpc/hooks-rpc.js';
 import { mcpRpc } from './rpc/mcp-rpc.js';
 import { servicesRpc } from './rpc/services-rpc.js';
 import { scheduleRpc } from './rpc/schedule-rpc.js';
+import { subagentsRpc } from './rpc/subagents-rpc.js';
 import { sessionsRpc } from './rpc/sessions-rpc.js';
 import { setupRpc } from './rpc/setup-rpc.js';
 
@@ -13,7 +14,15 @@ export type CoreModuleOptions = Omit<CoreOptions, 'config' | 'paths' | 'log' | '
 export function coreGatewayModule(core: Core): GatewayModule {
   return {
     name: 'core',
-    handlers: { ...sessionsRpc(core), ...servicesRpc(core), ...hooksRpc(core), ...scheduleRpc(core), ...mcpRpc(core), ...setupRpc(core) },
+    handlers: {
+      ...sessionsRpc(core),
+      ...servicesRpc(core),
+      ...hooksRpc(core),
+      ...scheduleRpc(core),
+      ...mcpRpc(core),
+      ...setupRpc(core),
+      ...subagentsRpc(core),
+    },
     snapshot: () => core.snapshot(),
     healthChecks: () => core.health(),
     ready: () => core.ready(),

@@ -30,3 +30,4 @@ export * from './methods/search.js';
 export * from './events/messages.js';
 export * from './events/skills.js';
 export * from './methods/setup.js';
+export * from './methods/subagents.js';

@@ -58,7 +58,8 @@ export function approvalRequestsFile(paths: StatePaths): string {
 function alwaysHandlerByKind(paths: StatePaths, now: () => number): (record: ApprovalRecord, history: readonly ApprovalRecord[]) => AlwaysEffect | undefined {
   const exec = execAlwaysHandler(paths.execApprovals, now);
   const mcp = mcpAlwaysHandler(mcpApprovalsFile(paths), now);
-  return (record, history) => (record.kind === 'mcp' ? mcp(record, history) : exec(record, history));
+  // An external agent's permission has no rule to store: "always" counts for the request at hand.
+  return (record, history) => (record.kind === 'acp' ? undefined : record.kind === 'mcp' ? mcp(record, history) : exec(record, history));
 }
 
 /** Builds the registry with the built-in tools (fs, exec, process, web_fetch, memory) and the inbox that exec asks. */

@@ -16,6 +16,7 @@ export const KEY_HELP: ReadonlyArray<{ keys: string; does: string }> = [
   { keys: 'Alt+S/L/C/A', does: 'show or hide sessions, lanes, context, sub-agents' },
   { keys: 'Ctrl+L', does: 'show every pane (again: only those with content)' },
   { keys: 'z / h (side pane)', does: 'zoom / hide the focused pane' },
+  { keys: '↑↓ Enter c s (sub-agents)', does: 'pick a child; open its transcript read-only (Esc back), cancel it, steer it' },
   { keys: 'Ctrl+O', does: 'expand tool output' },
   { keys: 'y s a n (approval)', does: 'once, this session, always (then y), deny; a pause first, Esc leaves it pending' },
 ];

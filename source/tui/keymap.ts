@@ -13,6 +13,7 @@ import { handleSearchKey, openSearch } from './search-keys.js';
 import { handleSessionPickerKey } from './session-picker-keys.js';
 import { openSetup } from './setup/setup-flow.js';
 import { handleSetupKey } from './setup/setup-keys.js';
+import { handleSubagentPaneKey, leaveSubagentMode, submitToSubagent } from './subagent-keys.js';
 import { cycleFocus, hidePane, scrollChat, setUi, showAllPanes, toggleZoom, togglePane } from './ui-actions.js';
 
 import { CTRL_C_WINDOW_MS } from './keymap-constants.js';
@@ -122,6 +123,7 @@ export function handleKey(input: string, key: Key, context: KeyContext, raw?: st
     return update((s) => setUi(s, { completionIndex: index }));
   }
   if (key.escape && !state.ui.editor.search) {
+    if (leaveSubagentMode(context)) return;
     if (selectChat(state).running) void controller.abort();
     return;
   }
@@ -158,6 +160,7 @@ function submitText(text: string, popup: Completion[], context: KeyContext): voi
     if (context.store.getState().modelMissing) void openSetup(context);
     return;
   }
+  if (submitToSubagent(trimmed, context)) return;
   if (trimmed.startsWith('/')) {
     // Enter on a bare partial name runs the highlighted completion, like Tab then Enter.
     const typedName = !/\s/.test(trimmed);
@@ -188,6 +191,7 @@ function handlePaneKey(input: string, key: Key, context: KeyContext): boolean {
     store.update((s) => hidePane(s, focus));
     return true;
   }
+  if (focus === 'subagents') return handleSubagentPaneKey(input, key, context);
   if (focus !== 'sessions') return false;
   const keys = selectSessionKeys(state);
   if (key.upArrow || key.downArrow) {

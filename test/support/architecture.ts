@@ -12,6 +12,7 @@ export const FLOORS: Readonly<Record<string, number>> = {
   schedule: 5,
   hooks: 5,
   skills: 5,
+  subagents: 5,
   agent: 4,
   tools: 3,
   sessions: 3,

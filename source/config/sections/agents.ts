@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { heartbeatDefaults, heartbeatOverride } from './heartbeat.js';
+import { subagentsDefaults } from './subagents.js';
 
 import { thinkingLevelName as thinkingLevel } from '../../protocol/index.js';
 
@@ -15,6 +16,7 @@ const agentTuning = {
   /** Skill names this agent may use; absent means every ready skill. */
   skills: z.array(z.string().min(1)).optional(),
   heartbeat: heartbeatDefaults.prefault({}),
+  subagents: subagentsDefaults.prefault({}),
 };
 
 export const agentEntry = z.strictObject({

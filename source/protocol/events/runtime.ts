@@ -93,15 +93,27 @@ export const contextPayload = z.strictObject({
 });
 export type ContextPayload = z.infer<typeof contextPayload>;
 
+export const subagentStatus = z.enum(['queued', 'running', 'done', 'failed', 'cancelled', 'timeout']);
+export type SubagentStatus = z.infer<typeof subagentStatus>;
+
+/** One child run in the tree: `key` is the child's session key, `parentKey` the session that spawned it. */
 export const subagentNode = z.strictObject({
   key: z.string(),
   parentKey: z.string(),
+  /** The child run (what `subagents cancel|steer` and the completion's dedupe key name). */
+  runId: z.string().optional(),
   label: z.string(),
-  status: z.enum(['running', 'done', 'error', 'aborted', 'timeout']),
+  status: subagentStatus,
   startedAt: z.number(),
   endedAt: z.number().optional(),
   lastTool: z.string().optional(),
   depth: z.number().int().min(1),
+  /** Input + output tokens the child has spent. */
+  tokens: z.number().int().min(0).optional(),
+  /** Where its completion is: written to the parent's inbox (pending), accepted by the parent (delivered), or suppressed (ANNOUNCE_SKIP). */
+  delivery: z.enum(['pending', 'delivered', 'skipped']).optional(),
+  /** `acp:<agent>` for an external coding agent; absent for claw's own agent. */
+  runtime: z.string().optional(),
 });
 export type SubagentNode = z.infer<typeof subagentNode>;
 

@@ -5,7 +5,7 @@ export const approvalDecision = z.enum(['once', 'session', 'always', 'deny']);
 
 export const approvalRecord = z.strictObject({
   id: z.string(),
-  kind: z.enum(['exec', 'mcp']),
+  kind: z.enum(['exec', 'mcp', 'acp']),
   agentId: z.string(),
   sessionKey: z.string(),
   /** The exact text that will run if approved; never truncated. */

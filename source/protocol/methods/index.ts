@@ -12,6 +12,7 @@ import { searchMethods } from './search.js';
 import { mcpFeatureMethods } from './mcp-features.js';
 import { mcpElicitationMethods } from './mcp-elicitation.js';
 import { setupMethods } from './setup.js';
+import { subagentMethods } from './subagents.js';
 
 /**
  * Every RPC method the gateway may serve. A subsystem adds its methods in a
@@ -33,4 +34,5 @@ export const methods = {
   ...mcpFeatureMethods,
   ...mcpElicitationMethods,
   ...setupMethods,
+  ...subagentMethods,
 };

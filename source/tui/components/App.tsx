@@ -3,7 +3,7 @@ import { useEffect, useState, useSyncExternalStore } from 'react';
 import type { TuiController } from '../controller.js';
 import { currentCompletions, handleKey } from '../keymap.js';
 import { computeLayout, type Column } from '../layout.js';
-import { selectActiveApproval, selectHiddenPanes } from '../store/selectors.js';
+import { selectActiveApproval, selectHiddenPanes, selectInputPrompt } from '../store/selectors.js';
 import type { PaneId, TuiState } from '../store/state.js';
 import type { TuiStore } from '../store/store.js';
 import { approvalLines } from '../text/approval-lines.js';
@@ -152,7 +152,12 @@ export function App({ store, controller, exit, size, editExternally }: AppProps)
           {!search && !sessionPicker && !picker && popup.length > 0 ? (
             <Popup items={popup} index={Math.min(state.ui.completionIndex, popup.length - 1)} width={layout.width} />
           ) : null}
-          <InputBox editor={state.ui.editor} width={layout.width} active={state.ui.focus === 'chat' && !search && !sessionPicker} />
+          <InputBox
+            editor={state.ui.editor}
+            width={layout.width}
+            active={state.ui.focus === 'chat' && !search && !sessionPicker}
+            prompt={selectInputPrompt(state)}
+          />
         </>
       )}
       <Footer state={state} width={layout.width} now={now} />

@@ -22,7 +22,7 @@ function splitAtColumn(row: string, column: number): [string, string, string] {
   return [before, ' ', ''];
 }
 
-export function InputBox({ editor, width, active }: { editor: EditorState; width: number; active: boolean }) {
+export function InputBox({ editor, width, active, prompt }: { editor: EditorState; width: number; active: boolean; prompt?: string | undefined }) {
   if (editor.search) {
     const match = editor.search.match === undefined ? (editor.search.query ? 'no match' : '') : editor.history[editor.search.match]!.replace(/\n/g, ' ⏎ ');
     return (
@@ -46,18 +46,18 @@ export function InputBox({ editor, width, active }: { editor: EditorState; width
         {'─'.repeat(width)}
       </Text>
       {visible.map((row, i) => {
-        const prompt = i + first === 0 ? '❯ ' : '  ';
+        const lead = i + first === 0 ? (prompt ?? '❯ ') : ' '.repeat(stringWidth(prompt ?? '❯ '));
         if (!active || i + first !== cursorRow)
           return (
             <Text key={i} wrap="truncate">
-              {prompt}
+              {lead}
               {row}
             </Text>
           );
         const [before, at, after] = splitAtColumn(row, cursorCol);
         return (
           <Text key={i} wrap="truncate">
-            {prompt}
+            {lead}
             {before}
             <Text inverse>{at}</Text>
             {after}

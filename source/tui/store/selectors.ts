@@ -1,5 +1,6 @@
-import type { ApprovalRecord, SessionSummary } from '../../protocol/index.js';
+import type { ApprovalRecord, SessionSummary, SubagentNode } from '../../protocol/index.js';
 import { footerModel } from '../setup/setup-state.js';
+import { descendantsOf } from '../text/tree.js';
 import { scheduleGlance, scheduleNeedsAttention } from './schedule-view.js';
 import { emptyChat, SIDE_PANES, type ChatLog, type PaneId, type TuiState } from './state.js';
 
@@ -123,12 +124,24 @@ export function paneHasContent(state: TuiState, pane: PaneId): boolean {
       return Boolean(ctx && ctx.window > 0 && (ctx.used >= ctx.window * CONTEXT_OPEN_RATIO || ctx.used >= ctx.thresholds.flush));
     }
     case 'subagents':
-      return state.subagents.some((n) => n.status === 'running');
+      return selectSubagents(state).some((n) => n.status === 'queued' || n.status === 'running' || n.delivery === 'pending');
     case 'schedule':
       return scheduleNeedsAttention(state.schedule);
     case 'chat':
       return true;
   }
+}
+
+/** The sub-agent tree of the session on screen (of its parent while a child's transcript is open). */
+export function selectSubagents(state: TuiState): SubagentNode[] {
+  return descendantsOf(state.subagents, state.ui.viewingChild?.returnTo ?? state.currentKey);
+}
+
+/** The input prompt when the next line does not go to the chat: a steer, or nowhere (a read-only child transcript). */
+export function selectInputPrompt(state: TuiState): string | undefined {
+  if (state.ui.steering) return `steer "${state.ui.steering.label}" ❯ `;
+  if (state.ui.viewingChild) return '(read-only · Esc back) ❯ ';
+  return undefined;
 }
 
 /** Side panes not drawn: hidden by the operator, or empty and not pinned. */
@@ -151,7 +164,7 @@ export function selectPaneSummary(state: TuiState): string {
       parts.push(`lanes ${state.lanes.global.active}/${state.lanes.global.limit}${queued > 0 ? ` +${queued} queued` : ''}`);
   }
   if (hidden.has('subagents')) {
-    const running = state.subagents.filter((n) => n.status === 'running').length;
+    const running = selectSubagents(state).filter((n) => n.status === 'running').length;
     if (running > 0) parts.push(`${running} sub-agent${running > 1 ? 's' : ''}`);
   }
   if (hidden.has('schedule')) {

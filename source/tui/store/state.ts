@@ -127,6 +127,12 @@ export interface UiState {
   sessionPicker?: SessionPickerUi;
   /** A transcript entry to bring into view and highlight (a search jump). */
   anchor?: { key: string; entryId: string; query: string; pending: boolean };
+  /** The highlighted row of the sub-agent pane. */
+  subagentCursor?: number;
+  /** A child's transcript opened read-only from the sub-agent pane; Esc returns to `returnTo`. */
+  viewingChild?: { key: string; returnTo: string };
+  /** The next submitted text steers this child instead of going to the chat. */
+  steering?: { runId: string; label: string };
 }
 
 /** Items kept in memory per session; enough for several screens of scrollback. */
