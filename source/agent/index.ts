@@ -35,3 +35,4 @@ export { checkModelRef } from './commands/model.js';
 export type { CommandContext, CommandHost, CommandReply, ScheduleCommandHost, SlashCommand } from './commands/types.js';
 export * from './context/index.js';
 export * from './compaction/index.js';
+export * from './sessions-tools/index.js';

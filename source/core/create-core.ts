@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { AgentRuntime } from '../agent/index.js';
+import { AgentRuntime, createSessionsTools } from '../agent/index.js';
 import { readGatewayTokenSync, skillEnvSecrets, systemClock, type ClawConfig, type Clock, type StatePaths } from '../config/index.js';
 import { HooksService, type HooksServiceOptions } from '../hooks/index.js';
 import type { AgentEventPayload, ChatEventPayload, ContextPayload, GatewaySnapshot } from '../protocol/index.js';
@@ -28,6 +28,7 @@ import type { Service, ServiceHealth } from './service.js';
 import { saveConversationToMemory } from './session-memory.js';
 import { agentHooks } from './agent-hooks.js';
 import { SessionsService } from './sessions-service.js';
+import { CoreSessionsToolsHost, TurnHops } from './sessions-tools-host.js';
 import { throttle } from './throttle.js';
 
 export interface CoreOptions {
@@ -138,7 +139,8 @@ export class Core {
         events.emit('context', payload);
       },
     });
-    const runner = options.runner ?? testRunnerFromEnv() ?? agentTurnRunner(this.agent);
+    const hops = new TurnHops();
+    const runner = hops.track(options.runner ?? testRunnerFromEnv() ?? agentTurnRunner(this.agent));
     const registry = new SessionRegistry({ paths, config, now, warn: (message) => log.warn(message) });
     const lanesEvent = throttle(clock, () => events.emit('lanes', this.lanes.snapshot()), LANES_EVENT_INTERVAL_MS);
     this.#stopLanesEvent = () => lanesEvent.cancel();
@@ -203,6 +205,17 @@ export class Core {
         }),
       warn: (message) => log.warn(message),
     });
+    const sessionsHost = new CoreSessionsToolsHost({
+      config,
+      clock,
+      sessions: this.sessions,
+      agent: this.agent,
+      providers: this.providers,
+      outbound: this.outbound,
+      inbound: this.#messages,
+      hops,
+    });
+    for (const tool of createSessionsTools(sessionsHost)) this.tools.registry.register(tool);
     this.commands = new CommandService(
       sessionCommandHost(this.sessions, this.lanes, this.#messages, this.lifecycle, this.schedule),
       this.agent,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { heartbeatDefaults, heartbeatOverride } from './heartbeat.js';
+import { policyLayer } from './tools.js';
 
 import { thinkingLevelName as thinkingLevel } from '../../protocol/index.js';
 
@@ -28,11 +29,26 @@ export const agentEntry = z.strictObject({
   /** Replaces agents.defaults.skills for this agent. */
   skills: agentTuning.skills,
   heartbeat: heartbeatOverride.optional(),
+  /** The agent that answers what no binding claims; without one, `main` if listed, else the first. */
+  default: z.boolean().optional(),
+  /** This agent's level of the tool policy (replaces tools.agents.<id>). */
+  tools: policyLayer.optional(),
 });
 
 export const agentsSection = z.strictObject({
   defaults: z.strictObject(agentTuning).prefault({}),
-  list: z.array(agentEntry).default([]),
+  list: z
+    .array(agentEntry)
+    .default([])
+    .superRefine((list, context) => {
+      const seen = new Set<string>();
+      list.forEach((agent, index) => {
+        if (seen.has(agent.id)) context.addIssue({ code: 'custom', path: [index, 'id'], message: `agent "${agent.id}" is listed twice; ids must be unique` });
+        seen.add(agent.id);
+      });
+      if (list.filter((agent) => agent.default).length > 1)
+        context.addIssue({ code: 'custom', message: 'more than one agent has "default": true; mark exactly one' });
+    }),
 });
 
 export const bindingEntry = z.strictObject({
