@@ -13,6 +13,7 @@ export { redactSkillSecrets, skillEnvSecrets, DEFAULT_SKILLS_PROMPT_CHARS } from
 export type { HooksConfig, WebhookMapping } from './sections/hooks.js';
 export { resolveGatewayPort } from './gateway-port.js';
 export { CLAW_VERSION } from './version.js';
+export { agentWorkspaceDir } from './agent-workspace.js';
 export { systemClock, sleepOn, type Clock, type TimerHandle } from './clock.js';
 export { ensureGatewayTokenSync, readGatewayTokenSync } from './gateway-token-file.js';
 export { secureStateDirSync } from './private-state.js';

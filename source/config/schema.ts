@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { gatewaySection } from './sections/gateway.js';
-import { agentsSection, bindingEntry } from './sections/agents.js';
+import { agentsSection, bindingEntry, checkBindingAgents } from './sections/agents.js';
 import { modelsSection } from './sections/models.js';
 import { sessionSection } from './sections/sessions.js';
 import { queueSection } from './sections/queue.js';
@@ -16,21 +16,23 @@ import { hooksSection } from './sections/hooks.js';
  * defaults; this schema only composes them. Unknown keys are errors so a typo
  * never silently does nothing.
  */
-export const configSchema = z.strictObject({
-  $schema: z.string().optional(),
-  gateway: gatewaySection.prefault({}),
-  agents: agentsSection.prefault({}),
-  bindings: z.array(bindingEntry).default([]),
-  models: modelsSection.prefault({}),
-  session: sessionSection.prefault({}),
-  queue: queueSection.prefault({}),
-  tools: toolsSection.prefault({}),
-  memory: memorySection.prefault({}),
-  mcpServers: mcpServersSection.default({}),
-  compaction: compactionSection.prefault({}),
-  skills: skillsSection.prefault({}),
-  hooks: hooksSection.prefault({}),
-});
+export const configSchema = z
+  .strictObject({
+    $schema: z.string().optional(),
+    gateway: gatewaySection.prefault({}),
+    agents: agentsSection.prefault({}),
+    bindings: z.array(bindingEntry).default([]),
+    models: modelsSection.prefault({}),
+    session: sessionSection.prefault({}),
+    queue: queueSection.prefault({}),
+    tools: toolsSection.prefault({}),
+    memory: memorySection.prefault({}),
+    mcpServers: mcpServersSection.default({}),
+    compaction: compactionSection.prefault({}),
+    skills: skillsSection.prefault({}),
+    hooks: hooksSection.prefault({}),
+  })
+  .superRefine(checkBindingAgents);
 
 export type ClawConfig = z.output<typeof configSchema>;
 export type ClawConfigInput = z.input<typeof configSchema>;

@@ -131,7 +131,7 @@ export class Core {
       providers: this.providers,
       registry: this.tools.registry,
       skills,
-      approvals: (sessionKey) => this.tools.inbox.gate(parseSessionKey(sessionKey)?.agentId ?? 'main', sessionKey),
+      approvals: (sessionKey) => this.tools.inbox.gate(parseSessionKey(sessionKey)?.agentId ?? defaultAgentId(config), sessionKey),
       now,
       hooks: agentHooks(this.lifecycle),
       publishContext: (payload) => {

@@ -79,7 +79,7 @@ export async function startSessionsGateway(config: Record<string, unknown> = {})
   llm.setDefault(followWords);
   const gateway = await startTestGateway({
     config: {
-      models: { providers: { fake: { api: 'openai', baseUrl: llm.baseUrl, models: { m: { contextWindow: 100_000 } } } } },
+      models: { providers: { fake: { api: 'openai', baseUrl: llm.baseUrl, models: { m: { contextWindow: 100_000 }, w: {} } } } },
       agents: { defaults: { model: 'fake/m', heartbeat: { every: '0' } }, ...((config.agents as object | undefined) ?? {}) },
       ...Object.fromEntries(Object.entries(config).filter(([key]) => key !== 'agents')),
     },

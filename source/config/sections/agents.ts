@@ -59,3 +59,19 @@ export const bindingEntry = z.strictObject({
     peer: z.strictObject({ kind: z.enum(['direct', 'group']), id: z.string().min(1) }).optional(),
   }),
 });
+
+/** Every binding must name a configured agent: a message routed to an unknown one could not be answered. */
+export function checkBindingAgents(
+  config: { agents: { list: ReadonlyArray<{ id: string }> }; bindings: ReadonlyArray<{ agentId: string }> },
+  context: z.RefinementCtx,
+): void {
+  const known = config.agents.list.length > 0 ? config.agents.list.map((agent) => agent.id) : ['main'];
+  config.bindings.forEach((binding, index) => {
+    if (!known.includes(binding.agentId))
+      context.addIssue({
+        code: 'custom',
+        path: ['bindings', index, 'agentId'],
+        message: `no agent "${binding.agentId}" in agents.list (known: ${known.join(', ')}); add it with \`claw agents add ${binding.agentId}\` or fix the binding`,
+      });
+  });
+}
