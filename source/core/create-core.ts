@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { AgentRuntime, createSessionsTools } from '../agent/index.js';
+import { AgentRuntime, createAgentSlashCommand, createSessionsTools } from '../agent/index.js';
 import { readGatewayTokenSync, skillEnvSecrets, systemClock, type ClawConfig, type Clock, type StatePaths } from '../config/index.js';
 import { HooksService, type HooksServiceOptions } from '../hooks/index.js';
 import type { AgentEventPayload, ChatEventPayload, ContextPayload, GatewaySnapshot } from '../protocol/index.js';
@@ -27,6 +27,7 @@ import { Outbound } from './outbound.js';
 import type { Service, ServiceHealth } from './service.js';
 import { saveConversationToMemory } from './session-memory.js';
 import { agentHooks } from './agent-hooks.js';
+import { AgentsService } from './agents-service.js';
 import { SessionsService } from './sessions-service.js';
 import { CoreSessionsToolsHost, TurnHops } from './sessions-tools-host.js';
 import { throttle } from './throttle.js';
@@ -70,6 +71,8 @@ export class Core {
   readonly memory: MemoryService;
   readonly skills: SkillsService;
   readonly sessions: SessionsService;
+  /** The agents of claw.json (`claw agents list|add|remove`), changed live. */
+  readonly agents: AgentsService;
   readonly lanes: LaneQueue;
   /** The one way in for every trigger; slash commands among the messages run through the registry. */
   readonly inbound: InboundPort;
@@ -169,6 +172,7 @@ export class Core {
       warn: (message) => log.warn(message),
     });
     this.sessions = new SessionsService(registry, this.lanes, events, this.lifecycle);
+    this.agents = new AgentsService(this.config, paths, this.sessions, this.providers);
     this.search = sessionsSearchHandler({ sessions: registry });
     this.#messages = new InboundService({
       config,
@@ -223,6 +227,7 @@ export class Core {
       events,
     );
     this.commands.add(createSkillsSlashCommand(skills));
+    this.commands.add(createAgentSlashCommand(() => this.agents.list()));
     // A user-invocable skill is a slash command that starts a turn following that skill.
     this.commands.addSource((reserved) =>
       skills.commands(defaultAgentId(config), reserved).commands.map((command) =>
