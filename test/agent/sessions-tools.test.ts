@@ -107,6 +107,7 @@ describe('visibility of the sessions tools', () => {
     const s = await start(twoAgents);
     const child = 'agent:work:subagent:c1';
     s.gateway.core.sessions.registry.ensure(child);
+    // sessions_spawn records spawnedBy on the child's entry; this writes the same field the way it does.
     s.gateway.core.sessions.registry.update(child, { updatedAt: Date.now(), spawnedBy: A } as never);
     await s.say(A, 'list subagent');
     const listed = JSON.parse((await s.toolResults(A))[0]!.content) as { sessions: Array<{ sessionKey: string; spawnedBy?: string }> };
