@@ -1,8 +1,8 @@
 import { hostname, platform, release } from 'node:os';
-import type { ClawConfig, StatePaths } from '../config/index.js';
+import { agentWorkspaceDir, type ClawConfig, type StatePaths } from '../config/index.js';
 import type { ContextPayload } from '../protocol/index.js';
 import type { Providers, ThinkingLevel, ToolSchema } from '../providers/index.js';
-import type { ApprovalGate, ToolRegistry } from '../tools/index.js';
+import { policyLayers, type ApprovalGate, type ToolRegistry } from '../tools/index.js';
 import { withHookBootstrap, type BootstrapFileReport, type SessionKind } from './bootstrap.js';
 import type { AgentHooks } from './turn-hooks.js';
 import { BootstrapCache } from './bootstrap-cache.js';
@@ -78,8 +78,7 @@ export class AgentRuntime {
   constructor(private readonly deps: AgentRuntimeDeps) {}
 
   workspaceDir(agentId: string): string {
-    const entry = this.deps.config.agents.list.find((agent) => agent.id === agentId);
-    return entry?.workspace ?? this.deps.paths.workspace(agentId);
+    return agentWorkspaceDir(this.deps.config, this.deps.paths, agentId);
   }
 
   /** The model a session would use now, or undefined when nothing is configured. */
@@ -92,13 +91,14 @@ export class AgentRuntime {
     return this.#lastErrors.get(sessionKey);
   }
 
-  #tools(session: Pick<TurnSession, 'kind'> & { key?: string }): ToolSchema[] {
-    const { tools } = this.deps.config;
-    const layers = [{ profile: tools.profile, allow: tools.allow, deny: tools.deny }];
+  #tools(session: Pick<TurnSession, 'kind' | 'agentId'> & { key?: string }): ToolSchema[] {
+    const { tools, agents } = this.deps.config;
+    const agentLayer = agents.list.find((agent) => agent.id === session.agentId)?.tools;
+    const layers = policyLayers(tools, { agentId: session.agentId, sessionType: session.kind }, agentLayer);
     // Children and cron runs act on no one's behalf: no user-messaging tools.
-    if (SUBAGENT_OR_CRON.has(session.kind)) layers.push({ profile: tools.profile, allow: [], deny: ['group:messaging'] });
+    if (SUBAGENT_OR_CRON.has(session.kind)) layers.push({ deny: ['group:messaging'] });
     const denied = session.key !== undefined ? this.deps.deniedTools?.(session.key) : undefined;
-    if (denied && denied.length > 0) layers.push({ profile: tools.profile, allow: [], deny: [...denied] });
+    if (denied && denied.length > 0) layers.push({ deny: [...denied] });
     return this.deps.registry.effective(layers).map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters }));
   }
 

@@ -33,6 +33,8 @@ export { blockedToolResult, type AgentHooks } from './turn-hooks.js';
 export type { HistoryMessage, NewTranscriptEntry, TurnEvents, TurnInput, TurnOutcome, TurnSession, TurnStatus } from './turn-types.js';
 export { CommandRegistry, builtinCommands, parseCommandText } from './commands/registry.js';
 export { checkModelRef } from './commands/model.js';
+export { createAgentSlashCommand } from './commands/agent.js';
 export type { CommandContext, CommandHost, CommandReply, ScheduleCommandHost, SlashCommand } from './commands/types.js';
 export * from './context/index.js';
 export * from './compaction/index.js';
+export * from './sessions-tools/index.js';

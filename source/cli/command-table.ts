@@ -59,6 +59,15 @@ export const commandTable: Record<string, CommandEntry> = {
     usage: ['claw message send --session KEY "text" [--mode steer|followup|collect|interrupt] [--timeout SECONDS] [--json]'],
     load: async () => (await import('./commands/message.js')).run,
   },
+  agents: {
+    summary: 'the agents of this gateway: list, add, remove (applies at once, no restart)',
+    usage: [
+      'claw agents [list] [--json]',
+      'claw agents add ID [--name NAME] [--workspace DIR] [--model provider/model] [--default] [--json]',
+      'claw agents remove ID [--json]',
+    ],
+    load: async () => (await import('./commands/agents.js')).run,
+  },
   sessions: {
     summary: 'list sessions with their state and token use',
     usage: ['claw sessions [--agent ID] [--json]'],

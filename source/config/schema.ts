@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { gatewaySection } from './sections/gateway.js';
-import { agentsSection, bindingEntry } from './sections/agents.js';
+import { agentsSection, bindingEntry, checkBindingAgents } from './sections/agents.js';
 import { modelsSection } from './sections/models.js';
 import { sessionSection } from './sections/sessions.js';
 import { queueSection } from './sections/queue.js';
@@ -17,22 +17,24 @@ import { acpSection } from './sections/acp.js';
  * defaults; this schema only composes them. Unknown keys are errors so a typo
  * never silently does nothing.
  */
-export const configSchema = z.strictObject({
-  $schema: z.string().optional(),
-  gateway: gatewaySection.prefault({}),
-  agents: agentsSection.prefault({}),
-  bindings: z.array(bindingEntry).default([]),
-  models: modelsSection.prefault({}),
-  session: sessionSection.prefault({}),
-  queue: queueSection.prefault({}),
-  tools: toolsSection.prefault({}),
-  memory: memorySection.prefault({}),
-  mcpServers: mcpServersSection.default({}),
-  compaction: compactionSection.prefault({}),
-  skills: skillsSection.prefault({}),
-  hooks: hooksSection.prefault({}),
-  acp: acpSection.prefault({}),
-});
+export const configSchema = z
+  .strictObject({
+    $schema: z.string().optional(),
+    gateway: gatewaySection.prefault({}),
+    agents: agentsSection.prefault({}),
+    bindings: z.array(bindingEntry).default([]),
+    models: modelsSection.prefault({}),
+    session: sessionSection.prefault({}),
+    queue: queueSection.prefault({}),
+    tools: toolsSection.prefault({}),
+    memory: memorySection.prefault({}),
+    mcpServers: mcpServersSection.default({}),
+    compaction: compactionSection.prefault({}),
+    skills: skillsSection.prefault({}),
+    hooks: hooksSection.prefault({}),
+    acp: acpSection.prefault({}),
+  })
+  .superRefine(checkBindingAgents);
 
 export type ClawConfig = z.output<typeof configSchema>;
 export type ClawConfigInput = z.input<typeof configSchema>;

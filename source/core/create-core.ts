@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { AgentRuntime } from '../agent/index.js';
+import { AgentRuntime, createAgentSlashCommand, createSessionsTools } from '../agent/index.js';
 import { readGatewayTokenSync, skillEnvSecrets, systemClock, type ClawConfig, type Clock, type StatePaths } from '../config/index.js';
 import { HooksService, type HooksServiceOptions } from '../hooks/index.js';
 import type { AgentEventPayload, ChatEventPayload, ContextPayload, GatewaySnapshot } from '../protocol/index.js';
@@ -28,7 +28,9 @@ import { Outbound } from './outbound.js';
 import type { Service, ServiceHealth } from './service.js';
 import { saveConversationToMemory } from './session-memory.js';
 import { agentHooks } from './agent-hooks.js';
+import { AgentsService } from './agents-service.js';
 import { SessionsService } from './sessions-service.js';
+import { CoreSessionsToolsHost, TurnHops } from './sessions-tools-host.js';
 import { throttle } from './throttle.js';
 
 export interface CoreOptions {
@@ -72,6 +74,8 @@ export class Core {
   readonly memory: MemoryService;
   readonly skills: SkillsService;
   readonly sessions: SessionsService;
+  /** The agents of claw.json (`claw agents list|add|remove`), changed live. */
+  readonly agents: AgentsService;
   readonly lanes: LaneQueue;
   /** The one way in for every trigger; slash commands among the messages run through the registry. */
   readonly inbound: InboundPort;
@@ -136,7 +140,8 @@ export class Core {
       providers: this.providers,
       registry: this.tools.registry,
       skills,
-      approvals: (sessionKey) => this.subagents.approvalGate(this.tools.inbox.gate(parseSessionKey(sessionKey)?.agentId ?? 'main', sessionKey), sessionKey),
+      approvals: (sessionKey) =>
+        this.subagents.approvalGate(this.tools.inbox.gate(parseSessionKey(sessionKey)?.agentId ?? defaultAgentId(config), sessionKey), sessionKey),
       deniedTools: (sessionKey) => this.subagents.deniedTools(sessionKey),
       now,
       hooks: agentHooks(this.lifecycle),
@@ -145,7 +150,8 @@ export class Core {
         events.emit('context', payload);
       },
     });
-    const runner = this.subagents.runner(options.runner ?? testRunnerFromEnv() ?? agentTurnRunner(this.agent));
+    const hops = new TurnHops();
+    const runner = this.subagents.runner(hops.track(options.runner ?? testRunnerFromEnv() ?? agentTurnRunner(this.agent)));
     const registry = new SessionRegistry({ paths, config, now, warn: (message) => log.warn(message) });
     const lanesEvent = throttle(clock, () => events.emit('lanes', this.lanes.snapshot()), LANES_EVENT_INTERVAL_MS);
     this.#stopLanesEvent = () => lanesEvent.cancel();
@@ -174,6 +180,7 @@ export class Core {
       warn: (message) => log.warn(message),
     });
     this.sessions = new SessionsService(registry, this.lanes, events, this.lifecycle);
+    this.agents = new AgentsService(this.config, paths, this.sessions, this.providers);
     this.search = sessionsSearchHandler({ sessions: registry });
     this.#messages = new InboundService({
       config,
@@ -212,6 +219,17 @@ export class Core {
       },
       warn: (message) => log.warn(message),
     });
+    const sessionsHost = new CoreSessionsToolsHost({
+      config,
+      clock,
+      sessions: this.sessions,
+      agent: this.agent,
+      providers: this.providers,
+      outbound: this.outbound,
+      inbound: this.#messages,
+      hops,
+    });
+    for (const tool of createSessionsTools(sessionsHost)) this.tools.registry.register(tool);
     this.commands = new CommandService(
       sessionCommandHost(this.sessions, this.lanes, this.#messages, this.lifecycle, this.schedule),
       this.agent,
@@ -219,6 +237,7 @@ export class Core {
       events,
     );
     this.commands.add(createSkillsSlashCommand(skills));
+    this.commands.add(createAgentSlashCommand(() => this.agents.list()));
     // A user-invocable skill is a slash command that starts a turn following that skill.
     this.commands.addSource((reserved) =>
       skills.commands(defaultAgentId(config), reserved).commands.map((command) =>

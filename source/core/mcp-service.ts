@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { ClawConfig, StatePaths } from '../config/index.js';
+import { agentWorkspaceDir, type ClawConfig, type StatePaths } from '../config/index.js';
 import { ElicitationInbox, McpManager, mcpApprovalsFile, type McpManagerOptions, type McpServerStatus, type ToolRegistry } from '../tools/index.js';
 import type { EventBus } from './event-bus.js';
 import type { Logger } from './logger.js';
@@ -14,7 +14,7 @@ export interface McpServiceOptions {
 
 /** The folders servers may work in: every agent's workspace and `tools.fsRoots`. */
 function rootFolders(config: ClawConfig, paths: StatePaths): string[] {
-  const workspaces = [paths.workspace('main'), ...config.agents.list.map((agent) => agent.workspace ?? paths.workspace(agent.id))];
+  const workspaces = [paths.workspace('main'), ...config.agents.list.map((agent) => agentWorkspaceDir(config, paths, agent.id))];
   return [...new Set([...workspaces, ...config.tools.fsRoots].map((folder) => resolve(folder)))];
 }
 

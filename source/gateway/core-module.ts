@@ -1,5 +1,6 @@
 import { createCore, type Core, type CoreOptions } from '../core/index.js';
 import type { GatewayModule, ModuleFactory } from './module.js';
+import { agentsRpc } from './rpc/agents-rpc.js';
 import { hooksRpc } from './rpc/hooks-rpc.js';
 import { mcpRpc } from './rpc/mcp-rpc.js';
 import { servicesRpc } from './rpc/services-rpc.js';
@@ -22,6 +23,7 @@ export function coreGatewayModule(core: Core): GatewayModule {
       ...mcpRpc(core),
       ...setupRpc(core),
       ...subagentsRpc(core),
+      ...agentsRpc(core),
     },
     snapshot: () => core.snapshot(),
     healthChecks: () => core.health(),

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ClawConfig, Clock, StatePaths } from '../config/index.js';
+import { agentWorkspaceDir, type ClawConfig, type Clock, type StatePaths } from '../config/index.js';
 import type { Core, LifecycleVerdict, OutboundPort, OutboundReply, Service, ServiceHealth } from '../core/index.js';
 import type { ReplyRoute } from '../protocol/index.js';
 import { defaultAgentId } from '../routing/index.js';
@@ -33,7 +33,7 @@ export function hookRoots(
   options: Pick<HooksServiceOptions, 'bundledDir' | 'userDir'> = {},
 ): { workspace: string; user: string; bundled: string } {
   const agent = defaultAgentId(config);
-  const workspace = config.agents.list.find((entry) => entry.id === agent)?.workspace ?? paths.workspace(agent);
+  const workspace = agentWorkspaceDir(config, paths, agent);
   return { workspace: join(workspace, 'hooks'), user: options.userDir ?? join(paths.root, 'hooks'), bundled: options.bundledDir ?? bundledHooksDir() };
 }
 

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
-import { DEFAULT_AGENT_ID, type ClawConfig, type StatePaths } from '../config/index.js';
+import { agentWorkspaceDir, DEFAULT_AGENT_ID, type ClawConfig, type StatePaths } from '../config/index.js';
 import type { MemoryRoots } from './types.js';
 
 function expandHome(path: string): string {
@@ -9,8 +9,7 @@ function expandHome(path: string): string {
 
 /** The agent's workspace: its configured folder, else the default under the state dir. */
 export function agentWorkspace(config: ClawConfig, paths: StatePaths, agentId: string): string {
-  const configured = config.agents.list.find((agent) => agent.id === agentId)?.workspace;
-  return configured ? resolve(paths.root, expandHome(configured)) : paths.workspace(agentId);
+  return agentWorkspaceDir(config, paths, agentId);
 }
 
 export function memoryRoots(config: ClawConfig, paths: StatePaths, agentId: string): MemoryRoots {

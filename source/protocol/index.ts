@@ -19,6 +19,7 @@ export * from './methods/schedule.js';
 export * from './events/schedule.js';
 export * from './methods/mcp-features.js';
 export * from './methods/mcp-elicitation.js';
+export * from './methods/agents.js';
 export * from './events/mcp.js';
 export * from './mcp-input.js';
 export * from './events/runtime.js';

@@ -33,9 +33,11 @@ function accountMatches(binding: Binding, source: RouteSource): boolean {
   return binding.match.accountId === undefined || binding.match.accountId === source.accountId;
 }
 
-/** The agent that answers when no binding matches: `main` when configured (or nothing is), else the first listed. */
+/** The agent that answers when no binding matches: the one marked `default`, else `main` when configured (or nothing is), else the first listed. */
 export function defaultAgentId(config: Pick<ClawConfig, 'agents'>): string {
   const list = config.agents.list;
+  const marked = list.find((agent) => agent.default);
+  if (marked) return marked.id;
   if (list.length === 0 || list.some((agent) => agent.id === 'main')) return 'main';
   return list[0]!.id;
 }

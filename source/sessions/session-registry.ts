@@ -39,33 +39,51 @@ export class SessionRegistry {
   private readonly retired: Array<Promise<TranscriptSession>> = [];
   private readonly now: () => number;
   private readonly warn: (message: string) => void;
-  private readonly knownAgents: Set<string>;
+  /** The agents of the config as last read; the config is live, so `claw agents add|remove` applies without a restart. */
+  private agents: { list: unknown; defaultAgent: string; known: Set<string> } | undefined;
   /** Keys parse the same way every time; this is on the path of every message. */
   private readonly resolved = new Map<string, ParsedSessionKey & { agentId: string }>();
   /** New sessionId → the one it replaced, for the next transcript header. */
   private readonly previous = new Map<string, string>();
-  readonly defaultAgent: string;
   /** Repairs made while loading transcripts, for the log and tests. */
   readonly repairs: Array<{ key: string; path: string; repair: TranscriptRepair }> = [];
 
   constructor(private readonly options: SessionRegistryOptions) {
     this.now = options.now ?? Date.now;
     this.warn = options.warn ?? (() => undefined);
-    this.defaultAgent = defaultAgentId(options.config);
-    this.knownAgents = new Set([this.defaultAgent, ...options.config.agents.list.map((a) => a.id)]);
+  }
+
+  get defaultAgent(): string {
+    return this.agentSet().defaultAgent;
+  }
+
+  private get knownAgents(): Set<string> {
+    return this.agentSet().known;
+  }
+
+  private agentSet(): { defaultAgent: string; known: Set<string> } {
+    const { config } = this.options;
+    if (this.agents?.list !== config.agents.list) {
+      const defaultAgent = defaultAgentId(config);
+      this.agents = { list: config.agents.list, defaultAgent, known: new Set([defaultAgent, ...config.agents.list.map((a) => a.id)]) };
+      // A removed agent's keys must stop resolving.
+      this.resolved.clear();
+    }
+    return this.agents;
   }
 
   /** Parses and checks a key; the error names the valid shapes. */
   resolve(key: string): ParsedSessionKey & { agentId: string } {
+    const known = this.knownAgents;
     const cached = this.resolved.get(key);
     if (cached) return cached;
     const parsed = parseSessionKey(key);
     if (!parsed) throw new ClawError('bad_request', `"${key}" is not a session key. Valid shapes: ${sessionKeyShapes.join(', ')}.`);
     const agentId = parsed.agentId ?? this.defaultAgent;
-    if (!this.knownAgents.has(agentId)) {
+    if (!known.has(agentId)) {
       throw new ClawError(
         'bad_request',
-        `Unknown agent "${agentId}" in ${key}; configured agents: ${[...this.knownAgents].join(', ')}. Add it to agents.list in claw.json.`,
+        `Unknown agent "${agentId}" in ${key}; configured agents: ${[...known].join(', ')}. Add it with \`claw agents add ${agentId}\` (agents.list in claw.json).`,
       );
     }
     const result = { ...parsed, agentId };

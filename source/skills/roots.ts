@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ClawConfig, StatePaths } from '../config/index.js';
+import { agentWorkspaceDir as workspaceOf, type ClawConfig, type StatePaths } from '../config/index.js';
 import type { SkillRoot } from './discovery.js';
 
 /**
@@ -14,7 +14,7 @@ export function bundledSkillsDir(): string {
 
 /** An agent's workspace folder: its configured `workspace`, else the state dir's default for it. */
 export function agentWorkspaceDir(config: ClawConfig, paths: StatePaths, agentId: string): string {
-  return config.agents.list.find((agent) => agent.id === agentId)?.workspace ?? paths.workspace(agentId);
+  return workspaceOf(config, paths, agentId);
 }
 
 export interface RootOptions {

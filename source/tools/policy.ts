@@ -90,13 +90,16 @@ export interface PolicyScope {
   subagentRole?: string;
 }
 
-/** The four pipeline levels for one turn, read from the `tools` config section. */
-export function policyLayers(config: ToolsPolicyConfig, scope: PolicyScope): PolicyLayer[] {
+/**
+ * The four pipeline levels for one turn, read from the `tools` config section;
+ * `agentLayer` (an `agents.list[].tools` entry) replaces `tools.agents.<id>`.
+ */
+export function policyLayers(config: ToolsPolicyConfig, scope: PolicyScope, agentLayer?: PolicyLayer): PolicyLayer[] {
   const global: PolicyLayer = { allow: config.allow ?? [], deny: config.deny ?? [] };
   if (config.profile) global.profile = config.profile;
   return [
     global,
-    config.agents?.[scope.agentId] ?? {},
+    agentLayer ?? config.agents?.[scope.agentId] ?? {},
     config.sessionTypes?.[scope.sessionType] ?? {},
     scope.subagentRole ? (config.subagentRoles?.[scope.subagentRole] ?? {}) : {},
   ];

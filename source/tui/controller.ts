@@ -181,7 +181,9 @@ export class TuiController {
   }
 
   async switchSession(key: string): Promise<void> {
-    this.store.update((s) => ({ ...s, currentKey: key, unread: { ...s.unread, [key]: 0 }, ui: { ...s.ui, scroll: 0 } }));
+    // The header names the agent of the session on screen.
+    const agentId = this.store.getState().sessions[key]?.agentId ?? /^agent:([^:]+):/.exec(key)?.[1];
+    this.store.update((s) => ({ ...s, currentKey: key, ...(agentId ? { agentId } : {}), unread: { ...s.unread, [key]: 0 }, ui: { ...s.ui, scroll: 0 } }));
     if (selectChat(this.store.getState(), key).items.length === 0) await this.loadHistory(key);
   }
 

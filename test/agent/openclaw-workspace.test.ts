@@ -3,15 +3,11 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { accountContext } from '../../source/agent/context/index.js';
 import { BootstrapCache, buildSystemPrompt, ensureWorkspaceSync, loadBootstrapSync, localDay, workspaceTemplateDir } from '../../source/agent/index.js';
-import { configSchema } from '../../source/config/index.js';
-import { createToolsRuntime, type ToolsRuntime } from '../../source/tools/index.js';
+import { startTestGateway } from '../support/gateway-harness.js';
 import { makeTempState, type TempState } from '../support/temp-state.js';
 
 let state: TempState | undefined;
-let tools: ToolsRuntime | undefined;
-afterEach(async () => {
-  await tools?.close();
-  tools = undefined;
+afterEach(() => {
   state?.cleanup();
   state = undefined;
 });
@@ -137,10 +133,11 @@ describe('recent daily notes', () => {
 });
 
 describe('the workspace template', () => {
-  it('names in TOOLS.md only tools that exist', () => {
-    state = makeTempState();
-    tools = createToolsRuntime({ config: configSchema.parse({}), paths: state.paths });
-    const registered = new Set(tools.registry.list().map((tool) => tool.name));
+  it('names in TOOLS.md only tools that exist', async () => {
+    // The daemon's registry: the tools runtime's built-ins plus what core adds (sessions, skill).
+    const gateway = await startTestGateway({ core: {} });
+    const registered = new Set(gateway.core.tools.registry.list().map((tool) => tool.name));
+    await gateway.stop();
     const text = readFileSync(join(workspaceTemplateDir(), 'TOOLS.md'), 'utf8');
     const named = [...text.matchAll(/`([a-z][a-z_]*)`/g)].map((match) => match[1]!);
     expect(named.length).toBeGreaterThan(0);

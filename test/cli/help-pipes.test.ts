@@ -24,7 +24,8 @@ describe('claw help, generated from the command table', () => {
     }
   });
 
-  it('prints the usage of each command for `claw help NAME` and `claw NAME --help`, without running it', async () => {
+  // Two CLI processes per command: the time grows with the command table, not with a fault.
+  it('prints the usage of each command for `claw help NAME` and `claw NAME --help`, without running it', { timeout: 120_000 }, async () => {
     state = makeTempState();
     for (const name of commands) {
       for (const args of [

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { heartbeatDefaults, heartbeatOverride } from './heartbeat.js';
 import { subagentsDefaults } from './subagents.js';
+import { policyLayer } from './tools.js';
 
 import { thinkingLevelName as thinkingLevel } from '../../protocol/index.js';
 
@@ -30,11 +31,26 @@ export const agentEntry = z.strictObject({
   /** Replaces agents.defaults.skills for this agent. */
   skills: agentTuning.skills,
   heartbeat: heartbeatOverride.optional(),
+  /** The agent that answers what no binding claims; without one, `main` if listed, else the first. */
+  default: z.boolean().optional(),
+  /** This agent's level of the tool policy (replaces tools.agents.<id>). */
+  tools: policyLayer.optional(),
 });
 
 export const agentsSection = z.strictObject({
   defaults: z.strictObject(agentTuning).prefault({}),
-  list: z.array(agentEntry).default([]),
+  list: z
+    .array(agentEntry)
+    .default([])
+    .superRefine((list, context) => {
+      const seen = new Set<string>();
+      list.forEach((agent, index) => {
+        if (seen.has(agent.id)) context.addIssue({ code: 'custom', path: [index, 'id'], message: `agent "${agent.id}" is listed twice; ids must be unique` });
+        seen.add(agent.id);
+      });
+      if (list.filter((agent) => agent.default).length > 1)
+        context.addIssue({ code: 'custom', message: 'more than one agent has "default": true; mark exactly one' });
+    }),
 });
 
 export const bindingEntry = z.strictObject({
@@ -45,3 +61,19 @@ export const bindingEntry = z.strictObject({
     peer: z.strictObject({ kind: z.enum(['direct', 'group']), id: z.string().min(1) }).optional(),
   }),
 });
+
+/** Every binding must name a configured agent: a message routed to an unknown one could not be answered. */
+export function checkBindingAgents(
+  config: { agents: { list: ReadonlyArray<{ id: string }> }; bindings: ReadonlyArray<{ agentId: string }> },
+  context: z.RefinementCtx,
+): void {
+  const known = config.agents.list.length > 0 ? config.agents.list.map((agent) => agent.id) : ['main'];
+  config.bindings.forEach((binding, index) => {
+    if (!known.includes(binding.agentId))
+      context.addIssue({
+        code: 'custom',
+        path: ['bindings', index, 'agentId'],
+        message: `no agent "${binding.agentId}" in agents.list (known: ${known.join(', ')}); add it with \`claw agents add ${binding.agentId}\` or fix the binding`,
+      });
+  });
+}

@@ -21,7 +21,7 @@ export const DEFAULT_SECRET_PATHS = [
 export const toolProfiles = ['minimal', 'messaging', 'coding', 'full'] as const;
 
 /** One level of the tool policy pipeline below the global one. */
-const policyLayer = z.strictObject({
+export const policyLayer = z.strictObject({
   profile: z.enum(toolProfiles).optional(),
   allow: z.array(z.string()).default([]),
   deny: z.array(z.string()).default([]),
@@ -74,4 +74,6 @@ export const toolsSection = z.strictObject({
     .prefault({}),
   /** web_fetch: reachable private hosts, body and time caps. */
   web: webToolSection.prefault({}),
+  /** The sessions tools: `agent` shows an agent its own sessions and their children; `all` shows every agent's. */
+  sessions: z.strictObject({ visibility: z.enum(['agent', 'all']).default('agent') }).prefault({}),
 });

@@ -29,7 +29,8 @@ export function servicesRpc(core: Core): HandlerTable {
       const agentId = parsed?.agentId ?? 'main';
       const sessionType = parsed?.kind ?? 'main';
       const scope = params.subagentRole ? { agentId, sessionType, subagentRole: params.subagentRole } : { agentId, sessionType };
-      const decisions = registry.decisions(policyLayers(core.config.current.tools, scope));
+      const agentLayer = core.config.current.agents.list.find((agent) => agent.id === agentId)?.tools;
+      const decisions = registry.decisions(policyLayers(core.config.current.tools, scope, agentLayer));
       return {
         agentId,
         sessionType,

@@ -13,6 +13,7 @@ import { mcpFeatureMethods } from './mcp-features.js';
 import { mcpElicitationMethods } from './mcp-elicitation.js';
 import { setupMethods } from './setup.js';
 import { subagentMethods } from './subagents.js';
+import { agentMethods } from './agents.js';
 
 /**
  * Every RPC method the gateway may serve. A subsystem adds its methods in a
@@ -35,4 +36,5 @@ export const methods = {
   ...mcpElicitationMethods,
   ...setupMethods,
   ...subagentMethods,
+  ...agentMethods,
 };

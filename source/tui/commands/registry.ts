@@ -1,3 +1,4 @@
+import { agentCommand } from './agent.js';
 import { approvalsCommand } from './approvals.js';
 import { helpCommand } from './help.js';
 import { modelCommand } from './model.js';
@@ -13,7 +14,16 @@ import type { CommandContext, SlashCommand } from './types.js';
  * pickers). Every other slash command is the gateway's (`commands.list`,
  * `commands.run`), so the TUI, the CLI and channels run the same ones.
  */
-export const slashCommands: readonly SlashCommand[] = [helpCommand, modelCommand, sessionsCommand, searchCommand, approvalsCommand, setupCommand, quitCommand];
+export const slashCommands: readonly SlashCommand[] = [
+  helpCommand,
+  modelCommand,
+  sessionsCommand,
+  searchCommand,
+  approvalsCommand,
+  setupCommand,
+  agentCommand,
+  quitCommand,
+];
 
 export function findCommand(name: string): SlashCommand | undefined {
   const lower = name.toLowerCase();
