@@ -15,6 +15,8 @@ export interface InboundMessage {
   text: string;
   senderId?: string | undefined;
   senderName?: string | undefined;
+  /** Media saved under the workspace; the text also names them, so the model sees them. */
+  attachments?: ReadonlyArray<{ kind: 'photo' | 'document' | 'voice' | 'audio' | 'video'; path: string }> | undefined;
   queueMode?: QueueMode | undefined;
 }
 
