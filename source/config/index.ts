@@ -11,6 +11,7 @@ export { dmScopes } from './sections/sessions.js';
 export { toolProfiles, DEFAULT_SECRET_PATHS } from './sections/tools.js';
 export { redactSkillSecrets, skillEnvSecrets, DEFAULT_SKILLS_PROMPT_CHARS } from './sections/skills.js';
 export type { HooksConfig, WebhookMapping } from './sections/hooks.js';
+export type { ChannelsConfig, TelegramAccountConfig } from './sections/channels.js';
 export { resolveGatewayPort } from './gateway-port.js';
 export { CLAW_VERSION } from './version.js';
 export { systemClock, sleepOn, type Clock, type TimerHandle } from './clock.js';

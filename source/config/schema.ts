@@ -10,6 +10,7 @@ import { mcpServersSection } from './sections/mcp.js';
 import { compactionSection } from './sections/compaction.js';
 import { skillsSection } from './sections/skills.js';
 import { hooksSection } from './sections/hooks.js';
+import { channelsSection } from './sections/channels.js';
 
 /**
  * The whole of claw.json. Each section lives in its own file next to its
@@ -30,6 +31,7 @@ export const configSchema = z.strictObject({
   compaction: compactionSection.prefault({}),
   skills: skillsSection.prefault({}),
   hooks: hooksSection.prefault({}),
+  channels: channelsSection.prefault({}),
 });
 
 export type ClawConfig = z.output<typeof configSchema>;
