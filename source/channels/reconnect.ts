@@ -41,18 +41,22 @@ export class ReconnectPolicy {
     return Math.round(base * (1 - 0.2 * this.#random()));
   }
 
-  /**
-   * Schedules the next attempt; false when the attempts are used up (the
-   * caller then reports `error`).
-   */
-  schedule(attempt: () => void): boolean {
-    if (this.#attempts >= this.#maxAttempts) return false;
+  /** Counts an attempt and returns its delay; undefined when the attempts are used up (the caller then reports `error`). */
+  next(): number | undefined {
+    if (this.#attempts >= this.#maxAttempts) return undefined;
     this.#attempts += 1;
+    return this.delayFor(this.#attempts);
+  }
+
+  /** Like next(), but runs `attempt` on the clock after the delay; false when the attempts are used up. */
+  schedule(attempt: () => void): boolean {
+    const delay = this.next();
+    if (delay === undefined) return false;
     this.cancel();
     this.#timer = this.#clock.setTimer(() => {
       this.#timer = undefined;
       attempt();
-    }, this.delayFor(this.#attempts));
+    }, delay);
     return true;
   }
 

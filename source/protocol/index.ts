@@ -28,3 +28,5 @@ export * from './reveal-text.js';
 export * from './methods/search.js';
 export * from './events/messages.js';
 export * from './events/skills.js';
+export * from './methods/channels.js';
+export * from './events/channels.js';

@@ -11,6 +11,7 @@ import { scheduleMethods } from './schedule.js';
 import { searchMethods } from './search.js';
 import { mcpFeatureMethods } from './mcp-features.js';
 import { mcpElicitationMethods } from './mcp-elicitation.js';
+import { channelMethods } from './channels.js';
 
 /**
  * Every RPC method the gateway may serve. A subsystem adds its methods in a
@@ -31,4 +32,5 @@ export const methods = {
   ...searchMethods,
   ...mcpFeatureMethods,
   ...mcpElicitationMethods,
+  ...channelMethods,
 };
