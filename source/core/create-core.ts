@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { AgentRuntime } from '../agent/index.js';
+import { ChannelsService, type ChannelsServiceOptions } from '../channels/index.js';
 import { readGatewayTokenSync, skillEnvSecrets, systemClock, type ClawConfig, type Clock, type StatePaths } from '../config/index.js';
 import { HooksService, type HooksServiceOptions } from '../hooks/index.js';
 import type { AgentEventPayload, ChatEventPayload, ContextPayload, GatewaySnapshot } from '../protocol/index.js';
@@ -48,6 +49,8 @@ export interface CoreOptions {
   hooks?: Pick<HooksServiceOptions, 'bundledDir' | 'userDir' | 'parentEnv'>;
   /** Subsystems added on top of the built-ins, started after them in this order. */
   services?: readonly Service[];
+  /** Channel adapters' waits (tests shorten them). */
+  channels?: Omit<ChannelsServiceOptions, 'env'>;
 }
 
 const LANES_EVENT_INTERVAL_MS = 100;
@@ -78,6 +81,7 @@ export class Core {
   readonly mcp: McpService;
   readonly hooks: HooksService;
   readonly schedule = new ScheduleService();
+  readonly channels: ChannelsService;
   /** Full-text search over every transcript of the agent (`/search`, Ctrl+F). */
   readonly search: SessionsSearchHandler;
   readonly services: readonly Service[];
@@ -235,12 +239,14 @@ export class Core {
       gatewayToken: () => readGatewayTokenSync(paths, options.env ?? process.env),
       ...options.hooks,
     });
+    this.channels = new ChannelsService({ ...options.channels, env: options.env ?? process.env });
     this.services = [
       this.memory,
       { name: 'skills', start: () => skills.start(), stop: () => skills.stop() },
       this.mcp,
       this.hooks,
       this.schedule,
+      this.channels,
       ...(options.services ?? []),
     ];
   }

@@ -36,8 +36,6 @@ export const telegramAccount = z
       .default('https://api.telegram.org'),
     /** Seconds a getUpdates long poll waits for traffic. */
     pollTimeoutSeconds: z.number().int().min(0).max(50).default(30),
-    /** The agent this bot speaks for when no binding says otherwise. */
-    agentId: z.string().min(1).optional(),
   })
   .refine((account) => !(account.tokenFile && account.tokenEnv), {
     message: 'set tokenFile or tokenEnv, not both',
