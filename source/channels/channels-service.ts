@@ -239,7 +239,7 @@ export class ChannelsService implements Service {
   }
 
   #requestPairing(accountId: string, request: { senderId: string; senderName: string; chatId: string }): string | undefined {
-    const issued = this.pairing.request({ channel: TELEGRAM_CHANNEL, accountId, ...request });
+    const issued = this.pairing.request({ channel: TELEGRAM_CHANNEL, accountId, senderId: request.senderId, senderName: request.senderName, chatId: request.chatId });
     if (!issued) {
       this.#c.log.warn(`telegram ${accountId}: ${request.senderName} asked to pair, but 3 codes are already pending; answer them with \`claw pairing list\``);
       return undefined;

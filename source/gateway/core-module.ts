@@ -1,6 +1,7 @@
 import { createCore, type Core, type CoreOptions } from '../core/index.js';
 import type { GatewayModule, ModuleFactory } from './module.js';
 import { hooksRpc } from './rpc/hooks-rpc.js';
+import { channelsRpc } from './rpc/channels-rpc.js';
 import { mcpRpc } from './rpc/mcp-rpc.js';
 import { servicesRpc } from './rpc/services-rpc.js';
 import { scheduleRpc } from './rpc/schedule-rpc.js';
@@ -12,7 +13,7 @@ export type CoreModuleOptions = Omit<CoreOptions, 'config' | 'paths' | 'log' | '
 export function coreGatewayModule(core: Core): GatewayModule {
   return {
     name: 'core',
-    handlers: { ...sessionsRpc(core), ...servicesRpc(core), ...hooksRpc(core), ...scheduleRpc(core), ...mcpRpc(core) },
+    handlers: { ...sessionsRpc(core), ...servicesRpc(core), ...hooksRpc(core), ...scheduleRpc(core), ...mcpRpc(core), ...channelsRpc(core) },
     snapshot: () => core.snapshot(),
     healthChecks: () => core.health(),
     ready: () => core.ready(),
