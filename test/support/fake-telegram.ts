@@ -58,6 +58,8 @@ export interface FakeTelegram {
   confirmedOffset(): number;
   /** How many getUpdates answered 409 because another poll was already waiting. */
   conflicts: number;
+  /** Called each time a getUpdates answer carrying updates is written (the crash tests kill right after). */
+  onUpdatesServed(listener: (count: number) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -90,6 +92,11 @@ export async function startFakeTelegram(options: { token?: string } = {}): Promi
   let waiting: Waiting | undefined;
   let conflicts = 0;
   const sockets = new Set<import('node:net').Socket>();
+  const servedListeners = new Set<(count: number) => void>();
+  const served = (res: ServerResponse, batch: unknown[]): void => {
+    ok(res, batch);
+    if (batch.length > 0) for (const listener of servedListeners) listener(batch.length);
+  };
 
   const send = (res: ServerResponse, status: number, body: unknown): void => {
     if (res.writableEnded) return;
@@ -107,7 +114,7 @@ export async function startFakeTelegram(options: { token?: string } = {}): Promi
     const current = waiting;
     waiting = undefined;
     clearTimeout(current.timer);
-    ok(current.res, batch);
+    served(current.res, batch);
   };
 
   const confirm = (offset: number): void => {
@@ -170,7 +177,7 @@ export async function startFakeTelegram(options: { token?: string } = {}): Promi
           });
         }
         const batch = pending(offset, limit);
-        if (batch.length > 0 || timeout <= 0) return ok(res, batch);
+        if (batch.length > 0 || timeout <= 0) return served(res, batch);
         const timer = setTimeout(() => {
           if (waiting?.res === res) waiting = undefined;
           ok(res, []);
@@ -325,6 +332,10 @@ export async function startFakeTelegram(options: { token?: string } = {}): Promi
     confirmedOffset: () => confirmed,
     get conflicts() {
       return conflicts;
+    },
+    onUpdatesServed(listener) {
+      servedListeners.add(listener);
+      return () => servedListeners.delete(listener);
     },
     async close() {
       if (waiting) clearTimeout(waiting.timer);
