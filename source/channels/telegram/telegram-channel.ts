@@ -164,6 +164,7 @@ export class TelegramChannel implements Channel {
           const me = await this.#api.getMe(grammySignal(this.#stop.signal));
           this.#bot = { id: me.id, username: me.username };
           this.#status.identity = `@${me.username}`;
+          this.#set('running');
         }
         this.#poll = new AbortController();
         const updates = await this.#api.getUpdates(
