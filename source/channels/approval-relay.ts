@@ -39,7 +39,8 @@ function describe(record: ApprovalRecord): string {
 }
 
 function outcome(record: ApprovalRecord): string {
-  const what = record.status === 'expired' ? `Expired (${record.resolvedBy ?? 'timeout'})` : `${DECIDED[record.decision ?? 'deny']} by ${record.resolvedBy ?? 'someone'}`;
+  const what =
+    record.status === 'expired' ? `Expired (${record.resolvedBy ?? 'timeout'})` : `${DECIDED[record.decision ?? 'deny']} by ${record.resolvedBy ?? 'someone'}`;
   return `${what}\n\n${fenced(record.command)}`;
 }
 

@@ -134,7 +134,13 @@ export class ChannelsService implements Service {
 
   status(): ChannelStatusInfo[] {
     const running = [...this.#telegram.values()].map((channel) => clean(channel.status()));
-    const broken = this.#broken.map((b) => ({ channel: TELEGRAM_CHANNEL, accountId: b.accountId, state: 'error' as const, reason: b.reason, reconnectAttempts: 0 }));
+    const broken = this.#broken.map((b) => ({
+      channel: TELEGRAM_CHANNEL,
+      accountId: b.accountId,
+      state: 'error' as const,
+      reason: b.reason,
+      reconnectAttempts: 0,
+    }));
     return [...running, ...broken];
   }
 
@@ -149,7 +155,9 @@ export class ChannelsService implements Service {
     const text = approved.owner
       ? 'You are paired with this assistant, as its owner: you can talk to it here now, and approvals will come to you.'
       : 'You are paired with this assistant: you can talk to it here now.';
-    const result = channel ? await channel.send({ channel: TELEGRAM_CHANNEL, accountId: approved.accountId, peer: { kind: 'direct', id: approved.chatId } }, { text }) : undefined;
+    const result = channel
+      ? await channel.send({ channel: TELEGRAM_CHANNEL, accountId: approved.accountId, peer: { kind: 'direct', id: approved.chatId } }, { text })
+      : undefined;
     return { approved, told: result?.delivered === true };
   }
 
@@ -224,7 +232,11 @@ export class ChannelsService implements Service {
     core.log.warn(message);
     try {
       const session = await core.sessions.registry.open(reply.sessionKey);
-      session.append({ type: 'custom', customType: 'delivery_failed', data: { runId: reply.runId, messageId: reply.messageId, channel: TELEGRAM_CHANNEL, error } });
+      session.append({
+        type: 'custom',
+        customType: 'delivery_failed',
+        data: { runId: reply.runId, messageId: reply.messageId, channel: TELEGRAM_CHANNEL, error },
+      });
     } catch (failure) {
       core.log.warn(`could not record the failed delivery in ${reply.sessionKey}: ${String(failure)}`);
     }
@@ -239,7 +251,13 @@ export class ChannelsService implements Service {
   }
 
   #requestPairing(accountId: string, request: { senderId: string; senderName: string; chatId: string }): string | undefined {
-    const issued = this.pairing.request({ channel: TELEGRAM_CHANNEL, accountId, senderId: request.senderId, senderName: request.senderName, chatId: request.chatId });
+    const issued = this.pairing.request({
+      channel: TELEGRAM_CHANNEL,
+      accountId,
+      senderId: request.senderId,
+      senderName: request.senderName,
+      chatId: request.chatId,
+    });
     if (!issued) {
       this.#c.log.warn(`telegram ${accountId}: ${request.senderName} asked to pair, but 3 codes are already pending; answer them with \`claw pairing list\``);
       return undefined;
@@ -286,7 +304,13 @@ export class ChannelsService implements Service {
     return bound?.match.accountId ?? [...this.#telegram.keys()][0];
   }
 
-  #resolveTarget(input: { agentId: string; sessionKey: string; channel?: string | undefined; to?: string | undefined; threadId?: string | undefined }): TargetResolution {
+  #resolveTarget(input: {
+    agentId: string;
+    sessionKey: string;
+    channel?: string | undefined;
+    to?: string | undefined;
+    threadId?: string | undefined;
+  }): TargetResolution {
     const config = this.#c.config.current;
     const own = this.#sessionRoutes.get(input.sessionKey);
     const known = [...this.#telegram.keys()].map((id) => `${TELEGRAM_CHANNEL}:${id}`);

@@ -7,7 +7,13 @@ import type { ChannelOutbound } from './channel.js';
 export type TargetResolution = { ok: true; outbound: ChannelOutbound; route: ReplyRoute; ownChat: boolean } | { ok: false; error: string };
 
 export interface MessageToolHost {
-  resolve(input: { agentId: string; sessionKey: string; channel?: string | undefined; to?: string | undefined; threadId?: string | undefined }): TargetResolution;
+  resolve(input: {
+    agentId: string;
+    sessionKey: string;
+    channel?: string | undefined;
+    to?: string | undefined;
+    threadId?: string | undefined;
+  }): TargetResolution;
   /** A send to the turn's own chat: the final reply with the same text is then not sent again. */
   sentToOwnChat(sessionKey: string, text: string): void;
 }
@@ -44,7 +50,8 @@ export function createMessageTool(host: MessageToolHost): ToolDefinition<z.outpu
       if (!target.ok) return toolError(target.error);
       const { outbound, route } = target;
       const where = `${route.channel}${route.accountId ? `:${route.accountId}` : ''} chat ${route.peer?.id ?? '?'}`;
-      if (args.action !== 'send' && !args.replyTo) return toolError(`action "${args.action}" needs replyTo: the id of the message to ${args.action === 'reply' ? 'reply to' : args.action}`);
+      if (args.action !== 'send' && !args.replyTo)
+        return toolError(`action "${args.action}" needs replyTo: the id of the message to ${args.action === 'reply' ? 'reply to' : args.action}`);
       const messageId = args.replyTo ? platformMessageId(args.replyTo) : undefined;
       const result =
         args.action === 'react'
@@ -57,9 +64,12 @@ export function createMessageTool(host: MessageToolHost): ToolDefinition<z.outpu
             });
       if (!result.delivered) return toolError(`Not delivered to ${where}: ${result.error ?? 'unknown error'}`);
       if (target.ownChat && args.action === 'send') host.sentToOwnChat(context.sessionKey, args.text);
-      return toolOk(`${args.action === 'react' ? 'Reacted' : args.action === 'edit' ? 'Edited' : 'Sent'} on ${where} (message ${result.messageIds.join(', ')}).`, {
-        messageIds: result.messageIds,
-      });
+      return toolOk(
+        `${args.action === 'react' ? 'Reacted' : args.action === 'edit' ? 'Edited' : 'Sent'} on ${where} (message ${result.messageIds.join(', ')}).`,
+        {
+          messageIds: result.messageIds,
+        },
+      );
     },
   });
 }

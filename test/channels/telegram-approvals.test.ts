@@ -16,7 +16,15 @@ async function telegramSession(r: TelegramRig): Promise<void> {
 }
 
 function ask(r: TelegramRig, command: string) {
-  return r.gateway.core.tools.inbox.request({ kind: 'exec', command, cwd: '/work', envKeys: [], reason: 'not in the allowlist', agentId: 'main', sessionKey: SESSION });
+  return r.gateway.core.tools.inbox.request({
+    kind: 'exec',
+    command,
+    cwd: '/work',
+    envKeys: [],
+    reason: 'not in the allowlist',
+    agentId: 'main',
+    sessionKey: SESSION,
+  });
 }
 
 async function buttonsMessage(r: TelegramRig, after: number) {

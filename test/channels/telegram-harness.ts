@@ -47,5 +47,8 @@ export async function startTelegramRig(
 
 /** The text of every sendMessage to one chat, in order. */
 export function sentTo(telegram: FakeTelegram, chatId: number): string[] {
-  return telegram.callsOf('sendMessage').filter((c) => Number(c.params.chat_id) === chatId).map((c) => String(c.params.text));
+  return telegram
+    .callsOf('sendMessage')
+    .filter((c) => Number(c.params.chat_id) === chatId)
+    .map((c) => String(c.params.text));
 }

@@ -38,7 +38,9 @@ describe('telegram pairing', () => {
 
     // A second approved sender is not the owner; an unknown code is refused with the pending ones.
     telegram.pushMessage(bobChat, bob, 'hi');
-    const bobCode = /code is ([A-Z0-9]{8})/.exec(String((await telegram.waitFor((c) => c.method === 'sendMessage' && Number(c.params.chat_id) === bob.id)).params.text))?.[1];
+    const bobCode = /code is ([A-Z0-9]{8})/.exec(
+      String((await telegram.waitFor((c) => c.method === 'sendMessage' && Number(c.params.chat_id) === bob.id)).params.text),
+    )?.[1];
     await expect(client.request('pairing.approve', { code: 'NOPE2345' })).rejects.toThrow(new RegExp(`pending: ${bobCode}`));
     const second = await client.request('pairing.approve', { code: bobCode! });
     expect(second.approved.owner).toBe(false);

@@ -15,7 +15,9 @@ afterEach(async () => {
 });
 
 function channelOn(telegram: FakeTelegram, state: TempState, owner: string, received: InboundMessage[]): TelegramChannel {
-  const config = configSchema.parse({ channels: { telegram: { accounts: { default: { apiRoot: telegram.apiRoot, dmPolicy: 'open', pollTimeoutSeconds: 1 } } } } });
+  const config = configSchema.parse({
+    channels: { telegram: { accounts: { default: { apiRoot: telegram.apiRoot, dmPolicy: 'open', pollTimeoutSeconds: 1 } } } },
+  });
   const account = config.channels.telegram.accounts.default!;
   const channel = new TelegramChannel({
     accountId: 'default',
@@ -45,7 +47,10 @@ describe('telegram long polling', () => {
   it('a second poller on the same token waits for the lock instead of fighting over getUpdates, then takes over', async () => {
     const telegram = await startFakeTelegram({ token: TOKEN });
     const state = makeTempState();
-    cleanups.push(() => state.cleanup(), () => telegram.close());
+    cleanups.push(
+      () => state.cleanup(),
+      () => telegram.close(),
+    );
     const first: InboundMessage[] = [];
     const second: InboundMessage[] = [];
     const a = channelOn(telegram, state, 'gateway-a', first);

@@ -58,7 +58,10 @@ export function inlineToHtml(markdown: string): string {
     .map((part, index) => {
       if (index % 2 === 1) return `<code>${escapeHtml(part.slice(1, -1))}</code>`;
       let html = escapeHtml(part);
-      html = html.replace(/\[([^\]\n]+)\]\(((?:https?|tg|mailto):[^)\s]+)\)/g, (_m, label: string, url: string) => `<a href="${url.replace(/"/g, '&quot;')}">${label}</a>`);
+      html = html.replace(
+        /\[([^\]\n]+)\]\(((?:https?|tg|mailto):[^)\s]+)\)/g,
+        (_m, label: string, url: string) => `<a href="${url.replace(/"/g, '&quot;')}">${label}</a>`,
+      );
       html = html.replace(/\*\*([^*\n]+?)\*\*/g, '<b>$1</b>');
       html = html.replace(/(^|[^\w])__([^_\n]+?)__(?!\w)/g, '$1<b>$2</b>');
       html = html.replace(/~~([^~\n]+?)~~/g, '<s>$1</s>');

@@ -123,7 +123,15 @@ export class TelegramSender {
       return await run(html, true);
     } catch (error) {
       if (!(error instanceof GrammyError) || error.error_code !== 400 || !BAD_ENTITIES.test(error.description)) throw error;
-      return run(html.replace(/<[^>]+>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&'), false);
+      return run(
+        html
+          .replace(/<[^>]+>/g, '')
+          .replace(/&lt;/g, '<')
+          .replace(/&gt;/g, '>')
+          .replace(/&quot;/g, '"')
+          .replace(/&amp;/g, '&'),
+        false,
+      );
     }
   }
 

@@ -33,7 +33,8 @@ export const run: CommandRun = async ({ args, flags }) => {
           const minutes = Math.max(0, Math.round((p.expiresAt - Date.now()) / 60_000));
           process.stdout.write(`${p.code}  ${p.channel}:${p.accountId}  ${p.senderName ?? p.senderId} (${p.senderId})  expires in ${minutes} min\n`);
         }
-        for (const a of list.approved) process.stdout.write(`approved  ${a.channel}:${a.accountId}  ${a.senderName ?? a.senderId} (${a.senderId})${a.owner ? '  owner' : ''}\n`);
+        for (const a of list.approved)
+          process.stdout.write(`approved  ${a.channel}:${a.accountId}  ${a.senderName ?? a.senderId} (${a.senderId})${a.owner ? '  owner' : ''}\n`);
       }
       return 0;
     }

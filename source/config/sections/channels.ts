@@ -43,7 +43,9 @@ export const telegramAccount = z
   });
 
 export const channelsSection = z.strictObject({
-  telegram: z.strictObject({ accounts: z.record(z.string().regex(/^[a-z0-9][a-z0-9_-]*$/i, 'an account id like "default"'), telegramAccount).default({}) }).prefault({}),
+  telegram: z
+    .strictObject({ accounts: z.record(z.string().regex(/^[a-z0-9][a-z0-9_-]*$/i, 'an account id like "default"'), telegramAccount).default({}) })
+    .prefault({}),
 });
 
 export type ChannelsConfig = z.output<typeof channelsSection>;
