@@ -34,7 +34,7 @@ export const approvedSender = z.strictObject({
   owner: z.boolean(),
 });
 
-const pairingCode = z.strictObject({ code: z.string().min(1).max(32) });
+const pairingCode = z.strictObject({ code: z.string().min(1).max(32), idempotencyKey: z.string().max(128).optional() });
 
 export const channelMethods = {
   'channels.status': defineMethod({
