@@ -87,6 +87,7 @@ export class ChannelsService implements Service {
         core.log.warn(`telegram ${accountId}: ${(error as Error).message}`);
         continue;
       }
+      core.log.addSecret(token);
       const channel = new TelegramChannel({
         accountId,
         token,
