@@ -87,7 +87,13 @@ async function outbound(): Promise<{ p50: number; p99: number }> {
     const before = r.telegram.calls.length;
     const t0 = performance.now();
     const arrived = r.telegram.waitFor((c) => r.telegram.calls.indexOf(c) >= before && c.method === 'sendMessage').then(() => performance.now());
-    void r.gateway.core.outbound.deliver(route, { sessionKey: 'agent:main:telegram:direct:5000', runId: `r${i}`, messageId: `m${i}`, status: 'replied', text: `reply **${i}**` });
+    void r.gateway.core.outbound.deliver(route, {
+      sessionKey: 'agent:main:telegram:direct:5000',
+      runId: `r${i}`,
+      messageId: `m${i}`,
+      status: 'replied',
+      text: `reply **${i}**`,
+    });
     samples.push((await arrived) - t0);
   }
   await r.close();

@@ -17,9 +17,13 @@ describe('telegram poll watchdog and failures', () => {
   it('restarts a poll that has not completed for 120 s', async () => {
     const telegram = await startFakeTelegram({ token: TOKEN });
     const state = makeTempState();
-    cleanups.push(() => state.cleanup(), () => telegram.close());
+    cleanups.push(
+      () => state.cleanup(),
+      () => telegram.close(),
+    );
     const clock = new ManualClock();
-    const account = configSchema.parse({ channels: { telegram: { accounts: { default: { apiRoot: telegram.apiRoot, pollTimeoutSeconds: 50 } } } } }).channels.telegram.accounts.default!;
+    const account = configSchema.parse({ channels: { telegram: { accounts: { default: { apiRoot: telegram.apiRoot, pollTimeoutSeconds: 50 } } } } }).channels
+      .telegram.accounts.default!;
     const warnings: string[] = [];
     const channel = new TelegramChannel({
       accountId: 'default',
@@ -63,7 +67,7 @@ describe('telegram poll watchdog and failures', () => {
         channel: 'telegram',
         accountId: 'default',
         state: 'error',
-        reason: 'channels.telegram.accounts.default.tokenEnv: CLAW_TEST_NO_SUCH_TOKEN is not set in the gateway\'s environment',
+        reason: "channels.telegram.accounts.default.tokenEnv: CLAW_TEST_NO_SUCH_TOKEN is not set in the gateway's environment",
         reconnectAttempts: 0,
       },
     ]);

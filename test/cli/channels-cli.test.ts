@@ -51,9 +51,9 @@ describe('claw channels and claw pairing', () => {
     writeRawConfig(state.paths.config, telegramConfig(state, telegram));
     const gateway: GatewayChild = await startGatewayChild(state, { CLAW_TEST_RUNNER: 'echo' });
     cleanups.push(() => gateway.stop());
-    await expect.poll(async () => (await runCli(['channels', 'status'], state.env)).stdout, { timeout: 10_000, interval: 200 }).toContain(
-      'telegram:default  running  @claw_test_bot',
-    );
+    await expect
+      .poll(async () => (await runCli(['channels', 'status'], state.env)).stdout, { timeout: 10_000, interval: 200 })
+      .toContain('telegram:default  running  @claw_test_bot');
     telegram.pushMessage(aliceChat, alice, 'let me in');
     const asked = await telegram.waitFor((c) => c.method === 'sendMessage');
     const code = /code is ([A-Z0-9]{8})/.exec(String(asked.params.text))![1]!;
