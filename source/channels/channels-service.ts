@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { ClawConfig } from '../config/index.js';
 import type { AcceptResult, Core, DeliveryResult, OutboundReply, Service, ServiceHealth } from '../core/index.js';
 import type { ChannelStatusInfo, ReplyRoute } from '../protocol/index.js';
-import { routeInbound } from '../routing/index.js';
+import { parseSessionKey, routeInbound } from '../routing/index.js';
 import { ApprovalRelay, type OwnerChat } from './approval-relay.js';
 import type { ChannelStatus } from './channel.js';
 import type { InboundMessage } from './inbound.js';
@@ -279,11 +279,19 @@ export class ChannelsService implements Service {
 
   #ownerFor(sessionKey: string): OwnerChat | undefined {
     const route = this.#sessionRoutes.get(sessionKey);
-    if (route?.channel !== TELEGRAM_CHANNEL || !route.accountId) return undefined;
-    const channel = this.#telegram.get(route.accountId);
-    const ownerId = this.#ownerId(route.accountId);
+    // After a restart no message has come in yet: the key itself names a Telegram session.
+    const parsed = route ? undefined : parseSessionKey(sessionKey);
+    const accountId =
+      route?.channel === TELEGRAM_CHANNEL
+        ? route.accountId
+        : parsed?.channel === TELEGRAM_CHANNEL
+          ? (parsed.accountId ?? [...this.#telegram.keys()][0])
+          : undefined;
+    if (!accountId) return undefined;
+    const channel = this.#telegram.get(accountId);
+    const ownerId = this.#ownerId(accountId);
     if (!channel || !ownerId) return undefined;
-    return { outbound: channel, ownerId, route: { channel: TELEGRAM_CHANNEL, accountId: route.accountId, peer: { kind: 'direct', id: ownerId } } };
+    return { outbound: channel, ownerId, route: { channel: TELEGRAM_CHANNEL, accountId, peer: { kind: 'direct', id: ownerId } } };
   }
 
   #workspaceFor(message: InboundMessage): string {

@@ -22,10 +22,3 @@ export interface InboundMessage {
 
 /** Where a channel hands its messages: resolves once the message is durable (or known as a duplicate). */
 export type InboundSink = (message: InboundMessage) => Promise<{ runId: string; status: 'started' | 'queued' | 'duplicate' | 'dropped' }>;
-
-/** A channel adapter (Telegram, webhook, …): normalises its traffic into InboundMessage. */
-export interface ChannelPlugin {
-  readonly id: string;
-  start(sink: InboundSink): Promise<void>;
-  stop(): Promise<void>;
-}
