@@ -50,7 +50,7 @@ async function killChain(chain: number): Promise<{ texts: string[]; replies: str
     }
     const gateway = await startGatewayChild(state, { CLAW_TEST_RUNNER: 'echo' });
     try {
-      await expect.poll(() => new Set(sentTo(telegram, alice.id)).size, { timeout: 30_000, interval: 100 }).toBeGreaterThanOrEqual(texts.length);
+      await expect.poll(() => new Set(sentTo(telegram, alice.id)).size, { timeout: 60_000, interval: 100 }).toBeGreaterThanOrEqual(texts.length);
       // A duplicate would come within the next poll.
       await new Promise((resolve) => setTimeout(resolve, 500));
       return { texts, replies: sentTo(telegram, alice.id), conflicts: telegram.conflicts };
@@ -73,5 +73,5 @@ describe('telegram under kill -9', () => {
       expect(replies).toHaveLength(texts.length);
       expect(conflicts).toBe(0);
     }
-  }, 150_000);
+  }, 300_000);
 });
