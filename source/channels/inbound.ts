@@ -15,6 +15,8 @@ export interface InboundMessage {
   text: string;
   senderId?: string | undefined;
   senderName?: string | undefined;
+  /** Media saved under the workspace; the text also names them, so the model sees them. */
+  attachments?: ReadonlyArray<{ kind: 'photo' | 'document' | 'voice' | 'audio' | 'video'; path: string }> | undefined;
   queueMode?: QueueMode | undefined;
   /**
    * A turn the owner did not ask for (a heartbeat, a cron system event): its
@@ -29,10 +31,3 @@ export interface InboundMessage {
 
 /** Where a channel hands its messages: resolves once the message is durable (or known as a duplicate). */
 export type InboundSink = (message: InboundMessage) => Promise<{ runId: string; status: 'started' | 'queued' | 'duplicate' | 'dropped' }>;
-
-/** A channel adapter (Telegram, webhook, …): normalises its traffic into InboundMessage. */
-export interface ChannelPlugin {
-  readonly id: string;
-  start(sink: InboundSink): Promise<void>;
-  stop(): Promise<void>;
-}

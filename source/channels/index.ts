@@ -1,2 +1,10 @@
-export type { InboundMessage, InboundSink, ChannelPlugin } from './inbound.js';
+export type { InboundMessage, InboundSink } from './inbound.js';
 export { inboundFromChatSend, TUI_CHANNEL, type ChatSendInput } from './tui-channel.js';
+export type { Channel, ChannelOutbound, ChannelReply, ChannelSendResult, ChannelStatus } from './channel.js';
+export { ReconnectPolicy, type ReconnectPolicyOptions } from './reconnect.js';
+export { ChannelsService, type ChannelsServiceOptions } from './channels-service.js';
+export { PairingError, PairingStore, PAIRING_CODE_TTL_MS, MAX_PENDING_PAIRINGS, type PendingPairing, type ApprovedSender } from './pairing-store.js';
+export { StreamedReply, STREAM_EDIT_INTERVAL_MS } from './stream-reply.js';
+export { markdownToTelegramHtml, splitTelegramHtml, escapeHtml, TELEGRAM_TEXT_LIMIT } from './telegram/format.js';
+export { saveTelegramToken, checkTelegramToken, telegramCredentialFile } from './telegram/token.js';
+export { TELEGRAM_CHANNEL } from './telegram/telegram-inbound.js';

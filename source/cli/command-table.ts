@@ -129,6 +129,16 @@ export const commandTable: Record<string, CommandEntry> = {
     usage: ['claw hooks list|check [--json]', 'claw hooks enable|disable NAME', 'claw hooks token', "claw hooks test NAME --json '{…}'"],
     load: async () => (await import('./commands/hooks.js')).run,
   },
+  channels: {
+    summary: 'chat channels (Telegram): list accounts, their live status, store a bot token',
+    usage: ['claw channels list|status [--json]', 'claw channels login telegram [--account ID]'],
+    load: async () => (await import('./commands/channels.js')).run,
+  },
+  pairing: {
+    summary: 'who may DM the bot: pending pairing codes, approve, deny',
+    usage: ['claw pairing [list] [--json]', 'claw pairing approve|deny CODE'],
+    load: async () => (await import('./commands/pairing.js')).run,
+  },
   cron: {
     summary: 'scheduled jobs: list, add, edit, remove, run now, past runs',
     usage: [

@@ -11,6 +11,7 @@ import { compactionSection } from './sections/compaction.js';
 import { skillsSection } from './sections/skills.js';
 import { hooksSection } from './sections/hooks.js';
 import { acpSection } from './sections/acp.js';
+import { channelsSection } from './sections/channels.js';
 
 /**
  * The whole of claw.json. Each section lives in its own file next to its
@@ -33,6 +34,7 @@ export const configSchema = z
     skills: skillsSection.prefault({}),
     hooks: hooksSection.prefault({}),
     acp: acpSection.prefault({}),
+    channels: channelsSection.prefault({}),
   })
   .superRefine(checkBindingAgents);
 

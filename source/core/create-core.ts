@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { AgentRuntime, createAgentSlashCommand, createSessionsTools } from '../agent/index.js';
+import { ChannelsService, type ChannelsServiceOptions } from '../channels/index.js';
 import { readGatewayTokenSync, skillEnvSecrets, systemClock, type ClawConfig, type Clock, type StatePaths } from '../config/index.js';
 import { HooksService, type HooksServiceOptions } from '../hooks/index.js';
 import type { AgentEventPayload, ChatEventPayload, ContextPayload, GatewaySnapshot } from '../protocol/index.js';
@@ -51,6 +52,8 @@ export interface CoreOptions {
   hooks?: Pick<HooksServiceOptions, 'bundledDir' | 'userDir' | 'parentEnv'>;
   /** Subsystems added on top of the built-ins, started after them in this order. */
   services?: readonly Service[];
+  /** Channel adapters' waits (tests shorten them). */
+  channels?: Omit<ChannelsServiceOptions, 'env'>;
 }
 
 const LANES_EVENT_INTERVAL_MS = 100;
@@ -86,6 +89,7 @@ export class Core {
   readonly hooks: HooksService;
   readonly schedule = new ScheduleService();
   readonly subagents = new SubagentsService();
+  readonly channels: ChannelsService;
   /** Full-text search over every transcript of the agent (`/search`, Ctrl+F). */
   readonly search: SessionsSearchHandler;
   readonly services: readonly Service[];
@@ -263,6 +267,7 @@ export class Core {
       gatewayToken: () => readGatewayTokenSync(paths, options.env ?? process.env),
       ...options.hooks,
     });
+    this.channels = new ChannelsService({ ...options.channels, env: options.env ?? process.env });
     this.services = [
       this.memory,
       { name: 'skills', start: () => skills.start(), stop: () => skills.stop() },
@@ -270,6 +275,7 @@ export class Core {
       this.hooks,
       this.schedule,
       this.subagents,
+      this.channels,
       ...(options.services ?? []),
     ];
   }

@@ -2,6 +2,7 @@ import { createCore, type Core, type CoreOptions } from '../core/index.js';
 import type { GatewayModule, ModuleFactory } from './module.js';
 import { agentsRpc } from './rpc/agents-rpc.js';
 import { hooksRpc } from './rpc/hooks-rpc.js';
+import { channelsRpc } from './rpc/channels-rpc.js';
 import { mcpRpc } from './rpc/mcp-rpc.js';
 import { servicesRpc } from './rpc/services-rpc.js';
 import { scheduleRpc } from './rpc/schedule-rpc.js';
@@ -24,6 +25,7 @@ export function coreGatewayModule(core: Core): GatewayModule {
       ...setupRpc(core),
       ...subagentsRpc(core),
       ...agentsRpc(core),
+      ...channelsRpc(core),
     },
     snapshot: () => core.snapshot(),
     healthChecks: () => core.health(),

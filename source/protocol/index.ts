@@ -32,3 +32,5 @@ export * from './events/messages.js';
 export * from './events/skills.js';
 export * from './methods/setup.js';
 export * from './methods/subagents.js';
+export * from './methods/channels.js';
+export * from './events/channels.js';

@@ -28,7 +28,7 @@ const profileEntries: Record<ToolProfile, readonly string[]> = {
   // heartbeat_respond is how a heartbeat stays quiet: every profile keeps it.
   minimal: ['session_status', 'heartbeat_respond'],
   messaging: ['group:messaging', 'sessions_list', 'sessions_history', 'sessions_send', 'session_status', 'heartbeat_respond'],
-  coding: ['group:fs', 'group:runtime', 'group:sessions', 'group:memory', 'group:web', 'group:mcp', 'heartbeat_respond'],
+  coding: ['group:fs', 'group:runtime', 'group:sessions', 'group:memory', 'group:web', 'group:mcp', 'heartbeat_respond', 'message'],
   full: toolGroups.map((group) => `group:${group}`),
 };
 
@@ -90,6 +90,9 @@ export interface PolicyScope {
   subagentRole?: string;
 }
 
+/** What a session type gets when the config says nothing about it: a subagent does not message people on its own. */
+const defaultSessionTypeLayers: Record<string, PolicyLayer> = { subagent: { deny: ['message'] } };
+
 /**
  * The four pipeline levels for one turn, read from the `tools` config section;
  * `agentLayer` (an `agents.list[].tools` entry) replaces `tools.agents.<id>`.
@@ -100,7 +103,7 @@ export function policyLayers(config: ToolsPolicyConfig, scope: PolicyScope, agen
   return [
     global,
     agentLayer ?? config.agents?.[scope.agentId] ?? {},
-    config.sessionTypes?.[scope.sessionType] ?? {},
+    config.sessionTypes?.[scope.sessionType] ?? defaultSessionTypeLayers[scope.sessionType] ?? {},
     scope.subagentRole ? (config.subagentRoles?.[scope.subagentRole] ?? {}) : {},
   ];
 }

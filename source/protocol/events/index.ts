@@ -4,6 +4,7 @@ import { scheduleEvents } from './schedule.js';
 import { messageEvents } from './messages.js';
 import { mcpEvents } from './mcp.js';
 import { skillsEvents } from './skills.js';
+import { channelsEvents } from './channels.js';
 
 /** Every event the gateway pushes; subsystems add theirs in files of their own. */
 export const events = {
@@ -13,4 +14,5 @@ export const events = {
   ...messageEvents,
   ...mcpEvents,
   ...skillsEvents,
+  ...channelsEvents,
 };

@@ -14,6 +14,7 @@ import { mcpElicitationMethods } from './mcp-elicitation.js';
 import { setupMethods } from './setup.js';
 import { subagentMethods } from './subagents.js';
 import { agentMethods } from './agents.js';
+import { channelMethods } from './channels.js';
 
 /**
  * Every RPC method the gateway may serve. A subsystem adds its methods in a
@@ -37,4 +38,5 @@ export const methods = {
   ...setupMethods,
   ...subagentMethods,
   ...agentMethods,
+  ...channelMethods,
 };

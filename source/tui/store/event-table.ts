@@ -28,6 +28,24 @@ export const eventTable: { [E in EventName]?: Reducer<E> } = {
     updateChat(state, state.currentKey, (log) =>
       appendItems(log, [{ kind: 'notice', id: `skills:${payload.agentId}:${payload.generation}`, text: payload.notice }]),
     ),
+  'pairing.requested': (state, payload) =>
+    updateChat(state, state.currentKey, (log) => appendItems(log, [{ kind: 'notice', id: `pairing:${payload.pairing.code}`, text: payload.notice }])),
+  'channels.status': (state, payload) =>
+    updateChat(state, state.currentKey, (log) =>
+      appendItems(
+        log,
+        payload.channels
+          .filter(
+            (channel) =>
+              channel.state === 'error' && !log.items.some((item) => item.id === `channel-error:${channel.channel}:${channel.accountId}:${channel.reason}`),
+          )
+          .map((channel) => ({
+            kind: 'notice' as const,
+            id: `channel-error:${channel.channel}:${channel.accountId}:${channel.reason}`,
+            text: `${channel.channel}:${channel.accountId} is in error: ${channel.reason ?? 'no reason given'} (\`claw channels status\`)`,
+          })),
+      ),
+    ),
   shutdown: (state, payload) => ({ ...state, conn: { ...state.conn, reason: `gateway stopping: ${payload.reason}` } }),
 };
 

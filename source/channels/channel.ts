@@ -1,0 +1,54 @@
+import type { ReplyRoute } from '../protocol/index.js';
+import type { InboundSink } from './inbound.js';
+
+/** What `claw channels status` shows for one account of a channel. */
+export interface ChannelStatus {
+  channel: string;
+  accountId: string;
+  state: 'starting' | 'running' | 'reconnecting' | 'error' | 'stopped';
+  /** Why the channel is reconnecting or in error; what to do about it. */
+  reason?: string | undefined;
+  /** The platform identity, e.g. the bot's @username. */
+  identity?: string | undefined;
+  lastInboundAt?: number | undefined;
+  lastOutboundAt?: number | undefined;
+  reconnectAttempts: number;
+}
+
+/** A reply a channel sends: text (Markdown from the model), optional buttons, an edit of an earlier message. */
+export interface ChannelReply {
+  text: string;
+  /** Answer to this platform message (a quote/reply where the platform has one). */
+  replyTo?: string | undefined;
+  /** Replace this platform message's text instead of sending a new one (streaming). */
+  edit?: string | undefined;
+  buttons?: ReadonlyArray<ReadonlyArray<{ label: string; data: string }>> | undefined;
+  silent?: boolean | undefined;
+}
+
+export interface ChannelSendResult {
+  delivered: boolean;
+  /** Platform ids of the messages sent (a long reply is several). */
+  messageIds: string[];
+  error?: string | undefined;
+}
+
+/** The outbound half: how text reaches one of the channel's chats. */
+export interface ChannelOutbound {
+  send(route: ReplyRoute, reply: ChannelReply): Promise<ChannelSendResult>;
+  /** Adds an emoji reaction to a platform message; channels without reactions say so in the error. */
+  react(route: ReplyRoute, messageId: string, emoji: string): Promise<ChannelSendResult>;
+}
+
+/**
+ * A channel adapter, both halves: inbound (start/stop, normalising platform
+ * updates into InboundMessage for the sink) and outbound (send/react), plus
+ * its status. A channel's failure is its own: it never throws into another.
+ */
+export interface Channel extends ChannelOutbound {
+  readonly id: string;
+  readonly accountId: string;
+  start(sink: InboundSink): Promise<void>;
+  stop(): Promise<void>;
+  status(): ChannelStatus;
+}

@@ -1,0 +1,289 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { Api, GrammyError } from 'grammy';
+import type { Message, Update } from 'grammy/types';
+import { sleepOn, type Clock, type TelegramAccountConfig, type TimerHandle } from '../../config/index.js';
+import type { ReplyRoute } from '../../protocol/index.js';
+import type { Channel, ChannelReply, ChannelSendResult, ChannelStatus } from '../channel.js';
+import type { InboundMessage, InboundSink } from '../inbound.js';
+import { ReconnectPolicy } from '../reconnect.js';
+import { OffsetStore, PollerLock } from './poll-state.js';
+import { decideAccess, mediaOf, senderName, TELEGRAM_CHANNEL } from './telegram-inbound.js';
+import { describeTelegramError, TelegramSender } from './telegram-send.js';
+
+export interface CallbackPress {
+  id: string;
+  senderId: string;
+  senderName: string;
+  data: string;
+  chatId: string;
+  messageId: string;
+}
+
+export interface TelegramChannelOptions {
+  accountId: string;
+  token: string;
+  config: () => TelegramAccountConfig;
+  clock: Clock;
+  /** `<state>/channels/telegram`: the poller locks and offsets. */
+  stateDir: string;
+  /** Names this poller in the lock file (unique per gateway instance). */
+  lockOwner: string;
+  /** The workspace folder a message's media is saved under. */
+  workspaceFor(message: InboundMessage): string;
+  isApproved(senderId: string): boolean;
+  /** An unknown sender under dmPolicy pairing: the text to send them, or undefined to stay silent. */
+  onPairing(request: { senderId: string; senderName: string; chatId: string }): string | undefined;
+  /** An inline button press; resolves to the toast shown to the presser. */
+  onCallback(press: CallbackPress): Promise<string>;
+  onStatus(): void;
+  warn(message: string): void;
+  /** Tests shorten these; defaults per SPEC. */
+  reconnectFirstDelayMs?: number;
+  lockRetryMs?: number;
+  watchdogMs?: number;
+}
+
+const WATCHDOG_MS = 120_000;
+
+type GrammySignal = Parameters<Api['getMe']>[0];
+/** grammY's Node typings name a polyfill's AbortSignal; Node's own is what it receives at run time. */
+const grammySignal = (signal: AbortSignal): GrammySignal => signal as unknown as GrammySignal;
+const LOCK_RETRY_MS = 5_000;
+
+/**
+ * One Telegram bot account over long polling (webhook mode is out of
+ * scope). The getUpdates offset is committed only after every update below
+ * it was handed to the sink and the sink resolved (the inbound journal has
+ * it), so a crash re-reads what was not yet durable and the journal's
+ * dedupe drops the copies.
+ */
+export class TelegramChannel implements Channel {
+  readonly id = TELEGRAM_CHANNEL;
+  readonly accountId: string;
+  readonly #options: TelegramChannelOptions;
+  readonly #api: Api;
+  readonly #sender: TelegramSender;
+  readonly #lock: PollerLock;
+  readonly #offsets: OffsetStore;
+  readonly #reconnect: ReconnectPolicy;
+  readonly #stop = new AbortController();
+  #status: ChannelStatus;
+  #bot: { id: number; username: string } | undefined;
+  #poll: AbortController | undefined;
+  #lastPollEnded: number;
+  #watchdog: TimerHandle | undefined;
+  #loop: Promise<void> | undefined;
+
+  constructor(options: TelegramChannelOptions) {
+    this.#options = options;
+    this.accountId = options.accountId;
+    this.#api = new Api(options.token, { apiRoot: options.config().apiRoot });
+    this.#sender = new TelegramSender({ api: this.#api, token: options.token, clock: options.clock });
+    this.#lock = new PollerLock(join(options.stateDir, 'locks'), options.token, options.lockOwner);
+    this.#offsets = new OffsetStore(join(options.stateDir, 'offsets'), options.token);
+    this.#reconnect = new ReconnectPolicy({ clock: options.clock, ...(options.reconnectFirstDelayMs ? { firstDelayMs: options.reconnectFirstDelayMs } : {}) });
+    this.#status = { channel: TELEGRAM_CHANNEL, accountId: options.accountId, state: 'stopped', reconnectAttempts: 0 };
+    this.#lastPollEnded = options.clock.now();
+  }
+
+  status(): ChannelStatus {
+    return { ...this.#status, reconnectAttempts: this.#reconnect.attempts, lastOutboundAt: this.#sender.lastSentAt };
+  }
+
+  /** The bot's own user id (approval buttons are checked against the chat they were sent to). */
+  get botId(): number | undefined {
+    return this.#bot?.id;
+  }
+
+  async start(sink: InboundSink): Promise<void> {
+    this.#set('starting');
+    this.#loop = this.#run(sink).catch((error: unknown) => this.#set('error', `polling stopped: ${describeTelegramError(error, this.#options.token)}`));
+    const every = Math.min(30_000, this.#options.watchdogMs ?? WATCHDOG_MS);
+    const tick = (): void => {
+      this.#checkWatchdog();
+      if (!this.#stop.signal.aborted) this.#watchdog = this.#options.clock.setTimer(tick, every);
+    };
+    this.#watchdog = this.#options.clock.setTimer(tick, every);
+  }
+
+  async stop(): Promise<void> {
+    this.#stop.abort(new Error('channel stopped'));
+    this.#poll?.abort(new Error('channel stopped'));
+    if (this.#watchdog) this.#options.clock.clearTimer(this.#watchdog);
+    this.#reconnect.cancel();
+    await this.#loop;
+    this.#lock.release();
+    this.#set('stopped');
+  }
+
+  send(route: ReplyRoute, reply: ChannelReply): Promise<ChannelSendResult> {
+    return this.#sender.send(route, reply);
+  }
+
+  react(route: ReplyRoute, messageId: string, emoji: string): Promise<ChannelSendResult> {
+    return this.#sender.react(route, messageId, emoji);
+  }
+
+  typing(route: ReplyRoute): void {
+    this.#sender.typing(route);
+  }
+
+  #set(state: ChannelStatus['state'], reason?: string): void {
+    const changed = this.#status.state !== state || this.#status.reason !== reason;
+    this.#status = { ...this.#status, state, ...(reason ? { reason } : { reason: undefined }) };
+    if (changed) this.#options.onStatus();
+  }
+
+  /** A poll that has not completed for the watchdog's time is aborted, and the loop polls again. */
+  #checkWatchdog(): void {
+    const limit = this.#options.watchdogMs ?? WATCHDOG_MS;
+    if (this.#poll && this.#options.clock.now() - this.#lastPollEnded > limit) {
+      this.#options.warn(`telegram ${this.accountId}: no poll completed for ${Math.round(limit / 1000)} s; restarting polling`);
+      this.#poll.abort(new Error('poll watchdog'));
+    }
+  }
+
+  async #sleep(ms: number): Promise<void> {
+    await sleepOn(this.#options.clock, ms, this.#stop.signal).catch(() => undefined);
+  }
+
+  async #run(sink: InboundSink): Promise<void> {
+    let offset = this.#offsets.read();
+    while (!this.#stop.signal.aborted) {
+      if (!this.#lock.held) {
+        const taken = this.#lock.tryAcquire();
+        if (!taken.acquired) {
+          this.#set('reconnecting', `another gateway (pid ${taken.holder.pid}) is polling this bot; waiting for it to stop`);
+          await this.#sleep(this.#options.lockRetryMs ?? LOCK_RETRY_MS);
+          continue;
+        }
+      }
+      try {
+        if (!this.#bot) {
+          const me = await this.#api.getMe(grammySignal(this.#stop.signal));
+          this.#bot = { id: me.id, username: me.username };
+          this.#status.identity = `@${me.username}`;
+          this.#set('running');
+        }
+        this.#poll = new AbortController();
+        const updates = await this.#api.getUpdates(
+          { offset, timeout: this.#options.config().pollTimeoutSeconds, limit: 100, allowed_updates: ['message', 'callback_query'] },
+          grammySignal(this.#poll.signal),
+        );
+        this.#poll = undefined;
+        this.#lastPollEnded = this.#options.clock.now();
+        this.#reconnect.reset();
+        this.#set('running');
+        for (const update of updates) await this.#handle(update, sink);
+        const last = updates[updates.length - 1];
+        if (last) {
+          offset = last.update_id + 1;
+          await this.#offsets.commit(offset);
+        }
+      } catch (error) {
+        const watchdog = this.#poll?.signal.aborted === true;
+        this.#poll = undefined;
+        this.#lastPollEnded = this.#options.clock.now();
+        if (this.#stop.signal.aborted) break;
+        if (watchdog) continue;
+        if (!(await this.#recover(error))) break;
+      }
+    }
+  }
+
+  /** After a failed poll: wait as Telegram or the reconnect policy says; false when the channel gives up. */
+  async #recover(error: unknown): Promise<boolean> {
+    const described = describeTelegramError(error, this.#options.token);
+    if (error instanceof GrammyError && (error.error_code === 401 || error.error_code === 404)) {
+      this.#set('error', `Telegram refused the bot token (${error.error_code}); check it with @BotFather, then run \`claw channels login telegram\``);
+      return false;
+    }
+    if (error instanceof GrammyError && error.error_code === 429) {
+      await this.#sleep((error.parameters.retry_after ?? 1) * 1000);
+      return true;
+    }
+    const delay = this.#reconnect.next();
+    if (delay === undefined) {
+      this.#set('error', `gave up after ${this.#reconnect.attempts} reconnect attempts: ${described}`);
+      return false;
+    }
+    const why =
+      error instanceof GrammyError && error.error_code === 409
+        ? 'another program is polling this bot (Telegram answered 409); stop it or give this gateway its own bot'
+        : described;
+    this.#set('reconnecting', why);
+    await this.#sleep(delay);
+    return true;
+  }
+
+  async #handle(update: Update, sink: InboundSink): Promise<void> {
+    if (update.callback_query) {
+      const query = update.callback_query;
+      const press: CallbackPress = {
+        id: query.id,
+        senderId: String(query.from.id),
+        senderName: senderName(query.from),
+        data: query.data ?? '',
+        chatId: String(query.message?.chat.id ?? ''),
+        messageId: String(query.message?.message_id ?? ''),
+      };
+      const toast = await this.#options.onCallback(press).catch((error: unknown) => `Could not answer: ${String(error)}`);
+      await this.#sender.answerCallback(query.id, toast);
+      return;
+    }
+    const message = update.message;
+    if (!message || !this.#bot) return;
+    const caption = message.text ?? message.caption ?? '';
+    const decision = decideAccess(message, caption || ' ', {
+      accountId: this.accountId,
+      config: this.#options.config(),
+      bot: this.#bot,
+      isApproved: (id) => this.#options.isApproved(id),
+    });
+    if (decision.action === 'ignore') return;
+    const route: ReplyRoute = { channel: TELEGRAM_CHANNEL, accountId: this.accountId, peer: { kind: 'direct', id: String(message.chat.id) } };
+    if (decision.action === 'pair') {
+      const text = this.#options.onPairing(decision);
+      if (text) await this.#sender.send(route, { text });
+      return;
+    }
+    const inbound = await this.#withMedia(message, decision.message);
+    if (inbound.text.trim() === '') return;
+    this.#status.lastInboundAt = this.#options.clock.now();
+    try {
+      await sink(inbound);
+    } catch (error) {
+      // Refused for good (too long, empty): committing past it is right; anything else retries the poll.
+      if ((error as { code?: unknown }).code !== 'bad_request') throw error;
+      this.#options.warn(`telegram ${this.accountId}: message ${inbound.messageId} refused: ${(error as Error).message}`);
+      await this.#sender.send(route, { text: (error as Error).message, replyTo: String(message.message_id) });
+    }
+  }
+
+  /** Saves a photo, document or voice note under the workspace's inbox/ and names it in the text. */
+  async #withMedia(message: Message, inbound: InboundMessage): Promise<InboundMessage> {
+    const media = mediaOf(message);
+    if (!media) return inbound;
+    const workspace = this.#options.workspaceFor(inbound);
+    const safe = `${message.chat.id}-${message.message_id}-${media.name}`.replace(/[^\w.-]/g, '_');
+    const path = join(workspace, 'inbox', safe);
+    const shown = relative(workspace, path);
+    try {
+      const file = await this.#api.getFile(media.fileId, grammySignal(this.#stop.signal));
+      if (!file.file_path) throw new Error('Telegram gave no file path (files over 20 MB cannot be downloaded by bots)');
+      const response = await fetch(`${this.#options.config().apiRoot}/file/bot${this.#options.token}/${file.file_path}`, { signal: this.#stop.signal });
+      if (!response.ok) throw new Error(`download answered ${response.status}`);
+      await mkdir(join(workspace, 'inbox'), { recursive: true });
+      await writeFile(path, Buffer.from(await response.arrayBuffer()));
+    } catch (error) {
+      const why = describeTelegramError(error, this.#options.token);
+      return { ...inbound, text: `${inbound.text.trim()}\n[${media.kind} not saved: ${why}]`.trim() };
+    }
+    const note =
+      media.kind === 'voice' || media.kind === 'audio'
+        ? `[${media.kind} saved: ${shown} — transcription is not configured, so its words are not available]`
+        : `[${media.kind} saved: ${shown}]`;
+    return { ...inbound, text: `${inbound.text.trim()}\n${note}`.trim(), attachments: [{ kind: media.kind, path }] };
+  }
+}

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { defineMethod } from '../define.js';
+
+export const channelStatus = z.strictObject({
+  channel: z.string(),
+  accountId: z.string(),
+  state: z.enum(['starting', 'running', 'reconnecting', 'error', 'stopped']),
+  reason: z.string().optional(),
+  identity: z.string().optional(),
+  lastInboundAt: z.number().optional(),
+  lastOutboundAt: z.number().optional(),
+  reconnectAttempts: z.number().int(),
+});
+export type ChannelStatusInfo = z.infer<typeof channelStatus>;
+
+export const pendingPairing = z.strictObject({
+  code: z.string(),
+  channel: z.string(),
+  accountId: z.string(),
+  senderId: z.string(),
+  senderName: z.string().optional(),
+  chatId: z.string(),
+  createdAt: z.number(),
+  expiresAt: z.number(),
+});
+
+export const approvedSender = z.strictObject({
+  channel: z.string(),
+  accountId: z.string(),
+  senderId: z.string(),
+  senderName: z.string().optional(),
+  chatId: z.string(),
+  approvedAt: z.number(),
+  owner: z.boolean(),
+});
+
+const pairingCode = z.strictObject({ code: z.string().min(1).max(32), idempotencyKey: z.string().max(128).optional() });
+
+export const channelMethods = {
+  'channels.status': defineMethod({
+    name: 'channels.status',
+    description: 'Every configured channel account with its state (running, reconnecting, error with the reason).',
+    params: z.strictObject({}).optional(),
+    result: z.strictObject({ channels: z.array(channelStatus) }),
+    scope: 'read',
+    mutating: false,
+  }),
+  'pairing.list': defineMethod({
+    name: 'pairing.list',
+    description: 'Pairing codes waiting for an answer, and the senders approved so far.',
+    params: z.strictObject({}).optional(),
+    result: z.strictObject({ pending: z.array(pendingPairing), approved: z.array(approvedSender) }),
+    scope: 'read',
+    mutating: false,
+  }),
+  'pairing.approve': defineMethod({
+    name: 'pairing.approve',
+    description: 'Approve a pairing code: the sender may talk to the agent from now on and is told so.',
+    params: pairingCode,
+    result: z.strictObject({ approved: approvedSender, told: z.boolean() }),
+    scope: 'admin',
+    mutating: true,
+  }),
+  'pairing.deny': defineMethod({
+    name: 'pairing.deny',
+    description: 'Refuse a pairing code; the sender gets no answer.',
+    params: pairingCode,
+    result: z.strictObject({ denied: pendingPairing }),
+    scope: 'admin',
+    mutating: true,
+  }),
+};
