@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { configSchema } from '../../../source/config/index.js';
+import { createProviders } from '../../../source/providers/index.js';
 import { ElicitationInbox, RESOURCE_TOOL_NAME, promptArguments } from '../../../source/tools/mcp/index.js';
+import { startFakeAnthropic } from '../../support/fake-anthropic-server.js';
 import { mcpTestEnv } from '../../support/mcp-env.js';
 import { everythingEntry, startEverythingHttp } from '../../support/mcp-everything.js';
 
@@ -67,8 +70,37 @@ describe.skipIf(!entry)('the reference server-everything from the npm registry',
       expect(long.isError).toBe(false);
       expect(env.updates.some((update) => /^progress \d+\/3/.test(update))).toBe(true);
 
-      const image = await env.registry.invoke(toolNamed(tools, /tiny.?image/i), {}, env.context);
-      expect(image.content).toMatch(/\[image image\/png, \d+ bytes, not shown\]/);
+      const imageTool = toolNamed(tools, /tiny.?image/i);
+      const image = await env.registry.invoke(imageTool, {}, env.context);
+      expect(image.content).toMatch(/\[image 1: image\/png, \d+ bytes\]/);
+      expect(image.media?.[0]).toMatchObject({ kind: 'image', mimeType: 'image/png' });
+      // The image travels to the Anthropic Messages API as an image part of the tool result.
+      const llm = await startFakeAnthropic();
+      cleanups.push(() => llm.close());
+      const providers = createProviders({
+        config: configSchema.parse({
+          models: { providers: { fake: { api: 'anthropic', baseUrl: llm.baseUrl, models: { m: { contextWindow: 32_000 } } } } },
+        }),
+        paths: env.state.paths,
+        env: {},
+      });
+      llm.reply({ text: 'a tiny image' });
+      const kinds: string[] = [];
+      for await (const event of providers.streamTurn({
+        model: 'fake/m',
+        system: '',
+        thinking: 'off',
+        tools: [],
+        messages: [
+          { role: 'user', content: 'show me' },
+          { role: 'assistant', content: [{ type: 'toolCall', id: 'c1', name: imageTool, arguments: {} }] },
+          { role: 'toolResult', toolCallId: 'c1', toolName: imageTool, content: image.content, isError: false, attachments: image.media! },
+        ],
+      }))
+        kinds.push(event.type);
+      expect(kinds).toContain('done');
+      const sent = JSON.stringify(llm.requests[0]!.body);
+      expect(sent).toContain(`{"type":"image","source":{"type":"base64","media_type":"image/png","data":"${image.media![0]!.data}"}}`);
 
       const ask = tools.find((name) => /elicitation/i.test(name) && !/async/i.test(name));
       expect(ask, 'an elicitation tool (offered because claw announces the capability)').toBeDefined();
