@@ -3,6 +3,7 @@ import { appendItems, reduceAgentEvent, reduceChatEvent, updateChat } from './ch
 import { reduceConfigStatus } from './config-reducer.js';
 import { reduceApprovalRequested, reduceApprovalResolved, reduceSessionsChanged } from './reducers.js';
 import { reduceMessageAccepted, reducePresence, reduceProgress } from './live-reducers.js';
+import { reduceSampling } from './mcp-reducers.js';
 import type { TuiState } from './state.js';
 
 type Reducer<E extends EventName> = (state: TuiState, payload: PayloadOf<E>, now: number) => TuiState;
@@ -27,6 +28,7 @@ export const eventTable: { [E in EventName]?: Reducer<E> } = {
     updateChat(state, state.currentKey, (log) =>
       appendItems(log, [{ kind: 'notice', id: `skills:${payload.agentId}:${payload.generation}`, text: payload.notice }]),
     ),
+  'mcp.sampling': (state, payload) => reduceSampling(state, payload),
   shutdown: (state, payload) => ({ ...state, conn: { ...state.conn, reason: `gateway stopping: ${payload.reason}` } }),
 };
 
