@@ -11,6 +11,8 @@ import { isDeliberateKey } from './store/approval-guard.js';
 import type { PaneId } from './store/state.js';
 import { handleSearchKey, openSearch } from './search-keys.js';
 import { handleSessionPickerKey } from './session-picker-keys.js';
+import { handleElicitationKey } from './elicitation-keys.js';
+import { selectActiveElicitation } from './store/elicitation.js';
 import { cycleFocus, hidePane, scrollChat, setUi, showAllPanes, toggleZoom, togglePane } from './ui-actions.js';
 
 import { CTRL_C_WINDOW_MS } from './keymap-constants.js';
@@ -79,6 +81,9 @@ export function handleKey(input: string, key: Key, context: KeyContext, raw?: st
     else if (input === 'a') update((s) => setUi(s, { confirmAlways: approval.id }));
     return;
   }
+
+  const elicitation = selectActiveElicitation(state);
+  if (elicitation) return handleElicitationKey(input, key, context, raw, elicitation, state.ui.lastKeyAt, () => editorKey(input, key, context, raw, []));
 
   if (state.ui.search) return handleSearchKey(input, key, context, raw);
   if (state.ui.sessionPicker) return handleSessionPickerKey(input, key, context, raw);

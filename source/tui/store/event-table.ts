@@ -4,6 +4,7 @@ import { reduceConfigStatus } from './config-reducer.js';
 import { reduceApprovalRequested, reduceApprovalResolved, reduceSessionsChanged } from './reducers.js';
 import { reduceMessageAccepted, reducePresence, reduceProgress } from './live-reducers.js';
 import { reduceSampling } from './mcp-reducers.js';
+import { reduceElicitationRequested, reduceElicitationResolved } from './elicitation.js';
 import type { TuiState } from './state.js';
 
 type Reducer<E extends EventName> = (state: TuiState, payload: PayloadOf<E>, now: number) => TuiState;
@@ -29,6 +30,8 @@ export const eventTable: { [E in EventName]?: Reducer<E> } = {
       appendItems(log, [{ kind: 'notice', id: `skills:${payload.agentId}:${payload.generation}`, text: payload.notice }]),
     ),
   'mcp.sampling': (state, payload) => reduceSampling(state, payload),
+  'mcp.elicitation.requested': (state, payload) => reduceElicitationRequested(state, payload),
+  'mcp.elicitation.resolved': (state, payload) => reduceElicitationResolved(state, payload),
   shutdown: (state, payload) => ({ ...state, conn: { ...state.conn, reason: `gateway stopping: ${payload.reason}` } }),
 };
 

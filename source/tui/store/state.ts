@@ -1,5 +1,6 @@
 import { emptyEditor, type EditorState } from '../editor/editor.js';
 import type { ApprovalRecord, ContextPayload, LanesPayload, PresenceEntry, SearchHit, SessionSummary, SubagentNode } from '../../protocol/index.js';
+import type { ElicitationFormUi, McpTuiState } from './elicitation.js';
 
 /** `entryId` is the transcript entry an item came from, used to page older history. */
 export type ChatItem = ChatItemBody & { entryId?: string };
@@ -55,6 +56,8 @@ export interface TuiState {
   progress: Readonly<Record<string, TurnProgress>>;
   /** The gateway reported no usable model, so the first screen says how to get one. */
   modelMissing: boolean;
+  /** Server questions waiting for the operator and the resources `@` completes; absent until the gateway sends any. */
+  mcp?: McpTuiState;
   ui: UiState;
 }
 
@@ -110,6 +113,8 @@ export interface UiState {
   sessionPicker?: SessionPickerUi;
   /** A transcript entry to bring into view and highlight (a search jump). */
   anchor?: { key: string; entryId: string; query: string; pending: boolean };
+  /** The MCP server question being answered on screen. */
+  elicitation?: ElicitationFormUi;
 }
 
 /** Items kept in memory per session; enough for several screens of scrollback. */
