@@ -1,7 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { CommandRegistry } from '../../../source/agent/index.js';
 import { configSchema } from '../../../source/config/index.js';
+import { mcpPromptSlashCommands } from '../../../source/core/mcp-commands.js';
+import { elicitationFields } from '../../../source/protocol/index.js';
+import { formKey, selectActiveElicitation } from '../../../source/tui/store/elicitation.js';
+import { initialState } from '../../../source/tui/store/state.js';
+import { TuiStore } from '../../../source/tui/store/store.js';
 import { createProviders } from '../../../source/providers/index.js';
-import { ElicitationInbox, RESOURCE_TOOL_NAME, promptArguments } from '../../../source/tools/mcp/index.js';
+import { ElicitationInbox, RESOURCE_TOOL_NAME } from '../../../source/tools/mcp/index.js';
 import { startFakeAnthropic } from '../../support/fake-anthropic-server.js';
 import { mcpTestEnv } from '../../support/mcp-env.js';
 import { everythingEntry, startEverythingHttp } from '../../support/mcp-everything.js';
@@ -34,15 +40,24 @@ describe.skipIf(!entry)('the reference server-everything from the npm registry',
       }
       const elicitations = new ElicitationInbox({ timeoutMs: 30_000 });
       cleanups.push(() => elicitations.close());
+      // The question goes through the TUI's store and form, answered key by key as an operator would.
+      const tui = new TuiStore(initialState(), { frameMs: 1 });
+      cleanups.push(() => tui.dispose());
+      const forms: string[] = [];
       elicitations.on((event, record) => {
+        tui.applyEvent(event === 'requested' ? 'mcp.elicitation.requested' : 'mcp.elicitation.resolved', { elicitation: record });
         if (event !== 'requested') return;
-        // Answer every field the form requires with a value of its type, as the TUI form would.
-        const content: Record<string, string | number | boolean> = {};
-        for (const name of record.schema.required ?? []) {
-          const field = record.schema.properties[name] as { type?: string; enum?: string[] };
-          content[name] = field.enum?.[0] ?? (field.type === 'boolean' ? true : field.type === 'number' || field.type === 'integer' ? 1 : 'claw');
+        const shown = selectActiveElicitation(tui.getState())!;
+        let form = tui.getState().ui.elicitation!;
+        for (const field of elicitationFields(shown.schema)) {
+          forms.push(`${field.name}:${field.kind}`);
+          const typed = field.kind === 'enum' ? '1' : field.kind === 'boolean' ? 'y' : field.kind === 'string' ? (field.required ? 'claw' : '') : '1';
+          for (const ch of typed) form = formKey(shown, form, { text: ch }).form;
+          const step = formKey(shown, form, { enter: true });
+          if (step.form.error) throw new Error(`the TUI form refused "${typed}" for ${field.name}: ${step.form.error}`);
+          form = step.form;
+          if (step.answer) setImmediate(() => elicitations.respond(record.id, step.answer!, 'tui'));
         }
-        setImmediate(() => elicitations.respond(record.id, { action: 'accept', content }, 'test'));
       });
       const env = mcpTestEnv({ everything: config }, cleanups, {
         elicit: (server, params, signal) => elicitations.ask(server, params, signal),
@@ -59,12 +74,23 @@ describe.skipIf(!entry)('the reference server-everything from the npm registry',
       const read = await env.registry.invoke(RESOURCE_TOOL_NAME, { server: 'everything', uri: resources[0]!.uri }, env.context);
       expect(read.isError).toBe(false);
 
+      // A server prompt runs as a slash command of the one registry, and its messages start a turn.
+      const started: string[] = [];
+      const commands = new CommandRegistry(
+        mcpPromptSlashCommands(env.manager, new Set(), async (_key, text) => {
+          started.push(text);
+          return { runId: 'r1' };
+        }),
+      );
       const simple = env.manager.prompts('everything').find((p) => /simple/i.test(p.prompt));
       expect(simple).toBeDefined();
-      expect(simple!.command).toMatch(/^mcp__everything__simple/);
-      const args = promptArguments(simple!, '');
-      expect(typeof args).toBe('object');
-      expect((await env.manager.getPrompt('everything', simple!.prompt, args as Record<string, string>)).messages.length).toBeGreaterThan(0);
+      const name = simple!.command.toLowerCase();
+      expect(name).toMatch(/^mcp__everything__simple/);
+      expect(commands.knows(`/${name}`)).toBe(true);
+      const ran = await commands.run(`/${name}`, { sessionKey: 'agent:main:main' } as never);
+      expect(ran.reply).toContain(`prompt of MCP server "everything"`);
+      expect(started).toHaveLength(1);
+      expect(started[0]!.length).toBeGreaterThan(0);
 
       const long = await env.registry.invoke(toolNamed(tools, /long.?running/i), { duration: 1, steps: 3 }, env.context);
       expect(long.isError).toBe(false);
@@ -107,6 +133,8 @@ describe.skipIf(!entry)('the reference server-everything from the npm registry',
       const answered = await env.registry.invoke(ask!, {}, env.context);
       expect(answered.isError).toBe(false);
       expect(answered.content).toMatch(/accept/i);
+      expect(forms.length).toBeGreaterThan(0);
+      expect(selectActiveElicitation(tui.getState())).toBeUndefined();
     });
   }
 });
