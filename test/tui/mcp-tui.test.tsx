@@ -1,5 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ToolResult } from '../../source/tools/index.js';
+import { describeProgress } from '../../source/tools/mcp/mcp-tool.js';
+import { selectChat } from '../../source/tui/store/selectors.js';
+import { initialState } from '../../source/tui/store/state.js';
+import { TuiStore } from '../../source/tui/store/store.js';
 import { stdioServerEntry, waitFor } from '../support/mcp-servers.js';
 import { KEYS, openApp, PAUSE, type AppHarness } from './support/app-harness.js';
 
@@ -106,5 +110,21 @@ describe('MCP in the TUI', { timeout: 90_000 }, () => {
     expect(h.flat()).not.toContain('Grace');
     h.type(KEYS.tab);
     await expect.poll(() => draft(h)).toBe('/mcp__local__greet Ada ');
+  });
+});
+
+describe('MCP progress in the TUI', () => {
+  it('shows the latest notifications/progress on the running tool line until the call ends', () => {
+    const store = new TuiStore(initialState(), { frameMs: 1 });
+    const key = 'agent:main:main';
+    const tool = { runId: 'r1', sessionKey: key, stream: 'tool' as const, toolCallId: 't1', name: 'mcp__local__steps' };
+    store.applyEvent('agent', { runId: 'r1', sessionKey: key, stream: 'lifecycle', phase: 'start' });
+    store.applyEvent('agent', { ...tool, phase: 'start', args: { steps: 3 } });
+    store.applyEvent('agent', { ...tool, phase: 'update', output: describeProgress({ progress: 2, total: 3, message: 'step 2' }) });
+    expect(selectChat(store.getState()).items.at(-1)).toMatchObject({ kind: 'tool', status: 'running', output: 'progress 2/3: step 2' });
+    expect(store.getState().progress[key]?.tool).toBe('mcp__local__steps');
+    store.applyEvent('agent', { ...tool, phase: 'end', output: 'done after 3 steps' });
+    expect(selectChat(store.getState()).items.at(-1)).toMatchObject({ status: 'done', output: 'done after 3 steps' });
+    store.dispose();
   });
 });
