@@ -23,13 +23,16 @@ export class McpMentionInbound implements InboundPort {
   ) {}
 
   accept(message: InboundMessage): Promise<AcceptResult> {
-    if (!OPERATOR_CHANNELS.has(message.channel)) return this.inner.accept(message);
+    if (!OPERATOR_CHANNELS.has(message.channel) || !message.text.includes('@')) return this.inner.accept(message);
+    const found = resourceMentions(message.text);
     const known = new Set(
-      this.manager()
-        .status()
-        .map((server) => server.name),
+      found.length > 0
+        ? this.manager()
+            .status()
+            .map((server) => server.name)
+        : [],
     );
-    const mentions = resourceMentions(message.text).filter((mention) => known.has(mention.server));
+    const mentions = found.filter((mention) => known.has(mention.server));
     // No await on the common path: acceptance order stays call order.
     if (mentions.length === 0) return this.inner.accept(message);
     return this.#attach(message, mentions);
