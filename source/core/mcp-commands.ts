@@ -8,10 +8,13 @@ const COMPLETION_WAIT_MS = 1000;
 async function argumentValues(manager: McpManager, prompt: McpPromptCommand): Promise<CommandArgument[]> {
   return Promise.all(
     prompt.arguments.map(async (arg): Promise<CommandArgument> => {
+      let timer: NodeJS.Timeout | undefined;
       const values = await Promise.race([
         manager.completePrompt(prompt.server, prompt.prompt, arg.name, '').catch(() => [] as string[]),
-        new Promise<string[]>((resolve) => setTimeout(() => resolve([]), COMPLETION_WAIT_MS).unref()),
-      ]);
+        new Promise<string[]>((resolve) => {
+          timer = setTimeout(() => resolve([]), COMPLETION_WAIT_MS);
+        }),
+      ]).finally(() => clearTimeout(timer));
       return { name: arg.name, required: arg.required, ...(values.length > 0 ? { values: values.map((value) => ({ value })) } : {}) };
     }),
   );

@@ -1,4 +1,4 @@
-import { elicitationFields, parseElicitationValue, type ElicitationField, type McpElicitationRecord, type PayloadOf } from '../../protocol/index.js';
+import { elicitationFields, parseElicitationValue, type McpElicitationRecord, type PayloadOf } from '../../protocol/index.js';
 import { APPROVAL_GUARD_MS } from './approval-guard.js';
 import type { TuiState } from './state.js';
 
@@ -117,5 +117,3 @@ export function formKey(record: McpElicitationRecord, form: ElicitationFormUi, k
   const ahead = values[fields[next]!.name];
   return { form: { ...engaged, values, field: next, draft: ahead === undefined ? '' : String(ahead), error: undefined } };
 }
-
-export type { ElicitationField };
