@@ -271,6 +271,7 @@ export class AgentRuntime {
         },
         setupHint: () => this.deps.providers.setupHint(),
         ...(this.deps.hooks ? { hooks: this.deps.hooks } : {}),
+        sessionsDir: this.deps.paths.sessionsDir(session.agentId),
       };
       // The flush turn gets a window without a flush of its own: it never flushes or compacts.
       const flushLoop = { ...loop, window: this.#window(session, events, input.runId, model, built, { signal }) };

@@ -1,4 +1,5 @@
 import type { ToolRegistry, ToolContext, ToolResult } from '../tools/index.js';
+import { storeToolMedia } from './tool-media.js';
 import type { TurnEvents, TurnSession } from './turn-types.js';
 import { blockedToolResult, type AgentHooks } from './turn-hooks.js';
 
@@ -26,6 +27,8 @@ export interface ToolRoundContext {
   /** Caps a result before it enters the transcript (the context window's tool-result guard). */
   guard?(content: string, toolName: string): string;
   hooks?: AgentHooks;
+  /** Where tool-result media is stored (under `media/`); without it media is left to the result's description. */
+  sessionsDir?: string;
 }
 
 function forDisplay(text: string): string {
@@ -84,14 +87,17 @@ async function runOne(context: ToolRoundContext, call: ToolCall): Promise<ToolRe
 }
 
 async function appendResult(context: ToolRoundContext, call: ToolCall, result: ToolResult): Promise<void> {
+  const stored = result.media?.length && context.sessionsDir ? await storeToolMedia(context.sessionsDir, result.media) : undefined;
+  const content = stored?.notes.length ? [result.content, ...stored.notes].join('\n') : result.content;
   await context.session.append({
     type: 'message',
     role: 'toolResult',
     toolCallId: call.id,
     toolName: call.name,
-    content: context.guard ? context.guard(result.content, call.name) : result.content,
+    content: context.guard ? context.guard(content, call.name) : content,
     isError: result.isError,
     ...(result.details ? { details: result.details } : {}),
+    ...(stored?.refs.length ? { media: stored.refs } : {}),
   });
 }
 

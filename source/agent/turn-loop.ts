@@ -10,6 +10,7 @@ import {
 import type { ToolContext, ToolRegistry } from '../tools/index.js';
 import { overflowFailure, type ContextWindow } from './compaction/index.js';
 import { ReplyStream } from './reply-stream.js';
+import { withAttachments } from './tool-media.js';
 import { ABORTED_RESULT, runToolRound, type ToolCall } from './tool-round.js';
 import type { AgentHooks } from './turn-hooks.js';
 import type { HistoryMessage, TurnEvents, TurnInput, TurnOutcome } from './turn-types.js';
@@ -34,6 +35,8 @@ export interface TurnLoopContext {
   /** Accounting, auto-compaction, the tool-result guard and overflow recovery of the session. */
   window?: ContextWindow;
   hooks?: AgentHooks;
+  /** The agent's sessions folder: tool-result media is kept under its `media/`. */
+  sessionsDir?: string;
 }
 
 interface StreamResult {
@@ -74,7 +77,7 @@ async function streamModel(context: TurnLoopContext, messages: readonly HistoryM
       model: context.model,
       fallbacks: context.fallbacks,
       system: context.system,
-      messages,
+      messages: context.sessionsDir ? await withAttachments(context.sessionsDir, messages) : messages,
       tools: context.tools,
       thinking: context.thinking,
       signal: context.signal,
@@ -177,6 +180,7 @@ export async function runTurnLoop(context: TurnLoopContext): Promise<TurnOutcome
         steerPending,
         ...(window ? { guard: (content: string, toolName: string) => window.guard(content, toolName) } : {}),
         ...(context.hooks ? { hooks: context.hooks } : {}),
+        ...(context.sessionsDir ? { sessionsDir: context.sessionsDir } : {}),
       },
       calls,
     );

@@ -24,6 +24,9 @@ import { InboundService, type InboundPort } from './inbound-service.js';
 import { Lifecycle } from './lifecycle.js';
 import type { Logger } from './logger.js';
 import { McpService, type McpServiceOptions } from './mcp-service.js';
+import { mcpSampler } from './mcp-sampling.js';
+import { mcpPromptSlashCommands } from './mcp-commands.js';
+import { McpMentionInbound } from './mcp-mentions.js';
 import { MemoryService } from './memory-service.js';
 import { Outbound } from './outbound.js';
 import type { Service, ServiceHealth } from './service.js';
@@ -257,8 +260,15 @@ export class Core {
         }),
       ),
     );
-    this.inbound = new CommandAwareInbound(this.#messages, this.commands, config, events, this.outbound);
-    this.mcp = new McpService(config, paths, this.tools.registry, log, events, now, options.mcp);
+    // Server prompts are slash commands too; asked for on every lookup, so a prompts/list_changed shows at once.
+    this.commands.addSource((reserved) =>
+      mcpPromptSlashCommands(this.mcp.manager, reserved, (sessionKey, text) =>
+        this.#messages.accept({ channel: 'tui', peer: { kind: 'direct', id: 'mcp-prompt' }, sessionKey, messageId: randomUUID(), text }),
+      ),
+    );
+    this.inbound = new McpMentionInbound(new CommandAwareInbound(this.#messages, this.commands, config, events, this.outbound), () => this.mcp.manager);
+    const sample = mcpSampler({ agent: this.agent, providers: this.providers, events, log, agentId: defaultAgentId(config), now });
+    this.mcp = new McpService(config, paths, this.tools.registry, log, events, now, { sample, ...options.mcp });
     this.hooks = new HooksService({
       paths,
       outbound: this.outbound,

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { agentWorkspaceDir, type ClawConfig, type StatePaths } from '../config/index.js';
 import { ElicitationInbox, McpManager, mcpApprovalsFile, type McpManagerOptions, type McpServerStatus, type ToolRegistry } from '../tools/index.js';
+import type { mcpSampler } from './mcp-sampling.js';
 import type { EventBus } from './event-bus.js';
 import type { Logger } from './logger.js';
 import type { Service, ServiceHealth } from './service.js';
@@ -10,6 +11,8 @@ export interface McpServiceOptions {
   connectTimeoutMs?: number;
   /** How long a server's question waits for the operator before it is declined. */
   elicitationTimeoutMs?: number;
+  /** Lends the agent's model to servers configured with `sampling: true`. */
+  sample?: ReturnType<typeof mcpSampler>;
 }
 
 /** The folders servers may work in: every agent's workspace and `tools.fsRoots`. */
@@ -51,6 +54,7 @@ export class McpService implements Service {
       approvalsFile: mcpApprovalsFile(paths),
       roots: () => rootFolders(config, paths),
       elicit: (server, params, signal) => this.elicitations.ask(server, params, signal),
+      ...(options.sample ? { sample: options.sample } : {}),
       ...(options.backoff ? { backoff: options.backoff } : {}),
       ...(options.connectTimeoutMs ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
       onChange: (change) => {
@@ -62,12 +66,6 @@ export class McpService implements Service {
   }
 
   start(): void {
-    for (const [name, server] of Object.entries(this.config.mcpServers)) {
-      if (server.sampling)
-        this.log.warn(
-          `MCP server "${name}" has sampling: true, but this gateway cannot lend it the agent's model yet; the server is connected without sampling.`,
-        );
-    }
     this.manager.start();
   }
 

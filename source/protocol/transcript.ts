@@ -61,6 +61,19 @@ export const assistantMessageEntry = z.strictObject({
   errorMessage: z.string().optional(),
 });
 
+/**
+ * An image or sound a tool returned, kept as a file beside the transcript
+ * (`file` is relative to the agent's sessions folder) so a transcript line
+ * stays small however large the media is.
+ */
+export const toolMediaRef = z.strictObject({
+  kind: z.enum(['image', 'audio']),
+  mimeType: z.string(),
+  bytes: z.number().int().min(0),
+  file: z.string(),
+});
+export type ToolMediaRef = z.infer<typeof toolMediaRef>;
+
 export const toolResultEntry = z.strictObject({
   ...entryBase,
   type: z.literal('message'),
@@ -70,6 +83,7 @@ export const toolResultEntry = z.strictObject({
   content: z.string(),
   isError: z.boolean(),
   details: z.unknown().optional(),
+  media: z.array(toolMediaRef).optional(),
 });
 
 export const modelChangeEntry = z.strictObject({

@@ -1,11 +1,25 @@
+import { admitMedia, ANTHROPIC_MEDIA } from './media-parts.js';
 import type { ProviderMessage, ThinkingLevel, WireRequest } from './types.js';
 import { normalizeTools } from './tool-schema.js';
+
+type ResultPart = { type: 'text'; text: string } | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } };
 
 type ContentBlock =
   | { type: 'text'; text: string }
   | { type: 'thinking'; thinking: string; signature: string }
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
-  | { type: 'tool_result'; tool_use_id: string; content: string; is_error?: boolean };
+  | { type: 'tool_result'; tool_use_id: string; content: string | ResultPart[]; is_error?: boolean };
+
+/** A tool result's text, then its images as image parts (within the API's limits). */
+function toolResultContent(message: Extract<ProviderMessage, { role: 'toolResult' }>): string | ResultPart[] {
+  if (!message.attachments?.length) return message.content;
+  const { accepted, notes } = admitMedia(message.attachments, ANTHROPIC_MEDIA);
+  const text = [message.content, ...notes].filter((part) => part !== '').join('\n');
+  return [
+    ...(text ? [{ type: 'text' as const, text }] : []),
+    ...accepted.map((item) => ({ type: 'image' as const, source: { type: 'base64' as const, media_type: item.mimeType, data: item.data } })),
+  ];
+}
 
 interface AnthropicMessage {
   role: 'user' | 'assistant';
@@ -28,7 +42,7 @@ export function toAnthropicMessages(messages: readonly ProviderMessage[]): Anthr
   for (const message of messages) {
     if (message.role === 'user') push('user', message.content ? [{ type: 'text', text: message.content }] : []);
     else if (message.role === 'toolResult') {
-      const block: ContentBlock = { type: 'tool_result', tool_use_id: message.toolCallId, content: message.content };
+      const block: ContentBlock = { type: 'tool_result', tool_use_id: message.toolCallId, content: toolResultContent(message) };
       if (message.isError) block.is_error = true;
       push('user', [block]);
     } else {

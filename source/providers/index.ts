@@ -6,6 +6,7 @@ export type {
   ModelListing,
   ProviderEvent,
   ProviderMessage,
+  ProviderMedia,
   ResolvedModel,
   StopReason,
   ThinkingLevel,

@@ -1,19 +1,46 @@
-import type { ProviderMessage, ThinkingLevel, ToolSchema, WireRequest } from './types.js';
+import { admitMedia, openAiMedia } from './media-parts.js';
+import type { ProviderMedia, ProviderMessage, ThinkingLevel, ToolSchema, WireRequest } from './types.js';
 import { normalizeTools } from './tool-schema.js';
 
+type UserPart =
+  | { type: 'text'; text: string }
+  | { type: 'image_url'; image_url: { url: string } }
+  | { type: 'input_audio'; input_audio: { data: string; format: 'wav' | 'mp3' } };
+
 type ChatMessage =
-  | { role: 'system' | 'user'; content: string }
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string | UserPart[] }
   | { role: 'assistant'; content: string | null; tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[] }
   | { role: 'tool'; tool_call_id: string; content: string };
 
-/** Transcript messages → Chat Completions messages (thinking is not sent back). */
-export function toChatMessages(system: string, messages: readonly ProviderMessage[]): ChatMessage[] {
+function mediaPart(item: ProviderMedia): UserPart {
+  if (item.kind === 'image') return { type: 'image_url', image_url: { url: `data:${item.mimeType};base64,${item.data}` } };
+  return { type: 'input_audio', input_audio: { data: item.data, format: /mpeg|mp3/.test(item.mimeType) ? 'mp3' : 'wav' } };
+}
+
+/**
+ * Transcript messages → Chat Completions messages (thinking is not sent
+ * back). A tool message carries text only, so a round's images and audio
+ * follow its tool messages in one user message that names their calls.
+ */
+export function toChatMessages(system: string, messages: readonly ProviderMessage[], modelId = ''): ChatMessage[] {
   const out: ChatMessage[] = [];
   if (system) out.push({ role: 'system', content: system });
+  const limits = openAiMedia(modelId);
+  let media: UserPart[] = [];
+  const flushMedia = (): void => {
+    if (media.length > 0) out.push({ role: 'user', content: media });
+    media = [];
+  };
   for (const message of messages) {
+    if (message.role !== 'toolResult') flushMedia();
     if (message.role === 'user') out.push({ role: 'user', content: message.content });
     else if (message.role === 'toolResult') {
-      out.push({ role: 'tool', tool_call_id: message.toolCallId, content: message.isError ? `Error: ${message.content}` : message.content });
+      const { accepted, notes } = message.attachments?.length ? admitMedia(message.attachments, limits) : { accepted: [], notes: [] };
+      const text = [message.content, ...notes].join('\n');
+      out.push({ role: 'tool', tool_call_id: message.toolCallId, content: message.isError ? `Error: ${text}` : text });
+      if (accepted.length > 0)
+        media.push({ type: 'text', text: `Media returned by the ${message.toolName} call ${message.toolCallId}:` }, ...accepted.map(mediaPart));
     } else {
       const text = message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
       const calls = message.content.flatMap((block) =>
@@ -25,6 +52,7 @@ export function toChatMessages(system: string, messages: readonly ProviderMessag
       out.push(calls.length > 0 ? { role: 'assistant', content: text || null, tool_calls: calls } : { role: 'assistant', content: text });
     }
   }
+  flushMedia();
   return out;
 }
 
@@ -41,7 +69,7 @@ export function chatCompletionsBody(request: WireRequest): Record<string, unknow
   const { model } = request;
   const body: Record<string, unknown> = {
     model: model.id,
-    messages: toChatMessages(request.system, request.messages),
+    messages: toChatMessages(request.system, request.messages, model.id),
     stream: true,
     stream_options: { include_usage: true },
   };

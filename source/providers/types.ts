@@ -12,7 +12,15 @@ export type WireApi = 'openai' | 'anthropic';
 export type ProviderMessage =
   | Pick<UserMessageEntry, 'role' | 'content'>
   | Pick<AssistantMessageEntry, 'role' | 'content'>
-  | Pick<ToolResultEntry, 'role' | 'toolCallId' | 'toolName' | 'content' | 'isError'>;
+  | (Pick<ToolResultEntry, 'role' | 'toolCallId' | 'toolName' | 'content' | 'isError'> & { attachments?: readonly ProviderMedia[] });
+
+/** An image or sound of a tool result, loaded for the call (the transcript keeps only a file reference). */
+export interface ProviderMedia {
+  kind: 'image' | 'audio';
+  mimeType: string;
+  /** Base64. */
+  data: string;
+}
 
 /** A tool as the model sees it; `parameters` is a JSON Schema object. */
 export interface ToolSchema {

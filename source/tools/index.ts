@@ -6,6 +6,7 @@ export {
   type ToolRisk,
   type JsonSchemaObject,
   type ToolResult,
+  type ToolMedia,
   type ToolContext,
   type ToolDefinition,
   type ApprovalGate,

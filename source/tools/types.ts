@@ -13,10 +13,20 @@ export interface JsonSchemaObject {
   [key: string]: unknown;
 }
 
+/** An image or a sound a tool returned, base64; the agent stores it beside the transcript and providers that accept it get it as a content part. */
+export interface ToolMedia {
+  kind: 'image' | 'audio';
+  mimeType: string;
+  /** Base64, as MCP carries it. */
+  data: string;
+}
+
 export interface ToolResult {
   /** What the model reads. */
   content: string;
   isError: boolean;
+  /** Images and audio for providers that take them; `content` still describes each one for those that do not. */
+  media?: ToolMedia[];
   /** Structured extras for clients (exit code, paths touched, …); never shown to the model. */
   details?: Record<string, unknown>;
 }

@@ -10,6 +10,7 @@ import { selectChat } from './store/selectors.js';
 import type { ChatItem, SearchUi } from './store/state.js';
 import { setUi } from './ui-actions.js';
 import type { TuiStore } from './store/store.js';
+import { watchMcp } from './mcp-sync.js';
 
 const modelReport = z.object({ model: z.string().nullish(), models: z.array(z.unknown()) });
 
@@ -51,6 +52,7 @@ export class TuiController {
         if (hello.resume !== 'replayed') void this.loadInitial();
       }),
     );
+    this.unsubscribe.push(watchMcp(this));
     if (this.client.hello) {
       const hello = this.client.hello;
       this.store.update((s) => reduceHello(s, hello));

@@ -14,6 +14,8 @@ import { handleSessionPickerKey } from './session-picker-keys.js';
 import { openSetup } from './setup/setup-flow.js';
 import { handleSetupKey } from './setup/setup-keys.js';
 import { handleSubagentPaneKey, leaveSubagentMode, submitToSubagent } from './subagent-keys.js';
+import { handleElicitationKey } from './elicitation-keys.js';
+import { selectActiveElicitation } from './store/elicitation.js';
 import { cycleFocus, hidePane, scrollChat, setUi, showAllPanes, toggleZoom, togglePane } from './ui-actions.js';
 
 import { CTRL_C_WINDOW_MS } from './keymap-constants.js';
@@ -83,6 +85,9 @@ export function handleKey(input: string, key: Key, context: KeyContext, raw?: st
     else if (input === 'a') update((s) => setUi(s, { confirmAlways: approval.id }));
     return;
   }
+
+  const elicitation = selectActiveElicitation(state);
+  if (elicitation) return handleElicitationKey(input, key, context, raw, elicitation, state.ui.lastKeyAt, () => editorKey(input, key, context, raw, []));
 
   if (state.ui.search) return handleSearchKey(input, key, context, raw);
   if (state.ui.sessionPicker) return handleSessionPickerKey(input, key, context, raw);

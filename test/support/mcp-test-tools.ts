@@ -3,7 +3,7 @@ import { McpServer, ResourceTemplate, type RegisteredTool } from '@modelcontextp
 import { z } from 'zod';
 
 /** Tools a client offers the model from this server (every tool but the task-only one). */
-export const TEST_TOOL_COUNT = 14;
+export const TEST_TOOL_COUNT = 15;
 
 /** A 1×1 PNG, for image results. */
 export const TEST_PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
@@ -76,6 +76,14 @@ export function buildTestMcpServer(flavour: string): McpServer {
     const answer = await server.server.elicitInput({
       message: 'Who are you?',
       requestedSchema: { type: 'object', properties: { name: { type: 'string', title: 'Name' }, age: { type: 'integer', minimum: 0 } }, required: ['name'] },
+    });
+    return text(JSON.stringify(answer));
+  });
+  server.registerTool('sample', { description: "Ask the client's model to answer prompt.", inputSchema: { prompt: z.string() } }, async ({ prompt }) => {
+    const answer = await server.server.createMessage({
+      messages: [{ role: 'user', content: { type: 'text', text: prompt } }],
+      systemPrompt: 'Answer briefly.',
+      maxTokens: 100_000,
     });
     return text(JSON.stringify(answer));
   });

@@ -68,7 +68,7 @@ export class CommandRegistry {
       this.#commands.map(async (command) => {
         const { name, aliases, args, description } = command;
         const argument = await command.argument?.(providers);
-        return { name, aliases: [...aliases], args, description, ...(argument ? { arguments: [argument] } : {}) };
+        return { name, aliases: [...aliases], args, description, ...(argument ? { arguments: Array.isArray(argument) ? argument : [argument] } : {}) };
       }),
     );
   }

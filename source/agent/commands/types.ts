@@ -61,7 +61,7 @@ export interface SlashCommand {
   args: string;
   description: string;
   /** The argument and, when it is one of a known set, its values now (for completion and pickers). */
-  argument?(providers: Providers): Promise<CommandArgument> | CommandArgument;
+  argument?(providers: Providers): Promise<CommandArgument | CommandArgument[]> | CommandArgument | CommandArgument[];
   run(context: CommandContext): Promise<CommandReply>;
 }
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { toolError, toolOk, type JsonSchemaObject, type ToolContext, type ToolDefinition, type ToolResult } from '../types.js';
 import { wrapUntrusted } from '../web/untrusted.js';
 import type { McpApprovalMemory, McpApprovalPlan } from './approval-rules.js';
-import { callResultText } from './call-result.js';
+import { callResult } from './call-result.js';
 import { McpCallError, type McpConnection } from './connection.js';
 
 const looseArgs = z.record(z.string(), z.unknown());
@@ -74,8 +74,10 @@ export function mcpToolDefinition(name: string, tool: Tool, connection: McpConne
           signal: context.signal,
           onProgress: (progress) => context.onUpdate(describeProgress(progress)),
         });
-        const body = wrapUntrusted(callResultText(result, connection.name), { source: 'mcp', server: connection.name, tool: tool.name });
-        return result.isError ? toolError(body, { server: connection.name }) : toolOk(body, { server: connection.name });
+        const { text, media } = callResult(result, connection.name);
+        const body = wrapUntrusted(text, { source: 'mcp', server: connection.name, tool: tool.name });
+        const outcome = result.isError ? toolError(body, { server: connection.name }) : toolOk(body, { server: connection.name });
+        return media.length > 0 ? { ...outcome, media } : outcome;
       } catch (error) {
         if (error instanceof McpCallError) return toolError(error.message, { server: connection.name });
         throw error;

@@ -1,10 +1,12 @@
 import { agentCommand } from './agent.js';
+import type { CommandInfo } from '../../protocol/index.js';
 import { approvalsCommand } from './approvals.js';
 import { helpCommand } from './help.js';
 import { modelCommand } from './model.js';
 import { quitCommand } from './quit.js';
 import { runOnGateway } from './server-command.js';
 import { searchCommand } from './search.js';
+import { mentionCompletions } from './mention-completions.js';
 import { sessionsCommand } from './sessions.js';
 import { setupCommand } from './setup.js';
 import type { CommandContext, SlashCommand } from './types.js';
@@ -44,6 +46,8 @@ export interface Completion {
 
 /** Popup entries for what is typed so far; empty when the input is not a slash command. */
 export function completions(text: string, context: CommandContext): Completion[] {
+  const mentions = mentionCompletions(text, context.store.getState());
+  if (mentions) return mentions;
   if (!text.startsWith('/') || text.includes('\n')) return [];
   const parsed = parseSlash(text);
   if (!parsed) return [];
@@ -64,11 +68,24 @@ export function completions(text: string, context: CommandContext): Completion[]
       .map((option) => ({ value: `/${command.name} ${option}`, label: option, description: '' }));
   }
   const served = gateway.find((c) => c.name === prefix || c.aliases.includes(prefix));
+  if (served?.arguments && served.arguments.length > 1) return wordCompletions(served, parsed.args);
   const values = served?.arguments?.[0]?.values ?? [];
   return values
     .filter((v) => v.value.startsWith(parsed.args))
     .slice(0, 20)
     .map((v) => ({ value: `/${served!.name} ${v.value}`, label: v.value, description: v.description ?? '' }));
+}
+
+/** For a command of several arguments (an MCP prompt): values of the argument whose word is being typed. */
+function wordCompletions(command: CommandInfo, args: string): Completion[] {
+  const words = args.split(/\s+/);
+  const typed = words.pop() ?? '';
+  const argument = command.arguments?.[words.length];
+  const head = `/${command.name} ${words.map((word) => `${word} `).join('')}`;
+  return (argument?.values ?? [])
+    .filter((v) => v.value.startsWith(typed))
+    .slice(0, 20)
+    .map((v) => ({ value: `${head}${v.value} `, label: v.value, description: `${argument!.name}${v.description ? ` · ${v.description}` : ''}` }));
 }
 
 /** Runs a slash command; names the TUI does not know go to the gateway's commands.run. */

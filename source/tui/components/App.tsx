@@ -7,6 +7,8 @@ import { selectActiveApproval, selectHiddenPanes, selectInputPrompt } from '../s
 import type { PaneId, TuiState } from '../store/state.js';
 import type { TuiStore } from '../store/store.js';
 import { approvalLines } from '../text/approval-lines.js';
+import { selectActiveElicitation } from '../store/elicitation.js';
+import { elicitationLines } from '../text/elicitation-lines.js';
 import { ApprovalPrompt } from './ApprovalPrompt.js';
 import { ChatPane } from './ChatPane.js';
 import { ContextPane } from './ContextPane.js';
@@ -91,7 +93,10 @@ export function App({ store, controller, exit, size, editExternally }: AppProps)
   const approval = selectActiveApproval(state);
   const promptLines = approval ? approvalLines(approval, cols, now, state.ui.confirmAlways === approval.id, state.approvals.pending.length - 1) : [];
   const guardNote = approval && state.ui.guardedKeys > 0 ? 1 : 0;
-  const popup = approval ? [] : currentCompletions(state, context);
+  const elicitation = approval ? undefined : selectActiveElicitation(state);
+  const form = elicitation && state.ui.elicitation?.id === elicitation.id ? state.ui.elicitation : undefined;
+  const formLines = elicitation && form ? elicitationLines(elicitation, form, cols, now, (state.mcp?.elicitations.length ?? 1) - 1) : [];
+  const popup = approval || form ? [] : currentCompletions(state, context);
   const picker = state.ui.picker;
   const search = approval ? undefined : state.ui.search;
   const sessionPicker = approval || search ? undefined : state.ui.sessionPicker;
@@ -104,7 +109,8 @@ export function App({ store, controller, exit, size, editExternally }: AppProps)
         : popupHeight(popup.length, false);
   const inputHeight = 1 + inputRows(state.ui.editor, cols);
   const problemRows = providerProblemRows(state);
-  const bottomRows = (approval ? promptLines.length + 2 + guardNote + inputHeight : inputHeight + popupRows) + problemRows;
+  const bottomRows =
+    (approval ? promptLines.length + 2 + guardNote + inputHeight : form ? formLines.length + 2 + inputHeight : inputHeight + popupRows) + problemRows;
   const layout = computeLayout({ cols, rows, hidden: selectHiddenPanes(state), zoom: state.ui.zoom, bottomRows });
   useKeys((input, key, raw) => handleKey(input, key, { ...context, layout }, raw));
 
@@ -140,6 +146,11 @@ export function App({ store, controller, exit, size, editExternally }: AppProps)
               wrap="truncate"
             >{` ${state.ui.guardedKeys} key${state.ui.guardedKeys > 1 ? 's' : ''} went to your draft, not the prompt: pause, then press y/s/a/n`}</Text>
           ) : null}
+          <InputBox editor={state.ui.editor} width={layout.width} active={false} />
+        </>
+      ) : form ? (
+        <>
+          <ApprovalPrompt lines={formLines} width={layout.width} />
           <InputBox editor={state.ui.editor} width={layout.width} active={false} />
         </>
       ) : (

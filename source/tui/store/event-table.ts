@@ -3,6 +3,8 @@ import { appendItems, reduceAgentEvent, reduceChatEvent, updateChat } from './ch
 import { reduceConfigStatus } from './config-reducer.js';
 import { reduceApprovalRequested, reduceApprovalResolved, reduceSessionsChanged } from './reducers.js';
 import { reduceMessageAccepted, reducePresence, reduceProgress } from './live-reducers.js';
+import { reduceSampling } from './mcp-reducers.js';
+import { reduceElicitationRequested, reduceElicitationResolved } from './elicitation.js';
 import type { TuiState } from './state.js';
 
 type Reducer<E extends EventName> = (state: TuiState, payload: PayloadOf<E>, now: number) => TuiState;
@@ -46,6 +48,9 @@ export const eventTable: { [E in EventName]?: Reducer<E> } = {
           })),
       ),
     ),
+  'mcp.sampling': (state, payload) => reduceSampling(state, payload),
+  'mcp.elicitation.requested': (state, payload) => reduceElicitationRequested(state, payload),
+  'mcp.elicitation.resolved': (state, payload) => reduceElicitationResolved(state, payload),
   shutdown: (state, payload) => ({ ...state, conn: { ...state.conn, reason: `gateway stopping: ${payload.reason}` } }),
 };
 

@@ -3,6 +3,7 @@ import { reduceConfigStatus } from './config-reducer.js';
 import { emptyChat, type TuiState } from './state.js';
 import { appendItems, updateChat } from './chat-reducer.js';
 import { selectClientName } from './selectors.js';
+import { reduceElicitationList } from './elicitation.js';
 
 export function reduceSessionsChanged(state: TuiState, payload: PayloadOf<'sessions.changed'>): TuiState {
   const sessions = { ...state.sessions };
@@ -85,5 +86,7 @@ export function reduceHello(state: TuiState, hello: HelloPayload): TuiState {
   if (config && config.state !== 'ok') next = reduceConfigStatus(next, config);
   const schedule = pick('schedule');
   if (schedule) next = { ...next, schedule };
+  const elicitations = pick('mcpElicitations');
+  if (elicitations) next = reduceElicitationList(next, elicitations);
   return next;
 }

@@ -11,6 +11,7 @@ import type {
   SubagentNode,
 } from '../../protocol/index.js';
 import type { SetupUi } from '../setup/setup-state.js';
+import type { ElicitationFormUi, McpTuiState } from './elicitation.js';
 
 /** `entryId` is the transcript entry an item came from, used to page older history. */
 export type ChatItem = ChatItemBody & { entryId?: string };
@@ -72,6 +73,8 @@ export interface TuiState {
   setupStatus?: SetupStatus;
   /** The full-screen setup while it is open. */
   setup?: SetupUi;
+  /** Server questions waiting for the operator and the resources `@` completes; absent until the gateway sends any. */
+  mcp?: McpTuiState;
   ui: UiState;
 }
 
@@ -133,6 +136,8 @@ export interface UiState {
   viewingChild?: { key: string; returnTo: string };
   /** The next submitted text steers this child instead of going to the chat. */
   steering?: { runId: string; label: string };
+  /** The MCP server question being answered on screen. */
+  elicitation?: ElicitationFormUi;
 }
 
 /** Items kept in memory per session; enough for several screens of scrollback. */

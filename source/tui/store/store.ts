@@ -1,5 +1,6 @@
 import { events, isEventName, type EventName, type PayloadOf } from '../../protocol/index.js';
 import { trackApprovalShown } from './approval-guard.js';
+import { trackElicitationShown } from './elicitation.js';
 import { reduceEvent } from './event-table.js';
 import type { TuiState } from './state.js';
 
@@ -37,7 +38,7 @@ export class TuiStore {
   update(change: (state: TuiState) => TuiState): void {
     const changed = change(this.state);
     if (changed === this.state) return;
-    const next = trackApprovalShown(changed, this.now());
+    const next = trackElicitationShown(trackApprovalShown(changed, this.now()), this.now());
     this.state = next;
     this.schedule();
   }

@@ -151,11 +151,12 @@ describe('MCP client features', { timeout: 90_000 }, () => {
     expect(quiet.pending()).toEqual([]);
   });
 
-  it('describes images in tool results for the model', async () => {
+  it('describes images in tool results for the model and hands them on as media', async () => {
     const env = mcpTestEnv({ local: stdioServerEntry({ trust: 'allow' }) }, cleanups);
     await env.ready('local');
     const image = await env.registry.invoke('mcp__local__image', {}, env.context);
-    expect(image.content).toContain(`here is a pixel\n\n[image image/png, ${Math.floor((TEST_PNG_BASE64.length * 3) / 4)} bytes, not shown]`);
+    expect(image.content).toContain(`here is a pixel\n\n[image 1: image/png, ${Math.floor((TEST_PNG_BASE64.length * 3) / 4)} bytes]`);
+    expect(image.media).toEqual([{ kind: 'image', mimeType: 'image/png', data: TEST_PNG_BASE64 }]);
   });
 
   it('reaches a legacy HTTP+SSE server configured with "type": "sse"', async () => {
