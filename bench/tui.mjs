@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { GatewayClient } from '../dist/gateway/index.js';
+import { GatewayClient } from '../dist/client/index.js';
 
 // As `claw` does: React's development build is not what users run.
 process.env.NODE_ENV ??= 'production';
