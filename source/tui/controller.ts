@@ -183,6 +183,22 @@ export class TuiController {
   async switchSession(key: string): Promise<void> {
     this.store.update((s) => ({ ...s, currentKey: key, unread: { ...s.unread, [key]: 0 }, ui: { ...s.ui, scroll: 0 } }));
     if (selectChat(this.store.getState(), key).items.length === 0) await this.loadHistory(key);
+    await this.loadContext(key);
+  }
+
+  /**
+   * The context report of a session the snapshot had none for (no turn since
+   * the gateway started), so the pane and footer show real numbers at once.
+   */
+  private async loadContext(key = this.store.getState().currentKey): Promise<void> {
+    if (!this.serves('commands.run') || this.store.getState().context[key]) return;
+    try {
+      const { data } = await this.call('commands.run', { sessionKey: key, text: '/context json' });
+      const event = (data as { event?: unknown } | undefined)?.event;
+      if (event !== undefined) this.store.applyEvent('context', event);
+    } catch {
+      // No model configured: there is no window to report, and the "no model" notice says why.
+    }
   }
 
   /** Loads the newest page, or the page before the oldest item in memory. */
@@ -224,7 +240,7 @@ export class TuiController {
           .catch(() => undefined),
       );
     }
-    if (this.serves('commands.run')) tasks.push(this.checkModel());
+    if (this.serves('commands.run')) tasks.push(this.checkModel(), this.loadContext());
     tasks.push(this.loadHistory());
     await Promise.all(tasks);
   }

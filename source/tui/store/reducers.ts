@@ -10,7 +10,10 @@ export function reduceSessionsChanged(state: TuiState, payload: PayloadOf<'sessi
   else if (payload.session) sessions[payload.key] = payload.session;
   const next = { ...state, sessions };
   if (payload.reason !== 'reset') return next;
-  return updateChat(next, payload.key, () => ({
+  // The old report is not this session's: the gateway publishes the new one.
+  const context = { ...next.context };
+  delete context[payload.key];
+  return updateChat({ ...next, context }, payload.key, () => ({
     ...emptyChat(),
     items: [{ kind: 'notice', id: `reset:${payload.session?.sessionId ?? Date.now()}`, text: 'New session started.' }],
   }));
