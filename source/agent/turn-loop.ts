@@ -100,7 +100,7 @@ async function streamModel(context: TurnLoopContext, messages: readonly HistoryM
       kind === 'not_configured'
         ? context.setupHint()
         : kind === 'auth'
-          ? 'Fix the key named above, then resend the message or run /retry.'
+          ? 'Once the key is fixed, resend the message or run /retry.'
           : 'Try again with /retry, or switch models with /model.';
     return { content, stopReason: 'error', usage, model: context.model, suppressed: false, error: { message, hint, ...(kind ? { kind } : {}) } };
   }
