@@ -248,9 +248,13 @@ export class TuiController {
   /** Asks the gateway which model this session would use, so "no model" shows before the first message. */
   private async checkModel(): Promise<void> {
     try {
-      const { data } = await this.call('commands.run', { sessionKey: this.store.getState().currentKey, text: '/model' });
+      const key = this.store.getState().currentKey;
+      const { data } = await this.call('commands.run', { sessionKey: key, text: '/model' });
       const parsed = modelReport.safeParse(data);
-      if (parsed.success) this.store.update((s) => ({ ...s, modelMissing: !parsed.data.model }));
+      if (parsed.success) {
+        const model = parsed.data.model ?? undefined;
+        this.store.update((s) => ({ ...s, modelMissing: !model, defaultModel: { ...s.defaultModel, [key]: model } }));
+      }
     } catch {
       // A gateway without the model command leaves the notice to the first turn's error.
     }

@@ -31,7 +31,7 @@ describe('context report of a session, for every client', () => {
 
     const seen = events.context.length;
     await client.request('commands.run', { sessionKey: KEY, text: '/new' });
-    await expect.poll(() => events.context.slice(seen).find((c) => c.sessionKey === KEY)).toBeDefined();
+    await expect.poll(() => events.context.slice(seen).find((c) => c.sessionKey === KEY), { timeout: 10_000 }).toBeDefined();
     const after = events.context.slice(seen).find((c) => c.sessionKey === KEY)!;
     expect(after.used).toBeLessThan(before.used);
     expect(historyOf(after)).toBeLessThan(100);
@@ -50,7 +50,7 @@ describe('context report of a session, for every client', () => {
     const events = recordEvents(first);
     const { data } = await first.request('commands.run', { sessionKey: KEY, text: '/context json' });
     expect((data as { event: ContextPayload }).event).toMatchObject({ sessionKey: KEY, window: 8_000 });
-    await expect.poll(() => events.context.length).toBe(1);
+    await expect.poll(() => events.context.length, { timeout: 10_000 }).toBe(1);
     expect(events.context[0]!.used).toBeGreaterThan(0);
     const second = await gateway.connect();
     expect(second.hello?.snapshot.context?.[0]).toMatchObject({ sessionKey: KEY, used: events.context[0]!.used });

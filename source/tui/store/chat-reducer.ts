@@ -113,6 +113,8 @@ export function reduceAgentEvent(state: TuiState, payload: AgentEventPayload): T
       });
     case 'usage':
       return { ...state, runModel: { ...state.runModel, [key]: payload.model } };
+    case 'retry':
+      return state;
     case 'compaction':
       if (payload.phase === 'start') return state;
       return updateChat(state, key, (log) =>

@@ -37,6 +37,10 @@ export function reduceProgress(state: TuiState, payload: AgentEventPayload, now:
     delete progress[key];
     return { ...state, progress };
   }
+  if (payload.stream === 'retry' && current) {
+    const retry = { until: now + payload.delayMs, attempt: payload.attempt, reason: payload.reason, model: payload.model };
+    return { ...state, progress: { ...state.progress, [key]: { ...current, retry } } };
+  }
   if (payload.stream === 'tool' && current) {
     const tool = payload.phase === 'end' ? undefined : payload.name;
     if (tool === current.tool) return state;

@@ -55,12 +55,16 @@ export interface TuiState {
   progress: Readonly<Record<string, TurnProgress>>;
   /** The gateway reported no usable model, so the first screen says how to get one. */
   modelMissing: boolean;
+  /** The model a session would use with no override, as the gateway resolved it on connect. */
+  defaultModel: Readonly<Record<string, string | undefined>>;
   ui: UiState;
 }
 
 export interface TurnProgress {
   startedAt: number;
   tool?: string;
+  /** The provider failed and the turn tries again at `until`. */
+  retry?: { until: number; attempt: number; reason: string; model: string };
 }
 
 export interface SearchUi {
@@ -135,6 +139,7 @@ export function initialState(options: { agentId?: string; sessionKey?: string; v
     clients: {},
     progress: {},
     modelMissing: false,
+    defaultModel: {},
     ui: {
       focus: 'chat',
       hidden: [],
