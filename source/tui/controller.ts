@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { GatewayClient } from '../client/index.js';
 import { ClawError, type ApprovalRecord, type CommandInfo, type MethodName, type ParamsOf, type ResultOf } from '../protocol/index.js';
 import { appendItems, updateChat } from './store/chat-reducer.js';
+import { placeAnswer } from './store/command-answers.js';
 import { entriesToItems, prependHistory } from './store/history.js';
 import { userItemId } from './store/live-reducers.js';
 import { reduceHello, reducePendingList } from './store/reducers.js';
@@ -102,9 +103,27 @@ export class TuiController {
     this.push(key, { kind: 'notice', id: `notice:${++this.noticeSeq}`, text });
   }
 
-  /** Echoes a slash command into the chat before its output. */
-  echoCommand(text: string, key = this.store.getState().currentKey): void {
-    this.push(key, { kind: 'command', id: `command:${++this.noticeSeq}`, text });
+  /** Echoes a slash command into the chat before its output; returns the echo's id for `answer`. */
+  echoCommand(text: string, key = this.store.getState().currentKey): string {
+    const id = `command:${++this.noticeSeq}`;
+    this.push(key, { kind: 'command', id, text });
+    return id;
+  }
+
+  /** A command's reply or failure, drawn under its echo (see placeAnswer). */
+  answer(echoId: string | undefined, answer: { text: string } | { error: unknown; hint?: string | undefined }, key = this.store.getState().currentKey): void {
+    const id = `answer:${++this.noticeSeq}`;
+    const item: ChatItem =
+      'text' in answer
+        ? { kind: 'notice', id, text: answer.text }
+        : {
+            kind: 'error',
+            id,
+            message: answer.error instanceof Error ? answer.error.message : String(answer.error),
+            ...(answer.hint ? { hint: answer.hint } : {}),
+          };
+    if (echoId === undefined) return this.push(key, item);
+    this.store.update((s) => updateChat(s, key, (log) => placeAnswer(log, echoId, item)));
   }
 
   error(error: unknown, hint?: string, key = this.store.getState().currentKey): void {

@@ -2,6 +2,7 @@ import { gatewaySnapshot, type ApprovalRecord, type GatewaySnapshot, type HelloP
 import { reduceConfigStatus } from './config-reducer.js';
 import { emptyChat, type TuiState } from './state.js';
 import { appendItems, updateChat } from './chat-reducer.js';
+import { RESET_NOTICE_PREFIX } from './command-answers.js';
 import { selectClientName } from './selectors.js';
 
 export function reduceSessionsChanged(state: TuiState, payload: PayloadOf<'sessions.changed'>): TuiState {
@@ -15,7 +16,7 @@ export function reduceSessionsChanged(state: TuiState, payload: PayloadOf<'sessi
   delete context[payload.key];
   return updateChat({ ...next, context }, payload.key, () => ({
     ...emptyChat(),
-    items: [{ kind: 'notice', id: `reset:${payload.session?.sessionId ?? Date.now()}`, text: 'New session started.' }],
+    items: [{ kind: 'notice', id: `${RESET_NOTICE_PREFIX}${payload.session?.sessionId ?? Date.now()}`, text: 'New session started.' }],
   }));
 }
 
