@@ -161,16 +161,14 @@ describe('live messages from other clients', () => {
         { connId: 'c7', clientId: 'claw-0a1b2c3d', clientName: 'tui · cy@box', version: '0.1.0', address: '127.0.0.1', connectedAt: 1, scopes: ['write'] },
       ],
     });
-    fake
-      .bus()
-      .emit('message.accepted', {
-        sessionKey: 'agent:main:main',
-        messageId: 'from-attach-2',
-        text: 'second client',
-        channel: 'tui',
-        clientId: 'claw-0a1b2c3d',
-        at: Date.now(),
-      });
+    fake.bus().emit('message.accepted', {
+      sessionKey: 'agent:main:main',
+      messageId: 'from-attach-2',
+      text: 'second client',
+      channel: 'tui',
+      clientId: 'claw-0a1b2c3d',
+      at: Date.now(),
+    });
     await expect.poll(() => h.frame()).toContain('› second client');
     expect(h.frame()).toContain('from tui · cy@box');
   });

@@ -83,6 +83,9 @@ export function reduceHello(state: TuiState, hello: HelloPayload): TuiState {
   if (lanes) next = { ...next, lanes };
   const context = pick('context');
   if (context) next = { ...next, context: { ...next.context, ...Object.fromEntries(context.map((c) => [c.sessionKey, c])) } };
+  // Clients that were here first are known only from the snapshot: their names label their messages.
+  const presence = pick('presence');
+  if (presence) next = { ...next, clients: { ...next.clients, ...Object.fromEntries(presence.map((c) => [c.clientId, c])) } };
   const subagents = pick('subagents');
   if (subagents) next = { ...next, subagents: subagents.nodes };
   const config = pick('config');
