@@ -88,6 +88,8 @@ async function streamModel(context: TurnLoopContext, messages: readonly HistoryM
       else if (event.type === 'thinking_delta') thinking += event.text;
       else if (event.type === 'tool_call') calls.push({ id: event.id, name: event.name, arguments: event.arguments });
       else if (event.type === 'usage') usage = event.usage;
+      else if (event.type === 'retry')
+        events.agent({ ...base, stream: 'retry', model: event.model, attempt: event.attempt, delayMs: Math.round(event.delayMs), reason: event.reason });
       else if (event.type === 'done') {
         const suppressed = reply.finish();
         return { content: event.content, stopReason: event.stopReason, usage: event.usage ?? usage, model: event.model, suppressed };
@@ -104,7 +106,7 @@ async function streamModel(context: TurnLoopContext, messages: readonly HistoryM
       kind === 'not_configured'
         ? context.setupHint()
         : kind === 'auth'
-          ? 'Fix the key named above, then resend the message or run /retry.'
+          ? 'Once the key is fixed, resend the message or run /retry.'
           : 'Try again with /retry, or switch models with /model.';
     return { content, stopReason: 'error', usage, model: context.model, suppressed: false, error: { message, hint, ...(kind ? { kind } : {}) } };
   }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { CommandRegistry, type AgentRuntime, type CommandHost, type SlashCommand } from '../agent/index.js';
 import type { CommandInfo } from '../protocol/index.js';
 import type { Providers } from '../providers/index.js';
@@ -40,6 +41,18 @@ export class CommandService {
   #dynamic(): CommandRegistry {
     const reserved = new Set(this.#registry.list().flatMap((command) => [command.name, ...command.aliases]));
     return new CommandRegistry(this.#sources.flatMap((source) => source(reserved)));
+  }
+
+  /** Computes a session's context report now and publishes it as a `context` event; nothing when no model is configured. */
+  async publishContext(sessionKey: string): Promise<void> {
+    const { agent, events } = this;
+    const session = await this.host.turnSession(sessionKey);
+    const window = await agent.contextWindow(
+      session,
+      { chat: (p) => events.emit('chat', p), agent: (p) => events.emit('agent', p), context: (p) => events.emit('context', p) },
+      `context-${randomUUID()}`,
+    );
+    await window?.publish();
   }
 
   async run(sessionKey: string, text: string): Promise<{ reply: string; data?: unknown }> {

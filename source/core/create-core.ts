@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { trackContextReports } from './context-reports.js';
 import { join } from 'node:path';
 import { AgentRuntime, createAgentSlashCommand, createSessionsTools } from '../agent/index.js';
 import { ChannelsService, type ChannelsServiceOptions } from '../channels/index.js';
@@ -320,6 +321,14 @@ export class Core {
     const { inbox } = this.tools;
     this.#unsubscribe.push(inbox.on((event, approval) => this.events.emit(event === 'requested' ? 'approval.requested' : 'approval.resolved', { approval })));
     this.#unsubscribe.push(this.config.onChange((changed) => this.#applyConfig(changed)));
+    this.#unsubscribe.push(
+      trackContextReports(
+        this.events,
+        this.#contexts,
+        (key) => this.commands.publishContext(key),
+        (m) => this.log.warn(m),
+      ),
+    );
     this.#unsubscribe.push(this.skills.onChange((change) => this.events.emit('skills.changed', change)));
     this.config.watch((status) => this.events.emit('config', status));
     await this.lifecycle.emit('gateway:startup', {});

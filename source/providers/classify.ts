@@ -1,3 +1,4 @@
+import { describeProfile } from './credentials.js';
 import { ProviderError, type ProviderErrorKind } from './errors.js';
 
 /** Longest server-requested wait we honour; anything longer moves on to a fallback. */
@@ -84,11 +85,22 @@ export interface HttpFailure {
   now: number;
 }
 
+/** The next step for a refused key names the key, so the operator knows which one to fix. */
+function keyHint(kind: ProviderErrorKind, model: string, profile: string): string {
+  if (kind !== 'auth' && kind !== 'billing') return hintFor(kind);
+  const provider = model.slice(0, model.indexOf('/'));
+  const key = describeProfile(profile, provider);
+  if (!key) return kind === 'auth' ? `${provider} asked for an API key and none is configured; \`claw models list\` shows where to put one.` : hintFor(kind);
+  return kind === 'auth'
+    ? `Check the API key: ${key} was refused; replace it, or remove it to use the next key.`
+    : `The account behind ${key} is out of credit or quota; top it up or switch to another key or model.`;
+}
+
 export function classifyHttpError(failure: HttpFailure): ProviderError {
   const body = parseErrorBody(failure.bodyText);
   const kind = kindFor(failure.status, body);
   const detail = [body.type ?? body.code, body.message].filter(Boolean).join(': ');
-  const message = `${failure.model} failed with HTTP ${failure.status}${detail ? ` (${detail})` : ''}. ${hintFor(kind)}`;
+  const message = `${failure.model} failed with HTTP ${failure.status}${detail ? ` (${detail})` : ''}. ${keyHint(kind, failure.model, failure.profile)}`;
   return new ProviderError(kind, message, {
     status: failure.status,
     retryAfterMs: parseRetryAfter(failure.headers, failure.now),

@@ -54,6 +54,18 @@ export function authProfilesFor(settings: ProviderSettings, credentialsDir: stri
   return profiles;
 }
 
+/**
+ * Where a profile's key comes from, as the operator would fix it:
+ * `$OPENAI_API_KEY in the gateway's environment`, `profile "work" in
+ * credentials/openai.json`. Undefined for a keyless profile.
+ */
+export function describeProfile(profileId: string, provider: string): string | undefined {
+  const [source, name] = [profileId.slice(0, profileId.indexOf(':')), profileId.slice(profileId.indexOf(':') + 1)];
+  if (source === 'env') return `$${name} in the gateway's environment`;
+  if (source === 'file') return name === 'default' ? `the apiKey in credentials/${provider}.json` : `profile "${name}" in credentials/${provider}.json`;
+  return undefined;
+}
+
 export function missingKeyMessage(settings: ProviderSettings, credentialsDir: string): string {
   return `No API key for provider "${settings.name}". Set ${settings.apiKeyEnv ?? 'the key'} in the gateway's environment, or write {"apiKey": "…"} to ${credentialsPath(credentialsDir, settings.name)} (chmod 600).`;
 }

@@ -1,5 +1,6 @@
 import { MAX_RETRY_AFTER_MS } from './classify.js';
 import type { ProfileCooldowns } from './cooldowns.js';
+import { describeProfile } from './credentials.js';
 import { ProviderError } from './errors.js';
 import { sleepOn, type Clock, type TimerHandle } from '../config/index.js';
 import { ProviderError as RetryAbort } from './errors.js';
@@ -230,7 +231,11 @@ function summarize(failures: ProviderError[], refs: string[]): ProviderError {
   const last = failures.at(-1);
   if (!last) return new ProviderError('not_configured', `No model to call (tried ${refs.join(', ')}).`);
   if (failures.length === 1) return last;
-  const others = failures.slice(0, -1).map((f) => `${f.model ?? '?'}${f.profile ? ` [${f.profile}]` : ''}: ${f.kind}`);
+  const others = failures.slice(0, -1).map((f) => {
+    // Which key failed matters when a provider has several; a keyless one needs no label.
+    const key = f.profile && f.model ? describeProfile(f.profile, f.model.slice(0, f.model.indexOf('/'))) : undefined;
+    return `${f.model ?? '?'}${key ? ` (${key})` : ''}: ${f.kind}`;
+  });
   return new ProviderError(last.kind, `${last.message} Earlier attempts: ${others.join('; ')}.`, {
     status: last.status,
     retryAfterMs: last.retryAfterMs,

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { GatewayClient } from '../client/index.js';
 import { ClawError, type ApprovalRecord, type CommandInfo, type MethodName, type ParamsOf, type ResultOf } from '../protocol/index.js';
 import { appendItems, updateChat } from './store/chat-reducer.js';
+import { placeAnswer } from './store/command-answers.js';
 import { entriesToItems, prependHistory } from './store/history.js';
 import { userItemId } from './store/live-reducers.js';
 import { reduceHello, reducePendingList } from './store/reducers.js';
@@ -104,9 +105,27 @@ export class TuiController {
     this.push(key, { kind: 'notice', id: `notice:${++this.noticeSeq}`, text });
   }
 
-  /** Echoes a slash command into the chat before its output. */
-  echoCommand(text: string, key = this.store.getState().currentKey): void {
-    this.push(key, { kind: 'command', id: `command:${++this.noticeSeq}`, text });
+  /** Echoes a slash command into the chat before its output; returns the echo's id for `answer`. */
+  echoCommand(text: string, key = this.store.getState().currentKey): string {
+    const id = `command:${++this.noticeSeq}`;
+    this.push(key, { kind: 'command', id, text });
+    return id;
+  }
+
+  /** A command's reply or failure, drawn under its echo (see placeAnswer). */
+  answer(echoId: string | undefined, answer: { text: string } | { error: unknown; hint?: string | undefined }, key = this.store.getState().currentKey): void {
+    const id = `answer:${++this.noticeSeq}`;
+    const item: ChatItem =
+      'text' in answer
+        ? { kind: 'notice', id, text: answer.text }
+        : {
+            kind: 'error',
+            id,
+            message: answer.error instanceof Error ? answer.error.message : String(answer.error),
+            ...(answer.hint ? { hint: answer.hint } : {}),
+          };
+    if (echoId === undefined) return this.push(key, item);
+    this.store.update((s) => updateChat(s, key, (log) => placeAnswer(log, echoId, item)));
   }
 
   error(error: unknown, hint?: string, key = this.store.getState().currentKey): void {
@@ -187,6 +206,22 @@ export class TuiController {
     const agentId = this.store.getState().sessions[key]?.agentId ?? /^agent:([^:]+):/.exec(key)?.[1];
     this.store.update((s) => ({ ...s, currentKey: key, ...(agentId ? { agentId } : {}), unread: { ...s.unread, [key]: 0 }, ui: { ...s.ui, scroll: 0 } }));
     if (selectChat(this.store.getState(), key).items.length === 0) await this.loadHistory(key);
+    await this.loadContext(key);
+  }
+
+  /**
+   * The context report of a session the snapshot had none for (no turn since
+   * the gateway started), so the pane and footer show real numbers at once.
+   */
+  private async loadContext(key = this.store.getState().currentKey): Promise<void> {
+    if (!this.serves('commands.run') || this.store.getState().context[key]) return;
+    try {
+      const { data } = await this.call('commands.run', { sessionKey: key, text: '/context json' });
+      const event = (data as { event?: unknown } | undefined)?.event;
+      if (event !== undefined) this.store.applyEvent('context', event);
+    } catch {
+      // No model configured: there is no window to report, and the "no model" notice says why.
+    }
   }
 
   /** Loads the newest page, or the page before the oldest item in memory. */
@@ -229,6 +264,7 @@ export class TuiController {
       );
     }
     if (this.serves('commands.run') || this.serves('setup.status')) tasks.push(this.checkModel());
+    if (this.serves('commands.run')) tasks.push(this.loadContext());
     tasks.push(this.loadHistory());
     await Promise.all(tasks);
   }
@@ -245,9 +281,13 @@ export class TuiController {
       }
     }
     try {
-      const { data } = await this.call('commands.run', { sessionKey: this.store.getState().currentKey, text: '/model' });
+      const key = this.store.getState().currentKey;
+      const { data } = await this.call('commands.run', { sessionKey: key, text: '/model' });
       const parsed = modelReport.safeParse(data);
-      if (parsed.success) this.store.update((s) => ({ ...s, modelMissing: !parsed.data.model }));
+      if (parsed.success) {
+        const model = parsed.data.model ?? undefined;
+        this.store.update((s) => ({ ...s, modelMissing: !model, defaultModel: { ...s.defaultModel, [key]: model } }));
+      }
     } catch {
       // A gateway without the model command leaves the notice to the first turn's error.
     }

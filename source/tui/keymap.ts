@@ -147,6 +147,21 @@ export function handleKey(input: string, key: Key, context: KeyContext, raw?: st
   editorKey(input, key, context, raw, popup);
 }
 
+/**
+ * A wheel turn (alternate scroll mode, see wheel.ts): scrolls the chat and pages
+ * older history at the top. False while a prompt or a list is open, which
+ * takes the turn as arrow keys.
+ */
+export function handleWheel(lines: number, context: KeyContext): boolean {
+  const { store, controller } = context;
+  const state = store.getState();
+  const listOpen = state.ui.search || state.ui.sessionPicker || state.ui.picker || currentCompletions(state, context).length > 0;
+  if (selectActiveApproval(state) || listOpen || state.ui.focus !== 'chat') return false;
+  store.update((s) => scrollChat(s, lines));
+  if (lines > 0 && selectChat(state).hasMore) void controller.loadHistory(state.currentKey, true);
+  return true;
+}
+
 /** Ctrl+X then Ctrl+E within this window opens $EDITOR, as in bash. */
 const CTRL_X_WINDOW_MS = 1500;
 

@@ -1,6 +1,10 @@
-/** Alternate screen, bracketed paste and cursor state, restored on every way out. */
-const ENTER = '\x1b[?1049h\x1b[?2004h\x1b[H\x1b[2J';
-const LEAVE = '\x1b[?2004l\x1b[?25h\x1b[?1049l';
+/**
+ * Alternate screen, bracketed paste, alternate scroll (the wheel sends Up/Down
+ * instead of scrolling the terminal's own buffer, and the mouse is not captured,
+ * so selecting and copying still work) and cursor state, restored on every way out.
+ */
+const ENTER = '\x1b[?1049h\x1b[?2004h\x1b[?1007h\x1b[H\x1b[2J';
+const LEAVE = '\x1b[?1007l\x1b[?2004l\x1b[?25h\x1b[?1049l';
 const CLEAR = '\x1b[2J\x1b[H';
 
 export interface TerminalSession {

@@ -49,7 +49,8 @@ describe('claw agent -m', () => {
       const result = await runCli(['agent', '-m', 'break please', '--session', 'agent:main:cli:direct:fail'], state.env, SLOW);
       expect(result.code).toBe(1);
       expect(result.stderr).toContain('HTTP 401');
-      expect(result.stderr).toContain('Fix the key');
+      expect(result.stderr).toContain('Once the key is fixed, resend the message');
+      expect(result.stderr).not.toContain('[none]');
     },
     SLOW,
   );

@@ -230,7 +230,8 @@ describe('failover', () => {
     backup.setDefault({ error: 'auth' });
     const { error } = await collectUntilError(providers.streamTurn(baseRequest('main/big', { fallbacks: ['anthropic/claude-haiku-4-5'] })));
     expect(error).toMatchObject({ kind: 'auth', status: 401 });
-    expect((error as Error).message).toMatch(/Check the API key/);
-    expect((error as Error).message).toContain('main/big [env:MAIN_KEY]: auth');
+    expect((error as Error).message).toContain("Check the API key: $ANTHROPIC_API_KEY in the gateway's environment was refused");
+    expect((error as Error).message).toContain("main/big ($MAIN_KEY in the gateway's environment): auth");
+    expect((error as Error).message).not.toContain('[');
   });
 });

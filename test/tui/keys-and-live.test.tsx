@@ -155,6 +155,22 @@ describe('live messages from other clients', () => {
       .emit('message.accepted', { sessionKey: 'agent:main:main', messageId: 'from-attach-1', text: 'sent from claw attach', channel: 'tui', at: Date.now() });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(selectChat(h.store.getState()).items.filter((i) => i.kind === 'user')).toHaveLength(2);
+    // A TUI client says nothing of its sender; presence knows its name and host.
+    fake.bus().emit('presence', {
+      clients: [
+        { connId: 'c7', clientId: 'claw-0a1b2c3d', clientName: 'tui · cy@box', version: '0.1.0', address: '127.0.0.1', connectedAt: 1, scopes: ['write'] },
+      ],
+    });
+    fake.bus().emit('message.accepted', {
+      sessionKey: 'agent:main:main',
+      messageId: 'from-attach-2',
+      text: 'second client',
+      channel: 'tui',
+      clientId: 'claw-0a1b2c3d',
+      at: Date.now(),
+    });
+    await expect.poll(() => h.frame()).toContain('› second client');
+    expect(h.frame()).toContain('from tui · cy@box');
   });
 
   it('names an approver by the client name from presence, not its random id', async () => {

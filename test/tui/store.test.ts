@@ -114,6 +114,25 @@ describe('event reducers', () => {
     ]);
     expect(state.lanes).toBeUndefined();
   });
+
+  it('knows the clients that were connected first, so their messages carry their names', () => {
+    const hello = reduceHello(initialState(), {
+      protocol: 1,
+      server: { version: '9.9.9', connId: 'c', epoch: 'e', host: 'box' },
+      scopes: ['read'],
+      methods: [],
+      events: [],
+      seq: 0,
+      resume: 'none',
+      snapshot: {
+        presence: [
+          { connId: 'c1', clientId: 'claw-early', clientName: 'tui · ana@laptop', version: '0.1.0', address: '127.0.0.1', connectedAt: 1, scopes: ['write'] },
+        ],
+      },
+    });
+    const state = apply(hello, ['message.accepted', { sessionKey: key, messageId: 'm1', text: 'hi', channel: 'tui', clientId: 'claw-early', at: now }]);
+    expect(selectChat(state).items.at(-1)).toMatchObject({ kind: 'user', text: 'hi', from: 'tui · ana@laptop' });
+  });
 });
 
 describe('history', () => {

@@ -22,7 +22,8 @@ export const contextCommand: SlashCommand = {
         'unavailable',
         'No model is configured, so the context window is unknown. Configure a provider (claw models list), then run /context again.',
       );
-    const [report, account] = await Promise.all([contextReport(session), window.account()]);
+    // Publishing it brings every client's context pane up to date too.
+    const [report, account] = await Promise.all([contextReport(session), window.publish()]);
     const compactions = compactionHistory(session.entries());
     const data = { sessionKey, report, account, compactions, event: contextEventPayload(sessionKey, account, compactions) };
     if (view === 'json') return { reply: JSON.stringify(data, null, 2), data };

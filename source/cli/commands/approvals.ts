@@ -1,3 +1,4 @@
+import { clientName } from '../client-name.js';
 import { parseArgs } from 'node:util';
 import { statePaths } from '../../config/index.js';
 import { ClawError, type ApprovalRecord } from '../../protocol/index.js';
@@ -154,7 +155,7 @@ export const run: CommandRun = async ({ argv }) => {
   if (values.all && action !== 'list') return fail(`--all only applies to \`list\`.\n${usage}`);
 
   const { connectLocal } = await import('../../client/index.js');
-  const client = await connectLocal(statePaths(), { clientName: 'claw-approvals' });
+  const client = await connectLocal(statePaths(), { clientName: clientName('claw approvals') });
   try {
     if (action === 'list') return await list(client, values.all ?? false, values.json ?? false);
     const decision = action === 'deny' ? 'deny' : values.always ? 'always' : values.session ? 'session' : 'once';

@@ -1,3 +1,4 @@
+import { clientName } from '../client-name.js';
 import { statePaths } from '../../config/index.js';
 import { connectLocal } from '../../client/index.js';
 import type { CommandRun } from '../command.js';
@@ -13,7 +14,7 @@ const DEFAULT_SESSION = 'agent:main:main';
 export const run: CommandRun = async ({ argv, flags }) => {
   const sessionKey = stringFlag(argv, 'session') ?? DEFAULT_SESSION;
   const view = positionals(argv, ['session']).slice(1)[0] ?? 'list';
-  const client = await connectLocal(statePaths(), { clientName: 'claw-context' });
+  const client = await connectLocal(statePaths(), { clientName: clientName('claw context') });
   try {
     const result = await client.request('commands.run', { sessionKey, text: `/context ${flags.json ? 'json' : view}` });
     if (flags.json) printJson(result.data);

@@ -1,3 +1,4 @@
+import { clientName } from '../client-name.js';
 import { statePaths } from '../../config/index.js';
 import { connectLocal } from '../../client/index.js';
 import type { SessionSummary } from '../../protocol/index.js';
@@ -20,7 +21,7 @@ function row(session: SessionSummary, now: number): string {
 /** `claw sessions [--agent ID] [--json]`: the gateway's sessions, newest first. */
 export const run: CommandRun = async ({ argv, flags }) => {
   const agentId = stringFlag(argv, 'agent');
-  const client = await connectLocal(statePaths(), { clientName: 'claw-sessions' });
+  const client = await connectLocal(statePaths(), { clientName: clientName('claw sessions') });
   try {
     const { sessions } = await client.request('sessions.list', agentId ? { agentId } : {});
     if (flags.json) {

@@ -55,6 +55,16 @@ export const agentEventPayload = z.discriminatedUnion('stream', [
     isError: z.boolean().optional(),
   }),
   z.strictObject({ runId: z.string(), sessionKey: z.string(), stream: z.literal('usage'), usage: usageShape, model: z.string() }),
+  /** The provider failed and the turn waits `delayMs` before trying again (or moves on to a fallback model). */
+  z.strictObject({
+    runId: z.string(),
+    sessionKey: z.string(),
+    stream: z.literal('retry'),
+    model: z.string(),
+    attempt: z.number().int().min(1),
+    delayMs: z.number().int().min(0),
+    reason: z.string(),
+  }),
   z.strictObject({
     runId: z.string(),
     sessionKey: z.string(),

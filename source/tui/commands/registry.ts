@@ -1,5 +1,6 @@
 import { agentCommand } from './agent.js';
 import type { CommandInfo } from '../../protocol/index.js';
+import { ClawError } from '../../protocol/index.js';
 import { approvalsCommand } from './approvals.js';
 import { helpCommand } from './help.js';
 import { modelCommand } from './model.js';
@@ -94,11 +95,15 @@ export async function runSlash(text: string, context: CommandContext): Promise<v
   if (!parsed) return;
   const command = findCommand(parsed.name);
   // Pickers and popups answer in place; everything else answers in the chat, under its echo.
-  if (!command?.quiet) context.controller.echoCommand(text.trim());
+  const key = context.store.getState().currentKey;
+  const echoId = command?.quiet ? undefined : context.controller.echoCommand(text.trim(), key);
   try {
     if (command) await command.run(parsed.args, context);
-    else await runOnGateway(text.trim(), context);
+    else await runOnGateway(text.trim(), context, echoId);
   } catch (error) {
-    context.controller.error(error, command ? undefined : `/${parsed.name} is not a TUI command and the gateway could not run it; /help lists commands.`);
+    // The gateway's own refusals say what to do; only a failure to reach it needs a hint here.
+    const hint =
+      command || error instanceof ClawError ? undefined : `/${parsed.name} runs on the gateway, which did not answer; \`claw status\` shows whether it is up.`;
+    context.controller.answer(echoId, { error, hint }, key);
   }
 }

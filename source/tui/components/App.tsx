@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { TuiController } from '../controller.js';
-import { currentCompletions, handleKey } from '../keymap.js';
+import { currentCompletions, handleKey, handleWheel } from '../keymap.js';
 import { computeLayout, type Column } from '../layout.js';
 import { selectActiveApproval, selectHiddenPanes, selectInputPrompt } from '../store/selectors.js';
 import type { PaneId, TuiState } from '../store/state.js';
@@ -9,6 +9,7 @@ import type { TuiStore } from '../store/store.js';
 import { approvalLines } from '../text/approval-lines.js';
 import { selectActiveElicitation } from '../store/elicitation.js';
 import { elicitationLines } from '../text/elicitation-lines.js';
+import { type KeyHandler, wheelFilter } from '../wheel.js';
 import { ApprovalPrompt } from './ApprovalPrompt.js';
 import { ChatPane } from './ChatPane.js';
 import { ContextPane } from './ContextPane.js';
@@ -112,7 +113,29 @@ export function App({ store, controller, exit, size, editExternally }: AppProps)
   const bottomRows =
     (approval ? promptLines.length + 2 + guardNote + inputHeight : form ? formLines.length + 2 + inputHeight : inputHeight + popupRows) + problemRows;
   const layout = computeLayout({ cols, rows, hidden: selectHiddenPanes(state), zoom: state.ui.zoom, bottomRows });
-  useKeys((input, key, raw) => handleKey(input, key, { ...context, layout }, raw));
+  // The filter lives across renders; the handlers it calls are this render's.
+  const handlers = useRef<{ key: KeyHandler; wheel: (lines: number) => boolean }>(undefined as never);
+  handlers.current = {
+    key: (input, key, raw) => {
+      handleKey(input, key, { ...context, layout }, raw);
+      // A key is drawn at once; only streamed events wait for the store's frame.
+      store.flush();
+    },
+    wheel: (lines) => {
+      const used = handleWheel(lines, { ...context, layout });
+      store.flush();
+      return used;
+    },
+  };
+  const filter = useMemo(
+    () =>
+      wheelFilter(
+        (input, key, raw) => handlers.current.key(input, key, raw),
+        (lines) => handlers.current.wheel(lines),
+      ),
+    [],
+  );
+  useKeys(filter);
 
   return (
     <Box flexDirection="column" width={layout.width} height={layout.height}>

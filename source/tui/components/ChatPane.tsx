@@ -47,7 +47,9 @@ export function ChatPane({
   const lines = view.lines.slice(Math.min(view.lines.length, top.length));
   const empty = log.items.length === 0 && !log.streaming;
   return (
-    <Box flexDirection="column" width={width} height={height} overflow="hidden" paddingLeft={1}>
+    // Only rows are clipped: every line is already truncated to the width, and a
+    // horizontal clip would re-slice each line's ANSI codes on every frame.
+    <Box flexDirection="column" width={width} height={height} overflowY="hidden" paddingLeft={1}>
       {banner ? (
         <Text color="blue" wrap="truncate">
           {banner}

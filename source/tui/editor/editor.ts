@@ -180,8 +180,28 @@ export function submit(state: EditorState): { state: EditorState; text: string }
   return { state: { ...emptyEditor(history), pasting: state.pasting }, text };
 }
 
-/** Visual rows of the editor at a width, with the cursor row and column, CJK-aware. */
-export function layoutEditor(state: EditorState, width: number): { rows: string[]; cursorRow: number; cursorCol: number } {
+export interface EditorLayout {
+  rows: string[];
+  cursorRow: number;
+  cursorCol: number;
+}
+
+let lastLayout: { text: string; cursor: number; width: number; layout: EditorLayout } | undefined;
+
+/**
+ * Visual rows of the editor at a width, with the cursor row and column, CJK-aware.
+ * A frame asks twice (its height, then its rows) and most frames don't change
+ * the draft, so the last answer is kept.
+ */
+export function layoutEditor(state: EditorState, width: number): EditorLayout {
+  const hit = lastLayout;
+  if (hit && hit.text === state.text && hit.cursor === state.cursor && hit.width === width) return hit.layout;
+  const layout = computeEditorLayout(state, width);
+  lastLayout = { text: state.text, cursor: state.cursor, width, layout };
+  return layout;
+}
+
+function computeEditorLayout(state: EditorState, width: number): EditorLayout {
   const limit = Math.max(1, width);
   const rows: string[] = [];
   let cursorRow = 0;

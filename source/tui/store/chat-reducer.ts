@@ -113,8 +113,11 @@ export function reduceAgentEvent(state: TuiState, payload: AgentEventPayload): T
       });
     case 'usage':
       return { ...state, runModel: { ...state.runModel, [key]: payload.model } };
+    case 'retry':
+      return state;
     case 'compaction':
-      if (payload.phase === 'start') return state;
+      // A /compact command (run id `compact-…`) answers its runner with its own reply or error.
+      if (payload.phase === 'start' || (payload.phase === 'error' && payload.runId.startsWith('compact-'))) return state;
       return updateChat(state, key, (log) =>
         appendItems(log, [
           payload.phase === 'end'

@@ -1,5 +1,6 @@
 import type { AgentEventPayload, PayloadOf } from '../../protocol/index.js';
 import { appendItems, updateChat } from './chat-reducer.js';
+import { selectClientName } from './selectors.js';
 import type { TuiState } from './state.js';
 
 /** The chat id of a user message, shared by the sender's local echo and the gateway's event. */
@@ -10,12 +11,11 @@ export function userItemId(messageId: string): string {
 /** A user message accepted from any client or channel; the sender's own echo is already there. */
 export function reduceMessageAccepted(state: TuiState, payload: PayloadOf<'message.accepted'>): TuiState {
   const id = userItemId(payload.messageId);
-  const from = payload.clientId && state.clients[payload.clientId] ? undefined : payload.sender;
+  // The sending client's name and host from presence, else what the channel said of its sender.
+  const from = payload.clientId && state.clients[payload.clientId] ? selectClientName(state, payload.clientId) : (payload.sender ?? payload.channel);
   const next = updateChat(state, payload.sessionKey, (log) => {
     if (log.items.some((item) => item.id === id || (payload.entryId !== undefined && item.entryId === payload.entryId))) return log;
-    return appendItems(log, [
-      { kind: 'user', id, text: payload.text, ...(payload.entryId ? { entryId: payload.entryId } : {}), ...(from ? { from } : { from: payload.channel }) },
-    ]);
+    return appendItems(log, [{ kind: 'user', id, text: payload.text, ...(payload.entryId ? { entryId: payload.entryId } : {}), from }]);
   });
   if (next === state || payload.sessionKey === state.currentKey) return next;
   return { ...next, unread: { ...next.unread, [payload.sessionKey]: (next.unread[payload.sessionKey] ?? 0) + 1 } };
@@ -36,6 +36,10 @@ export function reduceProgress(state: TuiState, payload: AgentEventPayload, now:
     const progress = { ...state.progress };
     delete progress[key];
     return { ...state, progress };
+  }
+  if (payload.stream === 'retry' && current) {
+    const retry = { until: now + payload.delayMs, attempt: payload.attempt, reason: payload.reason, model: payload.model };
+    return { ...state, progress: { ...state.progress, [key]: { ...current, retry } } };
   }
   if (payload.stream === 'tool' && current) {
     const tool = payload.phase === 'end' ? undefined : payload.name;

@@ -2,6 +2,7 @@ import { gatewaySnapshot, type ApprovalRecord, type GatewaySnapshot, type HelloP
 import { reduceConfigStatus } from './config-reducer.js';
 import { emptyChat, type TuiState } from './state.js';
 import { appendItems, updateChat } from './chat-reducer.js';
+import { RESET_NOTICE_PREFIX } from './command-answers.js';
 import { selectClientName } from './selectors.js';
 import { reduceElicitationList } from './elicitation.js';
 
@@ -11,9 +12,12 @@ export function reduceSessionsChanged(state: TuiState, payload: PayloadOf<'sessi
   else if (payload.session) sessions[payload.key] = payload.session;
   const next = { ...state, sessions };
   if (payload.reason !== 'reset') return next;
-  return updateChat(next, payload.key, () => ({
+  // The old report is not this session's: the gateway publishes the new one.
+  const context = { ...next.context };
+  delete context[payload.key];
+  return updateChat({ ...next, context }, payload.key, () => ({
     ...emptyChat(),
-    items: [{ kind: 'notice', id: `reset:${payload.session?.sessionId ?? Date.now()}`, text: 'New session started.' }],
+    items: [{ kind: 'notice', id: `${RESET_NOTICE_PREFIX}${payload.session?.sessionId ?? Date.now()}`, text: 'New session started.' }],
   }));
 }
 
@@ -80,6 +84,9 @@ export function reduceHello(state: TuiState, hello: HelloPayload): TuiState {
   if (lanes) next = { ...next, lanes };
   const context = pick('context');
   if (context) next = { ...next, context: { ...next.context, ...Object.fromEntries(context.map((c) => [c.sessionKey, c])) } };
+  // Clients that were here first are known only from the snapshot: their names label their messages.
+  const presence = pick('presence');
+  if (presence) next = { ...next, clients: { ...next.clients, ...Object.fromEntries(presence.map((c) => [c.clientId, c])) } };
   const subagents = pick('subagents');
   if (subagents) next = { ...next, subagents: subagents.nodes };
   const config = pick('config');

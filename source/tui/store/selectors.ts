@@ -72,7 +72,7 @@ export function selectFooter(state: TuiState): FooterInfo {
   const session = selectCurrentSession(state);
   const context = state.context[state.currentKey];
   return {
-    model: session?.model ?? state.runModel[state.currentKey] ?? footerModel(state.setupStatus, state.modelMissing),
+    model: session?.model ?? state.runModel[state.currentKey] ?? state.defaultModel[state.currentKey] ?? footerModel(state.setupStatus, state.modelMissing),
     thinking: session?.thinking ?? 'default',
     used: context?.used ?? session?.tokens.context ?? 0,
     window: context?.window ?? 0,

@@ -75,12 +75,16 @@ export interface TuiState {
   setup?: SetupUi;
   /** Server questions waiting for the operator and the resources `@` completes; absent until the gateway sends any. */
   mcp?: McpTuiState;
+  /** The model a session would use with no override, as the gateway resolved it on connect. */
+  defaultModel: Readonly<Record<string, string | undefined>>;
   ui: UiState;
 }
 
 export interface TurnProgress {
   startedAt: number;
   tool?: string;
+  /** The provider failed and the turn tries again at `until`. */
+  retry?: { until: number; attempt: number; reason: string; model: string };
 }
 
 export interface SearchUi {
@@ -163,6 +167,7 @@ export function initialState(options: { agentId?: string; sessionKey?: string; v
     clients: {},
     progress: {},
     modelMissing: false,
+    defaultModel: {},
     ui: {
       focus: 'chat',
       hidden: [],
