@@ -5,6 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { productionPackages } from '../scripts/runtime-deps.mjs';
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 export const elapsedMs = (start) => Number(process.hrtime.bigint() - start) / 1e6;
@@ -158,27 +159,11 @@ function treeBytes(path, skipNodeModules) {
   return total;
 }
 
-/**
- * What `npm ci --omit=dev` installs, sized from the lock file against the
- * shared install: every non-dev package whose os/cpu fit this machine. Each
- * lock entry is its own folder, so nested node_modules are not counted twice.
- */
+/** What `npm ci --omit=dev` installs, sized against the shared install (nested node_modules are their own entries). */
 export function productionNodeModules(root) {
-  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'));
-  const fits = (list, value) => !list || list.includes(value) || (list.some((v) => v.startsWith('!')) && !list.includes(`!${value}`));
-  const packages = [];
-  let bytes = 0;
-  for (const [path, entry] of Object.entries(lock.packages)) {
-    if (!path.startsWith('node_modules/') || entry.dev || entry.devOptional) continue;
-    if (!fits(entry.os, process.platform) || !fits(entry.cpu, process.arch)) continue;
-    const dir = join(root, path);
-    if (!existsSync(dir)) continue;
-    const size = treeBytes(dir, true);
-    bytes += size;
-    packages.push({ name: path.slice(path.lastIndexOf('node_modules/') + 13), bytes: size });
-  }
+  const packages = productionPackages(root).map(({ path, name }) => ({ name, bytes: treeBytes(join(root, path), true) }));
   packages.sort((a, b) => b.bytes - a.bytes);
-  return { bytes, packages };
+  return { bytes: packages.reduce((sum, p) => sum + p.bytes, 0), packages };
 }
 
 /** The files `npm pack` would ship (the package's own footprint, without node_modules). */

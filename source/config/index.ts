@@ -12,7 +12,7 @@ export { toolProfiles, DEFAULT_SECRET_PATHS } from './sections/tools.js';
 export { redactSkillSecrets, skillEnvSecrets, DEFAULT_SKILLS_PROMPT_CHARS } from './sections/skills.js';
 export type { HooksConfig, WebhookMapping } from './sections/hooks.js';
 export { resolveGatewayPort } from './gateway-port.js';
-export { CLAW_VERSION } from './version.js';
+export { CLAW_VERSION, PACKAGE_ROOT } from './version.js';
 export { systemClock, sleepOn, type Clock, type TimerHandle } from './clock.js';
 export { ensureGatewayTokenSync, readGatewayTokenSync } from './gateway-token-file.js';
 export { secureStateDirSync } from './private-state.js';
