@@ -28,6 +28,23 @@ const external = ['better-sqlite3', 'sqlite-vec', 'ws', 'bufferutil', 'utf-8-val
 // unless one is made from the chunk's own URL.
 const banner = "import { createRequire as __clawCreateRequire } from 'node:module';\nconst require = __clawCreateRequire(import.meta.url);";
 
+// zod re-exports every translation of its error messages as `z.locales`;
+// claw speaks English and never reads them, and they are half of zod's
+// load time. The bundle keeps only `en` (which zod configures itself).
+const englishOnlyZod = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer) ? { path: join(args.resolveDir, '..', 'locales', 'en.js'), namespace: 'zod-locales' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
 function sourceFiles(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
@@ -61,7 +78,7 @@ export async function build() {
       banner: { js: banner },
       // React and Ink ship a development build selected at run time; users run the production one.
       define: { 'process.env.NODE_ENV': '"production"' },
-      plugins: [help],
+      plugins: [help, englishOnlyZod],
       sourcemap: 'linked',
       metafile: true,
     })

@@ -32,7 +32,6 @@ export {
   guardedFetch,
   WebFetchError,
   AddressPolicy,
-  htmlToMarkdown,
   wrapUntrusted,
   fenceNonce,
   UNTRUSTED_TAG,
