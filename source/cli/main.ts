@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import * as nodeModule from 'node:module';
 import { parseArgvFast } from './argv.js';
 import { commandTable } from './command-table.js';
 import { quietOnClosedPipe } from './closed-pipe.js';
@@ -45,7 +46,16 @@ function unknownCommand(name: string): number {
   return 2;
 }
 
+/**
+ * Node 22.1+ keeps the compiled code of the bundle's chunks on disk, so a
+ * second start skips most parsing and compiling; Node 20 has no such cache.
+ */
+function enableCompileCache(): void {
+  (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+}
+
 async function main(): Promise<number> {
+  enableCompileCache();
   quietOnClosedPipe();
   const argv = process.argv.slice(2);
   const helped = answerHelp(argv);
