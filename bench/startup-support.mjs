@@ -4,7 +4,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { productionPackages } from '../scripts/runtime-deps.mjs';
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -70,10 +70,14 @@ async function readyStatus(port) {
 /** `claw gateway run --port 0` in `state`; resolves once /readyz answers 200, with the time it took. */
 export async function startGateway(node, cli, state) {
   const start = process.hrtime.bigint();
-  const child = spawn(node, [cli, 'gateway', 'run', '--port', '0'], { env: state.env, stdio: 'ignore' });
+  const child = spawn(node, [cli, 'gateway', 'run', '--port', '0'], { env: state.env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
   const exited = new Promise((resolve) => child.on('exit', resolve));
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`gateway exited with ${child.exitCode}; see ${state.dir}/logs`);
+    if (child.exitCode !== null) throw new Error(`gateway exited with ${child.exitCode}: ${stderr.trim().split('\n').slice(-4).join(' ')}`);
     const info = readJson(join(state.dir, 'gateway.json'));
     if (info?.pid === child.pid && (await readyStatus(info.port)) === 200) {
       const readyMs = elapsedMs(start);
@@ -164,6 +168,26 @@ export function productionNodeModules(root) {
   const packages = productionPackages(root).map(({ path, name }) => ({ name, bytes: treeBytes(join(root, path), true) }));
   packages.sort((a, b) => b.bytes - a.bytes);
   return { bytes: packages.reduce((sum, p) => sum + p.bytes, 0), packages };
+}
+
+/**
+ * Bytes and count of the files `dist/cli/main.js` can load: its relative
+ * imports, static and dynamic, followed through every file. The same walk
+ * serves a per-file build and a bundle, so before and after compare.
+ */
+export function loadableDist(root) {
+  const seen = new Set();
+  const stack = [join(root, 'dist', 'cli', 'main.js')];
+  let bytes = 0;
+  while (stack.length > 0) {
+    const file = stack.pop();
+    if (seen.has(file) || !existsSync(file)) continue;
+    seen.add(file);
+    const text = readFileSync(file, 'utf8');
+    bytes += Buffer.byteLength(text);
+    for (const match of text.matchAll(/(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g)) stack.push(join(dirname(file), match[1]));
+  }
+  return { bytes, files: seen.size };
 }
 
 /** The files `npm pack` would ship (the package's own footprint, without node_modules). */

@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import {
   fetchNode24,
   freshState,
+  loadableDist,
   packedFiles,
   productionNodeModules,
   round,
@@ -69,30 +70,57 @@ function startInstantModel() {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, marks, port: server.address().port })));
 }
 
-/** Rows that only spawn processes: run on whichever node runs this script. */
-async function processRows(node) {
+/** An error as a row, so one failing row (e.g. a native addon built for another Node) does not hide the rest. */
+async function row(measure) {
+  try {
+    return await measure();
+  } catch (error) {
+    return { error: error.message.split('\n').slice(0, 3).join(' ') };
+  }
+}
+
+/**
+ * Rows that time processes of `node`. `claw status` talks to a gateway run by
+ * `gatewayNode`, so the CLI's own start is measured even where the gateway
+ * cannot run on `node`.
+ */
+async function processRows(node, gatewayNode) {
   const state = freshState();
   try {
     const rows = {};
     rows.bare_node_ms = await timeCommand(node, ['-e', '0'], state.env, runs);
     const bare = rows.bare_node_ms.median;
-    const ratio = (row, target) => ({ ...row, ratio_to_bare: round(row.median / bare), target_ratio: target });
+    const ratio = (measured, target) => ({ ...measured, ratio_to_bare: round(measured.median / bare), target_ratio: target });
     rows.help_ms = ratio(await timeCommand(node, [cli, '--help'], state.env, runs), 1.3);
     rows.version_ms = ratio(await timeCommand(node, [cli, '--version'], state.env, runs), 1.3);
-    const ready = [];
-    for (let i = 0; i < (quick ? 3 : 7); i += 1) {
+    rows.gateway_ready_ms = await row(async () => {
+      const ready = [];
+      for (let i = 0; i < (quick ? 3 : 7); i += 1) {
+        const run = freshState();
+        try {
+          const gateway = await startGateway(node, cli, run);
+          ready.push(gateway.readyMs);
+          await gateway.stop();
+        } finally {
+          run.cleanup();
+        }
+      }
+      return { ...summary(ready), target: 100 };
+    });
+    rows.gateway_rss_mb_10s = await row(async () => {
       const run = freshState();
       const gateway = await startGateway(node, cli, run);
-      ready.push(gateway.readyMs);
-      await gateway.stop();
-      run.cleanup();
-    }
-    rows.gateway_ready_ms = { ...summary(ready), target: 100 };
-    const gateway = await startGateway(node, cli, state);
+      try {
+        await sleep(10_000);
+        return { value: rssMb(gateway.child.pid), target: 60 };
+      } finally {
+        await gateway.stop();
+        run.cleanup();
+      }
+    });
+    const gateway = await startGateway(gatewayNode, cli, state);
     try {
       rows.status_ms = ratio(await timeCommand(node, [cli, 'status'], state.env, runs), 2);
-      await sleep(10_000);
-      rows.gateway_rss_mb_10s = { value: rssMb(gateway.child.pid), target: 60 };
     } finally {
       await gateway.stop();
     }
@@ -103,17 +131,17 @@ async function processRows(node) {
 }
 
 /** TUI first frame, connected frame, and its RSS with a 10,000-message main session. */
-async function tuiRows() {
+async function tuiRows(node, gatewayNode) {
   const state = freshState();
   try {
     await seedSession(state, 10_000, 'lorem ipsum dolor sit amet '.repeat(3));
-    const gateway = await startGateway(process.execPath, cli, state);
+    const gateway = await startGateway(gatewayNode, cli, state);
     try {
       const first = [];
       const connected = [];
       let rss;
       for (let i = 0; i < (quick ? 3 : 5); i += 1) {
-        const tui = await startTui(process.execPath, cli, state.env);
+        const tui = await startTui(node, cli, state.env);
         first.push(tui.firstFrameMs);
         connected.push(tui.connectedMs);
         if (i === 0) {
@@ -187,12 +215,15 @@ async function turnOverhead() {
 function footprint() {
   const modules = productionNodeModules(root);
   const pack = packedFiles(root);
+  const dist = loadableDist(root);
   const mb = (bytes) => round(bytes / 1048576, 1);
   return {
     node_modules_mb: mb(modules.bytes),
-    package_mb: mb(pack.bytes),
-    package_files: pack.files,
-    total_mb: mb(modules.bytes + pack.bytes),
+    dist_loadable_mb: mb(dist.bytes),
+    dist_loadable_files: dist.files,
+    npm_pack_mb: mb(pack.bytes),
+    npm_pack_files: pack.files,
+    total_mb: mb(modules.bytes + dist.bytes),
     target_mb: 50,
     runtime_packages: modules.packages.length,
     largest: modules.packages.slice(0, 8).map((p) => `${p.name} ${mb(p.bytes)} MB`),
@@ -203,7 +234,7 @@ function node24Rows() {
   const fetched = fetchNode24();
   if (fetched.skipped) return { skipped: fetched.skipped };
   try {
-    const args = [fileURLToPath(import.meta.url), '--process-rows', ...(quick ? ['--quick'] : [])];
+    const args = [fileURLToPath(import.meta.url), '--process-rows', process.execPath, ...(quick ? ['--quick'] : [])];
     const child = spawnSync(fetched.node, args, { encoding: 'utf8', maxBuffer: 1 << 24 });
     if (child.status !== 0) return { skipped: `the bench failed on Node 24: ${child.stderr.slice(-400)}` };
     return JSON.parse(child.stdout);
@@ -213,11 +244,13 @@ function node24Rows() {
 }
 
 if (childMode) {
-  process.stdout.write(JSON.stringify({ node: process.version, ...(await processRows(process.execPath)) }));
+  const gatewayNode = process.argv[process.argv.indexOf('--process-rows') + 1];
+  const rows = { ...(await processRows(process.execPath, gatewayNode)), ...(await row(() => tuiRows(process.execPath, gatewayNode))) };
+  process.stdout.write(JSON.stringify({ node: process.version, ...rows }));
 } else {
   const result = { bench: 'startup', node: process.version, quick, loadavg1: round(loadavg()[0]) };
-  Object.assign(result, await processRows(process.execPath));
-  Object.assign(result, await tuiRows());
+  Object.assign(result, await processRows(process.execPath, process.execPath));
+  Object.assign(result, await tuiRows(process.execPath, process.execPath));
   result.turn_overhead_ms = await turnOverhead();
   result.install = footprint();
   result.node24 = process.argv.includes('--no-node24') ? { skipped: '--no-node24' } : node24Rows();
