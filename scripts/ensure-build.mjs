@@ -1,8 +1,7 @@
 // Builds dist/ when it is missing or older than any source file, so `npm start`
 // on a fresh clone works and a warm start costs only a directory walk.
-import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -19,12 +18,25 @@ function newestMtime(dir) {
 }
 
 const entry = join(root, 'dist', 'cli', 'main.js');
-const stale = force || !existsSync(entry) || newestMtime(join(root, 'source')) > statSync(entry).mtimeMs;
+const inputs = () =>
+  Math.max(
+    newestMtime(join(root, 'source')),
+    ...['build.mjs', 'help-text.mjs', 'ensure-build.mjs'].map((f) => statSync(join(root, 'scripts', f)).mtimeMs),
+    statSync(join(root, 'package.json')).mtimeMs,
+  );
+const stale = force || !existsSync(entry) || inputs() > statSync(entry).mtimeMs;
 if (stale) {
-  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-  const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
-  if (result.status !== 0) {
-    console.error('claw: the TypeScript build failed (see above). Run `npm ci` if dependencies are missing.');
-    process.exit(result.status ?? 1);
+  let build;
+  try {
+    ({ build } = await import('./build.mjs'));
+  } catch (error) {
+    console.error(`claw: cannot load the build (${error.message}). Run \`npm ci\`: building needs the dev dependencies (esbuild).`);
+    process.exit(1);
+  }
+  try {
+    await build();
+  } catch (error) {
+    console.error(`claw: the build failed: ${error.message}`);
+    process.exit(1);
   }
 }

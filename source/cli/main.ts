@@ -1,26 +1,27 @@
 #!/usr/bin/env node
+import * as nodeModule from 'node:module';
 import { parseArgvFast } from './argv.js';
 import { commandTable } from './command-table.js';
 import { quietOnClosedPipe } from './closed-pipe.js';
-import { commandHelp, generalHelp, suggestCommand } from './help.js';
-import { reportError } from './report-error.js';
+import { suggestCommand } from './help.js';
+import { helpText } from './help-text.js';
 
-/** Help and version come from the command table before any command loads. */
-async function answerHelp(argv: readonly string[]): Promise<number | undefined> {
+/** Help and version come from the command table before any command loads (the build precomputes them). */
+function answerHelp(argv: readonly string[]): number | undefined {
   const [first, second] = argv;
   const wantsHelp = argv.includes('--help') || argv.includes('-h');
+  const help = (name: string): string | undefined => (Object.hasOwn(helpText().commands, name) ? helpText().commands[name] : undefined);
   if (first === '--version' || first === '-v') {
-    const { CLAW_VERSION } = await import('../config/index.js');
-    process.stdout.write(`${CLAW_VERSION}\n`);
+    process.stdout.write(`${helpText().version}\n`);
     return 0;
   }
   if (first === 'help' || (wantsHelp && (first === undefined || first.startsWith('-')))) {
     const topic = first === 'help' ? second : undefined;
     if (topic === undefined) {
-      process.stdout.write(generalHelp());
+      process.stdout.write(helpText().general);
       return 0;
     }
-    const text = commandHelp(topic);
+    const text = help(topic);
     if (text) {
       process.stdout.write(text);
       return 0;
@@ -31,7 +32,7 @@ async function answerHelp(argv: readonly string[]): Promise<number | undefined> 
     // Only the words before `--` count: `claw mcp add x -- tool --help` runs the command.
     const dashDash = argv.indexOf('--');
     if (dashDash !== -1 && argv.indexOf('--help') > dashDash && argv.indexOf('-h') > dashDash) return undefined;
-    const text = commandHelp(first);
+    const text = help(first);
     if (!text) return unknownCommand(first);
     process.stdout.write(text);
     return 0;
@@ -45,10 +46,19 @@ function unknownCommand(name: string): number {
   return 2;
 }
 
+/**
+ * Node 22.1+ keeps the compiled code of the bundle's chunks on disk, so a
+ * second start skips most parsing and compiling; Node 20 has no such cache.
+ */
+function enableCompileCache(): void {
+  (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+}
+
 async function main(): Promise<number> {
+  enableCompileCache();
   quietOnClosedPipe();
   const argv = process.argv.slice(2);
-  const helped = await answerHelp(argv);
+  const helped = answerHelp(argv);
   if (helped !== undefined) return helped;
   const { command: name, input } = parseArgvFast(argv) ?? (await import('./meow-argv.js')).parseArgvWithMeow(argv);
   const command = Object.hasOwn(commandTable, name) ? commandTable[name] : undefined;
@@ -61,7 +71,8 @@ main().then(
   (code) => {
     process.exitCode = code;
   },
-  (error: unknown) => {
-    process.exitCode = reportError(error);
+  // Loaded only on failure: it needs the error classes of config and protocol.
+  async (error: unknown) => {
+    process.exitCode = (await import('./report-error.js')).reportError(error);
   },
 );

@@ -15,7 +15,7 @@ export type { SubagentsSettings } from './sections/subagents.js';
 export type { AcpSettings } from './sections/acp.js';
 export type { ChannelsConfig, TelegramAccountConfig } from './sections/channels.js';
 export { resolveGatewayPort } from './gateway-port.js';
-export { CLAW_VERSION } from './version.js';
+export { CLAW_VERSION, PACKAGE_ROOT } from './version.js';
 export { agentWorkspaceDir } from './agent-workspace.js';
 export { systemClock, sleepOn, type Clock, type TimerHandle } from './clock.js';
 export { ensureGatewayTokenSync, readGatewayTokenSync } from './gateway-token-file.js';

@@ -1,9 +1,15 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/**
+ * The package root: two folders up from source/config, from dist/config, and
+ * from the bundle's dist/chunks, which the build keeps at that depth for this.
+ */
+export const PACKAGE_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
 function readVersion(): string {
-  // source/config or dist/config → the package root is two levels up.
-  const manifest = fileURLToPath(new URL('../../package.json', import.meta.url));
+  const manifest = join(PACKAGE_ROOT, 'package.json');
   try {
     return (JSON.parse(readFileSync(manifest, 'utf8')) as { version?: string }).version ?? '0.0.0';
   } catch {

@@ -33,7 +33,6 @@ export {
   guardedFetch,
   WebFetchError,
   AddressPolicy,
-  htmlToMarkdown,
   wrapUntrusted,
   fenceNonce,
   UNTRUSTED_TAG,

@@ -31,36 +31,37 @@ export class TuiController {
   private pingTimer: NodeJS.Timeout | undefined;
   private noticeSeq = 0;
   private gatewayCommands: CommandInfo[] = [];
+  #client: GatewayClient | undefined;
+  #attached = false;
+  /** Messages sent before the first connection was up, in order; sent once it is. */
+  readonly #queued: Array<{ key: string; text: string; idempotencyKey: string }> = [];
 
+  /**
+   * `client` may still be on its way (a promise of a connected client), so
+   * the first frame can paint and take typing before the gateway answers.
+   */
   constructor(
-    readonly client: GatewayClient,
+    client: GatewayClient | Promise<GatewayClient>,
     readonly store: TuiStore,
-  ) {}
+  ) {
+    if (client instanceof Promise) {
+      client.then(
+        (arrived) => this.arrive(arrived),
+        // Whoever started the connection reports its failure (runTui exits with it).
+        () => undefined,
+      );
+    } else this.#client = client;
+  }
+
+  get client(): GatewayClient | undefined {
+    return this.#client;
+  }
 
   /** Subscribes to the client; call after construction, before or after connect. */
   attach(): void {
-    this.unsubscribe.push(
-      this.client.on('*', (payload, _seq, event) => this.store.applyEvent(event, payload)),
-      this.client.on('resync', () => {
-        void this.resync();
-      }),
-      this.client.onState((state, detail) =>
-        this.store.update((s) => ({ ...s, conn: { ...s.conn, state, ...(detail.reason ? { reason: detail.reason } : {}) } })),
-      ),
-      this.client.onHello((hello) => {
-        this.store.update((s) => reduceHello(s, hello));
-        void this.loadCommands();
-        if (hello.resume !== 'replayed') void this.loadInitial();
-      }),
-    );
-    this.unsubscribe.push(watchMcp(this));
-    if (this.client.hello) {
-      const hello = this.client.hello;
-      this.store.update((s) => reduceHello(s, hello));
-      this.store.update((s) => ({ ...s, conn: { ...s.conn, state: this.client.state } }));
-      void this.loadCommands();
-      void this.loadInitial();
-    }
+    this.#attached = true;
+    if (this.#client) this.subscribe(this.#client);
+    else this.store.update((s) => ({ ...s, conn: { ...s.conn, state: 'connecting' } }));
     this.pingTimer = setInterval(() => {
       void this.ping();
     }, PING_EVERY_MS);
@@ -68,8 +69,43 @@ export class TuiController {
   }
 
   detach(): void {
+    this.#attached = false;
     clearInterval(this.pingTimer);
     for (const off of this.unsubscribe.splice(0)) off();
+  }
+
+  private arrive(client: GatewayClient): void {
+    this.#client = client;
+    if (this.#attached) this.subscribe(client);
+  }
+
+  private subscribe(client: GatewayClient): void {
+    this.unsubscribe.push(
+      client.on('*', (payload, _seq, event) => this.store.applyEvent(event, payload)),
+      client.on('resync', () => {
+        void this.resync();
+      }),
+      client.onState((state, detail) => this.store.update((s) => ({ ...s, conn: { ...s.conn, state, ...(detail.reason ? { reason: detail.reason } : {}) } }))),
+      client.onHello((hello) => {
+        this.store.update((s) => reduceHello(s, hello));
+        void this.loadCommands();
+        if (hello.resume !== 'replayed') void this.loadInitial();
+        this.sendQueued();
+      }),
+    );
+    this.unsubscribe.push(watchMcp(this, client));
+    if (client.hello) {
+      const hello = client.hello;
+      this.store.update((s) => reduceHello(s, hello));
+      this.store.update((s) => ({ ...s, conn: { ...s.conn, state: client.state } }));
+      void this.loadCommands();
+      void this.loadInitial();
+      this.sendQueued();
+    }
+  }
+
+  private sendQueued(): void {
+    for (const message of this.#queued.splice(0)) void this.deliver(message.key, message.text, message.idempotencyKey);
   }
 
   /** The gateway's slash commands, as `commands.list` last returned them (for completion, pickers, /help). */
@@ -92,13 +128,15 @@ export class TuiController {
 
   /** An RPC that explains itself when the gateway does not serve the method yet. */
   async call<M extends MethodName>(method: M, params?: ParamsOf<M>): Promise<ResultOf<M>> {
-    if (this.client.hello && !this.serves(method)) {
+    const client = this.#client;
+    if (!client) throw new ClawError('unavailable', 'Still connecting to the gateway; try again in a moment.');
+    if (client.hello && !this.serves(method)) {
       throw new ClawError(
         'unavailable',
-        `This gateway (v${this.client.hello.server.version}) does not serve ${method}; update claw and run \`claw gateway restart\`.`,
+        `This gateway (v${client.hello.server.version}) does not serve ${method}; update claw and run \`claw gateway restart\`.`,
       );
     }
-    return this.client.request(method, params);
+    return client.request(method, params);
   }
 
   notice(text: string, key = this.store.getState().currentKey): void {
@@ -142,6 +180,15 @@ export class TuiController {
     const idempotencyKey = randomUUID();
     // The gateway's message.accepted event carries the same id, so the echo is not doubled.
     this.push(key, { kind: 'user', id: userItemId(idempotencyKey), text });
+    const client = this.#client;
+    if (!client || (!client.hello && (client.state === 'idle' || client.state === 'connecting'))) {
+      this.#queued.push({ key, text, idempotencyKey });
+      return;
+    }
+    await this.deliver(key, text, idempotencyKey);
+  }
+
+  private async deliver(key: string, text: string, idempotencyKey: string): Promise<void> {
     try {
       await this.call('chat.send', { sessionKey: key, text, idempotencyKey });
     } catch (error) {
@@ -296,7 +343,7 @@ export class TuiController {
   private async resync(): Promise<void> {
     try {
       const { snapshot, seq } = await this.call('events.snapshot');
-      const hello = this.client.hello;
+      const hello = this.#client?.hello;
       if (hello) this.store.update((s) => reduceHello(s, { ...hello, snapshot, seq }));
     } catch {
       // A failed resync leaves the last known state on screen; the next reconnect retries.
@@ -304,10 +351,11 @@ export class TuiController {
   }
 
   private async ping(): Promise<void> {
-    if (this.client.state !== 'open' || !this.serves('health')) return;
+    const client = this.#client;
+    if (client?.state !== 'open' || !this.serves('health')) return;
     const started = performance.now();
     try {
-      await this.client.request('health', {}, { timeoutMs: 5000 });
+      await client.request('health', {}, { timeoutMs: 5000 });
       const latencyMs = Math.round(performance.now() - started);
       this.store.update((s) => ({ ...s, conn: { ...s.conn, latencyMs } }));
     } catch {

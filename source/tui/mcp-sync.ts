@@ -1,3 +1,4 @@
+import type { GatewayClient } from '../client/index.js';
 import type { TuiController } from './controller.js';
 import { reduceMcpResources } from './store/elicitation.js';
 
@@ -7,8 +8,8 @@ import { reduceMcpResources } from './store/elicitation.js';
  * completes are fetched again (pending server questions come with the
  * hello snapshot and the elicitation events).
  */
-export function watchMcp(controller: TuiController): () => void {
-  const { client, store } = controller;
+export function watchMcp(controller: TuiController, client: GatewayClient): () => void {
+  const { store } = controller;
   const loadResources = async (): Promise<void> => {
     if (!controller.serves('mcp.resources.list')) return;
     try {

@@ -8,7 +8,8 @@ import { editInExternalEditorSync } from './external-editor.js';
 import { enterTerminal } from './terminal.js';
 
 export interface RunTuiOptions {
-  client: GatewayClient;
+  /** A connected client, or its promise: the frame paints and takes typing while it connects. */
+  client: GatewayClient | Promise<GatewayClient>;
   agentId?: string;
   sessionKey?: string;
   /** How the gateway is reached when it is remote (the ssh destination), for the header. */
@@ -20,8 +21,9 @@ export interface RunTuiOptions {
 }
 
 /**
- * Runs the full-screen TUI on a connected client until the user quits.
- * Resolves with the exit code; the terminal is restored on every path.
+ * Runs the full-screen TUI until the user quits. Resolves with the exit code;
+ * rejects with the client promise's error when the connection never came up.
+ * The terminal is restored on every path.
  */
 export async function runTui(options: RunTuiOptions): Promise<number> {
   const stdout = options.stdout ?? process.stdout;
@@ -34,17 +36,23 @@ export async function runTui(options: RunTuiOptions): Promise<number> {
   );
   const controller = new TuiController(options.client, store);
   let finish: (code: number) => void = () => undefined;
-  const done = new Promise<number>((resolve) => {
+  let fail: (error: unknown) => void = () => undefined;
+  const done = new Promise<number>((resolve, reject) => {
     finish = resolve;
+    fail = reject;
   });
   let exiting = false;
-  const exit = (code: number, error?: unknown): void => {
-    if (exiting) return;
+  const restore = (): boolean => {
+    if (exiting) return false;
     exiting = true;
     instance.unmount();
     terminal.dispose();
     controller.detach();
     store.dispose();
+    return true;
+  };
+  const exit = (code: number, error?: unknown): void => {
+    if (!restore()) return;
     if (error !== undefined)
       process.stderr.write(
         `claw: the TUI crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\nThe gateway keeps running; run \`claw\` to reattach.\n`,
@@ -85,6 +93,9 @@ export async function runTui(options: RunTuiOptions): Promise<number> {
       first = false;
       options.onFirstFrame?.();
     },
+  });
+  Promise.resolve(options.client).catch((error: unknown) => {
+    if (restore()) fail(error);
   });
   return done;
 }

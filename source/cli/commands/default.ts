@@ -13,26 +13,39 @@ import { prepareInteractiveEnv } from '../tui-env.js';
 export const run: CommandRun = async () => {
   const paths = statePaths();
   const interactive = Boolean(process.stdout.isTTY && process.stdin.isTTY);
-  // Ink and React load only here, so other commands start fast; loading them
-  // while the gateway is found or started keeps the first frame early.
-  if (interactive) prepareInteractiveEnv();
-  const tui = interactive ? import('../../tui/index.js') : undefined;
-  const { started, gateway } = await startGatewayExplained(paths);
-  if (!tui) {
+  if (!interactive) {
+    const { started } = await startGatewayExplained(paths);
     if (started) process.stdout.write('started the local gateway\n');
     process.stdout.write(describeStatus(await gatewayStatus(paths), paths.root));
     return 0;
   }
-  const client = new GatewayClient({
-    url: gateway.url,
-    token: process.env.CLAW_GATEWAY_TOKEN || gateway.token,
-    reconnect: true,
-    clientName: clientName('tui'),
-  });
-  const [{ runTui }] = await Promise.all([tui, client.connect()]);
+  // Ink and React load only here, so other commands start fast. The frame
+  // paints as soon as they have loaded; the gateway is found (or started) and
+  // connected meanwhile, and what is typed first waits for the connection.
+  prepareInteractiveEnv();
+  const tui = import('../../tui/index.js');
+  const connected = (async () => {
+    const { gateway } = await startGatewayExplained(paths);
+    const client = new GatewayClient({
+      url: gateway.url,
+      token: process.env.CLAW_GATEWAY_TOKEN || gateway.token,
+      reconnect: true,
+      clientName: clientName('tui'),
+    });
+    try {
+      await client.connect();
+    } catch (error) {
+      client.close();
+      throw error;
+    }
+    return client;
+  })();
+  // Until runTui takes it over, a failure must not be an unhandled rejection.
+  connected.catch(() => undefined);
+  const { runTui } = await tui;
   try {
-    return await runTui({ client });
+    return await runTui({ client: connected });
   } finally {
-    client.close();
+    (await connected.catch(() => undefined))?.close();
   }
 };

@@ -2,8 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { StatePaths } from '../../config/index.js';
+import { PACKAGE_ROOT, type StatePaths } from '../../config/index.js';
 import { LAUNCHD_LABEL, SYSTEMD_UNIT_NAME, launchdPlist, systemdUnit, type ServiceSpec } from './unit-files.js';
 
 export type ServiceKind = 'systemd' | 'launchd';
@@ -54,7 +53,7 @@ export function serviceFilePath(env: ServiceEnvironment): string {
 export function defaultServiceSpec(paths: StatePaths): ServiceSpec {
   return {
     nodePath: process.execPath,
-    cliEntry: fileURLToPath(new URL('../../cli/main.js', import.meta.url)),
+    cliEntry: join(PACKAGE_ROOT, 'dist', 'cli', 'main.js'),
     stateDir: paths.root,
   };
 }

@@ -9,5 +9,5 @@ export {
   type WebFetchErrorKind,
 } from './guarded-fetch.js';
 export { AddressPolicy, type AddressVerdict } from './address-policy.js';
-export { htmlToMarkdown, type ReadablePage } from './html-to-markdown.js';
+export type { ReadablePage } from './html-to-markdown.js';
 export { UNTRUSTED_TAG, UNTRUSTED_NOTICE, wrapUntrusted, fenceNonce } from './untrusted.js';

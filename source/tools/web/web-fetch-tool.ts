@@ -3,7 +3,6 @@ import type { ClawConfig } from '../../config/index.js';
 import { defineTool } from '../define-tool.js';
 import { toolError, toolOk, type ToolDefinition } from '../types.js';
 import { guardedFetch, WebFetchError, type GuardedFetchResult, type Resolver } from './guarded-fetch.js';
-import { htmlToMarkdown } from './html-to-markdown.js';
 import { wrapUntrusted } from './untrusted.js';
 
 export type WebToolConfig = ClawConfig['tools']['web'];
@@ -78,7 +77,8 @@ export function createWebFetchTool(config: WebToolConfig, options: { resolve?: R
         );
       }
       const text = decodeText(fetched.body, fetched.contentType);
-      const page = isHtml(fetched.contentType, fetched.body) ? htmlToMarkdown(text) : { markdown: text };
+      // Turndown and its DOM are most of the web tool's code: loaded on the first HTML page, not at gateway start.
+      const page = isHtml(fetched.contentType, fetched.body) ? (await import('./html-to-markdown.js')).htmlToMarkdown(text) : { markdown: text };
       const shown = clip(page.markdown, args.maxChars ?? DEFAULT_MAX_CHARS);
       const note = fetched.truncated ? `\n\n[body cut at ${config.maxBytes} bytes (tools.web.maxBytes)]` : '';
       const content = wrapUntrusted(`${shown.text}${note}`, {

@@ -1,0 +1,90 @@
+// Builds dist/ with esbuild in two parts:
+//  - the product: source/cli/main.ts bundled with code splitting into
+//    dist/cli/main.js plus dist/chunks/*.js. Every dynamic import() (a command,
+//    the TUI, the daemon) becomes its own chunk, so `claw --help` reads one
+//    small file and `claw gateway run` a handful instead of hundreds. New
+//    modules join by being imported; there is no file list. Chunks sit two
+//    folders below the package root, as source/<subsystem>/<file>.ts does, so
+//    import.meta.url-relative lookups resolve the same from source and bundle.
+//  - per-module files (dist/<subsystem>/*.js, packages left as imports) for the
+//    bench/ scripts that drive one subsystem in-process; not shipped (see
+//    `files` in package.json) and never loaded by the bundle.
+// Types are checked separately by `tsc --noEmit -p .`.
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+import { helpTextModule } from './help-text.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const source = join(root, 'source');
+const dist = join(root, 'dist');
+
+// Native addons and the modules the code loads through createRequire stay
+// real packages; the rest of node_modules is inlined.
+const external = ['better-sqlite3', 'sqlite-vec', 'ws', 'bufferutil', 'utf-8-validate', 'react-devtools-core'];
+
+// Bundled CommonJS calls require() for node built-ins; an ESM chunk has none
+// unless one is made from the chunk's own URL.
+const banner = "import { createRequire as __clawCreateRequire } from 'node:module';\nconst require = __clawCreateRequire(import.meta.url);";
+
+// zod re-exports every translation of its error messages as `z.locales`;
+// claw speaks English and never reads them, and they are half of zod's
+// load time. The bundle keeps only `en` (which zod configures itself).
+const englishOnlyZod = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer) ? { path: join(args.resolveDir, '..', 'locales', 'en.js'), namespace: 'zod-locales' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
+function sourceFiles(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return /\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+const common = { platform: 'node', target: 'node20', format: 'esm', jsx: 'automatic', logLevel: 'warning', legalComments: 'none' };
+
+export async function build() {
+  rmSync(dist, { recursive: true, force: true });
+  await esbuild.build({
+    ...common,
+    entryPoints: sourceFiles(source),
+    outdir: dist,
+    outbase: source,
+    bundle: false,
+    sourcemap: 'linked',
+  });
+  const help = await helpTextModule(root);
+  await esbuild
+    .build({
+      ...common,
+      entryPoints: { 'cli/main': join(source, 'cli', 'main.ts') },
+      outdir: dist,
+      bundle: true,
+      splitting: true,
+      chunkNames: 'chunks/[name]-[hash]',
+      external,
+      banner: { js: banner },
+      // React and Ink ship a development build selected at run time; users run the production one.
+      define: { 'process.env.NODE_ENV': '"production"' },
+      plugins: [help, englishOnlyZod],
+      sourcemap: 'linked',
+      metafile: true,
+    })
+    .then((result) => writeFileSync(join(dist, 'meta.json'), JSON.stringify(result.metafile)));
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  await build();
+}
