@@ -70,7 +70,7 @@ export class ChannelsService implements Service {
   async start(core: Core): Promise<void> {
     this.#core = core;
     this.#pairing = new PairingStore(join(core.paths.root, 'channels', 'pairing.json'), () => core.clock.now());
-    this.#cleanup.push(core.outbound.register(TELEGRAM_CHANNEL, { deliver: (route, reply) => this.#deliver(route, reply) }));
+    this.#cleanup.push(core.outbound.register(TELEGRAM_CHANNEL, { deliver: (route, reply) => this.#deliver(route, reply), durable: true }));
     this.#cleanup.push(core.events.subscribe((record) => record.event === 'chat' && this.#onChat(record.text)));
     this.#relay = new ApprovalRelay({ inbox: core.tools.inbox, ownerFor: (key) => this.#ownerFor(key), warn: (m) => core.log.warn(m) });
     const tool = createMessageTool({ resolve: (input) => this.#resolveTarget(input), sentToOwnChat: (key, text) => this.#rememberToolSend(key, text) });

@@ -24,6 +24,8 @@ export interface InboundServiceDeps {
   /** Tells the sender of a message a policy refused (the reply route it came with). */
   refused(message: QueuedMessage, reason: string): void;
   sessionChanged(key: string, reason: 'created' | 'reset'): void;
+  /** After a restart: a reply already in the transcript that a chat platform may not have got (durable channels only). */
+  redeliver(message: QueuedMessage, text: string): Promise<void>;
   /** A message was accepted (durable, queued): every client shows it live. */
   accepted(message: InboundMessage, sessionKey: string): void;
   warn(message: string): void;
@@ -181,9 +183,13 @@ export class InboundService implements InboundPort {
         sessions.ensure(record.sessionKey, record.channel);
         const session = await sessions.open(record.sessionKey);
         if (!message.rerun && session.isAnswered(record.messageId)) {
-          void journal
-            .finish(record.seq, 'replied', { reason: 'reply found in the transcript after a restart' })
-            .catch((error: unknown) => this.deps.warn(String(error)));
+          const unsent = session.undeliveredReply(record.messageId);
+          const settle = (): void =>
+            void journal
+              .finish(record.seq, 'replied', { reason: 'reply found in the transcript after a restart' })
+              .catch((error: unknown) => this.deps.warn(String(error)));
+          if (unsent === undefined) settle();
+          else void this.deps.redeliver(message, unsent).finally(settle);
           completed += 1;
           continue;
         }

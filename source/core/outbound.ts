@@ -22,6 +22,12 @@ export interface DeliveryResult {
 /** The outbound half of a channel: how replies reach its chats. */
 export interface ChannelDelivery {
   deliver(route: ReplyRoute, reply: OutboundReply): Promise<DeliveryResult>;
+  /**
+   * Replies leave the machine (a chat platform): each delivery is marked in
+   * the transcript before the message counts as answered, and a reply a crash
+   * left unsent goes out after the restart.
+   */
+  durable?: boolean;
 }
 
 /** The way out: every reply goes to the route its message was accepted with. */
@@ -29,6 +35,8 @@ export interface OutboundPort {
   deliver(route: ReplyRoute, reply: OutboundReply): Promise<DeliveryResult>;
   /** A channel registers its outbound half when it starts; the returned function unregisters it. */
   register(channel: string, delivery: ChannelDelivery): () => void;
+  /** True for a channel whose replies must survive a crash (see ChannelDelivery.durable). */
+  durable(channel: string): boolean;
 }
 
 /**
@@ -48,6 +56,10 @@ export class Outbound implements OutboundPort {
     return () => {
       if (this.#channels.get(channel) === delivery) this.#channels.delete(channel);
     };
+  }
+
+  durable(channel: string): boolean {
+    return this.#channels.get(channel)?.durable === true;
   }
 
   async deliver(route: ReplyRoute, reply: OutboundReply): Promise<DeliveryResult> {

@@ -16,6 +16,15 @@ export function isOutcomeEntry(entry: TranscriptEntry): boolean {
   return entry.content.some((block) => block.type === 'text' && block.text.trim().length > 0);
 }
 
+/**
+ * A reply that left the machine (a chat platform) is marked by this entry,
+ * flushed before the message's journal outcome: a restart re-sends a reply
+ * found in the transcript without it, and never one that has it.
+ */
+export const REPLY_DELIVERED = 'reply_delivered';
+/** What a channel writes when it gave up on sending a reply (already told to the user). */
+const DELIVERY_FAILED = 'delivery_failed';
+
 function userIndex(entries: readonly TranscriptEntry[], messageId: string): number {
   return entries.findIndex((e) => e.type === 'message' && e.role === 'user' && e.meta?.messageId === messageId);
 }
@@ -122,6 +131,32 @@ export class TranscriptSession implements SessionHandle {
     const index = userIndex(entries, messageId);
     for (let i = index + 1; i < entries.length; i += 1) if (isOutcomeEntry(entries[i]!)) return true;
     return false;
+  }
+
+  /**
+   * The text reply to `messageId` that a channel still owes its chat: found
+   * in the transcript, but with neither a delivery mark nor a failure note.
+   */
+  undeliveredReply(messageId: string): string | undefined {
+    if (!this.messageIds.has(messageId)) return undefined;
+    const entries = this.around(messageId);
+    const after = entries.slice(userIndex(entries, messageId) + 1);
+    // The mark comes once the send returned, by then possibly after later messages of the session.
+    const settled = after.some(
+      (entry) =>
+        entry.type === 'custom' &&
+        (entry.customType === REPLY_DELIVERED || entry.customType === DELIVERY_FAILED) &&
+        (entry.data as { messageId?: unknown } | null)?.messageId === messageId,
+    );
+    if (settled) return undefined;
+    let reply: string | undefined;
+    for (const entry of after) {
+      if (entry.type === 'message' && entry.role === 'user') break;
+      if (entry.type === 'message' && entry.role === 'assistant' && isOutcomeEntry(entry)) {
+        reply = entry.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
+      }
+    }
+    return reply;
   }
 
   /** How many times a restart already re-ran `messageId` (the `turn_recovered` notes after it). */

@@ -14,11 +14,14 @@ const KILLS_PER_CHAIN = 7;
  * Each round queues three messages, starts a gateway and kills it with
  * SIGKILL a few ms after Telegram handed over the batch: before, during or
  * just after the journal write, and before the offset commit that follows.
- * A last gateway then runs to the end; every message must have exactly one
- * reply.
+ * Replies a killed gateway had in flight never reach the fake Telegram, so a
+ * reply the transcript holds without a delivery mark must be sent by a later
+ * start. A last gateway then runs to the end; every message must have
+ * exactly one reply.
  */
 async function killChain(chain: number): Promise<{ texts: string[]; replies: string[]; conflicts: number }> {
-  const telegram = await startFakeTelegram({ token: TOKEN });
+  // Replies sent by a gateway about to be killed are still in flight at the kill: the restart must send them.
+  const telegram = await startFakeTelegram({ token: TOKEN, sendDelayMs: 150 });
   const state = makeTempState();
   try {
     writeRawConfig(state.paths.config, {

@@ -71,6 +71,7 @@ async function restart(): Promise<{
     refused: () => undefined,
     accepted: () => undefined,
     sessionChanged: () => undefined,
+    redeliver: async () => undefined,
     warn: () => undefined,
   });
   closers.push(async () => {

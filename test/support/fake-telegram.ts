@@ -80,7 +80,13 @@ interface Waiting {
  * offset/timeout semantics, and a second concurrent poll makes the first
  * answer 409 as Telegram does.
  */
-export async function startFakeTelegram(options: { token?: string } = {}): Promise<FakeTelegram> {
+/**
+ * `sendDelayMs`: a sendMessage is taken (recorded and answered) only after
+ * this long, and only if its sender is still connected: a gateway killed
+ * meanwhile never reached Telegram, so a crash test can tell a reply that
+ * went out from one the restart still owes.
+ */
+export async function startFakeTelegram(options: { token?: string; sendDelayMs?: number } = {}): Promise<FakeTelegram> {
   const calls: TelegramCall[] = [];
   const updates: Array<{ update_id: number } & Record<string, unknown>> = [];
   const failures = new Map<string, FakeFailure[]>();
@@ -236,8 +242,15 @@ export async function startFakeTelegram(options: { token?: string } = {}): Promi
     if (options.token && token !== options.token) return send(res, 401, { ok: false, error_code: 401, description: 'Unauthorized' });
     readBody(req).then(
       (params) => {
-        record({ method, token, params, at: Date.now() });
-        handle(method, params, res);
+        const take = (): void => {
+          record({ method, token, params, at: Date.now() });
+          handle(method, params, res);
+        };
+        if (method !== 'sendMessage' || !options.sendDelayMs) return take();
+        const timer = setTimeout(take, options.sendDelayMs);
+        res.on('close', () => {
+          if (!res.writableEnded) clearTimeout(timer);
+        });
       },
       (error: unknown) => send(res, 400, { ok: false, error_code: 400, description: `Bad Request: ${String(error)}` }),
     );

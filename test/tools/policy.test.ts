@@ -15,7 +15,7 @@ const allowed = (layers: Parameters<typeof decideTools>[1]) =>
 
 describe('tool policy pipeline', () => {
   it('profiles choose the base set; coding is the default', () => {
-    expect(allowed([])).toEqual(['read', 'exec', 'session_status']);
+    expect(allowed([])).toEqual(['read', 'exec', 'message', 'session_status']);
     expect(allowed([{ profile: 'minimal' }])).toEqual(['session_status']);
     expect(allowed([{ profile: 'messaging' }])).toEqual(['message', 'session_status']);
     expect(allowed([{ profile: 'full' }])).toHaveLength(5);

@@ -73,7 +73,7 @@ describe('layout', () => {
   });
 
   it('hides and zooms panes', () => {
-    const hidden = computeLayout({ cols: 160, rows: 48, hidden: ['sessions', 'lanes'], bottomRows: 2 });
+    const hidden = computeLayout({ cols: 160, rows: 48, hidden: ['sessions', 'lanes', 'schedule'], bottomRows: 2 });
     expect(hidden.left).toBeUndefined();
     expect(focusOrder(hidden)).toEqual(['chat', 'context', 'subagents']);
     const zoomed = computeLayout({ cols: 80, rows: 24, hidden: [], zoom: 'context', bottomRows: 2 });

@@ -144,9 +144,11 @@ export function selectInputPrompt(state: TuiState): string | undefined {
   return undefined;
 }
 
-/** Side panes not drawn: hidden by the operator, or empty and not pinned. */
+/** Side panes not drawn: hidden by the operator, or empty, not pinned and not focused. */
 export function selectHiddenPanes(state: TuiState): PaneId[] {
-  return SIDE_PANES.filter((pane) => state.ui.hidden.includes(pane) || (!state.ui.pinned.includes(pane) && !paneHasContent(state, pane)));
+  // A pane the operator is working in stays, even when what it showed just ended.
+  const kept = (pane: PaneId): boolean => state.ui.pinned.includes(pane) || state.ui.focus === pane || paneHasContent(state, pane);
+  return SIDE_PANES.filter((pane) => state.ui.hidden.includes(pane) || !kept(pane));
 }
 
 /** One line saying what the hidden panes hold, for the footer. */
