@@ -177,6 +177,13 @@ export class SessionRegistry {
     return next as SessionEntry;
   }
 
+  /** A child session names the session that spawned it: the sessions tools' visibility and `session_status` read it. */
+  setLineage(key: string, spawnedBy: string, spawnDepth: number): void {
+    const found = this.get(key);
+    if (!found || (found.entry.spawnedBy === spawnedBy && found.entry.spawnDepth === spawnDepth)) return;
+    this.store(found.agentId).set(key, { ...found.entry, spawnedBy, spawnDepth });
+  }
+
   /** The open transcript of a key (creating the entry and file when new). */
   open(key: string): Promise<TranscriptSession> {
     const cached = this.sessions.get(key);

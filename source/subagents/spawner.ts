@@ -140,6 +140,7 @@ export class Spawner {
       senderName: 'parent',
       queueMode: 'followup',
     });
+    this.deps.core.sessions.registry.setLineage(run.childKey, run.parentKey, run.depth);
   }
 
   async #start(run: SpawnedRecord): Promise<SpawnAccepted> {

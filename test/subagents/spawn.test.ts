@@ -100,6 +100,8 @@ describe('sessions_spawn and the completion inbox', () => {
       ['beta', 'done', 'delivered', PARENT, 1],
       ['gamma', 'done', 'delivered', PARENT, 1],
     ]);
+    // Each child session names its parent, which the sessions tools and session_status count.
+    for (const node of tree) expect(gateway.core.sessions.registry.get(node.key)?.entry).toMatchObject({ spawnedBy: PARENT, spawnDepth: 1 });
     // Children ran on the subagent lane with the minimal prompt and without the denied tools.
     const child = llm.requests.find(isChildRequest)!;
     const tools = toolNamesOf(child);
