@@ -38,7 +38,7 @@ describe('schedule pane', () => {
     let frame = frameOf(state, start);
     expect(frame).toContain('Schedule');
     expect(frame).toMatch(/08:00 digest/);
-    expect(frame).toMatch(/♥ main next 07:30/);
+    expect(frame).toMatch(/⟳ main next 07:30/);
     // Nothing runs and nothing needs saying: the pane stays closed, the footer names the next run.
     expect(selectHiddenPanes(state)).toContain('schedule');
     expect(selectPaneSummary(state)).toMatch(/next cron digest (\S+ )?08:00/);

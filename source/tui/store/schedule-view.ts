@@ -43,15 +43,16 @@ export function scheduleGlance(schedule: ScheduleOverview | undefined, now = Dat
   return next ? `next cron ${next.name} ${formatWhen(next.state.nextRunAt!, now)}` : '';
 }
 
+/** `⟳` marks a heartbeat: a narrow, text-only glyph (a heart has an emoji form some terminals draw two cells wide). */
 function heartbeatRow(beat: HeartbeatAgentStatus, now: number): ScheduleRow {
   const key = `heartbeat:${beat.agentId}`;
-  if (beat.running) return { key, text: `♥ ${beat.agentId} running`, tone: 'running' };
-  if (!beat.enabled) return { key, text: `♥ ${beat.agentId} off` };
+  if (beat.running) return { key, text: `⟳ ${beat.agentId} running`, tone: 'running' };
+  if (!beat.enabled) return { key, text: `⟳ ${beat.agentId} off` };
   const when = beat.paused ? 'paused' : beat.nextRunAt !== undefined ? `next ${formatWhen(beat.nextRunAt, now)}` : `every ${formatDuration(beat.everyMs)}`;
   const spent = beat.dailyTokenBudget !== undefined ? ` · ${beat.tokensToday}/${beat.dailyTokenBudget} tok` : '';
   return {
     key,
-    text: `♥ ${beat.agentId} ${when}${beat.lastOutcome ? ` · ${beat.lastOutcome}` : ''}${spent}`,
+    text: `⟳ ${beat.agentId} ${when}${beat.lastOutcome ? ` · ${beat.lastOutcome}` : ''}${spent}`,
     ...(beat.lastOutcome === 'failed' || beat.lastOutcome === 'alert not delivered' ? { tone: 'error' as const } : {}),
   };
 }
