@@ -33,7 +33,8 @@ describe.runIf(haveSshd)('claw attach over a real sshd', () => {
   beforeAll(async () => {
     sshd = await startTestSshd();
     remote = makeTempState('claw-remote-');
-    remoteClaw = `CLAW_STATE_DIR=${remote.dir} ${process.execPath} ${CLI_ENTRY}`;
+    // Port 0: a remote gateway this test starts never holds the default port another test's gateway needs.
+    remoteClaw = `CLAW_STATE_DIR=${remote.dir} CLAW_GATEWAY_PORT=0 ${process.execPath} ${CLI_ENTRY}`;
   });
 
   afterAll(async () => {
@@ -44,7 +45,7 @@ describe.runIf(haveSshd)('claw attach over a real sshd', () => {
 
   const sshArgs = () => ({ extraArgs: ['-F', sshd.configFile], remoteClaw });
 
-  it('says the remote gateway is not running, then starts it with --start', async () => {
+  it('says the remote gateway is not running, then starts it with --start', { timeout: 90_000 }, async () => {
     await expect(attachOverSsh(sshd.hostAlias, sshArgs())).rejects.toThrow(/not running.*--start/s);
     const attachment = await attachOverSsh(sshd.hostAlias, { ...sshArgs(), start: true });
     attachment.tunnel.close();

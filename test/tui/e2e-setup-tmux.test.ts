@@ -55,18 +55,11 @@ describe.skipIf(!hasTmux())('first run in the TUI (tmux, fresh state dir and HOM
       `HOME=${shellQuote(home)}`,
       `CLAW_SETUP_PORTS=${port}`,
       `OLLAMA_HOST=127.0.0.1:${noOllama}`,
+      // The gateway `claw` starts takes a free port, never the default one another test's gateway may hold.
+      'CLAW_GATEWAY_PORT=0',
       'TERM=xterm-256color',
     ].join(' ');
-    const unset = [
-      'CI',
-      'OPENAI_API_KEY',
-      'ANTHROPIC_API_KEY',
-      'OPENROUTER_API_KEY',
-      'GEMINI_API_KEY',
-      'GROQ_API_KEY',
-      'CLAW_GATEWAY_PORT',
-      'CLAW_GATEWAY_TOKEN',
-    ]
+    const unset = ['CI', 'OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'OPENROUTER_API_KEY', 'GEMINI_API_KEY', 'GROQ_API_KEY', 'CLAW_GATEWAY_TOKEN']
       .map((name) => `-u ${name}`)
       .join(' ');
     const startedAt = performance.now();
