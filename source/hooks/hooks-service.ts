@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { agentWorkspaceDir, type ClawConfig, type Clock, type StatePaths } from '../config/index.js';
 import type { Core, LifecycleVerdict, OutboundPort, OutboundReply, Service, ServiceHealth } from '../core/index.js';
 import type { ReplyRoute } from '../protocol/index.js';
+import { modelProblem } from '../providers/index.js';
 import { defaultAgentId } from '../routing/index.js';
 import { bundledHooksDir, discoverHooksSync, type HookDiscovery } from './discovery.js';
 import { HookDispatcher, type HookCapabilities, type HookStatus } from './hook-dispatcher.js';
@@ -82,14 +83,7 @@ export class HooksService implements Service {
       token: () => this.token(),
       runs: this.runs,
       queueSystemEvent: (agentId, event) => core.schedule.queueSystemEvent(agentId, event, false),
-      modelProblem: (ref) => {
-        try {
-          core.providers.resolveModel(ref);
-          return undefined;
-        } catch (error) {
-          return error instanceof Error ? error.message : String(error);
-        }
-      },
+      modelProblem: (ref) => modelProblem(core.providers, ref),
     });
     if (core.config.current.hooks.webhooks.enabled) this.token();
   }

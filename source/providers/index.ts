@@ -25,3 +25,4 @@ export { estimateTokens, estimateMessageTokens, estimateContextTokens, reportedC
 export { splitModelRef } from './catalogue.js';
 export { credentialsPath } from './credentials.js';
 export * from './setup/index.js';
+export { modelProblem } from './model-problem.js';

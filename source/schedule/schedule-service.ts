@@ -13,6 +13,7 @@ import {
   type ReplyRoute,
   type ScheduleOverview,
 } from '../protocol/index.js';
+import { modelProblem } from '../providers/index.js';
 import { defaultAgentId, mainSessionKey } from '../routing/index.js';
 import { CronService } from './cron-service.js';
 import { HeartbeatRunner, type HeartbeatAgent, type SystemEvent } from './heartbeat-runner.js';
@@ -104,14 +105,7 @@ export class ScheduleService implements Service {
         const lane = core.lanes.laneInfo(sessionKey);
         return lane.running || lane.queued > 0;
       },
-      modelProblem: (ref) => {
-        try {
-          core.providers.resolveModel(ref);
-          return undefined;
-        } catch (error) {
-          return error instanceof Error ? error.message : String(error);
-        }
-      },
+      modelProblem: (ref) => modelProblem(core.providers, ref),
       dispatch: async (agent, messageId, text) => {
         const result = await core.inbound.accept({
           channel: 'heartbeat',
