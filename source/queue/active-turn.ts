@@ -19,6 +19,8 @@ export interface TurnSlot {
 export class ActiveTurn {
   readonly controller = new AbortController();
   readonly startedAt: number;
+  /** Started for background messages only (heartbeat, cron): nothing of it is broadcast as chat. Read on every streamed delta. */
+  readonly background: boolean;
   lastProgress: number;
   /** Steered messages handed to the runner; they share this turn's outcome. */
   readonly taken: QueuedMessage[] = [];
@@ -40,13 +42,9 @@ export class ActiveTurn {
     public messages: readonly QueuedMessage[],
     private readonly clock: Clock,
   ) {
+    this.background = messages.every((message) => message.background === true);
     this.startedAt = clock.now();
     this.lastProgress = this.startedAt;
-  }
-
-  /** Only background messages (heartbeat, cron): nothing of it is broadcast as chat. */
-  get background(): boolean {
-    return this.messages.every((message) => message.background === true);
   }
 
   /** Every message this turn answers, in the order they arrived. */
