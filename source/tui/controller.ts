@@ -276,17 +276,18 @@ export class TuiController {
     if (!this.serves('sessions.history')) return;
     const log = selectChat(this.store.getState(), key);
     if (older && !log.hasMore) return;
+    // Decided now, not when the page lands: a message sent and answered while the
+    // page loads must not turn a first load into a reload that drops it.
+    const shown = older || !log.items.some((i) => i.entryId) ? undefined : new Set(log.items.map((i) => i.id));
     try {
       const beforeId = older ? (log.oldestEntryId ?? log.items.find((i) => i.entryId)?.entryId) : undefined;
       const page = await this.call('sessions.history', { key, limit: HISTORY_PAGE, ...(beforeId ? { beforeId } : {}) });
       const items = entriesToItems(page.entries);
       // Live items that arrived while the page loaded stay after it; a reload after
-      // a reconnect replaces what was shown with the gateway's transcript.
+      // a reconnect replaces what was shown before it with the gateway's transcript.
       this.store.update((s) =>
         updateChat(s, key, (current) =>
-          older || !current.items.some((i) => i.entryId)
-            ? prependHistory(current, items, page.hasMore)
-            : prependHistory({ ...current, items: [] }, items, page.hasMore),
+          prependHistory(shown ? { ...current, items: current.items.filter((i) => !shown.has(i.id)) } : current, items, page.hasMore),
         ),
       );
     } catch (error) {

@@ -156,6 +156,27 @@ describe('history', () => {
       { kind: 'assistant', text: 'One file.' },
     ]);
   });
+
+  it('names who wrote a channel message, and keys a message by its id as the live echo is', () => {
+    const items = entriesToItems([
+      {
+        type: 'message',
+        role: 'user',
+        id: 'e1',
+        parentId: null,
+        timestamp: 1,
+        content: 'from my phone',
+        meta: { channel: 'telegram', messageId: '42', senderName: 'Ada' },
+      },
+      { type: 'message', role: 'user', id: 'e2', parentId: null, timestamp: 2, content: 'typed here', meta: { channel: 'tui', messageId: 'k-1' } },
+      { type: 'message', role: 'user', id: 'e3', parentId: null, timestamp: 3, content: 'a webhook', meta: { channel: 'webhook' } },
+    ]);
+    expect(items).toEqual([
+      { kind: 'user', id: 'msg:42', entryId: 'e1', text: 'from my phone', from: 'Ada' },
+      { kind: 'user', id: 'msg:k-1', entryId: 'e2', text: 'typed here' },
+      { kind: 'user', id: 'e3', entryId: 'e3', text: 'a webhook', from: 'webhook' },
+    ]);
+  });
 });
 
 describe('store notifications', () => {

@@ -1,4 +1,5 @@
-import { runNotice, type TranscriptEntry } from '../../protocol/index.js';
+import { runNotice, type TranscriptEntry, type UserMessageEntry } from '../../protocol/index.js';
+import { userItemId } from './live-reducers.js';
 import type { ChatItem, ChatLog } from './state.js';
 import { CHAT_WINDOW } from './state.js';
 
@@ -25,7 +26,7 @@ export function entriesToItems(entries: readonly TranscriptEntry[]): ChatItem[] 
     if (entry.type !== 'message') continue;
     if (entry.role === 'user') {
       if (entry.meta?.synthetic) continue;
-      items.push({ kind: 'user', id: entry.id, entryId: entry.id, text: entry.content });
+      items.push(historyUser(entry));
     } else if (entry.role === 'assistant') {
       let text = '';
       for (const block of entry.content) {
@@ -49,6 +50,23 @@ export function entriesToItems(entries: readonly TranscriptEntry[]): ChatItem[] 
     }
   }
   return items;
+}
+
+/**
+ * Keyed by the message id when it has one, as the live echo is, so a page that
+ * lands after the echo never shows the message twice. Channel messages name
+ * their sender; the operator's own terminal messages need no label.
+ */
+function historyUser(entry: UserMessageEntry): ChatItem {
+  const meta = entry.meta;
+  const from = meta?.channel && meta.channel !== 'tui' ? (meta.senderName ?? meta.channel) : undefined;
+  return {
+    kind: 'user',
+    id: meta?.messageId ? userItemId(meta.messageId) : entry.id,
+    entryId: entry.id,
+    text: entry.content,
+    ...(from ? { from } : {}),
+  };
 }
 
 function argsLine(args: Record<string, unknown>): string {

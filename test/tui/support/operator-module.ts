@@ -1,4 +1,4 @@
-import type { ApprovalRecord } from '../../../source/protocol/index.js';
+import type { ApprovalRecord, TranscriptEntry } from '../../../source/protocol/index.js';
 import type { EventBus } from '../../../source/core/index.js';
 import type { GatewayModule, ModuleFactory } from '../../../source/gateway/index.js';
 
@@ -14,8 +14,18 @@ export interface OperatorFake {
  * operator RPCs (chat.send, approvals.resolve, commands.run) and answers them
  * the way the protocol says, so the TUI can be driven without a model.
  */
-export function operatorFake(options: { pending?: ApprovalRecord[]; history?: number } = {}): OperatorFake {
+export interface OperatorFakeOptions {
+  pending?: ApprovalRecord[];
+  /** How many older messages sessions.history holds before anything is sent. */
+  history?: number;
+  /** sessions.history answers only once this settles, with the transcript as it was when asked. */
+  holdHistory?: Promise<void>;
+}
+
+export function operatorFake(options: OperatorFakeOptions = {}): OperatorFake {
   const calls: OperatorFake['calls'] = [];
+  // What chat.send wrote, as the transcript would hold it: history pages include it.
+  const written: TranscriptEntry[] = [];
   let bus: EventBus | undefined;
   const pending = [...(options.pending ?? [])];
   const record = (method: string, params: unknown) => {
@@ -30,18 +40,38 @@ export function operatorFake(options: { pending?: ApprovalRecord[]; history?: nu
         'chat.send': (params, caller) => {
           record('chat.send', params);
           const runId = `run-${calls.length}`;
+          const messageId = params.idempotencyKey ?? runId;
           // As the gateway does: every client hears of an accepted message, the sender included.
           context.bus.emit('message.accepted', {
             sessionKey: params.sessionKey,
-            messageId: params.idempotencyKey ?? runId,
+            messageId,
             text: params.text,
             channel: 'tui',
             clientId: caller.clientId,
             at: Date.now(),
           });
+          written.push(
+            {
+              type: 'message',
+              role: 'user',
+              id: `u-${runId}`,
+              parentId: null,
+              timestamp: Date.now(),
+              content: params.text,
+              meta: { channel: 'tui', messageId },
+            },
+            {
+              type: 'message',
+              role: 'assistant',
+              id: `a-${runId}`,
+              parentId: null,
+              timestamp: Date.now(),
+              content: [{ type: 'text', text: `echo: ${params.text}` }],
+            },
+          );
           setImmediate(() => {
             context.bus.emit('chat', { runId, sessionKey: params.sessionKey, state: 'delta', delta: 'echo: ' });
-            context.bus.emit('chat', { runId, sessionKey: params.sessionKey, state: 'final', text: `echo: ${params.text}` });
+            context.bus.emit('chat', { runId, sessionKey: params.sessionKey, state: 'final', text: `echo: ${params.text}`, entryId: `a-${runId}` });
           });
           return { runId, messageId: `m-${calls.length}`, idempotencyKey: params.idempotencyKey ?? 'k', status: 'started' as const };
         },
@@ -81,20 +111,20 @@ export function operatorFake(options: { pending?: ApprovalRecord[]; history?: nu
             },
           ],
         }),
-        'sessions.history': (params) => {
-          const count = options.history ?? 0;
-          return {
-            sessionId: 's-1',
-            hasMore: false,
-            entries: Array.from({ length: params.beforeId ? 0 : count }, (_, i) => ({
-              type: 'message' as const,
-              role: 'user' as const,
-              id: `h${i}`,
-              parentId: null,
-              timestamp: i,
-              content: `history message ${i}`,
-            })),
-          };
+        'sessions.history': async (params) => {
+          // The transcript is read when the request arrives; only the answer waits.
+          const transcript = [...written];
+          await options.holdHistory;
+          const count = params.beforeId ? 0 : (options.history ?? 0);
+          const older = Array.from({ length: count }, (_, i) => ({
+            type: 'message' as const,
+            role: 'user' as const,
+            id: `h${i}`,
+            parentId: null,
+            timestamp: i,
+            content: `history message ${i}`,
+          }));
+          return { sessionId: 's-1', hasMore: false, entries: params.beforeId ? [] : [...older, ...transcript] };
         },
       },
     };
