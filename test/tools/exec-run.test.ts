@@ -102,6 +102,19 @@ describe('exec with real processes', () => {
     expect(result.content).toContain('aborted');
   });
 
+  it('leaves nothing running when the abort comes at any moment of the start-up', async () => {
+    const { context } = setup();
+    const marker = `62.${process.pid}`;
+    // Early in its start-up bwrap may die of the signal without taking the sandboxed command along.
+    for (const delayMs of [0, 2, 4, 8, 15, 30]) {
+      const abort = new AbortController();
+      const run = runtime.registry.invoke('exec', { command: `sleep ${marker}` }, { ...context, signal: abort.signal });
+      setTimeout(() => abort.abort(), delayMs);
+      expect((await run).content, `abort after ${delayMs} ms`).toContain('aborted');
+      await waitFor(() => processesWith(`sleep\0${marker}`).length === 0, `nothing left after an abort at ${delayMs} ms`);
+    }
+  });
+
   it('caps output at head + tail', async () => {
     const { context } = setup();
     const result = await runtime.registry.invoke('exec', { command: 'seq 1 100000' }, context);

@@ -1,14 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-
-/** What /proc says of one process: enough to tell it is the one a record names. */
-interface ProcStat {
-  pid: number;
-  pgrp: number;
-  session: number;
-  /** Clock ticks after boot: with the pid, it names one process for the life of the machine. */
-  startTime: number;
-}
+import { allProcesses, readStat } from './proc-stat.js';
 
 /** One exec process group, as recorded while it runs. */
 interface GroupRecord {
@@ -24,31 +16,6 @@ export interface LeftoverGroup {
   command: string;
   /** Processes of the group that were still running and got SIGKILL. */
   killed: number[];
-}
-
-function readStat(pid: number | string): ProcStat | undefined {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined;
-  }
-  // The command name (field 2) may hold spaces and parentheses: fields are counted after its last ')'.
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  // After the name: state, ppid, pgrp, session, …, starttime is field 22 of the whole line.
-  const [pgrp, session, startTime] = [fields[2], fields[3], fields[19]].map(Number);
-  if (pgrp === undefined || session === undefined || startTime === undefined || [pgrp, session, startTime].some(Number.isNaN)) return undefined;
-  return { pid: Number(pid), pgrp, session, startTime };
-}
-
-function allProcesses(): ProcStat[] {
-  let names: string[];
-  try {
-    names = readdirSync('/proc');
-  } catch {
-    return [];
-  }
-  return names.flatMap((name) => (/^\d+$/.test(name) ? (readStat(name) ?? []) : []));
 }
 
 function parseRecord(text: string): GroupRecord | undefined {

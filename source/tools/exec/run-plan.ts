@@ -4,6 +4,7 @@ import { isAbsolute, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { OutputBuffer } from './output-buffer.js';
 import type { ExecPlan, PlanCommand } from './plan.js';
+import { descendantsOf, signalIfSame } from './proc-stat.js';
 import type { ProcessGroupLedger } from './process-groups.js';
 
 export interface RunOptions {
@@ -90,10 +91,28 @@ export class PlanRun {
     return true;
   }
 
+  /**
+   * Ends every process the run started, however deep. A sandboxed command runs
+   * in a session of its own inside bwrap, out of reach of the group signal,
+   * and bwrap stopped early in its set-up does not always take it along: so
+   * the groups are frozen first (nothing forks while the tree is read), then
+   * every process found below them is signalled too, and again at SIGKILL
+   * time, when bwrap may be gone and its children re-parented.
+   */
   kill(reason: 'timeout' | 'aborted'): void {
     this.#killed ??= reason;
+    const roots = this.pids;
+    this.#signalAll('SIGSTOP');
+    const tree = descendantsOf(roots);
+    for (const stat of tree) signalIfSame(stat, 'SIGSTOP');
     this.#signalAll('SIGTERM');
-    setTimeout(() => this.#signalAll('SIGKILL'), KILL_GRACE_MS).unref();
+    for (const stat of tree) signalIfSame(stat, 'SIGTERM');
+    this.#signalAll('SIGCONT');
+    for (const stat of tree) signalIfSame(stat, 'SIGCONT');
+    setTimeout(() => {
+      this.#signalAll('SIGKILL');
+      for (const stat of [...tree, ...descendantsOf(roots)]) signalIfSame(stat, 'SIGKILL');
+    }, KILL_GRACE_MS).unref();
   }
 
   #signalAll(signal: NodeJS.Signals): void {
