@@ -148,6 +148,8 @@ try {
   const large = await deltaCost(10_000, deltas);
   const ratio = large.perDeltaMs / small.perDeltaMs;
   const keystroke = await keystrokeCost(10_000, quick ? 60 : 300);
+  // The same keys on an empty chat: what a frame of this size costs in Ink whatever the history holds.
+  const emptyKeystroke = await keystrokeCost(0, quick ? 60 : 300);
   const child = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--rss-child'], { encoding: 'utf8' });
   const rss = JSON.parse(child.stdout).rss;
   const searchRun = spawnSync(process.execPath, [fileURLToPath(new URL('./tui-search.mjs', import.meta.url)), ...(quick ? ['--quick'] : [])], {
@@ -173,7 +175,9 @@ try {
         cpu_median: round(keystroke.cpuMedian, 3),
         cpu_p95: round(keystroke.cpuP95, 3),
         target: 16,
+        size: '160x48',
       },
+      keystroke_to_frame_ms_empty_chat: { cpu_median: round(emptyKeystroke.cpuMedian, 3), cpu_p95: round(emptyKeystroke.cpuP95, 3) },
       search_ms_10000_messages_100_sessions: { ...search.flexsearch_handler_ms, corpus: search.corpus },
       rss_mb_10000_messages: { value: round(rss / 1048576, 1), target: 150 },
     }),
