@@ -61,4 +61,26 @@ describe('what a keystroke redraws', () => {
     app.stdin.write(KEYS.ctrlR);
     await expect.poll(() => app.lastFrame()).toContain('Ctrl+R older · Enter take · Esc cancel');
   });
+
+  it('an idle screen is not redrawn by the clock; a running turn is, every second', async () => {
+    const store = new TuiStore(initialState(), { frameMs: 1 });
+    store.applyEvent('chat', { runId: 'r0', sessionKey: key, state: 'final', text: 'settled' });
+    const controller = new TuiController(new GatewayClient({ url: 'ws://127.0.0.1:9', token: 'unused' }), store);
+    const app = render(<App store={store} controller={controller} exit={() => undefined} size={{ cols: 100, rows: 30 }} />);
+    cleanups.push(() => {
+      app.unmount();
+      store.dispose();
+    });
+    await expect.poll(() => app.lastFrame()).toContain('settled');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const idle = app.frames.length;
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(app.frames.length).toBe(idle);
+
+    store.applyEvent('chat', { runId: 'r1', sessionKey: key, state: 'delta', delta: 'thinking out loud' });
+    await expect.poll(() => app.lastFrame()).toContain('thinking out loud');
+    const running = app.frames.length;
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(app.frames.length).toBeGreaterThanOrEqual(running + 2);
+  });
 });

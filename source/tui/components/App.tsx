@@ -23,6 +23,7 @@ import { SchedulePane } from './SchedulePane.js';
 import { SubagentsPane } from './SubagentsPane.js';
 import { useTerminalSize } from './use-terminal-size.js';
 import { useKeys } from './use-keys.js';
+import { selectNeedsClock } from '../store/ticking.js';
 import { samePaneProps } from './memo.js';
 import { SearchPopup, searchPopupHeight } from './SearchPopup.js';
 import { SessionPicker, sessionPickerHeight } from './SessionPicker.js';
@@ -41,12 +42,16 @@ export interface AppProps {
 
 const NO_MODEL = 'No model configured. Enter or /setup adds one.';
 
-function useClock(now: () => number): number {
+/** The time, ticking each second while `ticking`; it catches up whenever that changes. */
+function useClock(now: () => number, ticking: boolean): number {
   const [time, setTime] = useState(now);
   useEffect(() => {
+    // Stopping or starting, the screen is drawn once at the current time.
+    setTime(now());
+    if (!ticking) return;
     const timer = setInterval(() => setTime(now()), 1000);
     return () => clearInterval(timer);
-  }, [now]);
+  }, [now, ticking]);
   return time;
 }
 
@@ -93,7 +98,7 @@ function SideColumn({ column, state, now, side }: { column: Column; state: TuiSt
 export function App({ store, controller, exit, size, editExternally }: AppProps) {
   const state = useSyncExternalStore(store.subscribe, store.getState);
   const { cols, rows } = useTerminalSize(size);
-  const now = useClock(store.now);
+  const now = useClock(store.now, selectNeedsClock(state, store.now()));
   const context = { store, controller, exit, ...(editExternally ? { editExternally } : {}) };
   const approval = selectActiveApproval(state);
   const promptLines = approval ? approvalLines(approval, cols, now, state.ui.confirmAlways === approval.id, state.approvals.pending.length - 1) : [];
