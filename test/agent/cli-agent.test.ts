@@ -1,5 +1,6 @@
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli-process.js';
+import { CLI_ENTRY, runCli } from '../support/cli-process.js';
 import type { FakeLlmServer } from '../support/fake-llm-common.js';
 import { startFakeModelDaemon, type FakeModelDaemon } from '../support/fake-model-daemon.js';
 import type { TempState } from '../support/temp-state.js';
@@ -51,6 +52,35 @@ describe('claw agent -m', () => {
       expect(result.stderr).toContain('HTTP 401');
       expect(result.stderr).toContain('Once the key is fixed, resend the message');
       expect(result.stderr).not.toContain('[none]');
+    },
+    SLOW,
+  );
+
+  it(
+    'says which approval it waits for and how to answer it, then finishes once it is approved from another command',
+    async () => {
+      llm.reply({ text: 'Writing it.', toolCalls: [{ id: 'call_w', name: 'exec', arguments: { command: 'touch waited.txt' } }] }, { text: 'Written.' });
+      const child = spawn(process.execPath, [CLI_ENTRY, 'agent', '-m', 'make waited.txt'], { env: state.env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (c: Buffer) => {
+        stdout += c.toString('utf8');
+      });
+      child.stderr.on('data', (c: Buffer) => {
+        stderr += c.toString('utf8');
+      });
+      const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+      try {
+        await expect.poll(() => stderr, { timeout: SLOW, interval: 100 }).toMatch(/claw: waiting for approval (\S+) to run `touch waited.txt`/);
+        const id = /waiting for approval (\S+) /.exec(stderr)![1]!;
+        expect(stderr).toContain(`answer in the TUI or with \`claw approvals approve ${id}\``);
+        const approved = await runCli(['approvals', 'approve', id], state.env, SLOW);
+        expect(approved.code, approved.stderr).toBe(0);
+        expect(await closed).toBe(0);
+        expect(stdout).toContain('Written.');
+      } finally {
+        child.kill();
+      }
     },
     SLOW,
   );

@@ -36,6 +36,16 @@ describe('claw config', () => {
     expect(readdirSync(state.dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
+  it('refuses a default model it does not know, listing the known ones, and keeps the file as it was', slow, async () => {
+    await runClawOk(['config', 'set', 'agents.defaults.model', 'openai/gpt-4o-mini'], state.env);
+    const refused = await runClaw(['config', 'set', 'agents.defaults.model', 'nope/x'], state.env);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('agents.defaults.model was not changed');
+    expect(refused.stderr).toContain('Unknown provider "nope"');
+    expect(refused.stderr).toMatch(/Known models: .*openai\/gpt-4o-mini/);
+    expect(JSON.parse(readFileSync(state.paths.config, 'utf8'))).toEqual({ agents: { defaults: { model: 'openai/gpt-4o-mini' } } });
+  });
+
   it('explains bad usage and a broken file', slow, async () => {
     const usage = await runClaw(['config', 'frobnicate'], state.env);
     expect(usage.code).toBe(2);

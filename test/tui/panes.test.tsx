@@ -1,6 +1,6 @@
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ChatPane } from '../../source/tui/components/ChatPane.js';
+import { ChatPane, chatPaneProps } from '../../source/tui/components/ChatPane.js';
 import { ContextPane } from '../../source/tui/components/ContextPane.js';
 import { Footer } from '../../source/tui/components/Footer.js';
 import { Header } from '../../source/tui/components/Header.js';
@@ -70,7 +70,7 @@ describe('panes from store fixtures', () => {
         },
       },
     });
-    const frame = show(<ChatPane state={state} store={store} width={70} height={14} now={0} />);
+    const frame = show(<ChatPane {...chatPaneProps(state)} store={store} width={70} height={14} now={0} />);
     expect(frame).toContain('› build it');
     expect(frame).toContain('✓ exec npm run build');
     expect(frame).not.toContain('compiled 12 files');
@@ -78,7 +78,7 @@ describe('panes from store fixtures', () => {
     expect(frame).toContain('✗ Model call failed');
     expect(frame).toContain('→ Check OPENAI_API_KEY');
     expect(frame).toContain('Working on 投资▍');
-    const expanded = show(<ChatPane state={{ ...state, ui: { ...state.ui, toolsExpanded: true } }} store={store} width={70} height={14} now={0} />);
+    const expanded = show(<ChatPane {...chatPaneProps(state)} expanded store={store} width={70} height={14} now={0} />);
     expect(expanded).toContain('compiled 12 files');
   });
 

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { memo, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { TuiController } from '../controller.js';
 import { currentCompletions, handleKey, handleWheel } from '../keymap.js';
 import { computeLayout, type Column } from '../layout.js';
@@ -11,7 +11,7 @@ import { selectActiveElicitation } from '../store/elicitation.js';
 import { elicitationLines } from '../text/elicitation-lines.js';
 import { type KeyHandler, wheelFilter } from '../wheel.js';
 import { ApprovalPrompt } from './ApprovalPrompt.js';
-import { ChatPane } from './ChatPane.js';
+import { ChatPane, chatPaneProps } from './ChatPane.js';
 import { ContextPane } from './ContextPane.js';
 import { Footer } from './Footer.js';
 import { Header } from './Header.js';
@@ -23,6 +23,8 @@ import { SchedulePane } from './SchedulePane.js';
 import { SubagentsPane } from './SubagentsPane.js';
 import { useTerminalSize } from './use-terminal-size.js';
 import { useKeys } from './use-keys.js';
+import { selectNeedsClock } from '../store/ticking.js';
+import { samePaneProps } from './memo.js';
 import { SearchPopup, searchPopupHeight } from './SearchPopup.js';
 import { SessionPicker, sessionPickerHeight } from './SessionPicker.js';
 import { ProviderProblem, providerProblemRows } from './ProviderProblem.js';
@@ -40,16 +42,21 @@ export interface AppProps {
 
 const NO_MODEL = 'No model configured. Enter or /setup adds one.';
 
-function useClock(now: () => number): number {
+/** The time, ticking each second while `ticking`; it catches up whenever that changes. */
+function useClock(now: () => number, ticking: boolean): number {
   const [time, setTime] = useState(now);
   useEffect(() => {
+    // Stopping or starting, the screen is drawn once at the current time.
+    setTime(now());
+    if (!ticking) return;
     const timer = setInterval(() => setTime(now()), 1000);
     return () => clearInterval(timer);
-  }, [now]);
+  }, [now, ticking]);
   return time;
 }
 
-function SidePane({ id, state, width, height, now }: { id: PaneId; state: TuiState; width: number; height: number; now: number }) {
+// Panes, header and footer are drawn from the whole state; memoised past the draft, a keystroke skips them.
+const SidePane = memo(function SidePane({ id, state, width, height, now }: { id: PaneId; state: TuiState; width: number; height: number; now: number }) {
   const focused = state.ui.focus === id;
   switch (id) {
     case 'sessions':
@@ -65,7 +72,9 @@ function SidePane({ id, state, width, height, now }: { id: PaneId; state: TuiSta
     case 'chat':
       return null;
   }
-}
+}, samePaneProps);
+const MemoHeader = memo(Header, samePaneProps);
+const MemoFooter = memo(Footer, samePaneProps);
 
 function SideColumn({ column, state, now, side }: { column: Column; state: TuiState; now: number; side: 'left' | 'right' }) {
   return (
@@ -89,7 +98,7 @@ function SideColumn({ column, state, now, side }: { column: Column; state: TuiSt
 export function App({ store, controller, exit, size, editExternally }: AppProps) {
   const state = useSyncExternalStore(store.subscribe, store.getState);
   const { cols, rows } = useTerminalSize(size);
-  const now = useClock(store.now);
+  const now = useClock(store.now, selectNeedsClock(state, store.now()));
   const context = { store, controller, exit, ...(editExternally ? { editExternally } : {}) };
   const approval = selectActiveApproval(state);
   const promptLines = approval ? approvalLines(approval, cols, now, state.ui.confirmAlways === approval.id, state.approvals.pending.length - 1) : [];
@@ -112,6 +121,7 @@ export function App({ store, controller, exit, size, editExternally }: AppProps)
   const problemRows = providerProblemRows(state);
   const bottomRows =
     (approval ? promptLines.length + 2 + guardNote + inputHeight : form ? formLines.length + 2 + inputHeight : inputHeight + popupRows) + problemRows;
+  const chat = chatPaneProps(state);
   const layout = computeLayout({ cols, rows, hidden: selectHiddenPanes(state), zoom: state.ui.zoom, bottomRows });
   // The filter lives across renders; the handlers it calls are this render's.
   const handlers = useRef<{ key: KeyHandler; wheel: (lines: number) => boolean }>(undefined as never);
@@ -139,7 +149,7 @@ export function App({ store, controller, exit, size, editExternally }: AppProps)
 
   return (
     <Box flexDirection="column" width={layout.width} height={layout.height}>
-      <Header state={state} width={layout.width} />
+      <MemoHeader state={state} width={layout.width} />
       {problemRows > 0 ? <ProviderProblem state={state} width={layout.width} /> : null}
       {state.setup ? <SetupScreen setup={state.setup} width={layout.width} height={layout.bodyHeight + bottomRows - problemRows} /> : null}
       <Box height={layout.bodyHeight} width={layout.width} display={state.setup ? 'none' : 'flex'}>
@@ -149,11 +159,11 @@ export function App({ store, controller, exit, size, editExternally }: AppProps)
           <>
             {layout.left ? <SideColumn column={layout.left} state={state} now={now} side="left" /> : null}
             <ChatPane
-              state={state}
+              {...chat}
               store={store}
               width={layout.chatWidth}
               height={layout.bodyHeight}
-              now={now}
+              now={chat.progress && chat.log.running ? now : 0}
               notice={state.modelMissing ? NO_MODEL : undefined}
             />
             {layout.right ? <SideColumn column={layout.right} state={state} now={now} side="right" /> : null}
@@ -194,7 +204,7 @@ export function App({ store, controller, exit, size, editExternally }: AppProps)
           />
         </>
       )}
-      <Footer state={state} width={layout.width} now={now} />
+      <MemoFooter state={state} width={layout.width} now={now} />
     </Box>
   );
 }

@@ -1,42 +1,53 @@
 import { Box, Text } from 'ink';
-import { useEffect } from 'react';
+import { memo, useEffect } from 'react';
 import { selectChat } from '../store/selectors.js';
-import type { TuiState } from '../store/state.js';
+import type { ChatLog, TuiState, TurnProgress, UiState } from '../store/state.js';
 import type { TuiStore } from '../store/store.js';
 import { chatWindow, scrollToEntry, type Line } from '../text/chat-lines.js';
 import { progressLine } from '../text/progress.js';
 import { setUi } from '../ui-actions.js';
 import { MarkedText } from './MarkedText.js';
 
-/** Draws only the visible window of the conversation; history length does not change its cost. */
-export function ChatPane({
-  state,
-  store,
-  width,
-  height,
-  now,
-  notice,
-}: {
-  state: TuiState;
+export interface ChatPaneProps {
+  log: ChatLog;
+  progress: TurnProgress | undefined;
+  /** The search jump in this session, if any. */
+  anchor: UiState['anchor'];
+  scroll: number;
+  expanded: boolean;
   store: TuiStore;
   width: number;
   height: number;
+  /** The clock, for the progress line only: 0 while no turn runs, so an idle chat is not redrawn every second. */
   now: number;
   notice?: string | undefined;
-}) {
-  const log = selectChat(state);
+}
+
+/** What the chat pane draws of the state: the current session's log and progress, the scroll and a search jump. */
+export function chatPaneProps(state: TuiState): Pick<ChatPaneProps, 'log' | 'progress' | 'anchor' | 'scroll' | 'expanded'> {
+  return {
+    log: selectChat(state),
+    progress: state.progress[state.currentKey],
+    anchor: state.ui.anchor?.key === state.currentKey ? state.ui.anchor : undefined,
+    scroll: state.ui.scroll,
+    expanded: state.ui.toolsExpanded,
+  };
+}
+
+/**
+ * Draws only the visible window of the conversation; history length does not
+ * change its cost. Memoised on exactly what it draws, so a keystroke or a
+ * change in another session leaves it alone.
+ */
+export const ChatPane = memo(function ChatPane({ log, progress, anchor, scroll: scrolled, expanded, store, width, height, now, notice }: ChatPaneProps) {
   const textWidth = Math.max(10, width - 1);
-  const progress = state.progress[state.currentKey];
   const footer: Line[] = progress && log.running ? [{ text: '' }, progressLine(progress, now, log.streaming !== undefined)] : [];
-  const anchor = state.ui.anchor?.key === state.currentKey ? state.ui.anchor : undefined;
-  const target = anchor?.pending
-    ? scrollToEntry(log.items, log.streaming?.text, textWidth, height, state.ui.toolsExpanded, anchor.entryId, footer.length)
-    : undefined;
+  const target = anchor?.pending ? scrollToEntry(log.items, log.streaming?.text, textWidth, height, expanded, anchor.entryId, footer.length) : undefined;
   useEffect(() => {
     if (target !== undefined) store.update((s) => (s.ui.anchor ? setUi(s, { scroll: target, anchor: { ...s.ui.anchor, pending: false } }) : s));
   }, [target, store]);
-  const scroll = target ?? state.ui.scroll;
-  const view = chatWindow(log.items, log.streaming?.text, textWidth, height, scroll, state.ui.toolsExpanded, anchor?.entryId, footer);
+  const scroll = target ?? scrolled;
+  const view = chatWindow(log.items, log.streaming?.text, textWidth, height, scroll, expanded, anchor?.entryId, footer);
   const topReached = view.above === 0;
   const clamped = topReached && view.lines.length < height && scroll > 0;
   useEffect(() => {
@@ -72,4 +83,4 @@ export function ChatPane({
       ))}
     </Box>
   );
-}
+});
