@@ -7,6 +7,8 @@ export interface InboundMessage {
   accountId?: string | undefined;
   peer: { kind: PeerKind; id: string };
   parentPeer?: { kind: PeerKind; id: string } | undefined;
+  /** The chat's display name: the person's in a direct chat, the group's title (the sessions pane shows it). */
+  peerName?: string | undefined;
   threadId?: string | undefined;
   /** Set when the sender names its session explicitly (TUI, CLI, cron, hooks); routing is skipped. */
   sessionKey?: string | undefined;
