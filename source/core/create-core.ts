@@ -385,6 +385,7 @@ export class Core {
       context: sessions.flatMap((session) => this.#contexts.get(session.key) ?? []),
       config: this.config.status(),
       mcpElicitations: this.mcp.elicitations.pending(),
+      channels: this.channels.status(),
       ...(this.schedule.started ? { schedule: this.schedule.glance() } : {}),
       ...(this.subagents.started ? { subagents: this.subagents.tree() } : {}),
     };
