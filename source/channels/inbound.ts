@@ -17,6 +17,10 @@ export interface InboundMessage {
   text: string;
   senderId?: string | undefined;
   senderName?: string | undefined;
+  /** Set by a channel for its account's owner: their slash commands may do admin things (`/pairing approve`). */
+  owner?: boolean | undefined;
+  /** Set by a channel for anyone but the owner: the text reaches the model fenced as untrusted. */
+  untrusted?: boolean | undefined;
   /** Media saved under the workspace; the text also names them, so the model sees them. */
   attachments?: ReadonlyArray<{ kind: 'photo' | 'document' | 'voice' | 'audio' | 'video'; path: string }> | undefined;
   queueMode?: QueueMode | undefined;
