@@ -51,4 +51,21 @@ describe('two gateways with different state dirs on one bot token', () => {
     const firstSession = await first.gateway.core.sessions.registry.open(key);
     expect([...firstSession.entries()].filter((e) => e.type === 'message' && e.role === 'user')).toHaveLength(2);
   });
+
+  it('a 409 because a webhook is set says so and stops polling at once', async () => {
+    const telegram = await startFakeTelegram({ token: TOKEN });
+    cleanups.push(() => telegram.close());
+    telegram.failNext('getUpdates', {
+      code: 409,
+      description: "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
+    });
+    const rig: TelegramRig = await startTelegramRig({ telegram, core: { runner: echoRunner } });
+    cleanups.push(() => rig.stop());
+    const status = () => rig.gateway.core.channels.status()[0]!;
+    await expect.poll(() => status().state, { timeout: 5000 }).toBe('error');
+    expect(status().reason).toMatch(/a webhook is set for this bot, .* deleteWebhook/);
+    const polls = telegram.callsOf('getUpdates').length;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(telegram.callsOf('getUpdates')).toHaveLength(polls);
+  });
 });

@@ -207,6 +207,10 @@ export class TelegramChannel implements Channel {
       await this.#sleep((error.parameters.retry_after ?? 1) * 1000);
       return true;
     }
+    if (error instanceof GrammyError && error.error_code === 409 && /webhook/i.test(error.description)) {
+      this.#set('error', 'a webhook is set for this bot, so Telegram refuses long polling (409); remove it with deleteWebhook, then restart the gateway');
+      return false;
+    }
     if (error instanceof GrammyError && error.error_code === 409) return this.#onConflict();
     const delay = this.#reconnect.next();
     if (delay === undefined) {
