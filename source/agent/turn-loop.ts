@@ -14,6 +14,7 @@ import { withAttachments } from './tool-media.js';
 import { ABORTED_RESULT, runToolRound, type ToolCall } from './tool-round.js';
 import type { AgentHooks } from './turn-hooks.js';
 import type { HistoryMessage, TurnEvents, TurnInput, TurnOutcome } from './turn-types.js';
+import { fenceUntrustedMessages } from './untrusted-messages.js';
 
 export interface TurnLoopContext {
   input: TurnInput;
@@ -77,7 +78,7 @@ async function streamModel(context: TurnLoopContext, messages: readonly HistoryM
       model: context.model,
       fallbacks: context.fallbacks,
       system: context.system,
-      messages: context.sessionsDir ? await withAttachments(context.sessionsDir, messages) : messages,
+      messages: context.sessionsDir ? await withAttachments(context.sessionsDir, fenceUntrustedMessages(messages)) : fenceUntrustedMessages(messages),
       tools: context.tools,
       thinking: context.thinking,
       signal: context.signal,

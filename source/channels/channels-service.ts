@@ -145,6 +145,11 @@ export class ChannelsService implements Service {
     return [...running, ...broken];
   }
 
+  /** The codes waiting for an answer; none before the service has started (`/pairing` completion asks early). */
+  pendingPairings(): PendingPairing[] {
+    return this.#pairing?.pending() ?? [];
+  }
+
   listPairings(): { pending: PendingPairing[]; approved: ApprovedSender[] } {
     return { pending: this.pairing.pending(), approved: this.pairing.approved() };
   }
@@ -166,8 +171,11 @@ export class ChannelsService implements Service {
     return this.pairing.deny(code);
   }
 
-  async #accept(channel: TelegramChannel, message: InboundMessage): Promise<AcceptResult> {
+  async #accept(channel: TelegramChannel, received: InboundMessage): Promise<AcceptResult> {
     const core = this.#c;
+    // Only the owner's words are instructions; anyone else's (group members, other paired senders) reach the model fenced.
+    const owner = received.accountId !== undefined && received.senderId !== undefined && received.senderId === this.#ownerId(received.accountId);
+    const message: InboundMessage = owner ? { ...received, owner: true } : { ...received, untrusted: true };
     const result = await core.inbound.accept(message);
     const route: ReplyRoute = {
       channel: message.channel,

@@ -7,6 +7,8 @@ export interface InboundMessage {
   accountId?: string | undefined;
   peer: { kind: PeerKind; id: string };
   parentPeer?: { kind: PeerKind; id: string } | undefined;
+  /** The chat's display name: the person's in a direct chat, the group's title (the sessions pane shows it). */
+  peerName?: string | undefined;
   threadId?: string | undefined;
   /** Set when the sender names its session explicitly (TUI, CLI, cron, hooks); routing is skipped. */
   sessionKey?: string | undefined;
@@ -15,6 +17,10 @@ export interface InboundMessage {
   text: string;
   senderId?: string | undefined;
   senderName?: string | undefined;
+  /** Set by a channel for its account's owner: their slash commands may do admin things (`/pairing approve`). */
+  owner?: boolean | undefined;
+  /** Set by a channel for anyone but the owner: the text reaches the model fenced as untrusted. */
+  untrusted?: boolean | undefined;
   /** Media saved under the workspace; the text also names them, so the model sees them. */
   attachments?: ReadonlyArray<{ kind: 'photo' | 'document' | 'voice' | 'audio' | 'video'; path: string }> | undefined;
   queueMode?: QueueMode | undefined;

@@ -3,6 +3,7 @@ export { inboundFromChatSend, TUI_CHANNEL, type ChatSendInput } from './tui-chan
 export type { Channel, ChannelOutbound, ChannelReply, ChannelSendResult, ChannelStatus } from './channel.js';
 export { ReconnectPolicy, type ReconnectPolicyOptions } from './reconnect.js';
 export { ChannelsService, type ChannelsServiceOptions } from './channels-service.js';
+export { createPairingSlashCommand, type PairingCommandHost } from './pairing-command.js';
 export { PairingError, PairingStore, PAIRING_CODE_TTL_MS, MAX_PENDING_PAIRINGS, type PendingPairing, type ApprovedSender } from './pairing-store.js';
 export { StreamedReply, STREAM_EDIT_INTERVAL_MS } from './stream-reply.js';
 export { markdownToTelegramHtml, splitTelegramHtml, escapeHtml, TELEGRAM_TEXT_LIMIT } from './telegram/format.js';

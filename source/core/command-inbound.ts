@@ -38,7 +38,8 @@ export class CommandAwareInbound implements InboundPort {
     };
     // Answer the sender first, then run: the command's events must follow the acceptance the sender is waiting on.
     setImmediate(() => {
-      void this.commands.run(sessionKey, message.text.trim()).then(
+      // A channel's owner may do admin things from the chat; anyone else only what a chat client may.
+      void this.commands.run(sessionKey, message.text.trim(), message.owner ? ['admin'] : ['write']).then(
         ({ reply }) => {
           this.events.emit('chat', { runId, sessionKey, state: 'final', text: reply });
           void this.outbound.deliver(route, { sessionKey, runId, messageId: message.messageId, status: 'replied', text: reply });

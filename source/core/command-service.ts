@@ -55,11 +55,12 @@ export class CommandService {
     await window?.publish();
   }
 
-  async run(sessionKey: string, text: string): Promise<{ reply: string; data?: unknown }> {
+  async run(sessionKey: string, text: string, scopes?: readonly string[]): Promise<{ reply: string; data?: unknown }> {
     const { agent, events } = this;
     const registry = this.#registry.knows(text) ? this.#registry : this.#dynamic();
     const result = await registry.run(text, {
       sessionKey,
+      scopes,
       host: this.host,
       providers: this.providers,
       resolveModel: (session) => agent.resolveModel(session),

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { trackContextReports } from './context-reports.js';
 import { join } from 'node:path';
 import { AgentRuntime, createAgentSlashCommand, createSessionsTools } from '../agent/index.js';
-import { ChannelsService, type ChannelsServiceOptions } from '../channels/index.js';
+import { ChannelsService, createPairingSlashCommand, type ChannelsServiceOptions } from '../channels/index.js';
 import { readGatewayTokenSync, skillEnvSecrets, systemClock, type ClawConfig, type Clock, type StatePaths } from '../config/index.js';
 import { HooksService, type HooksServiceOptions } from '../hooks/index.js';
 import type { AgentEventPayload, ChatEventPayload, ContextPayload, GatewaySnapshot, ReplyRoute } from '../protocol/index.js';
@@ -296,6 +296,7 @@ export class Core {
       ...options.hooks,
     });
     this.channels = new ChannelsService({ ...options.channels, env: options.env ?? process.env });
+    this.commands.add(createPairingSlashCommand(this.channels, now));
     this.services = [
       this.memory,
       { name: 'skills', start: () => skills.start(), stop: () => skills.stop() },
@@ -385,6 +386,7 @@ export class Core {
       context: sessions.flatMap((session) => this.#contexts.get(session.key) ?? []),
       config: this.config.status(),
       mcpElicitations: this.mcp.elicitations.pending(),
+      channels: this.channels.status(),
       ...(this.schedule.started ? { schedule: this.schedule.glance() } : {}),
       ...(this.subagents.started ? { subagents: this.subagents.tree() } : {}),
     };

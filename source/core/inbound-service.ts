@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ClawConfig } from '../config/index.js';
 import type { InboundMessage } from '../channels/index.js';
-import { ClawError, type ReplyRoute } from '../protocol/index.js';
+import { ClawError, type ReplyRoute, type SessionPeer } from '../protocol/index.js';
 import type { Lifecycle } from './lifecycle.js';
 import { resolveQueueMode, type AcceptedRecord, type InboundJournal, type LaneQueue, type QueuedMessage } from '../queue/index.js';
 import { routeInbound } from '../routing/index.js';
@@ -46,6 +46,17 @@ function routeOf(message: InboundMessage): ReplyRoute {
   };
 }
 
+/** The chat a routed channel message came from, as the session summary names it; none for a message that named its session. */
+function peerOf(message: InboundMessage): SessionPeer | undefined {
+  if (message.sessionKey !== undefined) return undefined;
+  return {
+    kind: message.peer.kind,
+    id: message.peer.id,
+    ...(message.peerName ? { name: message.peerName } : {}),
+    ...(message.threadId !== undefined ? { threadId: message.threadId } : {}),
+  };
+}
+
 function queued(record: AcceptedRecord): QueuedMessage {
   return {
     seq: record.seq,
@@ -59,6 +70,7 @@ function queued(record: AcceptedRecord): QueuedMessage {
     acceptedAt: record.at,
     ...(record.senderId !== undefined ? { senderId: record.senderId } : {}),
     ...(record.senderName !== undefined ? { senderName: record.senderName } : {}),
+    ...(record.untrusted ? { untrusted: true } : {}),
     ...(record.route !== undefined ? { route: record.route } : {}),
     ...(record.dedupeKey.startsWith(RETRY_PREFIX) ? { rerun: true } : {}),
     ...(record.background ? { background: true } : {}),
@@ -119,6 +131,7 @@ export class InboundService implements InboundPort {
       mode,
       ...(message.senderId !== undefined ? { senderId: message.senderId } : {}),
       ...(message.senderName !== undefined ? { senderName: message.senderName } : {}),
+      ...(message.untrusted ? { untrusted: true as const } : {}),
       route: routeOf(message),
       ...(message.background ? { background: true as const } : {}),
       ...(message.model !== undefined ? { model: message.model } : {}),
@@ -131,7 +144,7 @@ export class InboundService implements InboundPort {
       return { runId: record.runId, sessionKey, status: 'dropped', reason };
     }
     // Nothing may await between the journal and the lane: acceptance order is lane order.
-    const ensured = sessions.ensure(sessionKey, message.channel);
+    const ensured = sessions.ensure(sessionKey, message.channel, peerOf(message));
     if (ensured.created) this.deps.sessionChanged(sessionKey, 'created');
     if (ensured.reset) this.deps.sessionChanged(sessionKey, 'reset');
     const status = lanes.enqueue(queued(record));

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { contextPayload, lanesPayload, subagentNode } from './events/runtime.js';
 import { approvalRecord } from './methods/approvals.js';
+import { channelStatus } from './methods/channels.js';
 import { mcpElicitationRecord } from './methods/mcp-elicitation.js';
 import { configStatus, healthPayload, presenceEntry } from './gateway-state.js';
 import { sessionSummary } from './methods/sessions.js';
@@ -25,5 +26,7 @@ export const gatewaySnapshot = z.strictObject({
   health: healthPayload.optional(),
   /** Cron jobs (with their next runs), heartbeat state and schedule notices. */
   schedule: scheduleOverview.optional(),
+  /** Chat channel accounts with their state (running, reconnecting, error with the reason). */
+  channels: z.array(channelStatus).optional(),
 });
 export type GatewaySnapshot = z.infer<typeof gatewaySnapshot>;

@@ -16,6 +16,8 @@ export const acceptedRecord = z.object({
   mode: queueModeName,
   senderId: z.string().optional(),
   senderName: z.string().optional(),
+  /** From someone other than the channel's owner: the model sees it fenced as untrusted. */
+  untrusted: z.literal(true).optional(),
   /** Absent in journals written before routes were kept: such replies go to the session's events only. */
   route: replyRoute.optional(),
   /** A heartbeat or cron turn: kept out of chat views (see InboundMessage.background). */

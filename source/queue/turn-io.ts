@@ -17,6 +17,7 @@ export function appendUserMessages(session: SessionHandle, messages: readonly Qu
           messageId: m.messageId,
           ...(m.senderId !== undefined ? { senderId: m.senderId } : {}),
           ...(m.senderName !== undefined ? { senderName: m.senderName } : {}),
+          ...(m.untrusted ? { untrusted: true } : {}),
           ...(m.background ? { synthetic: m.channel } : {}),
         },
       }),

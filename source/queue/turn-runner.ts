@@ -57,6 +57,8 @@ export interface QueuedMessage {
   acceptedAt: number;
   senderId?: string | undefined;
   senderName?: string | undefined;
+  /** From someone other than the channel's owner: kept in the transcript as `meta.untrusted`. */
+  untrusted?: boolean | undefined;
   route?: ReplyRoute | undefined;
   /** `/retry`: runs although the transcript already answers this messageId. */
   rerun?: boolean | undefined;

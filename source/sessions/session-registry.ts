@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { closeSync, existsSync, openSync, readSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorCode, nodeFileOps, writeFileAtomic, type ClawConfig, type FileOps, type StatePaths } from '../config/index.js';
-import { ClawError, withoutBackgroundRuns, type TranscriptEntry, type TranscriptHeader } from '../protocol/index.js';
+import { ClawError, withoutBackgroundRuns, type SessionPeer, type TranscriptEntry, type TranscriptHeader } from '../protocol/index.js';
 import type { SessionMeta, SessionMetaPatch } from '../queue/index.js';
 import { defaultAgentId, parseSessionKey, sessionKeyShapes, type ParsedSessionKey } from '../routing/index.js';
 import { resetDue } from './reset-policy.js';
@@ -21,6 +21,10 @@ export interface SessionRegistryOptions {
 }
 
 export type SettingsPatch = { [K in 'model' | 'thinking' | 'queueMode' | 'label']?: SessionEntry[K] | null };
+
+function samePeer(a: SessionPeer | undefined, b: SessionPeer): boolean {
+  return a?.kind === b.kind && a.id === b.id && a.name === b.name && a.threadId === b.threadId;
+}
 
 export interface EnsureResult {
   entry: SessionEntry;
@@ -115,7 +119,7 @@ export class SessionRegistry {
   }
 
   /** The entry for a key, created on first use; a due daily/idle reset starts a new transcript first. */
-  ensure(key: string, lastChannel?: string): EnsureResult {
+  ensure(key: string, lastChannel?: string, peer?: SessionPeer): EnsureResult {
     const { agentId, kind } = this.resolve(key);
     const store = this.store(agentId);
     const now = this.now();
@@ -130,6 +134,7 @@ export class SessionRegistry {
         costUsd: 0,
         compactionCount: 0,
         ...(lastChannel ? { lastChannel } : {}),
+        ...(peer ? { peer } : {}),
       };
       store.set(key, entry);
       return { entry, created: true };
@@ -137,6 +142,7 @@ export class SessionRegistry {
     const due = resetDue(existing.updatedAt, now, this.options.config.session.reset);
     if (due) return { entry: this.reset(key), created: false, reset: due };
     if (lastChannel && existing.lastChannel !== lastChannel) store.set(key, { ...existing, lastChannel });
+    if (peer && !samePeer(existing.peer, peer)) store.set(key, { ...store.get(key)!, peer });
     return { entry: store.get(key)!, created: false };
   }
 

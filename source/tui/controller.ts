@@ -85,6 +85,10 @@ export class TuiController {
       client.on('resync', () => {
         void this.resync();
       }),
+      // A new pairing code is a new completion value of /pairing.
+      client.on('pairing.requested', () => {
+        void this.loadCommands();
+      }),
       client.onState((state, detail) => this.store.update((s) => ({ ...s, conn: { ...s.conn, state, ...(detail.reason ? { reason: detail.reason } : {}) } }))),
       client.onHello((hello) => {
         this.store.update((s) => reduceHello(s, hello));

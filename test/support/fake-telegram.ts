@@ -18,6 +18,7 @@ export interface FakeFailure {
 export interface FakeUser {
   id: number;
   first_name: string;
+  last_name?: string;
   username?: string;
   is_bot?: boolean;
 }

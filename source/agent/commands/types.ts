@@ -47,6 +47,12 @@ export interface CommandContext {
   contextReport(session: TurnSession): Promise<ContextReport>;
   /** The registry's own list, for /help. */
   list(): readonly SlashCommand[];
+  /**
+   * The scopes of whoever runs the command: a client's token's, or what a
+   * channel sender is granted (the owner gets admin). Unknown: nothing that
+   * needs admin runs.
+   */
+  scopes?: readonly string[] | undefined;
 }
 
 export interface CommandReply {

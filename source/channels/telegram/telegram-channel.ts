@@ -7,6 +7,7 @@ import type { ReplyRoute } from '../../protocol/index.js';
 import type { Channel, ChannelReply, ChannelSendResult, ChannelStatus } from '../channel.js';
 import type { InboundMessage, InboundSink } from '../inbound.js';
 import { ReconnectPolicy } from '../reconnect.js';
+import { CONFLICT_REASON, PollConflict } from './poll-conflict.js';
 import { OffsetStore, PollerLock } from './poll-state.js';
 import { decideAccess, mediaOf, senderName, TELEGRAM_CHANNEL } from './telegram-inbound.js';
 import { describeTelegramError, TelegramSender } from './telegram-send.js';
@@ -67,6 +68,7 @@ export class TelegramChannel implements Channel {
   readonly #lock: PollerLock;
   readonly #offsets: OffsetStore;
   readonly #reconnect: ReconnectPolicy;
+  readonly #conflict: PollConflict;
   readonly #stop = new AbortController();
   #status: ChannelStatus;
   #bot: { id: number; username: string } | undefined;
@@ -83,6 +85,7 @@ export class TelegramChannel implements Channel {
     this.#lock = new PollerLock(join(options.stateDir, 'locks'), options.token, options.lockOwner);
     this.#offsets = new OffsetStore(join(options.stateDir, 'offsets'), options.token);
     this.#reconnect = new ReconnectPolicy({ clock: options.clock, ...(options.reconnectFirstDelayMs ? { firstDelayMs: options.reconnectFirstDelayMs } : {}) });
+    this.#conflict = new PollConflict({ clock: options.clock, firstDelayMs: options.reconnectFirstDelayMs ?? 5_000 });
     this.#status = { channel: TELEGRAM_CHANNEL, accountId: options.accountId, state: 'stopped', reconnectAttempts: 0 };
     this.#lastPollEnded = options.clock.now();
   }
@@ -173,7 +176,8 @@ export class TelegramChannel implements Channel {
         );
         this.#poll = undefined;
         this.#lastPollEnded = this.#options.clock.now();
-        this.#reconnect.reset();
+        this.#conflict.polled();
+        if (!this.#conflict.contested()) this.#reconnect.reset();
         this.#set('running');
         for (const update of updates) await this.#handle(update, sink);
         const last = updates[updates.length - 1];
@@ -203,16 +207,33 @@ export class TelegramChannel implements Channel {
       await this.#sleep((error.parameters.retry_after ?? 1) * 1000);
       return true;
     }
+    if (error instanceof GrammyError && error.error_code === 409 && /webhook/i.test(error.description)) {
+      this.#set('error', 'a webhook is set for this bot, so Telegram refuses long polling (409); remove it with deleteWebhook, then restart the gateway');
+      return false;
+    }
+    if (error instanceof GrammyError && error.error_code === 409) return this.#onConflict();
     const delay = this.#reconnect.next();
     if (delay === undefined) {
       this.#set('error', `gave up after ${this.#reconnect.attempts} reconnect attempts: ${described}`);
       return false;
     }
-    const why =
-      error instanceof GrammyError && error.error_code === 409
-        ? 'another program is polling this bot (Telegram answered 409); stop it or give this gateway its own bot'
-        : described;
-    this.#set('reconnecting', why);
+    this.#set('reconnecting', described);
+    await this.#sleep(delay);
+    return true;
+  }
+
+  /** Telegram ended a poll because another one came (409): reclaim the token at once, or show why and back off. */
+  async #onConflict(): Promise<boolean> {
+    if (this.#conflict.conflict() === 'reclaim') {
+      this.#options.warn(`telegram ${this.accountId}: another poller appeared on this bot token; polling again to keep it`);
+      return true;
+    }
+    const delay = this.#reconnect.next();
+    if (delay === undefined) {
+      this.#set('error', `${CONFLICT_REASON} (stopped polling after ${this.#reconnect.attempts} attempts; restart the gateway to try again)`);
+      return false;
+    }
+    this.#set('error', CONFLICT_REASON);
     await this.#sleep(delay);
     return true;
   }

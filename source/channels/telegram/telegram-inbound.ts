@@ -21,6 +21,11 @@ export function senderName(user: User): string {
   return user.username ? `@${user.username}` : [user.first_name, user.last_name].filter(Boolean).join(' ');
 }
 
+/** How a person is named in the sessions pane: their name, else their @username. */
+export function displayName(user: User): string {
+  return [user.first_name, user.last_name].filter(Boolean).join(' ') || senderName(user);
+}
+
 /** The platform id of a message, unique per account: with the channel it is the journal's dedupe key. */
 export function telegramMessageId(accountId: string, chatId: number | string, messageId: number): string {
   return `${accountId}:${chatId}:${messageId}`;
@@ -61,7 +66,7 @@ export function decideAccess(message: Message, text: string, context: AccessCont
     if (config.dmPolicy === 'pairing' && !listed && !context.isApproved(senderId)) {
       return { action: 'pair', senderId, senderName: senderName(from), chatId };
     }
-    return { action: 'accept', message: { ...base, peer: { kind: 'direct', id: senderId }, text } };
+    return { action: 'accept', message: { ...base, peer: { kind: 'direct', id: senderId }, peerName: displayName(from), text } };
   }
   if (message.chat.type !== 'group' && message.chat.type !== 'supergroup') return { action: 'ignore', why: `chat type ${message.chat.type}` };
   if (config.groupPolicy === 'disabled') return { action: 'ignore', why: 'groups are disabled (groupPolicy)' };
@@ -78,6 +83,7 @@ export function decideAccess(message: Message, text: string, context: AccessCont
     message: {
       ...base,
       peer: { kind: 'group', id: chatId },
+      ...('title' in message.chat && message.chat.title ? { peerName: message.chat.title } : {}),
       ...(topic ? { threadId: String(message.message_thread_id) } : {}),
       text: cleaned || text,
     },

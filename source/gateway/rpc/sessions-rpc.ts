@@ -55,6 +55,6 @@ export function sessionsRpc(core: Core): HandlerTable {
     },
     'sessions.search': (params) => core.search(params),
     'commands.list': async () => ({ commands: await commands.list() }),
-    'commands.run': ({ sessionKey, text }) => commands.run(sessionKey, text),
+    'commands.run': ({ sessionKey, text }, caller) => commands.run(sessionKey, text, caller.scopes),
   };
 }

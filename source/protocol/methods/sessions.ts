@@ -7,6 +7,16 @@ export const thinkingLevelName = z.enum(['off', 'minimal', 'low', 'medium', 'hig
 export const sessionKind = z.enum(['main', 'direct', 'group', 'cron', 'hook', 'subagent']);
 export type SessionKind = z.infer<typeof sessionKind>;
 
+export const sessionPeer = z.strictObject({
+  kind: z.enum(['direct', 'group']),
+  id: z.string(),
+  /** The person's name in a direct chat, the group's title in a group. */
+  name: z.string().optional(),
+  /** A forum topic of the group. */
+  threadId: z.string().optional(),
+});
+export type SessionPeer = z.infer<typeof sessionPeer>;
+
 export const sessionSummary = z.strictObject({
   key: z.string(),
   agentId: z.string(),
@@ -27,6 +37,8 @@ export const sessionSummary = z.strictObject({
   costUsd: z.number().min(0),
   compactionCount: z.number().int().min(0),
   lastChannel: z.string().optional(),
+  /** The chat a channel session talks to, from its latest inbound message (the TUI shows `telegram · Ada`). */
+  peer: sessionPeer.optional(),
   spawnedBy: z.string().optional(),
   spawnDepth: z.number().int().min(0).optional(),
   /** Live lane state, filled by the gateway. */

@@ -33,7 +33,7 @@ export const eventTable: { [E in EventName]?: Reducer<E> } = {
   'pairing.requested': (state, payload) =>
     updateChat(state, state.currentKey, (log) => appendItems(log, [{ kind: 'notice', id: `pairing:${payload.pairing.code}`, text: payload.notice }])),
   'channels.status': (state, payload) =>
-    updateChat(state, state.currentKey, (log) =>
+    updateChat({ ...state, channels: payload.channels }, state.currentKey, (log) =>
       appendItems(
         log,
         payload.channels

@@ -93,6 +93,8 @@ export function reduceHello(state: TuiState, hello: HelloPayload): TuiState {
   if (config && config.state !== 'ok') next = reduceConfigStatus(next, config);
   const schedule = pick('schedule');
   if (schedule) next = { ...next, schedule };
+  const channels = pick('channels');
+  if (channels) next = { ...next, channels };
   const elicitations = pick('mcpElicitations');
   if (elicitations) next = reduceElicitationList(next, elicitations);
   return next;

@@ -1,6 +1,7 @@
 import { emptyEditor, type EditorState } from '../editor/editor.js';
 import type {
   ApprovalRecord,
+  ChannelStatusInfo,
   ContextPayload,
   LanesPayload,
   PresenceEntry,
@@ -59,6 +60,8 @@ export interface TuiState {
   subagents: readonly SubagentNode[];
   /** Cron jobs (the soonest and the running ones), heartbeats and notices, from the snapshot and `schedule` events. */
   schedule?: ScheduleOverview;
+  /** Chat channel accounts and their state, from the snapshot and `channels.status` (the header flags one in error). */
+  channels?: readonly ChannelStatusInfo[];
   /** `resolvedIds` guards against a list reply that was answered before a resolution event. */
   approvals: { pending: readonly ApprovalRecord[]; resolvedIds: readonly string[]; lastResolved?: ApprovalNotice };
   /** Model reported by the latest usage event per session, for the footer. */
