@@ -12,8 +12,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { loadConfig, statePaths, writeRawConfig } from '../dist/config/index.js';
-import { createCore, EventBus, silentLogger } from '../dist/core/index.js';
+import { loadConfig, statePaths, writeRawConfig } from '../source/config/index.js';
+import { createCore, EventBus, silentLogger } from '../source/core/index.js';
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 60);
 const CONCURRENT = Number(process.env.BENCH_CHILDREN ?? 100);
