@@ -6,7 +6,7 @@
 //   starting on the subagent_result message (inbox fsync, journal, lane);
 // - 100 concurrent children on a fake OpenAI-compatible model over loopback
 //   HTTP: wall time, children per second, and the process RSS.
-// Prints one JSON object. Run after `npm run build`: node bench/subagents.mjs
+// Prints one JSON object. Run: node --import tsx bench/subagents.mjs (BENCH_SAMPLES, BENCH_CHILDREN)
 import { createServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
