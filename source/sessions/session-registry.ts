@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, existsSync, openSync, readSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { errorCode, nodeFileOps, type ClawConfig, type FileOps, type StatePaths } from '../config/index.js';
+import { errorCode, nodeFileOps, writeFileAtomic, type ClawConfig, type FileOps, type StatePaths } from '../config/index.js';
 import { ClawError, withoutBackgroundRuns, type TranscriptEntry, type TranscriptHeader } from '../protocol/index.js';
 import type { SessionMeta, SessionMetaPatch } from '../queue/index.js';
 import { defaultAgentId, parseSessionKey, sessionKeyShapes, type ParsedSessionKey } from '../routing/index.js';
 import { resetDue } from './reset-policy.js';
 import type { SessionEntry } from './session-entry.js';
 import { SessionStore } from './session-store.js';
-import { createTranscriptSync, loadTranscriptSync, TranscriptHeaderError, type LoadedTranscript, type TranscriptRepair } from './transcript-file.js';
+import { loadTranscriptSync, TranscriptHeaderError, type LoadedTranscript, type TranscriptRepair } from './transcript-file.js';
 import { TranscriptSession } from './transcript-session.js';
 
 export interface SessionRegistryOptions {
@@ -305,7 +305,7 @@ export class SessionRegistry {
         ...(previousSessionId ? { previousSessionId } : {}),
       };
       try {
-        createTranscriptSync(path, `${JSON.stringify(header)}\n`, this.options.fs);
+        await writeFileAtomic(path, `${JSON.stringify(header)}\n`, 0o600, this.options.fs);
       } catch (error) {
         throw new Error(
           `The transcript ${path} could not be created (${errorCode(error)}); free disk space or fix permissions in the state dir, then send the message again.`,

@@ -1,5 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { errorCode, nodeFileOps, writeFileAtomicSync, writeFullySync, type FileOps } from '../config/index.js';
 import {
   assistantMessageEntry,
@@ -155,31 +154,6 @@ export function readEntriesSync(path: string): TranscriptEntry[] {
     if (entry) entries.push(entry);
   }
   return entries;
-}
-
-/**
- * Writes a new transcript's header line in place, without a sync of its own:
- * it needs no more durability than the lines appended after it, and the
- * appender's next sync of the same file covers it. A crash before then leaves
- * no file, an empty one or a header without its newline, and each of those
- * loads as a fresh transcript, so a new session's first turn does not wait
- * for a temp file, two syncs and a rename. A failed write leaves no file.
- */
-export function createTranscriptSync(path: string, header: string, ops: FileOps = nodeFileOps): void {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const fd = ops.openSync(path, 'w', 0o600);
-  try {
-    writeFullySync(ops, fd, Buffer.from(header), path);
-  } catch (error) {
-    ops.closeSync(fd);
-    try {
-      ops.unlinkSync(path);
-    } catch {
-      // Already gone: nothing is left to load.
-    }
-    throw error;
-  }
-  ops.closeSync(fd);
 }
 
 /** How long appended lines may sit in the page cache before an fdatasync; the inbound journal, not the transcript, is what acknowledgements wait for. */
