@@ -6,14 +6,14 @@
 //   starting on the subagent_result message (inbox fsync, journal, lane);
 // - 100 concurrent children on a fake OpenAI-compatible model over loopback
 //   HTTP: wall time, children per second, and the process RSS.
-// Prints one JSON object. Run after `npm run build`: node bench/subagents.mjs
+// Prints one JSON object. Run: node --import tsx bench/subagents.mjs (BENCH_SAMPLES, BENCH_CHILDREN)
 import { createServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { loadConfig, statePaths, writeRawConfig } from '../dist/config/index.js';
-import { createCore, EventBus, silentLogger } from '../dist/core/index.js';
+import { loadConfig, statePaths, writeRawConfig } from '../source/config/index.js';
+import { createCore, EventBus, silentLogger } from '../source/core/index.js';
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 60);
 const CONCURRENT = Number(process.env.BENCH_CHILDREN ?? 100);

@@ -1,4 +1,5 @@
 import type { QueueMode } from '../queue/index.js';
+import type { ReplyRoute } from '../protocol/index.js';
 import type { PeerKind } from '../routing/index.js';
 
 /** Every trigger becomes this: one message for one session, before access control and routing. */
@@ -33,6 +34,8 @@ export interface InboundMessage {
   model?: string | undefined;
   /** A shorter limit for this message's turn than agents.defaults.turnTimeoutSeconds (webhooks, cron). */
   timeoutSeconds?: number | undefined;
+  /** Where the reply goes when not back to the sender: a sub-agent result answered in the chat that asked for the work. */
+  replyRoute?: ReplyRoute | undefined;
 }
 
 /** Where a channel hands its messages: resolves once the message is durable (or known as a duplicate). */

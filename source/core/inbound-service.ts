@@ -38,6 +38,7 @@ export interface InboundPort {
 
 /** Where the reply to a message goes, from what its channel told us. */
 function routeOf(message: InboundMessage): ReplyRoute {
+  if (message.replyRoute) return message.replyRoute;
   return {
     channel: message.channel,
     ...(message.accountId !== undefined ? { accountId: message.accountId } : {}),

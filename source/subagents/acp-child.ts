@@ -78,6 +78,21 @@ export async function runAcpTurn(turn: TurnContext, run: SpawnedRecord, name: st
     });
   };
   const titles = new Map<string, string>();
+  // What claw refused the agent: said in the result too, so the parent learns it whatever the agent reports.
+  const refused: string[] = [];
+  const confined = (action: 'read' | 'write', path: string): string => {
+    try {
+      return confinePath(path, cwd, roots);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      refused.push(`${action} ${path}: ${reason}`);
+      const title = `refused: ${action} ${path}`;
+      deps.toolSeen(turn.sessionKey, title);
+      emitTool('start', `refused-${refused.length}`, title);
+      emitTool('end', `refused-${refused.length}`, title, true);
+      throw error;
+    }
+  };
   const app = acpClient({ name: 'claw' })
     .onNotification('session/update', ({ params }) => {
       turn.progress();
@@ -104,13 +119,13 @@ export async function runAcpTurn(turn: TurnContext, run: SpawnedRecord, name: st
       return optionId ? { outcome: { outcome: 'selected', optionId } } : { outcome: { outcome: 'cancelled' } };
     })
     .onRequest('fs/read_text_file', ({ params }) => {
-      const lines = readFileSync(confinePath(params.path, cwd, roots), 'utf8').split('\n');
+      const lines = readFileSync(confined('read', params.path), 'utf8').split('\n');
       const start = Math.max(0, (params.line ?? 1) - 1);
       const end = params.limit ? start + params.limit : lines.length;
       return { content: lines.slice(start, end).join('\n') };
     })
     .onRequest('fs/write_text_file', ({ params }) => {
-      const target = confinePath(params.path, cwd, roots);
+      const target = confined('write', params.path);
       mkdirSync(dirname(target), { recursive: true });
       writeFileSync(target, params.content);
       return {};
@@ -134,6 +149,7 @@ export async function runAcpTurn(turn: TurnContext, run: SpawnedRecord, name: st
       }
     });
     if (stopReason === 'cancelled' || turn.signal.aborted) return { status: 'aborted', error: `external agent "${name}" was cancelled` };
+    if (refused.length > 0) text += `\n\n[claw refused ${refused.length} file access(es) by "${name}": ${refused.join('; ')}]`;
     turn.session.append({ type: 'message', role: 'assistant', content: [{ type: 'text', text }], stopReason: 'stop' });
     turn.emit('chat', { runId: turn.runId, sessionKey: turn.sessionKey, state: 'final', text });
     return { status: 'replied', text };

@@ -1,5 +1,6 @@
 import type { Clock, TimerHandle } from '../config/index.js';
 import type { InboundPort } from '../core/index.js';
+import type { ReplyRoute } from '../protocol/index.js';
 import type { ParentInbox } from './inbox.js';
 import { announceMessageId, resultText } from './messages.js';
 import type { AnnounceRecord } from './records.js';
@@ -8,6 +9,8 @@ export interface DeliveriesDeps {
   inbound: InboundPort;
   clock: Clock;
   maxChars(): number;
+  /** Where the parent's answer to these results goes (the chat its spawning turn answered), when not only to its clients. */
+  replyRoute(runIds: readonly string[]): ReplyRoute | undefined;
   changed(): void;
   warn(message: string): void;
 }
@@ -67,6 +70,7 @@ export class Deliveries {
 
   async #deliver(inbox: ParentInbox, announce: AnnounceRecord): Promise<void> {
     const results = announce.runIds.flatMap((id) => inbox.results.get(id) ?? []);
+    const replyRoute = this.deps.replyRoute(announce.runIds);
     try {
       await this.deps.inbound.accept({
         channel: 'subagent',
@@ -75,6 +79,7 @@ export class Deliveries {
         text: resultText(results, this.deps.maxChars()),
         peer: { kind: 'direct', id: inbox.parentKey },
         senderName: results.length === 1 ? `sub-agent "${results[0]!.label}"` : `${results.length} sub-agents`,
+        ...(replyRoute ? { replyRoute } : {}),
       });
       inbox.append({ t: 'delivered', messageId: announce.messageId, at: this.deps.clock.now() });
       this.deps.changed();

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /**
@@ -10,6 +10,7 @@ import { dirname } from 'node:path';
  */
 export class DurableLog<T> {
   #fd: number | undefined;
+  readonly #syncing = new Set<Promise<void>>();
 
   constructor(readonly path: string) {}
 
@@ -38,17 +39,42 @@ export class DurableLog<T> {
     this.#write(`${JSON.stringify(record)}\n`);
   }
 
+  /**
+   * The line is written now and resolves once it is on disk, the fsync running
+   * on the thread pool: for a caller with another durable write to make at the
+   * same time (a spawn and its journal record), which then wait for both at once.
+   */
+  append(record: T): Promise<void> {
+    const fd = this.#open();
+    writeSync(fd, `${JSON.stringify(record)}\n`);
+    const synced = new Promise<void>((resolve, reject) => fsync(fd, (error) => (error ? reject(error) : resolve())));
+    this.#syncing.add(synced);
+    const forget = (): void => void this.#syncing.delete(synced);
+    synced.then(forget, forget);
+    return synced;
+  }
+
+  /** Waits for the fsyncs `append` started (before `close`). */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.#syncing]);
+  }
+
   close(): void {
     if (this.#fd !== undefined) closeSync(this.#fd);
     this.#fd = undefined;
   }
 
-  #write(text: string): void {
+  #open(): number {
     if (this.#fd === undefined) {
       mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
       this.#fd = openSync(this.path, 'a', 0o600);
     }
-    writeSync(this.#fd, text);
-    fsyncSync(this.#fd);
+    return this.#fd;
+  }
+
+  #write(text: string): void {
+    const fd = this.#open();
+    writeSync(fd, text);
+    fsyncSync(fd);
   }
 }

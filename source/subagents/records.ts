@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { replyRoute } from '../protocol/index.js';
 
 /** `subagents/runs.jsonl`: every child run ever spawned, and the cancels asked for. */
 export const spawnedRecord = z.object({
@@ -18,6 +19,8 @@ export const spawnedRecord = z.object({
   timeoutSeconds: z.number().int().min(0),
   /** `acp:<agent>` for an external coding agent. */
   runtime: z.string().optional(),
+  /** The chat platform route of the parent turn that spawned it: the parent's answer to the result goes there too. */
+  replyRoute: replyRoute.optional(),
   at: z.number(),
 });
 export type SpawnedRecord = z.infer<typeof spawnedRecord>;

@@ -1,12 +1,13 @@
 import { DurableLog } from './durable-log.js';
 import { ledgerRecord, parseWith, type CancelRecord, type LedgerRecord, type SpawnedRecord } from './records.js';
 
-/** `subagents/runs.jsonl`: every spawned child (fsynced before its message is accepted) and every cancel asked for. */
+/** `subagents/runs.jsonl`: every spawned child (on disk before the spawn is answered and before the child runs) and every cancel asked for. */
 export class RunLedger {
   readonly #runs = new Map<string, SpawnedRecord>();
   readonly #byChild = new Map<string, SpawnedRecord>();
   readonly #cancels = new Map<string, CancelRecord>();
   readonly #log: DurableLog<LedgerRecord>;
+  readonly #syncing = new Map<string, Promise<void>>();
 
   constructor(path: string, warn: (message: string) => void) {
     this.#log = new DurableLog<LedgerRecord>(path);
@@ -16,6 +17,25 @@ export class RunLedger {
   append(record: LedgerRecord): void {
     this.#log.appendSync(record);
     this.#apply(record);
+  }
+
+  /**
+   * A spawn: known at once, on disk when the promise resolves. Until then the
+   * child's turn waits (`durable`), so no child runs on a record a crash could
+   * still take back.
+   */
+  spawned(record: SpawnedRecord): Promise<void> {
+    const synced = this.#log.append(record);
+    this.#apply(record);
+    this.#syncing.set(record.runId, synced);
+    const forget = (): void => void this.#syncing.delete(record.runId);
+    synced.then(forget, forget);
+    return synced;
+  }
+
+  /** Resolves once the run's spawn record is on disk (at once for one read back from the file). */
+  durable(runId: string): Promise<void> {
+    return this.#syncing.get(runId) ?? Promise.resolve();
   }
 
   get(runId: string): SpawnedRecord | undefined {
@@ -40,7 +60,8 @@ export class RunLedger {
     return [...this.#runs.values()];
   }
 
-  close(): void {
+  async close(): Promise<void> {
+    await this.#log.settled();
     this.#log.close();
   }
 

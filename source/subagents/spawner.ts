@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SubagentsSettings } from '../config/index.js';
 import type { Core } from '../core/index.js';
+import type { ReplyRoute } from '../protocol/index.js';
 import type { ThinkingLevel } from '../providers/index.js';
 import { defaultAgentId, subagentSessionKey } from '../routing/index.js';
 import type { RunLedger } from './run-ledger.js';
@@ -40,6 +41,8 @@ export interface SpawnerDeps {
   settings(): SubagentsSettings;
   running(parentKey: string): number;
   parentRunId(parentKey: string): string | undefined;
+  /** The external chat the parent's running turn answers, if any. */
+  parentRoute(parentKey: string): ReplyRoute | undefined;
   armTimeout(run: SpawnedRecord): void;
   changed(): void;
 }
@@ -95,6 +98,7 @@ export class Spawner {
     core.sessions.ensure(childKey);
     core.sessions.registry.patch(childKey, { label, ...(model ? { model } : {}), ...(request.thinking ? { thinking: request.thinking } : {}) });
     const parentRunId = this.deps.parentRunId(request.parentKey);
+    const replyRoute = this.deps.parentRoute(request.parentKey);
     const run: SpawnedRecord = {
       t: 'spawned',
       runId,
@@ -109,6 +113,7 @@ export class Spawner {
       messageId: `${SPAWN_PREFIX}${runId}`,
       timeoutSeconds: request.runTimeoutSeconds ?? settings.runTimeoutSeconds,
       ...(runtime ? { runtime } : {}),
+      ...(replyRoute ? { replyRoute } : {}),
       at: core.clock.now(),
     };
     return this.#start(run);
@@ -118,10 +123,12 @@ export class Spawner {
   rerun(previous: SpawnedRecord, message: string): Promise<SpawnAccepted> {
     const runId = randomUUID();
     const parentRunId = this.deps.parentRunId(previous.parentKey);
-    const { parentRunId: _old, ...rest } = previous;
+    const replyRoute = this.deps.parentRoute(previous.parentKey) ?? previous.replyRoute;
+    const { parentRunId: _old, replyRoute: _route, ...rest } = previous;
     return this.#start({
       ...rest,
       ...(parentRunId ? { parentRunId } : {}),
+      ...(replyRoute ? { replyRoute } : {}),
       runId,
       task: `[message from the parent session ${previous.parentKey}]\n${message}`,
       messageId: `${SPAWN_PREFIX}${runId}`,
@@ -144,10 +151,16 @@ export class Spawner {
   }
 
   async #start(run: SpawnedRecord): Promise<SpawnAccepted> {
-    this.deps.ledger.append(run);
+    // The child's transcript file (written and synced on the thread pool) is made while the spawn
+    // itself becomes durable, so the child's turn does not wait for it; a failure here is the lane's
+    // to report when it opens the session for the turn.
+    void this.deps.core.sessions.registry.open(run.childKey).catch(() => undefined);
+    // The spawn record and the child's journal record are synced together, not one after the other;
+    // `accepted` waits for both, and the child's turn for the spawn record (see SubagentsService.runner).
+    const recorded = this.deps.ledger.spawned(run);
     this.deps.armTimeout(run);
     this.deps.changed();
-    await this.accept(run);
+    await Promise.all([recorded, this.accept(run)]);
     return { status: 'accepted', runId: run.runId, childSessionKey: run.childKey };
   }
 

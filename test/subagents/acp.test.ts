@@ -117,4 +117,26 @@ describe('external coding agents as children (runtime acp)', () => {
       'No ACP agent "nobody". Configured: tester.',
     );
   });
+  it('a write outside the confined workspace is refused, and the refusal reaches the parent', async () => {
+    const gateway = await start('escape the workspace');
+    const workspace = gateway.core.agent.workspaceDir('main');
+    const client = await gateway.connect();
+    await client.request('chat.send', { sessionKey: PARENT, text: 'do it in the tester agent' });
+    const node = await waitFor('the child to be delivered', () => gateway.core.subagents.list(PARENT).find((n) => n.delivery === 'delivered'), 20_000);
+    expect(node.status).toBe('done');
+    expect(existsSync(join(workspace, '..', 'escaped-acp.txt'))).toBe(false);
+    const result = await waitFor('the result in the parent', async () =>
+      userMessages(await entriesOf(gateway.core, PARENT)).find((m) => m.text.startsWith('[subagent_result]')),
+    );
+    // The agent was told (its own words), and claw says so itself whatever the agent reports.
+    expect(result.text).toContain('Tried ../escaped-acp.txt: the write was refused (');
+    expect(result.text).toContain(
+      `[claw refused 1 file access(es) by "tester": write ../escaped-acp.txt: ../escaped-acp.txt is outside the workspace and the allowed folders (tools.fsRoots). Use a path inside ${workspace}.]`,
+    );
+    expect(node.lastTool).toBe('refused: write ../escaped-acp.txt');
+    await waitFor(
+      'the parent answer',
+      async () => assistantTexts(await entriesOf(gateway.core, PARENT)).includes('The external agent reported back.') || undefined,
+    );
+  });
 });

@@ -48,7 +48,8 @@ function spawnCalls(labels: readonly string[]): FakeReply {
 /** The parent spawns the labels, yields for all, and answers the collected results by citing them. */
 function parentScript(labels: readonly string[]): (request: RecordedRequest) => FakeReply {
   return (request) => {
-    if (isChildRequest(request)) return childReply(request);
+    // Children answer slower than the parent spawns and yields, so the yield holds all three (a child that ended before the yield is announced alone).
+    if (isChildRequest(request)) return { ...childReply(request), delayMs: 300 };
     const user = lastUserText(request);
     if (user.includes('[subagent_result]')) {
       const findings = [...user.matchAll(/finding about (\w+)/g)].map((m) => m[1]);

@@ -7,7 +7,8 @@ import { agent, ndJsonStream, PROTOCOL_VERSION } from '@agentclientprotocol/sdk'
  * On a prompt it streams two text chunks, reads `notes.txt` through the
  * client, reports a tool call, asks permission to write `acp-output.txt`,
  * writes it through the client when allowed, and ends the turn. A prompt
- * containing "hang" waits until it is cancelled.
+ * containing "hang" waits until it is cancelled; one containing "escape"
+ * tries to write outside its workspace and reports what the client said.
  */
 const sessions = new Map<string, AbortController>();
 
@@ -28,6 +29,14 @@ const app = agent({ name: 'claw-test-acp-agent' })
     if (prompt.includes('hang')) {
       if (!cancelled.aborted) await new Promise<void>((resolve) => cancelled.addEventListener('abort', () => resolve(), { once: true }));
       return { stopReason: 'cancelled' as const };
+    }
+    if (prompt.includes('escape')) {
+      const answer = await client.request('fs/write_text_file', { sessionId, path: '../escaped-acp.txt', content: 'out\n' }).then(
+        () => 'the write went through',
+        (error: unknown) => `the write was refused (${error instanceof Error ? error.message : JSON.stringify(error)})`,
+      );
+      await say(`Tried ../escaped-acp.txt: ${answer}.`);
+      return { stopReason: 'end_turn' as const };
     }
     await say('Working on it. ');
     const notes = await client.request('fs/read_text_file', { sessionId, path: 'notes.txt' }).then(
