@@ -2,10 +2,13 @@
 // RSS after 2k / 10k / 20k turns over 200 sessions, turns per second, and the
 // fsync/fdatasync calls per message (counted by strace -f -c on a separate run).
 // Prints one JSON object.
-// Run after `npm run build`: node bench/rss-turns.mjs [--dist DIR] [--turns 2000,10000,20000] [--sessions 200] [--no-fsync]
+// Also RSS with --idle-sessions (2k) sessions open, and again once idle-session
+// eviction (session.evictIdleMinutes, shortened here) has closed them, next to a
+// control run with eviction off on the same timeline.
+// Run after `npm run build`: node bench/rss-turns.mjs [--dist DIR] [--turns 2000,10000,20000] [--sessions 200] [--idle-sessions 2000] [--no-fsync] [--no-eviction]
 // --dist runs another build (e.g. the previous commit's) for before/after figures.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +21,10 @@ const dist = resolve(arg('--dist', fileURLToPath(new URL('../dist', import.meta.
 const checkpoints = arg('--turns', '2000,10000,20000').split(',').map(Number);
 const sessions = Number(arg('--sessions', '200'));
 const countFsync = !process.argv.includes('--no-fsync');
+const idleSessions = Number(arg('--idle-sessions', '2000'));
+const measureEviction = !process.argv.includes('--no-eviction');
+// Short enough to wait for, long enough that no session is evicted while the others are still being sent to.
+const EVICT_IDLE_MINUTES = 0.5;
 // Older builds exported the client from gateway/.
 const { GatewayClient } = await import(join(dist, 'client', 'index.js')).catch(() => import(join(dist, 'gateway', 'index.js')));
 
@@ -65,7 +72,7 @@ async function startGateway(stateDir, wrapper = []) {
 }
 
 /** Sends one message to each session and waits for every reply; resolves with the turns run. */
-async function window(client, first) {
+async function window(client, first, count = sessions, prefix = 's') {
   // Replies can arrive before their acknowledgement does: remember both sides.
   const ended = new Set();
   const pending = new Set();
@@ -79,18 +86,18 @@ async function window(client, first) {
     if (pending.delete(payload.runId) && pending.size === 0) done();
   });
   const acks = [];
-  for (let s = 0; s < sessions; s += 1) {
+  for (let s = 0; s < count; s += 1) {
     const id = `m${first + s}`;
     acks.push(
       client
-        .request('chat.send', { sessionKey: `agent:main:bench:direct:s${s}`, text: `hello ${id} ${'x'.repeat(200)}`, idempotencyKey: id })
+        .request('chat.send', { sessionKey: `agent:main:bench:direct:${prefix}${s}`, text: `hello ${id} ${'x'.repeat(200)}`, idempotencyKey: id })
         .then((res) => res.runId),
     );
   }
   for (const runId of await Promise.all(acks)) if (!ended.has(runId)) pending.add(runId);
   if (pending.size > 0) await finished;
   off();
-  return sessions;
+  return count;
 }
 
 function rssMb(pid) {
@@ -158,7 +165,46 @@ async function fsyncRun(messages) {
   return calls;
 }
 
+/**
+ * RSS with `idleSessions` sessions that each got one turn, measured right
+ * after the turns and again once every one has been idle past
+ * `evictIdleMinutes` (plus a sweep and a margin for the garbage collector);
+ * undefined leaves the default, which this timeline does not reach.
+ */
+async function evictionRun(evictIdleMinutes) {
+  const stateDir = mkdtempSync(join(tmpdir(), 'claw-bench-evict-'));
+  // The control writes no config: the default idle time (10 min) is not reached on this timeline, and older builds start too.
+  if (evictIdleMinutes !== undefined) writeFileSync(join(stateDir, 'claw.json'), JSON.stringify({ session: { evictIdleMinutes } }));
+  const gw = await startGateway(stateDir);
+  try {
+    await sleep(500);
+    const startRssMb = rssMb(gw.pid).rssMb;
+    const t0 = performance.now();
+    // In windows of `sessions`, as the memory run sends, so the journal and lanes see the same load.
+    for (let sent = 0; sent < idleSessions; sent += sessions) await window(gw.client, sent, Math.min(sessions, idleSessions - sent), `idle${sent}-`);
+    const sendSeconds = round((performance.now() - t0) / 1000);
+    await sleep(2000);
+    const open = rssMb(gw.pid);
+    await sleep(EVICT_IDLE_MINUTES * 60_000 + 15_000);
+    const idle = rssMb(gw.pid);
+    return {
+      evictIdleMinutes: evictIdleMinutes ?? 'default, not reached',
+      sessions: idleSessions,
+      sendSeconds,
+      startRssMb,
+      withSessionsOpen: open,
+      afterIdle: idle,
+    };
+  } finally {
+    gw.client.close();
+    gw.child.kill('SIGTERM');
+    await gw.exited;
+    rmSync(stateDir, { recursive: true, force: true });
+  }
+}
+
 const result = { dist, sessions, memory: await memoryRun() };
+if (measureEviction) result.idleEviction = { evicted: await evictionRun(EVICT_IDLE_MINUTES), control: await evictionRun(undefined) };
 if (countFsync && spawnSync('strace', ['-V']).status === 0) {
   const messages = 1000;
   const idle = await fsyncRun(0);

@@ -35,6 +35,7 @@ import { saveConversationToMemory } from './session-memory.js';
 import { agentHooks } from './agent-hooks.js';
 import { AgentsService } from './agents-service.js';
 import { SessionsService } from './sessions-service.js';
+import { SessionEviction } from './session-eviction.js';
 import { CoreSessionsToolsHost, TurnHops } from './sessions-tools-host.js';
 import { throttle } from './throttle.js';
 
@@ -305,6 +306,7 @@ export class Core {
       this.schedule,
       this.subagents,
       this.channels,
+      new SessionEviction(),
       ...(options.services ?? []),
     ];
   }

@@ -1,11 +1,15 @@
 import type { LanesPayload } from '../protocol/index.js';
-import { ActiveTurn, type TurnEmitter, type TurnSlot } from './active-turn.js';
-import { systemClock, type Clock, type TimerHandle } from '../config/index.js';
-import { poolForSessionKey, type PoolName, type QueueConfig } from './modes.js';
+import { ActiveTurn, type TurnEmitter } from './active-turn.js';
+import { systemClock, type Clock } from '../config/index.js';
+import { newLane, takeBatch, type Lane } from './lane.js';
+import { makeRoom } from './lane-overflow.js';
+import type { PoolName, QueueConfig } from './modes.js';
 import { Pool } from './pool.js';
+import { cancelResume, lendSlot } from './slot-lending.js';
 import type { OutcomeStatus } from './journal-records.js';
 import type { QueuedMessage, SessionHandle, TurnOutcome, TurnRunner } from './turn-runner.js';
-import { appendUserMessages, outcomeEvent, overflowNote } from './turn-io.js';
+import { appendUserMessages, overflowNote } from './turn-io.js';
+import { recordOutcome, settleAnswered, type OutcomeDeps } from './turn-settlement.js';
 
 export type EnqueueStatus = 'started' | 'queued' | 'dropped';
 
@@ -23,19 +27,6 @@ export interface LaneQueueOptions {
   clock?: Clock;
 }
 
-interface Lane {
-  key: string;
-  pool: PoolName;
-  queue: QueuedMessage[];
-  active: ActiveTurn | undefined;
-  waitingForSlot: boolean;
-  lastArrival: number;
-  /** Collect backlog waits until arrivals have been quiet for debounceMs. */
-  debounceUntil: number;
-  timer: TimerHandle | undefined;
-  overflow: QueuedMessage[];
-}
-
 /**
  * Lanes: one serial lane per session key, turns capped per pool, queue modes,
  * overflow policy and the watchdog. Everything is a function of the calls
@@ -47,9 +38,11 @@ export class LaneQueue {
   private readonly clock: Clock;
   private stopped = false;
   private readonly settledWaiters = new Set<() => void>();
+  private readonly outcomes: OutcomeDeps;
 
   constructor(private readonly options: LaneQueueOptions) {
     this.clock = options.clock ?? systemClock;
+    this.outcomes = { emit: options.emit.bind(options), onOutcome: options.onOutcome.bind(options), guard: (what, step) => this.guard(what, step) };
     const { lanes } = options.config;
     this.pools = { main: new Pool('main', lanes.main), subagent: new Pool('subagent', lanes.subagent), cron: new Pool('cron', lanes.cron) };
   }
@@ -59,12 +52,12 @@ export class LaneQueue {
     const lane = this.lane(message.sessionKey);
     const active = lane.active;
     if (active && !active.finished && message.mode === 'steer') {
-      if (!options.force && !this.makeRoom(lane, message)) return 'dropped';
+      if (!options.force && !makeRoom(lane, message, this.options.config, this.options)) return 'dropped';
       active.steered.push(message);
       this.changed();
       return 'queued';
     }
-    if (!options.force && !this.makeRoom(lane, message)) return 'dropped';
+    if (!options.force && !makeRoom(lane, message, this.options.config, this.options)) return 'dropped';
     const busy = lane.active !== undefined || lane.waitingForSlot || lane.queue.length > 0;
     if (message.mode === 'interrupt') {
       lane.queue.unshift(message);
@@ -160,55 +153,10 @@ export class LaneQueue {
   private lane(key: string): Lane {
     let lane = this.lanes.get(key);
     if (!lane) {
-      lane = {
-        key,
-        pool: poolForSessionKey(key),
-        queue: [],
-        active: undefined,
-        waitingForSlot: false,
-        lastArrival: 0,
-        debounceUntil: 0,
-        timer: undefined,
-        overflow: [],
-      };
+      lane = newLane(key);
       this.lanes.set(key, lane);
     }
     return lane;
-  }
-
-  /** Applies the cap; false when the incoming message itself is dropped. */
-  private makeRoom(lane: Lane, incoming: QueuedMessage): boolean {
-    const { cap, drop } = this.options.config;
-    const depth = lane.queue.length + (lane.active?.steered.length ?? 0);
-    if (depth < cap) return true;
-    const notice = `The queue for ${lane.key} is full (${cap} waiting)`;
-    if (drop === 'new') {
-      this.dropMessage(incoming, `${notice}; this message was not run. Send it again once the session catches up.`);
-      return false;
-    }
-    const victim = lane.queue.length > 0 ? lane.queue.shift()! : lane.active!.steered.shift()!;
-    if (drop === 'summarize') {
-      lane.overflow.push(victim);
-      this.dropMessage(victim, `${notice}; this message was dropped and a one-line summary of it goes to the next turn.`);
-    } else {
-      this.dropMessage(victim, `${notice}; this older message was dropped to make room. Send it again if it still matters.`);
-    }
-    return true;
-  }
-
-  private dropMessage(message: QueuedMessage, reason: string): void {
-    this.options.emit(
-      'chat',
-      {
-        runId: message.runId,
-        sessionKey: message.sessionKey,
-        state: 'error',
-        message: reason,
-        hint: 'Raise queue.cap or change queue.drop in claw.json to keep more.',
-      },
-      message.background === true,
-    );
-    this.options.onOutcome(message, 'dropped', { reason });
   }
 
   private pump(lane: Lane): void {
@@ -226,20 +174,13 @@ export class LaneQueue {
     this.pools[lane.pool].request(lane.key, () => this.startTurn(lane));
   }
 
-  private takeBatch(lane: Lane): QueuedMessage[] {
-    if (lane.queue[0]!.mode !== 'collect') return [lane.queue.shift()!];
-    let end = 0;
-    while (end < lane.queue.length && lane.queue[end]!.mode === 'collect') end += 1;
-    return lane.queue.splice(0, end);
-  }
-
   private startTurn(lane: Lane): void {
     lane.waitingForSlot = false;
     if (lane.queue.length === 0 || this.stopped) {
       this.pools[lane.pool].release();
       return;
     }
-    const messages = this.takeBatch(lane);
+    const messages = takeBatch(lane);
     const first = messages[0]!;
     const turn = new ActiveTurn(first.runId, lane.key, first.agentId, messages, this.clock);
     lane.active = turn;
@@ -271,7 +212,7 @@ export class LaneQueue {
     try {
       const session = await this.options.openSession(turn.sessionKey, turn.agentId);
       turn.session = session;
-      if (this.settleAnswered(turn, session)) {
+      if (settleAnswered(turn, session, this.outcomes.onOutcome)) {
         outcome = { status: 'replied', text: '' };
       } else {
         if (overflow.length > 0) session.append(overflowNote(overflow));
@@ -284,7 +225,7 @@ export class LaneQueue {
             this.announceMerged(turn, taken);
             this.changed();
           },
-          this.turnSlot(lane, turn),
+          lendSlot(this.pools[lane.pool], lane.key, turn, () => this.changed()),
         );
         outcome = await this.options.runner.run(context);
       }
@@ -295,51 +236,6 @@ export class LaneQueue {
       outcome = { status: 'aborted', error: String(turn.controller.signal.reason ?? 'aborted') };
     }
     this.finishTurn(lane, turn, outcome);
-  }
-
-  /** Lending the slot: another lane may start meanwhile; taking it back queues behind lanes already waiting. */
-  private turnSlot(lane: Lane, turn: ActiveTurn): TurnSlot {
-    const owner = `${lane.key}\u0000resume`;
-    return {
-      release: () => {
-        turn.holdsSlot = false;
-        this.pools[lane.pool].release();
-        this.changed();
-      },
-      reacquire: () =>
-        new Promise<void>((resolve) => {
-          if (turn.finished) return resolve();
-          const settle = (): void => {
-            turn.resume = undefined;
-            resolve();
-          };
-          turn.resume = { owner, settle };
-          this.pools[lane.pool].request(owner, () => {
-            turn.holdsSlot = true;
-            settle();
-            this.changed();
-          });
-        }),
-    };
-  }
-
-  /**
-   * A restored message the transcript already answers (a reply written before
-   * a crash, or a batch the restart split) is not answered again: it gets its
-   * outcome now and leaves the turn. True when nothing is left to run.
-   */
-  private settleAnswered(turn: ActiveTurn, session: SessionHandle): boolean {
-    const answered = turn.messages.filter((m) => m.restored && !m.rerun && session.isAnswered(m.messageId));
-    if (answered.length === 0) return false;
-    for (const message of answered) {
-      this.options.onOutcome(message, 'replied', {
-        reason: 'already answered in the transcript; not run again',
-        ...(message.runId !== turn.runId ? { turnRunId: turn.runId } : {}),
-      });
-    }
-    turn.messages = turn.messages.filter((m) => !answered.includes(m));
-    turn.finalSent = turn.messages.length === 0;
-    return turn.messages.length === 0;
   }
 
   private armWatchdog(lane: Lane, turn: ActiveTurn): void {
@@ -372,7 +268,7 @@ export class LaneQueue {
     turn.finished = true;
     try {
       if (turn.watchdog) this.clock.clearTimer(turn.watchdog);
-      if (!(this.stopped && outcome.status === 'aborted')) this.recordOutcome(turn, outcome);
+      if (!(this.stopped && outcome.status === 'aborted')) recordOutcome(turn, outcome, this.outcomes);
       this.guard('lifecycle event', () =>
         this.options.emit(
           'agent',
@@ -391,41 +287,13 @@ export class LaneQueue {
       lane.queue.unshift(...turn.steered.splice(0).map((m) => ({ ...m, mode: 'followup' as const })));
       lane.active = undefined;
       if (turn.holdsSlot) this.pools[lane.pool].release();
-      else this.cancelResume(lane, turn);
+      else cancelResume(this.pools[lane.pool], turn);
       if (lane.queue[0]?.mode === 'collect') lane.debounceUntil = lane.lastArrival + this.options.config.debounceMs;
       this.pump(lane);
       if (!lane.active && !lane.waitingForSlot && lane.queue.length === 0 && !lane.timer) this.lanes.delete(lane.key);
       for (const waiter of this.settledWaiters) waiter();
       this.settledWaiters.clear();
       this.changed();
-    }
-  }
-
-  /** A turn that ends while its slot is lent out: it never takes the slot back. */
-  private cancelResume(lane: Lane, turn: ActiveTurn): void {
-    const resume = turn.resume;
-    if (!resume) return;
-    this.pools[lane.pool].cancel(resume.owner);
-    resume.settle();
-  }
-
-  private recordOutcome(turn: ActiveTurn, outcome: TurnOutcome): void {
-    const event = outcomeEvent(turn, outcome);
-    if (event) this.guard('chat event', () => this.options.emit('chat', event, turn.background));
-    if (turn.session && (outcome.status === 'failed' || outcome.status === 'aborted')) {
-      const session = turn.session;
-      this.guard(`outcome note in ${turn.sessionKey}`, () =>
-        session.append({ type: 'custom', customType: 'turn_outcome', data: { runId: turn.runId, status: outcome.status, error: outcome.error } }),
-      );
-    }
-    for (const message of turn.answered()) {
-      this.guard(`outcome of ${message.messageId}`, () =>
-        this.options.onOutcome(message, outcome.status, {
-          ...(outcome.error !== undefined ? { reason: outcome.error } : {}),
-          ...(message.runId !== turn.runId ? { turnRunId: turn.runId } : {}),
-          ...(outcome.text !== undefined ? { text: outcome.text } : {}),
-        }),
-      );
     }
   }
 

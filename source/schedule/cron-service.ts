@@ -5,7 +5,10 @@ import { backoffFor, FAILURE_ALERT_AFTER, MAX_TIMER_MS, ONE_SHOT_ATTEMPTS, SCHED
 import { createJob, patchJob, type JobContext } from './job-factory.js';
 import { JobStore } from './job-store.js';
 import { RunLog } from './run-log.js';
-import { nextSlotAfter, slotsBetween } from './schedule-math.js';
+import { nextSlotAfter } from './schedule-math.js';
+import { interruptRunning, recoverJob, slotMessageId, type RunningSlot, type Settlement, type SlotScheduler } from './cron-settlement.js';
+
+export { STOPPED_REASON } from './cron-settlement.js';
 
 /** How a turn ended, as the lane reports it to the `cron` channel. */
 export type TurnStatus = 'replied' | 'failed' | 'aborted' | 'suppressed' | 'dropped';
@@ -28,24 +31,6 @@ export interface CronDeps {
   warn(message: string): void;
 }
 
-interface RunningSlot {
-  job: CronJob;
-  scheduledAt: number;
-  attempt: number;
-  startedAt: number;
-  sessionKey?: string;
-  runId?: string;
-  tokensBefore: number;
-  timeout?: TimerHandle;
-  /** Set by the slot's own error path, so a late outcome cannot finish it twice. */
-  done: boolean;
-}
-
-const slotMessageId = (jobId: string, scheduledAt: number, attempt: number): string => `cron:${jobId}:${scheduledAt}:${attempt}`;
-
-/** Why a slot the drain cut short ended. */
-export const STOPPED_REASON = 'the gateway was stopped while this run was in progress';
-
 /**
  * The cron scheduler: jobs in cron/jobs.json, one timer for the earliest due
  * slot, a durable `started` record before any turn, and a run log that
@@ -66,9 +51,18 @@ export class CronService {
   #stopped = false;
   #dirty = false;
 
+  /** Crash recovery and stop-time interruption (cron-settlement.ts) act on slots through these. */
+  readonly #settlement: Settlement;
+  readonly #scheduler: SlotScheduler = {
+    fire: (job, scheduledAt, attempt) => this.#fire(job, scheduledAt, attempt),
+    record: (job, scheduledAt, status, reason) => this.#record(job, scheduledAt, status, reason),
+    nextSlot: (job, after) => this.#nextSlot(job, after),
+  };
+
   constructor(private readonly deps: CronDeps) {
     this.store = new JobStore(deps.cronDir);
     this.runLog = new RunLog(join(deps.cronDir, 'runs'));
+    this.#settlement = { runLog: this.runLog, emit: (payload) => deps.emit(payload), replays: this.#replays };
   }
 
   /** Loads the jobs, settles what a crash or downtime left behind, then arms the timer. */
@@ -77,7 +71,7 @@ export class CronService {
     if (loaded.notice) this.#notice(loaded.notice);
     for (const job of loaded.jobs) this.#jobs.set(job.id, job);
     const now = this.deps.clock.now();
-    for (const job of this.#jobs.values()) this.#recover(job, now);
+    for (const job of this.#jobs.values()) recoverJob(job, now, this.#settlement, this.#scheduler);
     this.#save();
     this.#arm();
   }
@@ -92,29 +86,13 @@ export class CronService {
   /**
    * Slots whose turn the drain cut short are recorded `interrupted` now,
    * rather than left for the next start to find; that start still aborts the
-   * journal's replay of their turn (see #recover).
+   * journal's replay of their turn (see recoverJob).
    */
   async stop(): Promise<void> {
     this.halt();
     for (const slot of this.#running.values()) if (slot.timeout) this.deps.clock.clearTimer(slot.timeout);
     await this.settled();
-    const now = this.deps.clock.now();
-    for (const [messageId, slot] of this.#running) {
-      if (slot.done) continue;
-      slot.done = true;
-      this.#running.delete(messageId);
-      const { job, scheduledAt } = slot;
-      this.runLog.finished(job.id, { scheduledAt, status: 'interrupted', finishedAt: now, reason: STOPPED_REASON });
-      delete job.state.runningSince;
-      job.state.lastStatus = 'interrupted';
-      this.deps.emit({
-        phase: 'finished',
-        jobId: job.id,
-        name: job.name,
-        run: { jobId: job.id, scheduledAt, status: 'interrupted', startedAt: slot.startedAt, finishedAt: now, attempt: slot.attempt, reason: STOPPED_REASON },
-      });
-      this.#save();
-    }
+    if (interruptRunning(this.#running, this.deps.clock.now(), this.#settlement) > 0) this.#save();
     await this.settled();
   }
 
@@ -237,38 +215,6 @@ export class CronService {
     const job = this.#jobs.get(id);
     if (!job) throw new Error(`No cron job "${id}". List the jobs with \`claw cron list\`.`);
     return job;
-  }
-
-  #recover(job: CronJob, now: number): void {
-    const runs = this.runLog.runs(job.id);
-    const last = runs[runs.length - 1];
-    if (last?.status === 'interrupted' && last.reason === STOPPED_REASON) {
-      // Settled at the last stop, but its message is still unfinished in the journal: that replay must not run.
-      if (last.runId) this.#replays.add(last.runId);
-      if (job.retryInterrupted && (last.attempt ?? 1) === 1) this.#fire(job, last.scheduledAt, 2);
-    }
-    for (const run of runs) {
-      if (run.status !== 'running') continue;
-      this.runLog.finished(job.id, {
-        scheduledAt: run.scheduledAt,
-        status: 'interrupted',
-        finishedAt: now,
-        reason: 'the gateway stopped while this run was in progress',
-      });
-      if (run.runId) this.#replays.add(run.runId);
-      this.deps.emit({ phase: 'finished', jobId: job.id, name: job.name, run: { ...run, status: 'interrupted', finishedAt: now } });
-      job.state.lastStatus = 'interrupted';
-      if (job.retryInterrupted && (run.attempt ?? 1) === 1) this.#fire(job, run.scheduledAt, 2);
-    }
-    delete job.state.runningSince;
-    if (!job.enabled) return;
-    const lastSlot = runs.length > 0 ? runs[runs.length - 1]!.scheduledAt : undefined;
-    const from = Math.max(lastSlot ?? -Infinity, (job.state.nextRunAt ?? job.createdAt) - 1);
-    const missed = slotsBetween(job, from, now);
-    const runOnce = job.catchUp === 'once' ? missed.pop() : undefined;
-    for (const scheduledAt of missed) this.#record(job, scheduledAt, 'missed', 'the gateway was not running at this time (catchUp: skip)');
-    if (runOnce !== undefined) this.#fire(job, runOnce, 1);
-    job.state.nextRunAt = this.#nextSlot(job, Math.max(now, runOnce ?? -Infinity));
   }
 
   /** The slot after `after`; a schedule that cannot be computed counts toward disabling the job. */

@@ -1,11 +1,22 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { writeFileAtomic, type Clock, type HeartbeatConfig, type TimerHandle } from '../config/index.js';
+import { writeFileAtomic, type Clock, type TimerHandle } from '../config/index.js';
 import type { HeartbeatAgentStatus, HeartbeatEventPayload } from '../protocol/index.js';
-import { dayKey, withinActiveHours } from './active-hours.js';
 import type { TurnStatus } from './cron-service.js';
 import { parseDuration } from './durations.js';
+import { skipReason } from './heartbeat-checks.js';
+import { finishRun, type RunEnd } from './heartbeat-delivery.js';
 import { readHeartbeatFile } from './heartbeat-file.js';
-import { isQuietReply } from './quiet-reply.js';
+import {
+  loadPersisted,
+  persistedText,
+  rollDay,
+  type ActiveRun,
+  type AgentState,
+  type HeartbeatAgent,
+  type HeartbeatTrigger,
+  type SystemEvent,
+} from './heartbeat-state.js';
+
+export type { HeartbeatAgent, HeartbeatTrigger, SystemEvent } from './heartbeat-state.js';
 
 /** Wakes within this window are one run. */
 export const COALESCE_MS = 250;
@@ -13,23 +24,6 @@ export const COALESCE_MS = 250;
 export const RETRY_AFTER_MS = 60_000;
 /** System events kept for the next heartbeat; older ones beyond this are dropped (and logged). */
 export const MAX_PENDING_EVENTS = 20;
-
-/** Something that happened outside (a webhook's wake) that the next heartbeat tells the agent about. */
-export interface SystemEvent {
-  id: string;
-  text: string;
-  source: string;
-  at: number;
-}
-
-export type HeartbeatTrigger = 'interval' | 'manual' | 'cron' | 'hook' | 'retry';
-export type HeartbeatTarget = HeartbeatConfig['target'];
-
-export interface HeartbeatAgent {
-  agentId: string;
-  sessionKey: string;
-  config: HeartbeatConfig;
-}
 
 export interface HeartbeatDeps {
   clock: Clock;
@@ -51,40 +45,6 @@ export interface HeartbeatDeps {
   warn(message: string): void;
 }
 
-interface Persisted {
-  paused: boolean;
-  day: string;
-  tokensToday: number;
-  budgetExhaustedAt?: number;
-  lastRunAt?: number;
-  /** Waiting for the next heartbeat, on disk so a restart keeps them. */
-  events?: SystemEvent[];
-}
-
-interface ActiveRun {
-  messageId: string;
-  runId?: string;
-  trigger: HeartbeatTrigger;
-  tokensBefore: number;
-  /** The system events this run told the agent about. */
-  events: string[];
-  /** What heartbeat_respond said, when the agent called it. */
-  respond?: { notify: boolean; text?: string };
-}
-
-interface AgentState extends Persisted {
-  agentId: string;
-  timer?: TimerHandle;
-  nextRunAt?: number;
-  wake?: { timer: TimerHandle; triggers: Set<HeartbeatTrigger> };
-  retry?: TimerHandle;
-  /** A wake found the lane busy: run once its turn ends. */
-  deferred?: HeartbeatTrigger;
-  active?: ActiveRun;
-  lastOutcome?: string;
-  lastReason?: string;
-}
-
 /**
  * The heartbeat of every agent: an interval timer, free pre-checks (file,
  * active hours, busy lane, budget, pause) before any model call, coalesced
@@ -95,11 +55,14 @@ export class HeartbeatRunner {
   readonly #pending = new Set<Promise<unknown>>();
   #saving: Promise<void> = Promise.resolve();
   #stopped = false;
+  readonly #end: RunEnd;
 
-  constructor(private readonly deps: HeartbeatDeps) {}
+  constructor(private readonly deps: HeartbeatDeps) {
+    this.#end = { deps, retryLater: (state) => this.#retryLater(state), save: () => void this.#save() };
+  }
 
   start(): void {
-    const saved = this.#load();
+    const saved = loadPersisted(this.deps.statePath, (message) => this.deps.warn(message));
     for (const agent of this.deps.agents()) {
       const state = this.#state(agent.agentId);
       Object.assign(state, saved[agent.agentId] ?? {});
@@ -201,7 +164,7 @@ export class HeartbeatRunner {
     for (const agent of this.deps.agents()) {
       const state = this.#states.get(agent.agentId);
       if (state?.active?.messageId !== messageId) continue;
-      this.#track(this.#finish(agent, state, state.active, status, text));
+      this.#track(finishRun(this.#end, agent, state, state.active, status, text));
       return true;
     }
     return messageId.startsWith('heartbeat:');
@@ -217,7 +180,7 @@ export class HeartbeatRunner {
         paused: state.paused,
         everyMs,
         sessionKey: agent.sessionKey,
-        tokensToday: this.#rollDay(agent, state).tokensToday,
+        tokensToday: rollDay(agent, state, this.deps.clock.now()).tokensToday,
         running: state.active !== undefined,
         ...(state.nextRunAt !== undefined ? { nextRunAt: state.nextRunAt } : {}),
         ...(state.lastRunAt !== undefined ? { lastRunAt: state.lastRunAt } : {}),
@@ -253,40 +216,13 @@ export class HeartbeatRunner {
     }, nextRunAt - now);
   }
 
-  #rollDay(agent: HeartbeatAgent, state: AgentState): AgentState {
-    const today = dayKey(this.deps.clock.now(), agent.config.activeHours?.timezone);
-    if (state.day !== today) {
-      state.day = today;
-      state.tokensToday = 0;
-      delete state.budgetExhaustedAt;
-    }
-    return state;
-  }
-
-  /** Why this wake makes no model call, or undefined when it should run. */
-  #skipReason(agent: HeartbeatAgent, state: AgentState): string | undefined {
-    const { config } = agent;
-    if (!parseDuration(config.every)) return 'the heartbeat is off (every: 0)';
-    if (state.paused) return 'paused (claw heartbeat resume)';
-    this.#rollDay(agent, state);
-    if (config.dailyTokenBudget !== undefined && state.tokensToday >= config.dailyTokenBudget)
-      return `the daily token budget is spent (${state.tokensToday} of ${config.dailyTokenBudget})`;
-    if (config.activeHours && !withinActiveHours(this.deps.clock.now(), config.activeHours)) {
-      return `outside active hours ${config.activeHours.start}–${config.activeHours.end} ${config.activeHours.timezone ?? 'UTC'}`;
-    }
-    if (state.active) return 'a heartbeat is already running';
-    const problem = config.model === undefined ? undefined : this.deps.modelProblem(config.model);
-    if (problem) return `heartbeat.model "${config.model}" cannot be used: ${problem}`;
-    return undefined;
-  }
-
   #run(agentId: string, trigger: HeartbeatTrigger): void {
     const agent = this.deps.agents().find((a) => a.agentId === agentId);
     if (!agent || this.#stopped) return;
     const state = this.#state(agentId);
     const now = this.deps.clock.now();
     const base = { agentId, sessionKey: agent.sessionKey, trigger, at: now };
-    const skip = this.#skipReason(agent, state);
+    const skip = skipReason(agent, state, now, (ref) => this.deps.modelProblem(ref));
     const file = skip ? undefined : readHeartbeatFile(this.deps.workspaceDir(agentId));
     const events = state.events ?? [];
     // Waiting system events are worth a run even with nothing due in HEARTBEAT.md.
@@ -332,54 +268,6 @@ export class HeartbeatRunner {
     void this.#save();
   }
 
-  async #finish(agent: HeartbeatAgent, state: AgentState, active: ActiveRun, status: TurnStatus, text: string): Promise<void> {
-    delete state.active;
-    const now = this.deps.clock.now();
-    const tokens = Math.max(0, this.deps.tokensOf(agent.sessionKey) - active.tokensBefore);
-    this.#rollDay(agent, state).tokensToday += tokens;
-    const base = {
-      agentId: agent.agentId,
-      sessionKey: agent.sessionKey,
-      trigger: active.trigger,
-      at: now,
-      tokens,
-      ...(active.runId ? { runId: active.runId } : {}),
-    };
-    if (status === 'failed' || status === 'aborted' || status === 'dropped') {
-      state.lastOutcome = 'failed';
-      state.lastReason = text || `the turn ended ${status}`;
-      this.deps.emit({ ...base, phase: 'finished', outcome: 'failed', reason: state.lastReason });
-      if (active.trigger !== 'retry') this.#retryLater(state);
-    } else {
-      const said = active.respond;
-      const alertText = said ? (said.notify ? (said.text ?? text).trim() : '') : status === 'suppressed' || isQuietReply(text) ? '' : text.trim();
-      if (!alertText) {
-        state.lastOutcome = 'quiet';
-        delete state.lastReason;
-        await this.deps.markQuiet(agent, active.messageId).catch((error: unknown) => this.deps.warn(`quiet heartbeat not marked: ${String(error)}`));
-        this.deps.emit({ ...base, phase: 'finished', outcome: 'quiet' });
-      } else {
-        const delivery = await this.deps.deliverAlert(agent, alertText, active.runId ?? active.messageId);
-        state.lastOutcome = delivery.delivered ? 'alerted' : 'alert not delivered';
-        state.lastReason = delivery.delivered ? undefined : delivery.error;
-        if (!state.lastReason) delete state.lastReason;
-        this.deps.emit({ ...base, phase: 'alert', outcome: state.lastOutcome, text: alertText, ...(delivery.error ? { reason: delivery.error } : {}) });
-        this.deps.emit({ ...base, phase: 'finished', outcome: state.lastOutcome });
-      }
-    }
-    this.#checkBudget(agent, state);
-    void this.#save();
-  }
-
-  #checkBudget(agent: HeartbeatAgent, state: AgentState): void {
-    const budget = agent.config.dailyTokenBudget;
-    if (budget === undefined || state.tokensToday < budget || state.budgetExhaustedAt !== undefined) return;
-    state.budgetExhaustedAt = this.deps.clock.now();
-    const text = `Heartbeat of agent "${agent.agentId}" stopped for today: it spent ${state.tokensToday} of its ${budget} token budget (agents.defaults.heartbeat.dailyTokenBudget). It resumes tomorrow; raise the budget to resume sooner.`;
-    this.deps.notice(text);
-    this.deps.emit({ agentId: agent.agentId, sessionKey: agent.sessionKey, trigger: 'interval', at: state.budgetExhaustedAt, phase: 'budget', reason: text });
-  }
-
   #retryLater(state: AgentState): void {
     if (this.#stopped || state.retry) return;
     state.retry = this.deps.clock.setTimer(() => {
@@ -388,30 +276,9 @@ export class HeartbeatRunner {
     }, RETRY_AFTER_MS);
   }
 
-  #load(): Record<string, Persisted> {
-    if (!existsSync(this.deps.statePath)) return {};
-    try {
-      return JSON.parse(readFileSync(this.deps.statePath, 'utf8')) as Record<string, Persisted>;
-    } catch (error) {
-      this.deps.warn(`${this.deps.statePath} is unreadable (${String(error)}); heartbeat pause state and today's spend start fresh`);
-      return {};
-    }
-  }
-
   /** Resolves once written; callers that do not wait still get a warning on failure. */
   #save(): Promise<void> {
-    const data: Record<string, Persisted> = {};
-    for (const state of this.#states.values()) {
-      data[state.agentId] = {
-        paused: state.paused,
-        day: state.day,
-        tokensToday: state.tokensToday,
-        ...(state.budgetExhaustedAt !== undefined ? { budgetExhaustedAt: state.budgetExhaustedAt } : {}),
-        ...(state.lastRunAt !== undefined ? { lastRunAt: state.lastRunAt } : {}),
-        ...(state.events && state.events.length > 0 ? { events: state.events } : {}),
-      };
-    }
-    const text = `${JSON.stringify(data, null, 2)}\n`;
+    const text = persistedText(this.#states.values());
     const write = this.#saving.then(() => writeFileAtomic(this.deps.statePath, text));
     this.#saving = write.catch((error: unknown) => this.deps.warn(`heartbeat state not written: ${String(error)}`));
     return write;

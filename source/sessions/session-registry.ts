@@ -38,9 +38,15 @@ export interface EnsureResult {
  */
 export class SessionRegistry {
   private readonly stores = new Map<string, SessionStore>();
-  private readonly sessions = new Map<string, Promise<TranscriptSession>>();
-  /** Sessions replaced by a reset while a turn may still be writing to them. */
-  private readonly retired: Array<Promise<TranscriptSession>> = [];
+  private readonly sessions = new Map<string, OpenSession>();
+  /** Sessions replaced by a reset while a turn may still be writing to them, with when they were replaced. */
+  private readonly retired = new Map<Promise<TranscriptSession>, { key: string; at: number }>();
+  /**
+   * Sessions evicted while idle. Someone may still hold one (a delivery mark
+   * on its way): reopening hands that same object back rather than a second
+   * writer of the same file; once nobody holds it, reopening reads the disk.
+   */
+  private readonly evicted = new Map<string, WeakRef<TranscriptSession>>();
   private readonly now: () => number;
   private readonly warn: (message: string) => void;
   /** The agents of the config as last read; the config is live, so `claw agents add|remove` applies without a restart. */
@@ -195,7 +201,8 @@ export class SessionRegistry {
     const cached = this.sessions.get(key);
     const { entry } = this.get(key) ?? { entry: this.ensure(key).entry };
     if (cached) {
-      return cached.then((session) => (session.sessionId === entry.sessionId ? session : this.reopen(key)));
+      cached.lastUsed = this.now();
+      return cached.promise.then((session) => (session.sessionId === entry.sessionId ? session : this.reopen(key)));
     }
     return this.reopen(key);
   }
@@ -240,11 +247,49 @@ export class SessionRegistry {
   update(key: string, patch: SessionMetaPatch & { updatedAt: number }): void {
     const found = this.get(key);
     if (found) this.store(found.agentId).set(key, { ...found.entry, ...patch });
+    const open = this.sessions.get(key);
+    if (open) open.lastUsed = this.now();
+  }
+
+  /** How many transcripts are open in memory (for health, tests and figures). */
+  openCount(): number {
+    return this.sessions.size;
+  }
+
+  /**
+   * Closes the sessions nobody opened or wrote for `idleMs` and that `busy`
+   * (the lanes: a turn running, messages waiting) does not claim, and drops
+   * them from memory; the next open reads them from disk. Sessions a reset
+   * replaced are closed the same way. Resolves with how many were evicted.
+   */
+  async evictIdle(idleMs: number, busy: (key: string) => boolean): Promise<number> {
+    const cutoff = this.now() - idleMs;
+    const closing: Array<Promise<void>> = [];
+    for (const [key, open] of this.sessions) {
+      if (!open.loaded || open.lastUsed > cutoff || busy(key)) continue;
+      this.sessions.delete(key);
+      this.evicted.set(key, new WeakRef(open.loaded));
+      closing.push(open.loaded.suspend().catch((error: unknown) => this.warn(`closing idle session ${key}: ${String(error)}`)));
+    }
+    const evicted = closing.length;
+    for (const [promise, { key, at }] of this.retired) {
+      if (at > cutoff || busy(key)) continue;
+      this.retired.delete(promise);
+      closing.push(
+        promise.then(
+          (session) => session.close().catch((error: unknown) => this.warn(`closing replaced session of ${key}: ${String(error)}`)),
+          () => undefined,
+        ),
+      );
+    }
+    for (const [key, ref] of this.evicted) if (!ref.deref()) this.evicted.delete(key);
+    await Promise.all(closing);
+    return evicted;
   }
 
   async flush(): Promise<void> {
     await Promise.all([...this.stores.values()].map((s) => s.flush()));
-    await Promise.all([...this.sessions.values(), ...this.retired].map(async (p) => (await p.catch(() => undefined))?.flush()));
+    await Promise.all(this.allSessions().map(async (p) => (await p.catch(() => undefined))?.flush()));
   }
 
   /** Closes every file even when the last flush fails (a full disk); the failure is then rethrown. */
@@ -253,10 +298,20 @@ export class SessionRegistry {
       await this.flush();
     } finally {
       for (const store of this.stores.values()) store.close();
-      await Promise.all([...this.sessions.values(), ...this.retired].map(async (p) => (await p.catch(() => undefined))?.close().catch(() => undefined)));
+      await Promise.all(this.allSessions().map(async (p) => (await p.catch(() => undefined))?.close().catch(() => undefined)));
       this.sessions.clear();
-      this.retired.length = 0;
+      this.retired.clear();
+      this.evicted.clear();
     }
+  }
+
+  /** Open, replaced and evicted-but-held sessions: everything that may have lines to flush. */
+  private allSessions(): Array<Promise<TranscriptSession>> {
+    const evicted = [...this.evicted.values()].flatMap((ref) => {
+      const session = ref.deref();
+      return session ? [Promise.resolve(session)] : [];
+    });
+    return [...[...this.sessions.values()].map((open) => open.promise), ...this.retired.keys(), ...evicted];
   }
 
   transcriptPath(agentId: string, sessionId: string): string {
@@ -265,13 +320,29 @@ export class SessionRegistry {
 
   private reopen(key: string): Promise<TranscriptSession> {
     const old = this.sessions.get(key);
-    if (old) this.retired.push(old);
-    const promise = this.load(key);
-    this.sessions.set(key, promise);
-    promise.catch(() => {
-      if (this.sessions.get(key) === promise) this.sessions.delete(key);
-    });
+    if (old) this.retired.set(old.promise, { key, at: this.now() });
+    const promise = this.revive(key) ?? this.load(key);
+    const open: OpenSession = { promise, loaded: undefined, lastUsed: this.now() };
+    this.sessions.set(key, open);
+    promise.then(
+      (session) => {
+        open.loaded = session;
+      },
+      () => {
+        if (this.sessions.get(key) === open) this.sessions.delete(key);
+      },
+    );
     return promise;
+  }
+
+  /** An evicted session someone still holds, if it is still the key's current transcript. */
+  private revive(key: string): Promise<TranscriptSession> | undefined {
+    const session = this.evicted.get(key)?.deref();
+    this.evicted.delete(key);
+    if (!session) return undefined;
+    if (session.sessionId === this.get(key)?.entry.sessionId) return Promise.resolve(session);
+    void session.close().catch(() => undefined);
+    return undefined;
   }
 
   private async load(key: string): Promise<TranscriptSession> {
@@ -327,9 +398,12 @@ export class SessionRegistry {
     if (existsSync(path)) renameSync(path, `${path}.${why}.${this.now()}`);
     const old = this.sessions.get(key);
     if (old) {
-      this.retired.push(old);
+      this.retired.set(old.promise, { key, at: this.now() });
       this.sessions.delete(key);
     }
+    const evicted = this.evicted.get(key)?.deref();
+    this.evicted.delete(key);
+    if (evicted) void evicted.close().catch(() => undefined);
   }
 
   private store(agentId: string): SessionStore {
@@ -340,6 +414,14 @@ export class SessionRegistry {
     }
     return store;
   }
+}
+
+interface OpenSession {
+  promise: Promise<TranscriptSession>;
+  /** Set once the load resolved: only a loaded session can be evicted. */
+  loaded: TranscriptSession | undefined;
+  /** When it was last opened or written. */
+  lastUsed: number;
 }
 
 /** A transcript file that never got its whole header line (a crash while creating it) holds nothing to keep. */

@@ -236,6 +236,8 @@ export class TranscriptAppender {
     try {
       await this.flush();
     } finally {
+      // A file opened again later appends at its end: no fragment may be left there.
+      if (this.torn && this.fd !== undefined) this.cutBack(this.fd);
       if (this.fd !== undefined) this.ops.closeSync(this.fd);
       this.fd = undefined;
     }

@@ -47,7 +47,11 @@ const TRIM_AT = 32;
  */
 export class TranscriptSession implements SessionHandle {
   private readonly messageIds = new Set<string>();
-  private readonly appender: TranscriptAppender;
+  /** Undefined while suspended: the next append opens the file again. */
+  private appender: TranscriptAppender | undefined;
+  /** The appender a suspend is still flushing and closing. */
+  private closing: Promise<void> | undefined;
+  private closed = false;
   /** The newest entries, oldest first. */
   private recent: TranscriptEntry[];
   /** How many older entries are on disk only. */
@@ -62,7 +66,7 @@ export class TranscriptSession implements SessionHandle {
     loaded: TranscriptEntry[],
     private readonly owner: SessionOwner,
     private readonly now: () => number,
-    fs: FileOps = nodeFileOps,
+    private readonly fs: FileOps = nodeFileOps,
   ) {
     this.appender = new TranscriptAppender(path, fs);
     for (const entry of loaded) this.noteMessageId(entry);
@@ -98,6 +102,8 @@ export class TranscriptSession implements SessionHandle {
       parentId = entry.id;
       return entry;
     });
+    if (this.closed) throw new Error(`The transcript ${this.path} was closed (its session was reset or deleted); open the session again to write to it.`);
+    this.appender ??= new TranscriptAppender(this.path, this.fs);
     this.appender.append(stamped);
     const full = this.full?.deref();
     for (const entry of stamped) {
@@ -168,12 +174,35 @@ export class TranscriptSession implements SessionHandle {
       .filter((e) => e.type === 'custom' && e.customType === RECOVERED_ENTRY && (e.data as { messageId?: unknown } | null)?.messageId === messageId).length;
   }
 
-  flush(): Promise<void> {
-    return this.appender.flush();
+  async flush(): Promise<void> {
+    await this.closing;
+    await this.appender?.flush();
   }
 
+  /**
+   * Frees the file handle of an idle session and leaves the object usable:
+   * whoever still holds it may append, which opens the file again.
+   */
+  suspend(): Promise<void> {
+    const appender = this.appender;
+    this.appender = undefined;
+    if (!appender) return this.closing ?? Promise.resolve();
+    const closing = appender.close().finally(() => {
+      if (this.closing === closing) this.closing = undefined;
+    });
+    this.closing = closing;
+    return closing;
+  }
+
+  /** For good: a later append fails instead of writing to a transcript that was archived. */
   close(): Promise<void> {
-    return this.appender.close();
+    this.closed = true;
+    return this.suspend();
+  }
+
+  /** Whether the file handle is open (false once suspended or closed). */
+  isOpen(): boolean {
+    return this.appender !== undefined;
   }
 
   /** The in-memory window when it holds the user message `messageId`, else the whole transcript. */

@@ -17,6 +17,8 @@ export const sessionSection = z.strictObject({
       idleMinutes: z.number().int().min(0).default(0),
     })
     .prefault({}),
+  /** An open transcript nothing used for this many minutes (no turn, nothing queued) is closed and dropped from memory; reopened from disk on the next message. 0 = never. */
+  evictIdleMinutes: z.number().min(0).default(10),
   /** Longest accepted message text, in characters. */
   maxMessageChars: z.number().int().min(1).default(100_000),
 });
