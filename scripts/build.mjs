@@ -45,6 +45,45 @@ const englishOnlyZod = {
   },
 };
 
+// claw's own modules run no code at import beyond defining what they export,
+// so a module none of whose exports a chunk uses can be left out of it. Without
+// this, importing one name through a subsystem's index.ts pulls every file the
+// index re-exports (and every zod schema they build) into `claw status`.
+const sourceWithoutSideEffects = {
+  name: 'source-without-side-effects',
+  setup(build) {
+    build.onResolve({ filter: /^\./ }, async (args) => {
+      if (args.pluginData === 'resolving' || !args.importer.startsWith(source)) return undefined;
+      const result = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'resolving' });
+      if (result.errors.length > 0 || !result.path.startsWith(source)) return undefined;
+      return { ...result, sideEffects: false };
+    });
+  },
+};
+
+// Commands bundled on their own, without code splitting. esbuild puts a shared
+// module in the chunks of every entry that can reach it through imports, used
+// or not; `claw status` reaches the whole of config/ and protocol/ through
+// their index.ts (and with them zod), so split it would load ten times the
+// code it runs. A standalone bundle is tree-shaken to what the command uses.
+// Only commands that catch their own errors belong here: a ClawError class of
+// their bundle is not the one report-error.ts checks for.
+const standaloneCommands = ['status'];
+const standaloneFile = (name) => `chunks/${name}-command`;
+
+const loadStandaloneCommands = {
+  name: 'standalone-commands',
+  setup(build) {
+    const names = standaloneCommands.map((name) => `./commands/${name}.js`);
+    build.onResolve({ filter: /^\.\/commands\// }, (args) =>
+      args.importer === join(source, 'cli', 'command-table.ts') && names.includes(args.path)
+        ? // dist/cli/ and dist/chunks/ are siblings, so this resolves from either.
+          { path: `../${standaloneFile(args.path.slice('./commands/'.length, -'.js'.length))}.js`, external: true }
+        : undefined,
+    );
+  },
+};
+
 function sourceFiles(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
@@ -66,23 +105,35 @@ export async function build() {
     sourcemap: 'linked',
   });
   const help = await helpTextModule(root);
-  await esbuild
-    .build({
-      ...common,
-      entryPoints: { 'cli/main': join(source, 'cli', 'main.ts') },
-      outdir: dist,
-      bundle: true,
-      splitting: true,
-      chunkNames: 'chunks/[name]-[hash]',
-      external,
-      banner: { js: banner },
-      // React and Ink ship a development build selected at run time; users run the production one.
-      define: { 'process.env.NODE_ENV': '"production"' },
-      plugins: [help, englishOnlyZod],
-      sourcemap: 'linked',
-      metafile: true,
-    })
-    .then((result) => writeFileSync(join(dist, 'meta.json'), JSON.stringify(result.metafile)));
+  const split = await esbuild.build({
+    ...common,
+    entryPoints: { 'cli/main': join(source, 'cli', 'main.ts') },
+    outdir: dist,
+    bundle: true,
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    external,
+    banner: { js: banner },
+    // React and Ink ship a development build selected at run time; users run the production one.
+    define: { 'process.env.NODE_ENV': '"production"' },
+    plugins: [help, englishOnlyZod, sourceWithoutSideEffects, loadStandaloneCommands],
+    sourcemap: 'linked',
+    metafile: true,
+  });
+  const alone = await esbuild.build({
+    ...common,
+    entryPoints: Object.fromEntries(standaloneCommands.map((name) => [standaloneFile(name), join(source, 'cli', 'commands', `${name}.ts`)])),
+    outdir: dist,
+    bundle: true,
+    external,
+    banner: { js: banner },
+    define: { 'process.env.NODE_ENV': '"production"' },
+    plugins: [englishOnlyZod, sourceWithoutSideEffects],
+    sourcemap: 'linked',
+    metafile: true,
+  });
+  const meta = { inputs: { ...split.metafile.inputs, ...alone.metafile.inputs }, outputs: { ...split.metafile.outputs, ...alone.metafile.outputs } };
+  writeFileSync(join(dist, 'meta.json'), JSON.stringify(meta));
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -62,7 +62,16 @@ export interface LastError {
 const SUBAGENT_OR_CRON: ReadonlySet<SessionKind> = new Set(['subagent', 'cron']);
 
 // Resolving it builds an Intl formatter (milliseconds); the zone of a running daemon does not change.
-const localTimeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+let timeZone: string | undefined;
+/**
+ * Asked at the first prompt, not at import: the first Intl.DateTimeFormat of
+ * a process pages in ICU's locale and zone data (about 8 MB of RSS), which an
+ * idle gateway otherwise never needs.
+ */
+function localTimeZone(): string {
+  timeZone ??= Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return timeZone;
+}
 
 /**
  * The agent runtime: turns a session and new messages into a streamed,
@@ -128,7 +137,7 @@ export class AgentRuntime {
         model,
         channel: session.channel,
         sessionKind: session.kind,
-        timeZone: localTimeZone,
+        timeZone: localTimeZone(),
         host: hostname(),
         os: `${platform()} ${release()}`,
         workspaceDir,
@@ -275,7 +284,7 @@ export class AgentRuntime {
       };
       // The flush turn gets a window without a flush of its own: it never flushes or compacts.
       const flushLoop = { ...loop, window: this.#window(session, events, input.runId, model, built, { signal }) };
-      const flush = (): Promise<void> => runMemoryFlushTurn(flushLoop, memoryFlushPrompt(this.deps.now(), localTimeZone));
+      const flush = (): Promise<void> => runMemoryFlushTurn(flushLoop, memoryFlushPrompt(this.deps.now(), localTimeZone()));
       const window = this.#window(session, events, input.runId, model, built, { signal, flush });
       const outcome = await runTurnLoop({ ...loop, window });
       if (outcome.status === 'completed' || outcome.status === 'suppressed') {

@@ -10,7 +10,7 @@ import type { InboundMessage } from './inbound.js';
 import { createMessageTool, type TargetResolution } from './message-tool.js';
 import { PairingStore, type ApprovedSender, type PendingPairing } from './pairing-store.js';
 import { StreamedReply } from './stream-reply.js';
-import { TelegramChannel } from './telegram/telegram-channel.js';
+import type { TelegramChannel } from './telegram/telegram-channel.js';
 import { TELEGRAM_CHANNEL } from './telegram/telegram-inbound.js';
 import { readTelegramToken } from './telegram/token.js';
 
@@ -88,6 +88,8 @@ export class ChannelsService implements Service {
         continue;
       }
       core.log.addSecret(token);
+      // Loaded only for an enabled account: grammY and its fetch polyfills are a third of the gateway's code.
+      const { TelegramChannel } = await import('./telegram/telegram-channel.js');
       const channel = new TelegramChannel({
         accountId,
         token,

@@ -3,7 +3,7 @@ import { CLAW_VERSION } from '../config/index.js';
 import {
   ClawError,
   PROTOCOL_VERSION,
-  serverFrame,
+  readServerFrame,
   type EventName,
   type HelloPayload,
   type MethodName,
@@ -193,10 +193,11 @@ export class GatewayClient {
   private onFrame(text: string): void {
     let frame;
     try {
-      frame = serverFrame.parse(JSON.parse(text));
+      frame = readServerFrame(JSON.parse(text));
     } catch {
       return;
     }
+    if (!frame) return;
     if (frame.type === 'res') {
       const pending = this.pending.get(frame.id);
       if (!pending) return;

@@ -1,18 +1,25 @@
 import { existsSync, readFileSync, unlinkSync } from 'node:fs';
-import { z } from 'zod';
 import { writeFileAtomicSync, type StatePaths } from '../config/index.js';
 
 /** `<state>/gateway.json`: how clients find the running gateway. Never holds the token itself. */
-export const gatewayInfo = z.object({
-  pid: z.number().int(),
-  port: z.number().int(),
-  bind: z.string(),
-  tokenHash: z.string(),
-  startedAt: z.number(),
-  version: z.string(),
-  epoch: z.string(),
-});
-export type GatewayInfo = z.infer<typeof gatewayInfo>;
+export interface GatewayInfo {
+  pid: number;
+  port: number;
+  bind: string;
+  tokenHash: string;
+  startedAt: number;
+  version: string;
+  epoch: string;
+}
+
+/** Checked by hand: every CLI command and the TUI read this file first, and zod would cost more than the rest of their start. */
+function asGatewayInfo(value: unknown): GatewayInfo | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { pid, port, bind, tokenHash, startedAt, version, epoch } = value as Record<string, unknown>;
+  if (!Number.isSafeInteger(pid) || !Number.isSafeInteger(port) || typeof startedAt !== 'number' || !Number.isFinite(startedAt)) return undefined;
+  if (typeof bind !== 'string' || typeof tokenHash !== 'string' || typeof version !== 'string' || typeof epoch !== 'string') return undefined;
+  return { pid: pid as number, port: port as number, bind, tokenHash, startedAt, version, epoch };
+}
 
 export function writeGatewayInfoSync(paths: StatePaths, info: GatewayInfo): void {
   writeFileAtomicSync(paths.gatewayInfo, `${JSON.stringify(info, null, 2)}\n`, 0o600);
@@ -21,8 +28,7 @@ export function writeGatewayInfoSync(paths: StatePaths, info: GatewayInfo): void
 export function readGatewayInfoSync(paths: StatePaths): GatewayInfo | undefined {
   if (!existsSync(paths.gatewayInfo)) return undefined;
   try {
-    const parsed = gatewayInfo.safeParse(JSON.parse(readFileSync(paths.gatewayInfo, 'utf8')));
-    return parsed.success ? parsed.data : undefined;
+    return asGatewayInfo(JSON.parse(readFileSync(paths.gatewayInfo, 'utf8')));
   } catch {
     return undefined;
   }

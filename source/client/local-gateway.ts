@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StatePaths } from '../config/index.js';
@@ -30,13 +31,20 @@ export function findLocalGateway(paths: StatePaths): LocalGateway | undefined {
   return { info, url: `ws://${dialHost(info.bind)}:${info.port}`, token };
 }
 
-async function httpReady(info: GatewayInfo): Promise<boolean> {
-  try {
-    const res = await fetch(`http://${dialHost(info.bind)}:${info.port}/readyz`, { signal: AbortSignal.timeout(1000) });
-    return res.ok;
-  } catch {
-    return false;
-  }
+/**
+ * node:http, not fetch: a process's first fetch loads undici, which cost the
+ * TUI's start more CPU than the rest of finding and connecting to the gateway.
+ */
+function httpReady(info: GatewayInfo): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = httpGet(new URL(`http://${dialHost(info.bind)}:${info.port}/readyz`), { agent: false, timeout: 1000 }, (res) => {
+      res.resume();
+      const status = res.statusCode ?? 0;
+      resolve(status >= 200 && status < 300);
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(false));
+  });
 }
 
 function sleep(ms: number): Promise<void> {

@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import { errorShape } from './errors.js';
 
-export const PROTOCOL_VERSION = 1;
-
 /** Largest frame accepted before `connect` succeeds. */
 export const PRE_AUTH_MAX_BYTES = 64 * 1024;
 /** Largest frame accepted from an authenticated client. */

@@ -1,5 +1,10 @@
+// claw-error.ts and protocol-version.ts are exported here, not through the
+// zod files that use them: a client that needs only them then loads no zod.
+export * from './claw-error.js';
+export * from './protocol-version.js';
 export * from './errors.js';
 export * from './frames.js';
+export * from './frame-guard.js';
 export * from './define.js';
 export * from './registry.js';
 export * from './methods/connect.js';

@@ -21,13 +21,20 @@ function isCjk(code: number): boolean {
   );
 }
 
+/** The blocks of isCjk, for one native scan that tells whether counting is needed at all. */
+const ANY_CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/;
+
 /** A fast token estimate for text; use provider-reported usage whenever there is one. */
 export function estimateTokens(text: string, family: WireApi = 'openai'): number {
   let cjk = 0;
-  for (let i = 0; i < text.length; i += 1) {
-    const code = text.charCodeAt(i);
-    // Most text is below the first CJK block: one comparison per character.
-    if (code >= 0x3040 && isCjk(code)) cjk += 1;
+  // The system prompt (150,000 characters of bootstrap files) is estimated several times a turn:
+  // the regex answers for text without CJK in a fraction of the per-character loop's time.
+  if (ANY_CJK.test(text)) {
+    for (let i = 0; i < text.length; i += 1) {
+      const code = text.charCodeAt(i);
+      // Most text is below the first CJK block: one comparison per character.
+      if (code >= 0x3040 && isCjk(code)) cjk += 1;
+    }
   }
   return Math.ceil(cjk * CJK_TOKENS_PER_CHAR + (text.length - cjk) / charsPerToken[family]);
 }

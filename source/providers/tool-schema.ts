@@ -23,8 +23,18 @@ export function normalizeToolSchema(parameters: Schema): Schema {
   return result;
 }
 
+/** Every request sends the same registry-owned schemas: each is normalised once (the result is only serialised, never changed). */
+const normalized = new WeakMap<Schema, Schema>();
+
 export function normalizeTools(tools: readonly ToolSchema[]): ToolSchema[] {
-  return tools.map((tool) => ({ ...tool, parameters: normalizeToolSchema(tool.parameters) }));
+  return tools.map((tool) => {
+    let parameters = normalized.get(tool.parameters);
+    if (parameters === undefined) {
+      parameters = normalizeToolSchema(tool.parameters);
+      normalized.set(tool.parameters, parameters);
+    }
+    return { ...tool, parameters };
+  });
 }
 
 function mergeTopLevelUnion(schema: Schema): Schema {

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import { client as acpClient, ndJsonStream, PROTOCOL_VERSION, type PermissionOption, type SessionUpdate } from '@agentclientprotocol/sdk';
+import type { PermissionOption, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { ClawConfig } from '../config/index.js';
 import type { TurnContext, TurnOutcome } from '../queue/index.js';
 import { confinePath, type ApprovalGate } from '../tools/index.js';
@@ -51,6 +51,8 @@ export async function runAcpTurn(turn: TurnContext, run: SpawnedRecord, name: st
   if (!settings) {
     return { status: 'failed', error: `No ACP agent "${name}" is configured.`, hint: `Add it under acp.agents.${name} {command, args} in claw.json.` };
   }
+  // Loaded at the first ACP turn: most gateways never run an external agent.
+  const { client: acpClient, ndJsonStream, PROTOCOL_VERSION } = await import('@agentclientprotocol/sdk');
   const workspace = deps.workspaceDir(run.agentId);
   const cwd = settings.cwd ?? workspace;
   const roots = [cwd, ...config.tools.fsRoots];

@@ -60,6 +60,8 @@ describe('the shipped bundle', () => {
       expect(file === 'dist/cli/main.js' || file.startsWith('dist/chunks/'), file).toBe(true);
       for (const imported of output.imports) {
         if (!imported.external) expect(imported.path.startsWith('dist/chunks/') || imported.path === 'dist/cli/main.js', imported.path).toBe(true);
+        // A command bundled on its own (scripts/build.mjs) is loaded by its path from dist/cli/ or dist/chunks/.
+        else if (imported.path.startsWith('../chunks/')) expect(Object.keys(meta.outputs), imported.path).toContain(`dist/${imported.path.slice(3)}`);
         else if (!builtins.has(imported.path.replace(/^node:/, '')))
           bare.add(
             imported.path
@@ -82,6 +84,18 @@ describe('the shipped bundle', () => {
     // The first file `claw` reads is the entry, not a tree of modules: its static imports are a few chunks.
     const entryImports = meta.outputs['dist/cli/main.js']!.imports.filter((i) => i.kind === 'import-statement');
     expect(entryImports.length).toBeLessThanOrEqual(4);
+  });
+
+  it('loads for `claw status` only the client, the paths and the protocol pieces it sends, not zod', () => {
+    const meta = JSON.parse(readFileSync(join(root, 'dist', 'meta.json'), 'utf8')) as {
+      outputs: Record<string, { inputs: Record<string, unknown>; imports: Array<{ path: string; external?: boolean }> }>;
+    };
+    const status = meta.outputs['dist/chunks/status-command.js'];
+    expect(status, 'scripts/build.mjs bundles status on its own').toBeDefined();
+    const inputs = Object.keys(status!.inputs);
+    expect(inputs.filter((path) => path.includes('node_modules/'))).toEqual([]);
+    expect(inputs.filter((path) => /^source\/(config\/(schema|sections)|protocol\/(methods|events)|gateway|core)\b/.test(path))).toEqual([]);
+    expect(status!.imports.filter((i) => !i.path.startsWith('node:')).map((i) => i.path)).toEqual([]);
   });
 
   it('answers --help and --version from the build, the same text as the command table gives', () => {

@@ -11,6 +11,17 @@ describe('token estimation', () => {
     expect(estimateTokens(`${'x'.repeat(40)}中文`)).toBe(12);
   });
 
+  it('counts CJK anywhere in a long prompt, and none in long text without it', () => {
+    const prose = 'Practical guidance for the agent. '.repeat(4500);
+    const twoByte = 'Guidance — with dashes · and dots. '.repeat(4300);
+    expect(estimateTokens(prose)).toBe(Math.ceil(prose.length / 4));
+    expect(estimateTokens(twoByte)).toBe(Math.ceil(twoByte.length / 4));
+    expect(estimateTokens(`${prose}中`)).toBe(Math.ceil(1 + prose.length / 4));
+    expect(estimateTokens(`ｱ${twoByte}한`)).toBe(Math.ceil(2 + twoByte.length / 4));
+    // Just outside the blocks: counted as ordinary characters.
+    expect(estimateTokens('\u303f\u3100'.repeat(2))).toBe(1);
+  });
+
   it('estimates messages, tool calls and whole contexts', () => {
     const call = { role: 'assistant' as const, content: [{ type: 'toolCall' as const, id: '1', name: 'read', arguments: { path: 'a' } }] };
     expect(estimateMessageTokens({ role: 'user', content: 'a'.repeat(40) })).toBe(14);

@@ -34,9 +34,22 @@ export interface ContextAccount {
   thresholds: ContextThresholds;
 }
 
+/**
+ * A tool's parameters are the registry's own object, the same every turn, and
+ * the context is accounted several times a turn: its JSON is made once.
+ */
+const schemaJson = new WeakMap<object, string>();
+
 export function toolSchemaTokens(tools: readonly ToolSchema[], family: WireApi): number {
   let total = 0;
-  for (const tool of tools) total += estimateTokens(tool.name + tool.description + JSON.stringify(tool.parameters), family);
+  for (const tool of tools) {
+    let json = schemaJson.get(tool.parameters);
+    if (json === undefined) {
+      json = JSON.stringify(tool.parameters);
+      schemaJson.set(tool.parameters, json);
+    }
+    total += estimateTokens(tool.name + tool.description + json, family);
+  }
   return total;
 }
 
@@ -66,11 +79,30 @@ export function reportedTokens(messages: readonly HistoryMessage[], family: Wire
   return undefined;
 }
 
+/**
+ * Estimates of recent system prompts: a turn accounts its context several
+ * times (before the call, for the context pane, after the reply) with the same
+ * prompt of up to 150,000+ characters. A few entries cover concurrent sessions.
+ */
+const promptTokens = { openai: new Map<string, number>(), anthropic: new Map<string, number>() } satisfies Record<WireApi, Map<string, number>>;
+const PROMPTS_KEPT = 8;
+
+function systemPromptTokens(text: string, family: WireApi): number {
+  const cache = promptTokens[family];
+  let tokens = cache.get(text);
+  if (tokens === undefined) {
+    tokens = estimateTokens(text, family);
+    if (cache.size >= PROMPTS_KEPT) cache.delete(cache.keys().next().value as string);
+    cache.set(text, tokens);
+  }
+  return tokens;
+}
+
 function systemParts(sources: ContextSources): ContextPart[] {
   const { text, sections } = sources.systemPrompt;
   const totalChars = sections.reduce((sum, section) => sum + section.chars, 0);
   // Sections are sized in characters; one estimate of the whole prompt gives the rate.
-  const perChar = totalChars === 0 ? 0 : estimateTokens(text, sources.family) / totalChars;
+  const perChar = totalChars === 0 ? 0 : systemPromptTokens(text, sources.family) / totalChars;
   const parts: ContextPart[] = [];
   for (const section of sections) {
     if (section.chars === 0) continue;

@@ -2,11 +2,22 @@ import type { ClawConfig, StatePaths } from '../../config/index.js';
 import type { ExecSandbox } from '../exec/exec-tool.js';
 import { hiddenPaths, probeSandbox, type SandboxStatus } from './sandbox.js';
 
-/** The sandbox exec uses under this config: probed once, `off` only when the operator says so. */
+/**
+ * The sandbox exec uses under this config: probed once, `off` only when the
+ * operator says so. The probe starts a bwrap child, so it runs when the status
+ * is first read (an exec call, a status or hello snapshot), not while the
+ * gateway is getting ready.
+ */
 export function execSandboxFor(config: ClawConfig, paths: StatePaths): ExecSandbox {
   const settings = config.tools.exec.sandbox;
-  const status: SandboxStatus = settings.mode === 'off' ? { kind: 'none', reason: 'tools.exec.sandbox.mode is "off"' } : probeSandbox();
-  return { status, hidden: hiddenPaths(paths.root, settings.hiddenPaths), network: settings.network };
+  const off: SandboxStatus | undefined = settings.mode === 'off' ? { kind: 'none', reason: 'tools.exec.sandbox.mode is "off"' } : undefined;
+  return {
+    get status(): SandboxStatus {
+      return off ?? probeSandbox();
+    },
+    hidden: hiddenPaths(paths.root, settings.hiddenPaths),
+    network: settings.network,
+  };
 }
 
 /** One line for doctor, status and the TUI header; `warning` is set when exec runs unsandboxed. */
