@@ -61,6 +61,8 @@ export interface FakeTelegram {
   conflicts: number;
   /** Called each time a getUpdates answer carrying updates is written (the crash tests kill right after). */
   onUpdatesServed(listener: (count: number) => void): () => void;
+  /** Changes `sendDelayMs` for the sendMessage calls that come after. */
+  setSendDelay(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -89,6 +91,7 @@ interface Waiting {
  */
 export async function startFakeTelegram(options: { token?: string; sendDelayMs?: number } = {}): Promise<FakeTelegram> {
   const calls: TelegramCall[] = [];
+  let sendDelayMs = options.sendDelayMs ?? 0;
   const updates: Array<{ update_id: number } & Record<string, unknown>> = [];
   const failures = new Map<string, FakeFailure[]>();
   const files = new Map<string, { path: string; bytes: Buffer }>();
@@ -247,8 +250,8 @@ export async function startFakeTelegram(options: { token?: string; sendDelayMs?:
           record({ method, token, params, at: Date.now() });
           handle(method, params, res);
         };
-        if (method !== 'sendMessage' || !options.sendDelayMs) return take();
-        const timer = setTimeout(take, options.sendDelayMs);
+        if (method !== 'sendMessage' || !sendDelayMs) return take();
+        const timer = setTimeout(take, sendDelayMs);
         res.on('close', () => {
           if (!res.writableEnded) clearTimeout(timer);
         });
@@ -350,6 +353,9 @@ export async function startFakeTelegram(options: { token?: string; sendDelayMs?:
     onUpdatesServed(listener) {
       servedListeners.add(listener);
       return () => servedListeners.delete(listener);
+    },
+    setSendDelay(ms) {
+      sendDelayMs = ms;
     },
     async close() {
       if (waiting) clearTimeout(waiting.timer);
