@@ -5,12 +5,12 @@ import { AgentRuntime, createAgentSlashCommand, createSessionsTools } from '../a
 import { ChannelsService, createPairingSlashCommand, type ChannelsServiceOptions } from '../channels/index.js';
 import { readGatewayTokenSync, skillEnvSecrets, systemClock, type ClawConfig, type Clock, type StatePaths } from '../config/index.js';
 import { HooksService, type HooksServiceOptions } from '../hooks/index.js';
-import type { AgentEventPayload, ChatEventPayload, ContextPayload, GatewaySnapshot, ReplyRoute } from '../protocol/index.js';
+import type { AgentEventPayload, ChatEventPayload, ContextPayload, GatewaySnapshot } from '../protocol/index.js';
 import { createProviders, type Providers } from '../providers/index.js';
 import { InboundJournal, LaneQueue, testRunnerFromEnv, type AcceptedRecord, type TurnEmitter, type TurnRunner } from '../queue/index.js';
 import { defaultAgentId, parseSessionKey } from '../routing/index.js';
 import { agentWorkspaceDir, createSkillsSlashCommand, SkillsService, skillSlashCommand } from '../skills/index.js';
-import { REPLY_DELIVERED, SessionRegistry, WriteProbe, sessionsSearchHandler, type SessionsSearchHandler } from '../sessions/index.js';
+import { SessionRegistry, WriteProbe, sessionsSearchHandler, type SessionsSearchHandler } from '../sessions/index.js';
 import { configuredAgentIds } from '../memory/index.js';
 import { createToolsRuntime, describeExecSandbox, type ToolsRuntime } from '../tools/index.js';
 import { ScheduleService } from '../schedule/index.js';
@@ -29,7 +29,8 @@ import { mcpSampler } from './mcp-sampling.js';
 import { mcpPromptSlashCommands } from './mcp-commands.js';
 import { McpMentionInbound } from './mcp-mentions.js';
 import { MemoryService } from './memory-service.js';
-import { Outbound, type OutboundReply } from './outbound.js';
+import { Outbound } from './outbound.js';
+import { ReplyDelivery } from './reply-delivery.js';
 import type { Service, ServiceHealth } from './service.js';
 import { saveConversationToMemory } from './session-memory.js';
 import { agentHooks } from './agent-hooks.js';
@@ -162,6 +163,7 @@ export class Core {
     const hops = new TurnHops();
     const runner = this.subagents.runner(hops.track(options.runner ?? testRunnerFromEnv() ?? agentTurnRunner(this.agent)));
     const registry = new SessionRegistry({ paths, config, now, warn: (message) => log.warn(message) });
+    const replies = new ReplyDelivery({ journal, outbound: this.outbound, lifecycle: this.lifecycle, events, sessions: registry, log });
     const lanesEvent = throttle(clock, () => events.emit('lanes', this.lanes.snapshot()), LANES_EVENT_INTERVAL_MS);
     this.#stopLanesEvent = () => lanesEvent.cancel();
     this.lanes = new LaneQueue({
@@ -169,28 +171,7 @@ export class Core {
       runner,
       clock,
       openSession: (key) => registry.open(key),
-      onOutcome: (message, status, detail) => {
-        const finish = (): void =>
-          void journal
-            .finish(message.seq, status, { ...(detail.reason ? { reason: detail.reason } : {}), ...(detail.turnRunId ? { turnRunId: detail.turnRunId } : {}) })
-            .catch((error: unknown) => log.error(`journal outcome for ${message.messageId} not written: ${String(error)}`));
-        const reply = {
-          sessionKey: message.sessionKey,
-          runId: detail.turnRunId ?? message.runId,
-          messageId: message.messageId,
-          status,
-          text: detail.text ?? detail.reason ?? '',
-        };
-        const route = message.route ?? { channel: message.channel };
-        // A reply bound for a chat platform counts as answered only once it went out (and that is on disk).
-        if (status === 'replied' && this.outbound.durable(route.channel)) void this.#deliverDurably(route, reply).finally(finish);
-        else {
-          finish();
-          void this.outbound.deliver(route, reply);
-        }
-        if (status === 'replied')
-          void this.lifecycle.emit('message:sent', { sessionKey: message.sessionKey, runId: reply.runId, channel: message.channel, text: reply.text });
-      },
+      onOutcome: (message, status, detail) => replies.outcome(message, status, detail),
       emit: this.#turnEmitter(),
       onChange: () => lanesEvent.poke(),
       warn: (message) => log.warn(message),
@@ -204,33 +185,9 @@ export class Core {
       lanes: this.lanes,
       sessions: registry,
       lifecycle: this.lifecycle,
-      refused: (message, reason) => {
-        events.emit('chat', {
-          runId: message.runId,
-          sessionKey: message.sessionKey,
-          state: 'error',
-          message: reason,
-          hint: 'A message:received hook refused it; `claw hooks list` shows your hooks.',
-        });
-        void this.outbound.deliver(message.route ?? { channel: message.channel }, {
-          sessionKey: message.sessionKey,
-          runId: message.runId,
-          messageId: message.messageId,
-          status: 'dropped',
-          text: reason,
-        });
-      },
+      refused: (message, reason) => replies.refused(message, reason),
       sessionChanged: (key, reason) => this.sessions.changed(key, reason),
-      redeliver: (message, text) =>
-        this.outbound.durable(message.route?.channel ?? message.channel)
-          ? this.#deliverDurably(message.route ?? { channel: message.channel }, {
-              sessionKey: message.sessionKey,
-              runId: message.runId,
-              messageId: message.messageId,
-              status: 'replied',
-              text,
-            })
-          : Promise.resolve(),
+      redeliver: (message, text) => replies.redeliver(message, text),
       accepted: (message, sessionKey) => {
         if (message.background) return;
         events.emit('message.accepted', {
@@ -421,23 +378,6 @@ export class Core {
     if (touches('models', 'agents')) this.providers.reload();
     if (touches('mcpServers')) await this.mcp.reload();
     if (touches('memory', 'agents')) await this.memory.reload();
-  }
-
-  /** Sends a reply to a chat platform, then marks it delivered in the transcript (flushed) so a restart never sends it twice. */
-  async #deliverDurably(route: ReplyRoute, reply: OutboundReply): Promise<void> {
-    const result = await this.outbound.deliver(route, reply);
-    if (!result.delivered) return;
-    try {
-      const session = await this.sessions.registry.open(reply.sessionKey);
-      session.append({
-        type: 'custom',
-        customType: REPLY_DELIVERED,
-        data: { messageId: reply.messageId, runId: reply.runId, channel: route.channel, ...(result.messageId ? { platformId: result.messageId } : {}) },
-      });
-      await session.flush();
-    } catch (error) {
-      this.log.warn(`delivery of ${reply.messageId} not marked in ${reply.sessionKey}: ${String(error)}`);
-    }
   }
 
   #turnEmitter(): TurnEmitter {
