@@ -1,4 +1,4 @@
-import { writeFileAtomic, type Clock, type TimerHandle } from '../config/index.js';
+import { writeFileAtomic, type Clock } from '../config/index.js';
 import type { HeartbeatAgentStatus, HeartbeatEventPayload } from '../protocol/index.js';
 import type { TurnStatus } from './cron-service.js';
 import { parseDuration } from './durations.js';
