@@ -2,36 +2,18 @@ import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { writeFileAtomicSync } from '../config/index.js';
+import { approvedSender, pendingPairing } from '../protocol/index.js';
 
 export const PAIRING_CODE_TTL_MS = 60 * 60_000;
 export const MAX_PENDING_PAIRINGS = 3;
 /** No 0/O, 1/I/L: a code is read off a phone and typed into a terminal. */
 const ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 
-const pendingShape = z.strictObject({
-  code: z.string(),
-  channel: z.string(),
-  accountId: z.string(),
-  senderId: z.string(),
-  senderName: z.string().optional(),
-  chatId: z.string(),
-  createdAt: z.number(),
-  expiresAt: z.number(),
-});
-export type PendingPairing = z.infer<typeof pendingShape>;
+/** The records are the ones `channels.pairing.*` answers with: declared once, in protocol/. */
+export type PendingPairing = z.infer<typeof pendingPairing>;
+export type ApprovedSender = z.infer<typeof approvedSender>;
 
-const approvedShape = z.strictObject({
-  channel: z.string(),
-  accountId: z.string(),
-  senderId: z.string(),
-  senderName: z.string().optional(),
-  chatId: z.string(),
-  approvedAt: z.number(),
-  owner: z.boolean(),
-});
-export type ApprovedSender = z.infer<typeof approvedShape>;
-
-const fileShape = z.strictObject({ version: z.literal(1), pending: z.array(pendingShape), approved: z.array(approvedShape) });
+const fileShape = z.strictObject({ version: z.literal(1), pending: z.array(pendingPairing), approved: z.array(approvedSender) });
 
 export class PairingError extends Error {}
 
