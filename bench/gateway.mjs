@@ -6,7 +6,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { GatewayClient } from '../dist/gateway/index.js';
+import { GatewayClient } from '../dist/client/index.js';
+import { readJson, readyStatus } from './startup-support.mjs';
 
 const quick = process.argv.includes('--quick');
 const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
@@ -25,23 +26,6 @@ function summary(samples) {
   return { median: round(percentile(sorted, 50)), min: round(sorted[0]), max: round(sorted.at(-1)), runs: sorted.length };
 }
 
-function readJson(path) {
-  try {
-    return JSON.parse(readFileSync(path, 'utf8'));
-  } catch {
-    return undefined;
-  }
-}
-
-async function readyStatus(port) {
-  try {
-    return (await fetch(`http://127.0.0.1:${port}/readyz`)).status;
-  } catch {
-    return 0;
-  }
-}
-
-/** Spawns `claw gateway run --port 0` in a fresh state dir; resolves once /readyz answers 200. */
 async function startGateway() {
   const dir = mkdtempSync(join(tmpdir(), 'claw-bench-'));
   const env = { ...process.env, CLAW_STATE_DIR: dir };

@@ -51,7 +51,7 @@ export async function timeCommand(node, args, env, runs) {
   return summary(samples);
 }
 
-function readJson(path) {
+export function readJson(path) {
   try {
     return JSON.parse(readFileSync(path, 'utf8'));
   } catch {
@@ -59,7 +59,7 @@ function readJson(path) {
   }
 }
 
-async function readyStatus(port) {
+export async function readyStatus(port) {
   try {
     return (await fetch(`http://127.0.0.1:${port}/readyz`)).status;
   } catch {
