@@ -103,6 +103,8 @@ export class Core {
   readonly #stopLanesEvent: () => void;
   #unsubscribe: Array<() => void> = [];
   #unfinished: AcceptedRecord[];
+  #warming: Promise<void> | undefined;
+  #stopping = false;
 
   private constructor(
     readonly paths: StatePaths,
@@ -257,7 +259,7 @@ export class Core {
     this.commands.add(createPairingSlashCommand(this.channels, now));
     this.services = [
       this.memory,
-      { name: 'skills', start: () => skills.start(), stop: () => skills.stop() },
+      { name: 'skills', warm: () => skills.warm(), stop: () => skills.stop() },
       this.mcp,
       this.hooks,
       this.schedule,
@@ -311,6 +313,26 @@ export class Core {
     await this.lifecycle.emit('gateway:startup', {});
   }
 
+  /**
+   * The services' background start-up work (`Service.warm`), in order, each
+   * in its own macrotask so a client's first request is answered in between.
+   * Resolves once all of it is done; a failure is logged, never thrown.
+   */
+  warm(): Promise<void> {
+    this.#warming ??= (async () => {
+      for (const service of this.services) {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (this.#stopping) return;
+        try {
+          await service.warm?.();
+        } catch (error) {
+          this.log.warn(`${service.name}: background start-up failed: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+    })();
+    return this.#warming;
+  }
+
   /** False while the state dir refuses writes: `/readyz` answers 503 (health stays ok, so a supervisor does not restart over a full disk). */
   ready(): boolean {
     return this.probe.status().ok;
@@ -361,6 +383,9 @@ export class Core {
 
   /** Stops in reverse order of construction. */
   async stop(): Promise<void> {
+    // A watcher armed by warm() after its service stopped would outlive the core.
+    this.#stopping = true;
+    await this.#warming;
     for (const unsubscribe of this.#unsubscribe) unsubscribe();
     this.#unsubscribe = [];
     this.config.close();

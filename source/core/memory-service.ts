@@ -6,13 +6,15 @@ import type { Service, ServiceHealth } from './service.js';
 
 /**
  * Long-term memory in the daemon: one index and one file watcher per agent,
- * with an initial sync in the background. Reloading the config re-opens the
+ * opened after the gateway listens (or at first use), with an initial sync in
+ * the background. Reloading the config re-opens the
  * indexes, so memory settings and new agents take effect without a restart.
  */
 export class MemoryService implements Service {
   readonly name = 'memory';
   readonly #indexes = new Map<string, MemoryIndex>();
   #watchers: MemoryWatcher[] = [];
+  #started = false;
 
   constructor(
     private readonly config: ClawConfig,
@@ -20,48 +22,63 @@ export class MemoryService implements Service {
     private readonly log: Logger,
   ) {}
 
+  /** Opening an index loads SQLite and scans the memory files: it waits for warm() or the first use. */
   start(): void {
-    const { config, paths, log } = this;
-    for (const agentId of config.memory.enabled ? configuredAgentIds(config) : []) {
-      const index = memoryIndexFor({ config, paths, agentId });
-      this.#indexes.set(agentId, index);
-      this.#watchers.push(
-        watchMemory(index, {
-          debounceMs: config.memory.watchDebounceMs,
-          onSynced: (stats) => {
-            if (stats.filesChanged + stats.filesRemoved > 0) log.info('memory re-indexed', { agentId, ...stats });
-          },
-          onError: (error) => log.warn('memory watcher failed', { agentId, error: (error as Error).message }),
-        }),
-      );
-      index.sync().then(
-        (stats) => log.info('memory index ready', { agentId, ...stats }),
-        (error: unknown) => log.error('memory index failed', { agentId, error: (error as Error).message }),
-      );
-    }
+    this.#started = true;
+  }
+
+  warm(): void {
+    for (const agentId of this.#agentIds()) this.#open(agentId);
   }
 
   indexFor(agentId: string | undefined): MemoryIndex {
     const id = agentId ?? 'main';
-    const index = this.#indexes.get(id);
-    if (index) return index;
+    if (this.#agentIds().includes(id)) return this.#open(id);
     if (!this.config.memory.enabled)
       throw new ClawError('unavailable', 'Memory is disabled (memory.enabled is false). Enable it with `claw config set memory.enabled true`.');
-    throw new ClawError('not_found', `No agent "${id}". Known agents: ${[...this.#indexes.keys()].join(', ')}.`);
+    throw new ClawError('not_found', `No agent "${id}". Known agents: ${this.#agentIds().join(', ')}.`);
+  }
+
+  #agentIds(): string[] {
+    return this.config.memory.enabled && this.#started ? configuredAgentIds(this.config) : [];
+  }
+
+  #open(agentId: string): MemoryIndex {
+    const open = this.#indexes.get(agentId);
+    if (open) return open;
+    const { config, paths, log } = this;
+    const index = memoryIndexFor({ config, paths, agentId });
+    this.#indexes.set(agentId, index);
+    this.#watchers.push(
+      watchMemory(index, {
+        debounceMs: config.memory.watchDebounceMs,
+        onSynced: (stats) => {
+          if (stats.filesChanged + stats.filesRemoved > 0) log.info('memory re-indexed', { agentId, ...stats });
+        },
+        onError: (error) => log.warn('memory watcher failed', { agentId, error: (error as Error).message }),
+      }),
+    );
+    index.sync().then(
+      (stats) => log.info('memory index ready', { agentId, ...stats }),
+      (error: unknown) => log.error('memory index failed', { agentId, error: (error as Error).message }),
+    );
+    return index;
   }
 
   all(): MemoryIndex[] {
-    return [...this.#indexes.values()];
+    return this.#agentIds().map((agentId) => this.#open(agentId));
   }
 
+  /** Of the indexes opened so far: a health check must not open one. */
   health(): ServiceHealth {
-    const problems = this.all().flatMap((index) => index.problems().map((text) => `${index.agentId}: ${text}`));
+    const problems = [...this.#indexes.values()].flatMap((index) => index.problems().map((text) => `${index.agentId}: ${text}`));
     return problems.length === 0 ? { ok: true } : { ok: false, detail: problems.join(' ') };
   }
 
   async reload(): Promise<void> {
     await this.stop();
     this.start();
+    this.warm();
   }
 
   async stop(): Promise<void> {
@@ -69,5 +86,6 @@ export class MemoryService implements Service {
     this.#watchers = [];
     await Promise.all([...this.#indexes.keys()].map((agentId) => closeMemoryIndex(this.paths, agentId)));
     this.#indexes.clear();
+    this.#started = false;
   }
 }

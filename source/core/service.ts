@@ -14,6 +14,13 @@ export interface ServiceHealth {
 export interface Service {
   readonly name: string;
   start?(core: Core): Promise<void> | void;
+  /**
+   * What makes the service fully current but no accepted message waits for
+   * (an index's first sync, file watchers): run in the background once the
+   * gateway listens, after every service started. Whatever it prepares must
+   * also be made on first use when asked for sooner.
+   */
+  warm?(): Promise<void> | void;
   /** Finish or checkpoint running work; must resolve by `deadline` (epoch ms). */
   drain?(deadline: number): Promise<void>;
   stop?(): Promise<void> | void;

@@ -1,9 +1,25 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
-import * as sqliteVec from 'sqlite-vec';
+import type Database from 'better-sqlite3';
 import { segmentForIndex } from './text-tokens.js';
 import type { Chunk, MemoryFile, MemorySource } from './types.js';
+
+interface Sqlite {
+  Database: typeof Database;
+  vec: { load(db: Database.Database): void };
+}
+
+let sqlite: Sqlite | undefined;
+
+/** The native SQLite and its vector extension load with the first index opened, not with the daemon's code. */
+function loadSqlite(): Sqlite {
+  if (!sqlite) {
+    const require = createRequire(import.meta.url);
+    sqlite = { Database: require('better-sqlite3') as typeof Database, vec: require('sqlite-vec') as Sqlite['vec'] };
+  }
+  return sqlite;
+}
 
 export interface FileRow {
   path: string;
@@ -77,7 +93,8 @@ export class IndexStore {
     options: StoreOptions = {},
   ) {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    this.db = new Database(path);
+    const { Database: Sqlite, vec } = loadSqlite();
+    this.db = new Sqlite(path);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
@@ -85,7 +102,7 @@ export class IndexStore {
     this.db.pragma('mmap_size = 268435456');
     try {
       if (options.vecExtensionPath) this.db.loadExtension(options.vecExtensionPath);
-      else sqliteVec.load(this.db);
+      else vec.load(this.db);
     } catch (error) {
       this.vecError = `The sqlite-vec extension failed to load (${(error as Error).message.split('\n')[0]}); vector search is off and search is keyword-only. Reinstall with \`npm ci\` on this machine's platform.`;
     }

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { watch, type FSWatcher } from 'chokidar';
+import type { FSWatcher } from 'chokidar';
 import type { MemoryIndex } from './memory-index.js';
 import type { SyncStats } from './types.js';
 
@@ -40,7 +40,6 @@ export function watchMemory(index: MemoryIndex, options: WatchOptions): MemoryWa
     if (extraPaths.some((extra) => under(path, extra) !== undefined)) return !isMarkdownOrDir;
     return true;
   };
-  const watcher: FSWatcher = watch([workspace, ...extraPaths], { ignoreInitial: true, ignored, depth: 20 });
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
   const schedule = () => {
@@ -55,15 +54,20 @@ export function watchMemory(index: MemoryIndex, options: WatchOptions): MemoryWa
       );
     }, options.debounceMs);
   };
-  for (const event of ['add', 'change', 'unlink', 'unlinkDir'] as const) watcher.on(event, schedule);
-  watcher.on('error', (error) => options.onError?.(error));
-  const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  // chokidar loads with the first watcher, after the daemon is ready.
+  const started: Promise<FSWatcher> = import('chokidar').then(({ watch }) => {
+    const watcher = watch([workspace, ...extraPaths], { ignoreInitial: true, ignored, depth: 20 });
+    for (const event of ['add', 'change', 'unlink', 'unlinkDir'] as const) watcher.on(event, schedule);
+    watcher.on('error', (error) => options.onError?.(error));
+    return watcher;
+  });
+  const ready = started.then((watcher) => new Promise<void>((resolve) => watcher.once('ready', () => resolve())));
   return {
     ready,
     async close() {
       closed = true;
       if (timer) clearTimeout(timer);
-      await watcher.close();
+      await (await started).close();
     },
   };
 }

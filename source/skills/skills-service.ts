@@ -7,7 +7,7 @@ import { discoverSkillsSync, type FoundSkill, type SkillRoot } from './discovery
 import { skillRoots } from './roots.js';
 import { skillCommands, type SkillCommandList } from './skill-commands.js';
 import { createSkillTool } from './skill-tool.js';
-import { watchSkillRoots, type SkillsWatcher } from './watcher.js';
+import type { SkillsWatcher } from './watcher.js';
 
 export interface SkillsServiceOptions {
   config: ClawConfig;
@@ -108,28 +108,39 @@ export class SkillsService implements SkillsSource {
     return changes;
   }
 
-  /** Builds the snapshots of the configured agents and starts watching their roots when skills.load.watch is on. */
-  async start(): Promise<void> {
+  /**
+   * Starts watching the roots (when skills.load.watch is on), then builds the
+   * configured agents' snapshots: the daemon's Service.warm, once it listens.
+   * A snapshot asked for sooner is built on demand.
+   */
+  async warm(): Promise<void> {
     const { config } = this.#options;
     const agentIds = new Set([DEFAULT_AGENT_ID, ...config.agents.list.map((agent) => agent.id)]);
+    if (config.skills.load.watch && !this.#watcher) {
+      const dirs = [...new Set([...agentIds].flatMap((agentId) => this.roots(agentId).map((root) => root.dir)))];
+      // chokidar loads here, once the daemon listens, never on the way to ready.
+      const { watchSkillRoots } = await import('./watcher.js');
+      if (this.#watcher) return;
+      const builtSooner = this.#agents.size > 0;
+      this.#watcher = watchSkillRoots({
+        dirs,
+        debounceMs: config.skills.load.watchDebounceMs,
+        clock: this.#clock,
+        // A rebuild runs on a timer: a failure there must reach onError, never crash the daemon.
+        onChange: () => {
+          try {
+            this.refresh();
+          } catch (error) {
+            this.#options.onError?.(error);
+          }
+        },
+        onError: (error) => this.#options.onError?.(error),
+      });
+      await this.#watcher.ready;
+      // A snapshot built on demand before the watch began may have missed a change.
+      if (builtSooner) this.refresh();
+    }
     for (const agentId of agentIds) this.agent(agentId);
-    if (!config.skills.load.watch || this.#watcher) return;
-    const dirs = [...new Set([...agentIds].flatMap((agentId) => this.roots(agentId).map((root) => root.dir)))];
-    this.#watcher = watchSkillRoots({
-      dirs,
-      debounceMs: config.skills.load.watchDebounceMs,
-      clock: this.#clock,
-      // A rebuild runs on a timer: a failure there must reach onError, never crash the daemon.
-      onChange: () => {
-        try {
-          this.refresh();
-        } catch (error) {
-          this.#options.onError?.(error);
-        }
-      },
-      onError: (error) => this.#options.onError?.(error),
-    });
-    await this.#watcher.ready;
   }
 
   async stop(): Promise<void> {

@@ -125,7 +125,7 @@ describe('skills in a real agent turn', () => {
     }) as unknown as ToolDefinition;
     const agent = startSkillsAgent(env, llm, {}, [addSkill]);
     agentRef = agent;
-    await agent.skills.start();
+    await agent.skills.warm();
     try {
       llm.reply({ toolCalls: [{ id: 'c1', name: 'add_skill_now', arguments: {} }] }, { text: 'added it' }, { text: 'second turn' });
       await agent.turn('add a skill');

@@ -34,7 +34,7 @@ describe('the skills watcher', () => {
     const root = join(env.workspace, 'skills');
     simpleSkill(root, 'steady');
     service = env.service();
-    await service.start();
+    await service.warm();
     const changes = record(service);
     const before = service.snapshot('main');
 
@@ -65,7 +65,7 @@ describe('the skills watcher', () => {
   it('notices a skills root that did not exist when it started', async () => {
     env = makeSkillsEnv({ skills: { load: { watchDebounceMs: 50 } } });
     service = env.service();
-    await service.start();
+    await service.warm();
     const changes = record(service);
     expect(service.snapshot('main').listed).toEqual([]);
     simpleSkill(join(env.home, '.agents', 'skills'), 'personal');
@@ -79,7 +79,7 @@ describe('the skills watcher', () => {
     const root = join(env.workspace, 'skills');
     simpleSkill(root, 'seed');
     service = env.service({ clock });
-    await service.start();
+    await service.warm();
     const changes = record(service);
     for (const name of ['one', 'two', 'three']) simpleSkill(root, name);
     await until(() => clock.pendingTimers() === 1 && service!.roots('main').length > 0, 'a scheduled rebuild');
@@ -95,7 +95,7 @@ describe('the skills watcher', () => {
   it('does not watch when skills.load.watch is false', async () => {
     env = makeSkillsEnv({ skills: { load: { watch: false } } });
     service = env.service();
-    await service.start();
+    await service.warm();
     const changes = record(service);
     simpleSkill(join(env.workspace, 'skills'), 'unwatched');
     await new Promise((resolve) => setTimeout(resolve, 600));

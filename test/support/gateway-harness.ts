@@ -52,6 +52,8 @@ export async function startTestGateway(
     ],
   });
   const port = await server.start();
+  // Tests start from a warm daemon: its watchers armed and indexes open, as a few hundred ms after a real start.
+  await (core as Core | undefined)?.warm();
   const url = `ws://127.0.0.1:${port}`;
   const clients: GatewayClient[] = [];
   return {

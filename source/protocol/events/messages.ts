@@ -22,7 +22,7 @@ export const messageEvents = {
   'message.accepted': defineEvent({
     name: 'message.accepted',
     description: 'A user message was accepted for a session (from any client or channel), so every client can show it live.',
-    payload: messageAcceptedPayload,
+    payload: () => messageAcceptedPayload,
     scope: 'read',
   }),
 };

@@ -128,32 +128,37 @@ export const subagentNode = z.strictObject({
 export type SubagentNode = z.infer<typeof subagentNode>;
 
 export const runtimeEvents = {
-  chat: defineEvent({ name: 'chat', description: 'Reply stream of a run: delta, final, aborted or error.', payload: chatEventPayload, scope: 'read' }),
-  agent: defineEvent({ name: 'agent', description: 'Run internals: lifecycle, tool calls, usage, compaction.', payload: agentEventPayload, scope: 'read' }),
+  chat: defineEvent({ name: 'chat', description: 'Reply stream of a run: delta, final, aborted or error.', payload: () => chatEventPayload, scope: 'read' }),
+  agent: defineEvent({
+    name: 'agent',
+    description: 'Run internals: lifecycle, tool calls, usage, compaction.',
+    payload: () => agentEventPayload,
+    scope: 'read',
+  }),
   'sessions.changed': defineEvent({
     name: 'sessions.changed',
     description: 'A session was created, updated, reset or deleted.',
-    payload: z.strictObject({ key: z.string(), reason: z.enum(['created', 'updated', 'reset', 'deleted']), session: sessionSummary.optional() }),
+    payload: () => z.strictObject({ key: z.string(), reason: z.enum(['created', 'updated', 'reset', 'deleted']), session: sessionSummary.optional() }),
     scope: 'read',
   }),
-  lanes: defineEvent({ name: 'lanes', description: 'Lane queue depths and active runs.', payload: lanesPayload, scope: 'read' }),
-  context: defineEvent({ name: 'context', description: 'Context window usage of a session by part.', payload: contextPayload, scope: 'read' }),
+  lanes: defineEvent({ name: 'lanes', description: 'Lane queue depths and active runs.', payload: () => lanesPayload, scope: 'read' }),
+  context: defineEvent({ name: 'context', description: 'Context window usage of a session by part.', payload: () => contextPayload, scope: 'read' }),
   subagents: defineEvent({
     name: 'subagents',
     description: 'The tree of child runs spawned by sessions.',
-    payload: z.strictObject({ nodes: z.array(subagentNode) }),
+    payload: () => z.strictObject({ nodes: z.array(subagentNode) }),
     scope: 'read',
   }),
   'approval.requested': defineEvent({
     name: 'approval.requested',
     description: 'An action waits for an operator decision.',
-    payload: z.strictObject({ approval: approvalRecord }),
+    payload: () => z.strictObject({ approval: approvalRecord }),
     scope: 'read',
   }),
   'approval.resolved': defineEvent({
     name: 'approval.resolved',
     description: 'An approval was decided or expired.',
-    payload: z.strictObject({ approval: approvalRecord }),
+    payload: () => z.strictObject({ approval: approvalRecord }),
     scope: 'read',
   }),
 };

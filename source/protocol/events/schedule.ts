@@ -33,19 +33,19 @@ export const scheduleEvents = {
   cron: defineEvent({
     name: 'cron',
     description: 'A cron job run started, finished, was skipped, missed or blocked; a job changed or was disabled; a failure alert.',
-    payload: cronEventPayload,
+    payload: () => cronEventPayload,
     scope: 'read',
   }),
   heartbeat: defineEvent({
     name: 'heartbeat',
     description: 'A heartbeat run started, finished (quiet or alerted) or was skipped with its reason; the daily budget was spent.',
-    payload: heartbeatEventPayload,
+    payload: () => heartbeatEventPayload,
     scope: 'read',
   }),
   schedule: defineEvent({
     name: 'schedule',
     description: 'The schedule at a glance after a change (at most twice a second): the 20 soonest and the running jobs, heartbeats, notices.',
-    payload: scheduleOverview,
+    payload: () => scheduleOverview,
     scope: 'read',
   }),
 };

@@ -15,7 +15,7 @@ export const skillsEvents = {
   'skills.changed': defineEvent({
     name: 'skills.changed',
     description: 'A skill folder was added, edited or removed on disk; the next turn sees the new snapshot.',
-    payload: skillsChangedPayload,
+    payload: () => skillsChangedPayload,
     scope: 'read',
   }),
 };

@@ -28,21 +28,22 @@ export const approvalMethods = {
   'approvals.list': defineMethod({
     name: 'approvals.list',
     description: 'Approval requests, pending first.',
-    params: z.strictObject({ status: z.enum(['pending', 'all']).optional() }).optional(),
-    result: z.strictObject({ approvals: z.array(approvalRecord) }),
+    params: () => z.strictObject({ status: z.enum(['pending', 'all']).optional() }).optional(),
+    result: () => z.strictObject({ approvals: z.array(approvalRecord) }),
     scope: 'read',
     mutating: false,
   }),
   'approvals.resolve': defineMethod({
     name: 'approvals.resolve',
     description: 'Answer an approval request; the first answer wins.',
-    params: z.strictObject({ id: z.string(), decision: approvalDecision, idempotencyKey: z.string().max(128).optional() }),
-    result: z.strictObject({
-      approval: approvalRecord,
-      /** For "always": the allowlist rule written, and recent commands it would have matched. */
-      rule: z.string().optional(),
-      wouldMatch: z.array(z.string()).optional(),
-    }),
+    params: () => z.strictObject({ id: z.string(), decision: approvalDecision, idempotencyKey: z.string().max(128).optional() }),
+    result: () =>
+      z.strictObject({
+        approval: approvalRecord,
+        /** For "always": the allowlist rule written, and recent commands it would have matched. */
+        rule: z.string().optional(),
+        wouldMatch: z.array(z.string()).optional(),
+      }),
     scope: 'approvals',
     mutating: true,
   }),

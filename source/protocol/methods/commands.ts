@@ -24,21 +24,23 @@ export const commandMethods = {
   'commands.run': defineMethod({
     name: 'commands.run',
     description: 'Run a slash command (/status, /new, /model …) for a session; TUI, CLI and channels share them.',
-    params: z.strictObject({ sessionKey: z.string().min(1).max(512), text: z.string().min(1).max(10_000), idempotencyKey: z.string().max(128).optional() }),
-    result: z.strictObject({
-      /** Text to show the user (markdown-light). */
-      reply: z.string(),
-      /** Structured result for clients that render it (e.g. /context json). */
-      data: z.unknown().optional(),
-    }),
+    params: () =>
+      z.strictObject({ sessionKey: z.string().min(1).max(512), text: z.string().min(1).max(10_000), idempotencyKey: z.string().max(128).optional() }),
+    result: () =>
+      z.strictObject({
+        /** Text to show the user (markdown-light). */
+        reply: z.string(),
+        /** Structured result for clients that render it (e.g. /context json). */
+        data: z.unknown().optional(),
+      }),
     scope: 'write',
     mutating: true,
   }),
   'commands.list': defineMethod({
     name: 'commands.list',
     description: 'The slash commands the gateway serves.',
-    params: z.strictObject({}).optional(),
-    result: z.strictObject({ commands: z.array(commandInfo) }),
+    params: () => z.strictObject({}).optional(),
+    result: () => z.strictObject({ commands: z.array(commandInfo) }),
     scope: 'read',
     mutating: false,
   }),

@@ -28,38 +28,39 @@ export const gatewayMethods = {
   health: defineMethod({
     name: 'health',
     description: 'Liveness and the state of each subsystem check.',
-    params: z.strictObject({}).optional(),
-    result: healthPayload,
+    params: () => z.strictObject({}).optional(),
+    result: () => healthPayload,
     scope: 'read',
     mutating: false,
   }),
   status: defineMethod({
     name: 'status',
     description: 'Version, pid, uptime, address, connected clients and state dir.',
-    params: z.strictObject({}).optional(),
-    result: statusPayload,
+    params: () => z.strictObject({}).optional(),
+    result: () => statusPayload,
     scope: 'read',
     mutating: false,
   }),
   'gateway.shutdown': defineMethod({
     name: 'gateway.shutdown',
     description: 'Drain running work and stop (or restart in place) the gateway.',
-    params: z
-      .strictObject({
-        restart: z.boolean().optional(),
-        reason: z.string().max(200).optional(),
-        idempotencyKey: z.string().max(128).optional(),
-      })
-      .optional(),
-    result: z.strictObject({ accepted: z.boolean(), restart: z.boolean() }),
+    params: () =>
+      z
+        .strictObject({
+          restart: z.boolean().optional(),
+          reason: z.string().max(200).optional(),
+          idempotencyKey: z.string().max(128).optional(),
+        })
+        .optional(),
+    result: () => z.strictObject({ accepted: z.boolean(), restart: z.boolean() }),
     scope: 'admin',
     mutating: true,
   }),
   'events.snapshot': defineMethod({
     name: 'events.snapshot',
     description: 'The current state snapshot, for a client that noticed a seq gap.',
-    params: z.strictObject({}).optional(),
-    result: z.strictObject({ seq: z.number().int(), snapshot: gatewaySnapshot }),
+    params: () => z.strictObject({}).optional(),
+    result: () => z.strictObject({ seq: z.number().int(), snapshot: gatewaySnapshot }),
     scope: 'read',
     mutating: false,
   }),

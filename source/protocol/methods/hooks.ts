@@ -24,8 +24,8 @@ export const hookMethods = {
   'hooks.list': defineMethod({
     name: 'hooks.list',
     description: 'Installed hooks with their state, run counts and last error, plus folders whose HOOK.md is invalid.',
-    params: z.strictObject({}).optional(),
-    result: z.strictObject({ hooks: z.array(hookInfo), invalid: z.array(hookProblem), shadowed: z.array(hookShadow) }),
+    params: () => z.strictObject({}).optional(),
+    result: () => z.strictObject({ hooks: z.array(hookInfo), invalid: z.array(hookProblem), shadowed: z.array(hookShadow) }),
     scope: 'read',
     mutating: false,
   }),

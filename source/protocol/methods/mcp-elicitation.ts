@@ -24,21 +24,22 @@ export const mcpElicitationMethods = {
   'mcp.elicitation.list': defineMethod({
     name: 'mcp.elicitation.list',
     description: 'Questions from MCP servers waiting for the operator.',
-    params: z.strictObject({}).optional(),
-    result: z.strictObject({ elicitations: z.array(mcpElicitationRecord) }),
+    params: () => z.strictObject({}).optional(),
+    result: () => z.strictObject({ elicitations: z.array(mcpElicitationRecord) }),
     scope: 'read',
     mutating: false,
   }),
   'mcp.elicitation.respond': defineMethod({
     name: 'mcp.elicitation.respond',
     description: 'Answer a server question: accept with the form content, decline, or cancel. The first answer wins.',
-    params: z.strictObject({
-      id: z.string(),
-      action: z.enum(['accept', 'decline', 'cancel']),
-      content: mcpElicitationAnswer.optional(),
-      idempotencyKey: z.string().max(128).optional(),
-    }),
-    result: z.strictObject({ elicitation: mcpElicitationRecord }),
+    params: () =>
+      z.strictObject({
+        id: z.string(),
+        action: z.enum(['accept', 'decline', 'cancel']),
+        content: mcpElicitationAnswer.optional(),
+        idempotencyKey: z.string().max(128).optional(),
+      }),
+    result: () => z.strictObject({ elicitation: mcpElicitationRecord }),
     scope: 'approvals',
     mutating: true,
   }),

@@ -30,8 +30,8 @@ export const mcpMethods = {
   'mcp.list': defineMethod({
     name: 'mcp.list',
     description: 'Configured MCP servers with their connection state, tools and last error.',
-    params: z.strictObject({}).optional(),
-    result: z.strictObject({ servers: z.array(mcpServerInfo) }),
+    params: () => z.strictObject({}).optional(),
+    result: () => z.strictObject({ servers: z.array(mcpServerInfo) }),
     scope: 'read',
     mutating: false,
   }),

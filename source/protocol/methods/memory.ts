@@ -85,31 +85,32 @@ export const memoryMethods = {
   'memory.status': defineMethod({
     name: 'memory.status',
     description: "Index state of one agent's memory, or of every agent: files, chunks, embeddings, search mode and what is degraded.",
-    params: z.strictObject({ agentId }).optional(),
-    result: z.strictObject({ agents: z.array(memoryStatusPayload) }),
+    params: () => z.strictObject({ agentId }).optional(),
+    result: () => z.strictObject({ agents: z.array(memoryStatusPayload) }),
     scope: 'read',
     mutating: false,
   }),
   'memory.search': defineMethod({
     name: 'memory.search',
     description: "Hybrid (vector + keyword) search of an agent's memory files.",
-    params: z.strictObject({
-      query: z.string().min(1).max(2000),
-      agentId,
-      maxResults: z.number().int().min(1).max(100).optional(),
-      minScore: z.number().min(0).max(1).optional(),
-      /** Add to each hit why it ranked: terms matched, vector score, recency and decay. */
-      explain: z.boolean().optional(),
-    }),
-    result: memorySearchResult,
+    params: () =>
+      z.strictObject({
+        query: z.string().min(1).max(2000),
+        agentId,
+        maxResults: z.number().int().min(1).max(100).optional(),
+        minScore: z.number().min(0).max(1).optional(),
+        /** Add to each hit why it ranked: terms matched, vector score, recency and decay. */
+        explain: z.boolean().optional(),
+      }),
+    result: () => memorySearchResult,
     scope: 'read',
     mutating: false,
   }),
   'memory.reindex': defineMethod({
     name: 'memory.reindex',
     description: 'Bring the index up to date now (force: re-chunk every file); retries embeddings after a quota or auth error.',
-    params: z.strictObject({ agentId, force: z.boolean().optional(), idempotencyKey: z.string().min(1).max(128).optional() }).optional(),
-    result: z.strictObject({ agentId: z.string(), stats: memorySyncStats, status: memoryStatusPayload }),
+    params: () => z.strictObject({ agentId, force: z.boolean().optional(), idempotencyKey: z.string().min(1).max(128).optional() }).optional(),
+    result: () => z.strictObject({ agentId: z.string(), stats: memorySyncStats, status: memoryStatusPayload }),
     scope: 'write',
     mutating: true,
   }),

@@ -21,12 +21,13 @@ export const searchMethods = {
   'sessions.search': defineMethod({
     name: 'sessions.search',
     description: 'Full-text search of the user and assistant messages in every session of an agent (CJK included), best first.',
-    params: z.strictObject({
-      query: z.string().trim().min(1, 'type something to search for').max(500),
-      agentId: z.string().min(1).optional(),
-      limit: z.number().int().min(1).max(200).optional(),
-    }),
-    result: z.strictObject({ hits: z.array(searchHit), tookMs: z.number().min(0) }),
+    params: () =>
+      z.strictObject({
+        query: z.string().trim().min(1, 'type something to search for').max(500),
+        agentId: z.string().min(1).optional(),
+        limit: z.number().int().min(1).max(200).optional(),
+      }),
+    result: () => z.strictObject({ hits: z.array(searchHit), tookMs: z.number().min(0) }),
     scope: 'read',
     mutating: false,
   }),

@@ -99,7 +99,6 @@ function approvalReason(reason: string, sandbox: ExecSandbox, plan: BoundPlan): 
 export function createExecTool(options: ExecToolOptions): ToolDefinition<z.output<typeof execInput>> {
   const maxOutputChars = options.maxOutputChars ?? 200_000;
   const { sandbox } = options;
-  const sandboxed = sandbox.status.kind === 'bubblewrap';
   return defineTool({
     name: 'exec',
     group: 'runtime',
@@ -132,6 +131,8 @@ export function createExecTool(options: ExecToolOptions): ToolDefinition<z.outpu
           roots,
         });
       const bound = bind();
+      // Read per call: the sandbox is probed on first use, not when the daemon declares its tools.
+      const sandboxed = sandbox.status.kind === 'bubblewrap';
       const verdict = authorizeExec({
         plan: bound,
         agentId: context.agentId,
