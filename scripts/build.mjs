@@ -92,7 +92,21 @@ function sourceFiles(dir) {
   });
 }
 
-const common = { platform: 'node', target: 'node20', format: 'esm', jsx: 'automatic', logLevel: 'warning', legalComments: 'none' };
+// Comments and indentation are a third of the bundle, and V8 keeps every
+// loaded chunk's source in memory: stripped, and with non-ASCII escaped (one
+// such character stores a whole chunk at two bytes per character), the idle
+// gateway holds 1.3 MB less. Stack frames keep their names; dist/**/*.map
+// maps positions back to source/.
+const common = {
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  jsx: 'automatic',
+  logLevel: 'warning',
+  legalComments: 'none',
+  charset: 'ascii',
+  minifyWhitespace: true,
+};
 
 export async function build() {
   rmSync(dist, { recursive: true, force: true });

@@ -2,6 +2,7 @@
 import * as nodeModule from 'node:module';
 import { parseArgvFast } from './argv.js';
 import { commandTable } from './command-table.js';
+import { applyGatewayHeapPolicy } from './gateway-heap-policy.js';
 import { quietOnClosedPipe } from './closed-pipe.js';
 import { suggestCommand } from './help.js';
 import { helpText } from './help-text.js';
@@ -63,6 +64,7 @@ async function main(): Promise<number> {
   const { command: name, input } = parseArgvFast(argv) ?? (await import('./meow-argv.js')).parseArgvWithMeow(argv);
   const command = Object.hasOwn(commandTable, name) ? commandTable[name] : undefined;
   if (!command) return unknownCommand(name);
+  if (name === 'gateway' && input.args[0] === 'run') await applyGatewayHeapPolicy();
   const run = await command.load();
   return run(input);
 }

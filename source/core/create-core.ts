@@ -143,6 +143,7 @@ export class Core {
       secrets: skillEnvSecrets(config.skills).map((value) => ({ name: 'skill env', value })),
       ...(options.env ? { env: options.env } : {}),
       warn: (message) => log.warn(message),
+      memoryIndex: (agentId) => this.memory.indexFor(agentId),
     });
     this.tools.registry.register(skills.tool());
     this.memory = new MemoryService(config, paths, log);

@@ -6,9 +6,9 @@ import type { Service, ServiceHealth } from './service.js';
 
 /**
  * Long-term memory in the daemon: one index and one file watcher per agent,
- * opened after the gateway listens (or at first use), with an initial sync in
- * the background. Reloading the config re-opens the
- * indexes, so memory settings and new agents take effect without a restart.
+ * opened at first use (or once the gateway listens, with embeddings), with an
+ * initial sync in the background. Reloading the config re-opens the indexes,
+ * so memory settings and new agents take effect without a restart.
  */
 export class MemoryService implements Service {
   readonly name = 'memory';
@@ -27,7 +27,13 @@ export class MemoryService implements Service {
     this.#started = true;
   }
 
+  /**
+   * With embeddings, the files are embedded ahead of the first search; without,
+   * an index opens at first use (its first search syncs) and costs nothing
+   * until then: SQLite alone is ~4 MB of the idle daemon.
+   */
   warm(): void {
+    if (this.config.memory.embeddings.provider === 'none') return;
     for (const agentId of this.#agentIds()) this.#open(agentId);
   }
 

@@ -1,10 +1,9 @@
 import { hostname } from 'node:os';
-import { CLAW_VERSION, secureStateDirSync, ensureGatewayTokenSync, loadConfig, resolveGatewayPort, type StatePaths } from '../config/index.js';
+import { CLAW_VERSION, secureStateDirSync, ensureGatewayTokenSync, loadConfig, resolveGatewayPort, type ClawConfig, type StatePaths } from '../config/index.js';
 import { GatewayServer, coreModule, isLoopbackBind, type ModuleFactory } from '../gateway/index.js';
 import { hashToken } from '../config/index.js';
 import { removeGatewayInfoSync, writeGatewayInfoSync } from '../client/index.js';
 import { createFileLogger, type Logger } from '../core/index.js';
-import { applyGatewayHeapPolicy } from './heap-policy.js';
 import { acquireStateLockSync } from './state-lock.js';
 import { detectSupervisor, startWatchdog, systemdNotify, watchdogIntervalMs } from './supervision/index.js';
 
@@ -23,7 +22,6 @@ export interface DaemonOptions {
  */
 export async function runGatewayDaemon(options: DaemonOptions): Promise<void> {
   const { paths } = options;
-  applyGatewayHeapPolicy();
   const log = createFileLogger(paths.logs, { echo: options.echo ?? false });
   const release = acquireStateLockSync(paths.gatewayLock, paths.root);
   let server: GatewayServer | undefined;
@@ -31,8 +29,8 @@ export async function runGatewayDaemon(options: DaemonOptions): Promise<void> {
   let boundTo = '';
   let stopping = false;
 
-  const startOnce = async (portToUse: number): Promise<void> => {
-    const config = loadConfig(paths.config);
+  const startOnce = async (portToUse: number, loaded?: ClawConfig): Promise<void> => {
+    const config = loaded ?? loadConfig(paths.config);
     for (const fixed of secureStateDirSync(paths)) log.warn(`tightened permissions: ${fixed}`);
     const bind = options.bind ?? config.gateway.bind;
     const token = ensureGatewayTokenSync(paths);
@@ -121,7 +119,7 @@ export async function runGatewayDaemon(options: DaemonOptions): Promise<void> {
 
   try {
     const config = loadConfig(paths.config);
-    await startOnce(resolveGatewayPort(config, options.port));
+    await startOnce(resolveGatewayPort(config, options.port), config);
   } catch (error) {
     release();
     throw error;

@@ -1,5 +1,5 @@
 export { MemoryIndex, type MemoryIndexOptions, type SyncOptions } from './memory-index.js';
-export { memoryIndexFor, closeMemoryIndex, searchMemory, getMemory } from './registry.js';
+export { memoryIndexFor, closeMemoryIndex } from './registry.js';
 export { watchMemory, type MemoryWatcher, type WatchOptions } from './watcher.js';
 export { writeSessionMemory, sessionSlug, type ConversationMessage, type SessionMemoryOptions } from './session-memory.js';
 export { createOpenAiEmbeddings, embeddingProviderFromConfig, EmbeddingError, type EmbeddingProvider, type EmbeddingErrorKind } from './embeddings.js';

@@ -73,14 +73,20 @@ const MUTATING = new Set(['add', 'update', 'remove', 'run']);
 
 /** `cron`: the agent manages its schedule. Flattened arguments are normalised first, then checked strictly. */
 export function cronTool(deps: ScheduleToolDeps): ToolDefinition {
-  const parameters = z.toJSONSchema(cronToolArgs, { io: 'input', unrepresentable: 'any' }) as ToolDefinition['parameters'];
-  delete parameters.$schema;
+  let parameters: ToolDefinition['parameters'] | undefined;
   return {
     name: 'cron',
     group: 'automation',
     risk: 'medium',
     description: `Manage scheduled jobs: status, list, add, update, remove, run (now), runs (history), wake (the heartbeat). Example: ${CRON_TOOL_SHAPE}`,
-    parameters,
+    // Derived on first read, as defineTool does: the daemon declares the tool at start.
+    get parameters() {
+      if (!parameters) {
+        parameters = z.toJSONSchema(cronToolArgs, { io: 'input', unrepresentable: 'any' }) as ToolDefinition['parameters'];
+        delete parameters.$schema;
+      }
+      return parameters;
+    },
     input: z.record(z.string(), z.unknown()),
     async execute(raw, context) {
       const parsed = cronToolArgs.safeParse(normaliseCronArgs(raw));

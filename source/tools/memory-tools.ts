@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ClawConfig, StatePaths } from '../config/index.js';
-import { getMemory, searchMemory } from '../memory/index.js';
+import { memoryIndexFor, type MemoryIndex } from '../memory/index.js';
 import { ClawError } from '../protocol/index.js';
 import { defineTool } from './define-tool.js';
 import { toolError, toolOk } from './types.js';
@@ -8,6 +8,8 @@ import { toolError, toolOk } from './types.js';
 export interface MemoryToolOptions {
   config: ClawConfig;
   paths: StatePaths;
+  /** Where an agent's index comes from; the daemon's memory service opens it with its watcher. */
+  index?: (agentId: string) => MemoryIndex;
 }
 
 /**
@@ -15,6 +17,7 @@ export interface MemoryToolOptions {
  * memory index, shared with the gateway's memory module in this process.
  */
 export function createMemoryTools(options: MemoryToolOptions) {
+  const index = options.index ?? ((agentId: string) => memoryIndexFor({ config: options.config, paths: options.paths, agentId }));
   const memory_search = defineTool({
     name: 'memory_search',
     group: 'memory',
@@ -27,7 +30,7 @@ export function createMemoryTools(options: MemoryToolOptions) {
       minScore: z.number().min(0).max(1).optional(),
     }),
     async execute(args, context) {
-      const result = await searchMemory({ ...options, agentId: context.agentId }, args);
+      const result = await index(context.agentId).search(args);
       return toolOk(JSON.stringify(result, null, 2), { mode: result.mode, count: result.results.length, warnings: result.warnings });
     },
   });
@@ -44,7 +47,7 @@ export function createMemoryTools(options: MemoryToolOptions) {
     }),
     async execute(args, context) {
       try {
-        const result = getMemory({ ...options, agentId: context.agentId }, args);
+        const result = index(context.agentId).get(args);
         return toolOk(`${result.path} lines ${result.from}-${result.to} of ${result.totalLines}:\n${result.text}`, {
           path: result.path,
           from: result.from,

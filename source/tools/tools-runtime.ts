@@ -11,6 +11,7 @@ import { ToolRegistry } from './registry.js';
 import type { ToolDefinition } from './types.js';
 import { createWebFetchTool } from './web/index.js';
 import { createMemoryTools } from './memory-tools.js';
+import type { MemoryIndex } from '../memory/index.js';
 import { collectKnownSecrets, SecretRedactor, type KnownSecret } from './redact.js';
 import { execSandboxFor } from './sandbox/exec-sandbox.js';
 import type { ExecSandbox } from './exec/exec-tool.js';
@@ -41,6 +42,8 @@ export interface ToolsRuntimeOptions {
   readRoots?: (agentId: string) => readonly string[];
   /** Per-agent exec variables set by the operator (skills' env); see createExecTool. */
   agentEnv?: (agentId: string) => Readonly<Record<string, string>>;
+  /** An agent's memory index for memory_search and memory_get (default: opened here, without a watcher). */
+  memoryIndex?: (agentId: string) => MemoryIndex;
   /** Where start-up reports exec processes a killed gateway left running (and that it ended). */
   warn?: (message: string) => void;
 }
@@ -109,7 +112,9 @@ export function createToolsRuntime(options: ToolsRuntimeOptions): ToolsRuntime {
     }) as ToolDefinition,
     createProcessTool(jobs) as ToolDefinition,
     createWebFetchTool(config.tools.web) as ToolDefinition,
-    ...(config.memory.enabled ? (createMemoryTools({ config, paths }) as ToolDefinition[]) : []),
+    ...(config.memory.enabled
+      ? (createMemoryTools({ config, paths, ...(options.memoryIndex ? { index: options.memoryIndex } : {}) }) as ToolDefinition[])
+      : []),
   ];
   for (const tool of builtins) registry.register(tool);
   return {

@@ -1,5 +1,3 @@
-import { setFlagsFromString } from 'node:v8';
-
 /**
  * Heap sizing for the long-running gateway process. Its live heap is small
  * (25-35 MB after a full collection, measured over 20,000 turns), but under
@@ -8,10 +6,14 @@ import { setFlagsFromString } from 'node:v8';
  * keep both while idle: RSS went to ~195 MB (bench/rss-turns.mjs). Growing
  * the old generation by at most 20% over what survives, and keeping the
  * young generation at its starting size, held it at ~132 MB. V8 reads both
- * flags each time it resizes the heap, so setting them at start-up works.
- * Called by the gateway process only, never by the CLI or the TUI.
+ * flags each time it resizes the heap. Set before the daemon's modules
+ * load: loading them otherwise grows the young generation (to 8 MB in some
+ * starts) and it never shrinks back. For `claw gateway run` only, never the
+ * CLI's other commands or the TUI.
  */
-export function applyGatewayHeapPolicy(): void {
+export async function applyGatewayHeapPolicy(): Promise<void> {
+  // Imported here so `claw --help` and the other commands never load node:v8.
+  const { setFlagsFromString } = await import('node:v8');
   setFlagsFromString('--heap-growing-percent=20');
   setFlagsFromString('--semi-space-growth-factor=1');
 }
