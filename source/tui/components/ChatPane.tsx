@@ -79,10 +79,12 @@ export const ChatPane = memo(function ChatPane({
   useEffect(() => {
     if (edge) onEdge?.(edge, (item) => cachedItemLines(item, textWidth, expanded).length);
   }, [edge, log.items, onEdge, textWidth, expanded]);
-  const clamped = topReached && view.lines.length < height && scroll > 0;
+  // Scrolled past the top (Home, or a window that got shorter): back to the first line.
+  const topScroll = Math.max(0, view.total - height);
+  const clamped = topReached && view.lines.length < height && scroll > topScroll;
   useEffect(() => {
-    if (clamped) store.update((s) => setUi(s, { scroll: Math.max(0, s.ui.scroll - (height - view.lines.length)) }));
-  }, [clamped, height, view.lines.length, store]);
+    if (clamped) store.update((s) => setUi(s, { scroll: Math.min(s.ui.scroll, topScroll) }));
+  }, [clamped, topScroll, store]);
   const banner = scroll > 0 ? `↑ scrolled ${scroll} lines · End/PgDn to follow${topReached && log.hasMore ? ' · loading older…' : ''}` : undefined;
   const top = [banner, notice].filter((x): x is string => x !== undefined);
   const lines = view.lines.slice(Math.min(view.lines.length, top.length));

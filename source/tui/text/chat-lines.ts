@@ -70,10 +70,12 @@ export function cachedItemLines(item: ChatItem, width: number, expanded: boolean
 
 export interface ChatWindow {
   lines: Line[];
-  /** Lines above the window that exist in memory; 0 means the top is reached. */
+  /** Lines above the window that exist in memory, counted up to a screen; 0 means the top is reached. */
   above: number;
   /** Rows below the gap marker (see ChatLog.newer), when the walk reached it. */
   gapBelow?: number;
+  /** Rows walked back from the bottom: all of them once the top is reached. */
+  total: number;
 }
 
 /** Drawn where entries newer than the paged-back window are not in memory. */
@@ -94,7 +96,8 @@ export function chatWindow(
   footer: readonly Line[] = [],
   gapAfter?: string,
 ): ChatWindow {
-  const need = height + scroll;
+  // A screen more than is drawn, so `above` says whether a screen of margin is left.
+  const need = 2 * height + scroll;
   const tail: Line[][] = [];
   let count = 0;
   if (footer.length > 0) {
@@ -125,7 +128,7 @@ export function chatWindow(
   for (let i = tail.length - 1; i >= 0; i--) for (const line of tail[i]!) flat.push(line);
   const end = Math.max(0, flat.length - scroll);
   const start = Math.max(0, end - height);
-  return { lines: flat.slice(start, end), above: start + (index >= 0 ? 1 : 0), ...(gapBelow !== undefined ? { gapBelow } : {}) };
+  return { lines: flat.slice(start, end), above: start + (index >= 0 ? 1 : 0), total: flat.length, ...(gapBelow !== undefined ? { gapBelow } : {}) };
 }
 
 /**
