@@ -12,7 +12,7 @@ export const run: CommandRun = async () => {
   // Before config, client and zod load (imported below, not statically), so
   // the heap settings apply while they do.
   if (interactive) prepareInteractiveEnv();
-  const [{ statePaths }, { GatewayClient, gatewayStatus }, { startGatewayExplained }] = await Promise.all([
+  const [{ statePaths }, { findLocalGateway, GatewayClient, gatewayStatus }, { startGatewayExplained }] = await Promise.all([
     import('../../config/index.js'),
     import('../../client/index.js'),
     import('../start-gateway.js'),
@@ -29,8 +29,7 @@ export const run: CommandRun = async () => {
   // paints as soon as they have loaded; the gateway is found (or started) and
   // connected meanwhile, and what is typed first waits for the connection.
   const tui = importTui();
-  const connected = (async () => {
-    const { gateway } = await startGatewayExplained(paths);
+  const open = async (gateway: { url: string; token: string }): Promise<GatewayClient> => {
     const client = new GatewayClient({
       url: gateway.url,
       token: process.env.CLAW_GATEWAY_TOKEN || gateway.token,
@@ -44,6 +43,16 @@ export const run: CommandRun = async () => {
       throw error;
     }
     return client;
+  };
+  const connected = (async () => {
+    // A gateway that is running takes the WebSocket at once: asking /readyz first
+    // would cost a round trip, each of which waits for a module to finish loading.
+    const running = findLocalGateway(paths);
+    if (running) {
+      const client = await open(running).catch(() => undefined);
+      if (client) return client;
+    }
+    return open((await startGatewayExplained(paths)).gateway);
   })();
   // Until runTui takes it over, a failure must not be an unhandled rejection.
   let ready: GatewayClient | undefined;
