@@ -4,7 +4,8 @@ import type { GatewayClient } from '../client/index.js';
 import { ClawError, type ApprovalRecord, type CommandInfo, type MethodName, type ParamsOf, type ResultOf } from '../protocol/index.js';
 import { appendItems, updateChat } from './store/chat-reducer.js';
 import { placeAnswer } from './store/command-answers.js';
-import { entriesToItems, prependHistory } from './store/history.js';
+import { HistoryLoader } from './history-loader.js';
+import type { LineCount } from './store/history-window.js';
 import { userItemId } from './store/live-reducers.js';
 import { reduceHello, reducePendingList } from './store/reducers.js';
 import { selectChat } from './store/selectors.js';
@@ -15,11 +16,10 @@ import { watchMcp } from './mcp-sync.js';
 
 const modelReport = z.object({ model: z.string().nullish(), models: z.array(z.unknown()) });
 
-/** Transcript entries fetched per page. */
-const HISTORY_PAGE = 200;
 const SEARCH_LIMIT = 50;
 /** A search jump pages back at most this far (10k entries). */
 const MAX_JUMP_PAGES = 50;
+
 const PING_EVERY_MS = 10_000;
 
 /**
@@ -35,6 +35,7 @@ export class TuiController {
   #attached = false;
   /** Messages sent before the first connection was up, in order; sent once it is. */
   readonly #queued: Array<{ key: string; text: string; idempotencyKey: string }> = [];
+  private readonly history: HistoryLoader;
 
   /**
    * `client` may still be on its way (a promise of a connected client), so
@@ -44,6 +45,11 @@ export class TuiController {
     client: GatewayClient | Promise<GatewayClient>,
     readonly store: TuiStore,
   ) {
+    this.history = new HistoryLoader(store, {
+      call: (method, params) => this.call(method, params),
+      serves: (method) => this.serves(method),
+      error: (error, hint, key) => this.error(error, hint, key),
+    });
     if (client instanceof Promise) {
       client.then(
         (arrived) => this.arrive(arrived),
@@ -275,28 +281,18 @@ export class TuiController {
     }
   }
 
+  /**
+   * The chat pane's view came within a screen of an end of what is in memory:
+   * fetch the page beyond it. `lines` measures items as the pane draws them.
+   */
+  loadEdge(key: string, edge: 'older' | 'newer' | 'latest', lines: LineCount): void {
+    this.history.lineCount = lines;
+    void (edge === 'older' ? this.loadHistory(key, true) : edge === 'newer' ? this.history.loadNewer(key) : this.loadHistory(key));
+  }
+
   /** Loads the newest page, or the page before the oldest item in memory. */
-  async loadHistory(key = this.store.getState().currentKey, older = false): Promise<void> {
-    if (!this.serves('sessions.history')) return;
-    const log = selectChat(this.store.getState(), key);
-    if (older && !log.hasMore) return;
-    // Decided now, not when the page lands: a message sent and answered while the
-    // page loads must not turn a first load into a reload that drops it.
-    const shown = older || !log.items.some((i) => i.entryId) ? undefined : new Set(log.items.map((i) => i.id));
-    try {
-      const beforeId = older ? (log.oldestEntryId ?? log.items.find((i) => i.entryId)?.entryId) : undefined;
-      const page = await this.call('sessions.history', { key, limit: HISTORY_PAGE, ...(beforeId ? { beforeId } : {}) });
-      const items = entriesToItems(page.entries);
-      // Live items that arrived while the page loaded stay after it; a reload after
-      // a reconnect replaces what was shown before it with the gateway's transcript.
-      this.store.update((s) =>
-        updateChat(s, key, (current) =>
-          prependHistory(shown ? { ...current, items: current.items.filter((i) => !shown.has(i.id)) } : current, items, page.hasMore),
-        ),
-      );
-    } catch (error) {
-      if (!(error instanceof ClawError && error.code === 'not_found')) this.error(error, 'Scroll up again to retry.', key);
-    }
+  loadHistory(key = this.store.getState().currentKey, older = false): Promise<void> {
+    return this.history.load(key, older);
   }
 
   async loadInitial(): Promise<void> {

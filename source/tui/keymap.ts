@@ -54,8 +54,8 @@ export function handleKey(input: string, key: Key, context: KeyContext, raw?: st
   if (state.setup) return handleSetupKey(input, key, context, raw);
   const page = Math.max(1, layout.bodyHeight - 2);
   if (key.pageUp || key.pageDown) {
+    // The chat pane fetches older (or newer) pages as the view nears the end of what is in memory.
     update((s) => scrollChat(s, key.pageUp ? page : -page));
-    if (key.pageUp && selectChat(state).hasMore) void controller.loadHistory(state.currentKey, true);
     return;
   }
   if (key.ctrl && input === 'o') return update((s) => setUi(s, { toolsExpanded: !s.ui.toolsExpanded }));
@@ -153,12 +153,11 @@ export function handleKey(input: string, key: Key, context: KeyContext, raw?: st
  * takes the turn as arrow keys.
  */
 export function handleWheel(lines: number, context: KeyContext): boolean {
-  const { store, controller } = context;
+  const { store } = context;
   const state = store.getState();
   const listOpen = state.ui.search || state.ui.sessionPicker || state.ui.picker || currentCompletions(state, context).length > 0;
   if (selectActiveApproval(state) || listOpen || state.ui.focus !== 'chat') return false;
   store.update((s) => scrollChat(s, lines));
-  if (lines > 0 && selectChat(state).hasMore) void controller.loadHistory(state.currentKey, true);
   return true;
 }
 

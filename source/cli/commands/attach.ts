@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { attachOverSsh, GatewayClient, type SshTunnel } from '../../client/index.js';
 import type { CommandRun } from '../command.js';
 import { clientName } from '../client-name.js';
-import { prepareInteractiveEnv } from '../tui-env.js';
+import { importTui, prepareInteractiveEnv } from '../tui-env.js';
 
 const usage = `Usage:
   claw attach user@host[:sshport] [--remote-port N] [--agent ID] [--start] [--ssh-config FILE] [--remote-claw CMD]
@@ -70,7 +70,7 @@ export const run: CommandRun = async ({ argv }) => {
   try {
     await client.connect();
     prepareInteractiveEnv();
-    const { runTui } = await import('../../tui/index.js');
+    const { runTui } = await importTui();
     return await runTui({ client, via, ...(values.agent ? { agentId: values.agent } : {}) });
   } finally {
     client.close();

@@ -1,19 +1,25 @@
-import { statePaths } from '../../config/index.js';
-import { gatewayStatus, GatewayClient } from '../../client/index.js';
-import { startGatewayExplained } from '../start-gateway.js';
+import type { GatewayClient } from '../../client/index.js';
 import type { CommandRun } from '../command.js';
 import { clientName } from '../client-name.js';
-import { describeStatus } from './status.js';
-import { prepareInteractiveEnv } from '../tui-env.js';
+import { importTui, prepareInteractiveEnv } from '../tui-env.js';
 
 /**
  * `claw` with no command: find the local gateway (starting it when needed) and
  * open the TUI on it. Without a terminal (piped output) it prints the status.
  */
 export const run: CommandRun = async () => {
-  const paths = statePaths();
   const interactive = Boolean(process.stdout.isTTY && process.stdin.isTTY);
+  // Before config, client and zod load (imported below, not statically), so
+  // the heap settings apply while they do.
+  if (interactive) prepareInteractiveEnv();
+  const [{ statePaths }, { findLocalGateway, GatewayClient, gatewayStatus }, { startGatewayExplained }] = await Promise.all([
+    import('../../config/index.js'),
+    import('../../client/index.js'),
+    import('../start-gateway.js'),
+  ]);
+  const paths = statePaths();
   if (!interactive) {
+    const { describeStatus } = await import('./status.js');
     const { started } = await startGatewayExplained(paths);
     if (started) process.stdout.write('started the local gateway\n');
     process.stdout.write(describeStatus(await gatewayStatus(paths), paths.root));
@@ -22,10 +28,8 @@ export const run: CommandRun = async () => {
   // Ink and React load only here, so other commands start fast. The frame
   // paints as soon as they have loaded; the gateway is found (or started) and
   // connected meanwhile, and what is typed first waits for the connection.
-  prepareInteractiveEnv();
-  const tui = import('../../tui/index.js');
-  const connected = (async () => {
-    const { gateway } = await startGatewayExplained(paths);
+  const tui = importTui();
+  const open = async (gateway: { url: string; token: string }): Promise<GatewayClient> => {
     const client = new GatewayClient({
       url: gateway.url,
       token: process.env.CLAW_GATEWAY_TOKEN || gateway.token,
@@ -39,12 +43,30 @@ export const run: CommandRun = async () => {
       throw error;
     }
     return client;
+  };
+  const connected = (async () => {
+    // A gateway that is running takes the WebSocket at once: asking /readyz first
+    // would cost a round trip, each of which waits for a module to finish loading.
+    const running = findLocalGateway(paths);
+    if (running) {
+      const client = await open(running).catch(() => undefined);
+      if (client) return client;
+    }
+    return open((await startGatewayExplained(paths)).gateway);
   })();
   // Until runTui takes it over, a failure must not be an unhandled rejection.
-  connected.catch(() => undefined);
+  let ready: GatewayClient | undefined;
+  connected.then(
+    (client) => {
+      ready = client;
+    },
+    () => undefined,
+  );
   const { runTui } = await tui;
   try {
-    return await runTui({ client: connected });
+    // The connection is usually up before Ink has loaded: then the first frame
+    // already shows it (and the snapshot), instead of the frame after it.
+    return await runTui({ client: ready ?? connected });
   } finally {
     (await connected.catch(() => undefined))?.close();
   }

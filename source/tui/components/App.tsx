@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { memo, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { TuiController } from '../controller.js';
 import { currentCompletions, handleKey, handleWheel } from '../keymap.js';
 import { computeLayout, type Column } from '../layout.js';
@@ -11,7 +11,8 @@ import { selectActiveElicitation } from '../store/elicitation.js';
 import { elicitationLines } from '../text/elicitation-lines.js';
 import { type KeyHandler, wheelFilter } from '../wheel.js';
 import { ApprovalPrompt } from './ApprovalPrompt.js';
-import { ChatPane, chatPaneProps } from './ChatPane.js';
+import { type ChatEdge, ChatPane, chatPaneProps } from './ChatPane.js';
+import type { LineCount } from '../store/history-window.js';
 import { ContextPane } from './ContextPane.js';
 import { Footer } from './Footer.js';
 import { Header } from './Header.js';
@@ -100,6 +101,7 @@ export function App({ store, controller, exit, size, editExternally }: AppProps)
   const { cols, rows } = useTerminalSize(size);
   const now = useClock(store.now, selectNeedsClock(state, store.now()));
   const context = { store, controller, exit, ...(editExternally ? { editExternally } : {}) };
+  const onEdge = useCallback((edge: ChatEdge, lines: LineCount) => controller.loadEdge(store.getState().currentKey, edge, lines), [controller, store]);
   const approval = selectActiveApproval(state);
   const promptLines = approval ? approvalLines(approval, cols, now, state.ui.confirmAlways === approval.id, state.approvals.pending.length - 1) : [];
   const guardNote = approval && state.ui.guardedKeys > 0 ? 1 : 0;
@@ -165,6 +167,7 @@ export function App({ store, controller, exit, size, editExternally }: AppProps)
               height={layout.bodyHeight}
               now={chat.progress && chat.log.running ? now : 0}
               notice={state.modelMissing ? NO_MODEL : undefined}
+              onEdge={onEdge}
             />
             {layout.right ? <SideColumn column={layout.right} state={state} now={now} side="right" /> : null}
           </>

@@ -3,10 +3,14 @@ import { memo, useEffect } from 'react';
 import { selectChat } from '../store/selectors.js';
 import type { ChatLog, TuiState, TurnProgress, UiState } from '../store/state.js';
 import type { TuiStore } from '../store/store.js';
-import { chatWindow, scrollToEntry, type Line } from '../text/chat-lines.js';
+import { cachedItemLines, chatWindow, scrollToEntry, type Line } from '../text/chat-lines.js';
+import type { LineCount } from '../store/history-window.js';
 import { progressLine } from '../text/progress.js';
 import { setUi } from '../ui-actions.js';
 import { MarkedText } from './MarkedText.js';
+
+/** Which end of the window in memory the view reached: older history, the gap below a paged-back window, or the bottom past it. */
+export type ChatEdge = 'older' | 'newer' | 'latest';
 
 export interface ChatPaneProps {
   log: ChatLog;
@@ -21,6 +25,8 @@ export interface ChatPaneProps {
   /** The clock, for the progress line only: 0 while no turn runs, so an idle chat is not redrawn every second. */
   now: number;
   notice?: string | undefined;
+  /** The view came within a screen of an end of the window in memory that has more beyond it. */
+  onEdge?: ((edge: ChatEdge, lines: LineCount) => void) | undefined;
 }
 
 /** What the chat pane draws of the state: the current session's log and progress, the scroll and a search jump. */
@@ -39,20 +45,46 @@ export function chatPaneProps(state: TuiState): Pick<ChatPaneProps, 'log' | 'pro
  * change its cost. Memoised on exactly what it draws, so a keystroke or a
  * change in another session leaves it alone.
  */
-export const ChatPane = memo(function ChatPane({ log, progress, anchor, scroll: scrolled, expanded, store, width, height, now, notice }: ChatPaneProps) {
+export const ChatPane = memo(function ChatPane({
+  log,
+  progress,
+  anchor,
+  scroll: scrolled,
+  expanded,
+  store,
+  width,
+  height,
+  now,
+  notice,
+  onEdge,
+}: ChatPaneProps) {
   const textWidth = Math.max(10, width - 1);
   const footer: Line[] = progress && log.running ? [{ text: '' }, progressLine(progress, now, log.streaming !== undefined)] : [];
-  const target = anchor?.pending ? scrollToEntry(log.items, log.streaming?.text, textWidth, height, expanded, anchor.entryId, footer.length) : undefined;
+  const gapAfter = log.newer?.after;
+  const target = anchor?.pending
+    ? scrollToEntry(log.items, log.streaming?.text, textWidth, height, expanded, anchor.entryId, footer.length, gapAfter)
+    : undefined;
   useEffect(() => {
     if (target !== undefined) store.update((s) => (s.ui.anchor ? setUi(s, { scroll: target, anchor: { ...s.ui.anchor, pending: false } }) : s));
   }, [target, store]);
   const scroll = target ?? scrolled;
-  const view = chatWindow(log.items, log.streaming?.text, textWidth, height, scroll, expanded, anchor?.entryId, footer);
+  const view = chatWindow(log.items, log.streaming?.text, textWidth, height, scroll, expanded, anchor?.entryId, footer, gapAfter);
   const topReached = view.above === 0;
-  const clamped = topReached && view.lines.length < height && scroll > 0;
+  // Within a screen of the oldest line in memory, or of the gap below a window
+  // paged far back (or past it, in what arrived live), the page beyond is
+  // fetched; following the bottom (End, a message sent) jumps to the latest.
+  const nearOlder = log.hasMore && scroll > 0 && view.above < height;
+  const nearGap = view.gapBelow === undefined || scroll - view.gapBelow < height;
+  const edge: ChatEdge | undefined = nearOlder ? 'older' : gapAfter === undefined ? undefined : scroll === 0 ? 'latest' : nearGap ? 'newer' : undefined;
   useEffect(() => {
-    if (clamped) store.update((s) => setUi(s, { scroll: Math.max(0, s.ui.scroll - (height - view.lines.length)) }));
-  }, [clamped, height, view.lines.length, store]);
+    if (edge) onEdge?.(edge, (item) => cachedItemLines(item, textWidth, expanded).length);
+  }, [edge, log.items, onEdge, textWidth, expanded]);
+  // Scrolled past the top (Home, or a window that got shorter): back to the first line.
+  const topScroll = Math.max(0, view.total - height);
+  const clamped = topReached && view.lines.length < height && scroll > topScroll;
+  useEffect(() => {
+    if (clamped) store.update((s) => setUi(s, { scroll: Math.min(s.ui.scroll, topScroll) }));
+  }, [clamped, topScroll, store]);
   const banner = scroll > 0 ? `↑ scrolled ${scroll} lines · End/PgDn to follow${topReached && log.hasMore ? ' · loading older…' : ''}` : undefined;
   const top = [banner, notice].filter((x): x is string => x !== undefined);
   const lines = view.lines.slice(Math.min(view.lines.length, top.length));

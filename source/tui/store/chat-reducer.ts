@@ -1,13 +1,12 @@
 import type { AgentEventPayload, ChatEventPayload } from '../../protocol/index.js';
 import { summarizeArgs } from '../text/format.js';
-import { CHAT_WINDOW, emptyChat, type ChatItem, type ChatLog, type TuiState } from './state.js';
+import { keepNewest } from './history-window.js';
+import { emptyChat, type ChatItem, type ChatLog, type TuiState } from './state.js';
 
 /** Appends items keeping only the newest CHAT_WINDOW; older ones stay pageable. */
 export function appendItems(log: ChatLog, items: ChatItem[]): ChatLog {
   if (items.length === 0) return log;
-  const all = log.items.concat(items);
-  if (all.length <= CHAT_WINDOW) return { ...log, items: all };
-  return { ...log, items: all.slice(all.length - CHAT_WINDOW), hasMore: true };
+  return keepNewest({ ...log, items: log.items.concat(items) });
 }
 
 export function updateChat(state: TuiState, key: string, update: (log: ChatLog) => ChatLog): TuiState {

@@ -1,4 +1,5 @@
-import { CHAT_WINDOW, type ChatItem, type ChatLog } from './state.js';
+import { keepNewest } from './history-window.js';
+import type { ChatItem, ChatLog } from './state.js';
 
 /** Chat id of a session-reset notice; the reset clears the chat, echo included. */
 export const RESET_NOTICE_PREFIX = 'reset:';
@@ -14,13 +15,9 @@ export function placeAnswer(log: ChatLog, echoId: string, item: ChatItem): ChatL
   const at = log.items.findIndex((i) => i.id === echoId);
   if (at < 0) {
     if (log.items[0]?.id.startsWith(RESET_NOTICE_PREFIX)) return log;
-    return trim({ ...log, items: [...log.items, item] });
+    return keepNewest({ ...log, items: [...log.items, item] });
   }
   let end = at + 1;
   while (end < log.items.length && log.items[end]!.id.startsWith(`${echoId}:`)) end++;
-  return trim({ ...log, items: [...log.items.slice(0, end), { ...item, id: `${echoId}:${item.id}` }, ...log.items.slice(end)] });
-}
-
-function trim(log: ChatLog): ChatLog {
-  return log.items.length <= CHAT_WINDOW ? log : { ...log, items: log.items.slice(log.items.length - CHAT_WINDOW), hasMore: true };
+  return keepNewest({ ...log, items: [...log.items.slice(0, end), { ...item, id: `${echoId}:${item.id}` }, ...log.items.slice(end)] });
 }

@@ -1,7 +1,7 @@
 import { runNotice, type TranscriptEntry, type UserMessageEntry } from '../../protocol/index.js';
 import { userItemId } from './live-reducers.js';
 import type { ChatItem, ChatLog } from './state.js';
-import { CHAT_WINDOW } from './state.js';
+import { keepNewest } from './history-window.js';
 
 /** Turns transcript entries (oldest first) into chat items; tool results fill their call's card. */
 export function entriesToItems(entries: readonly TranscriptEntry[]): ChatItem[] {
@@ -74,13 +74,13 @@ function argsLine(args: Record<string, unknown>): string {
   return typeof command === 'string' ? command.replace(/\s+/g, ' ') : JSON.stringify(args);
 }
 
-/** Puts an older page in front of the window, still bounded (the newest items win). */
+/** Puts the newest page in front of what arrived live while it loaded, still bounded (the newest items win). */
 export function prependHistory(log: ChatLog, older: ChatItem[], hasMore: boolean): ChatLog {
   const seen = new Set(log.items.flatMap((item) => (item.entryId ? [item.id, item.entryId] : [item.id])));
   const fresh = older.filter((item) => !seen.has(item.id) && !(item.kind === 'assistant' && item.entryId && seen.has(item.entryId)));
   const items = fresh.concat(log.items);
   const first = fresh.find((item) => item.entryId) ?? log.items.find((item) => item.entryId);
-  const base: ChatLog = { ...log, items: items.length > CHAT_WINDOW * 2 ? items.slice(0, CHAT_WINDOW * 2) : items, hasMore };
+  const base: ChatLog = { ...log, items, hasMore };
   if (first?.entryId) base.oldestEntryId = first.entryId;
-  return base;
+  return keepNewest(base);
 }

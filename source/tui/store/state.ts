@@ -32,6 +32,14 @@ export interface ChatLog {
   /** True when the gateway holds entries older than items[0]. */
   hasMore: boolean;
   oldestEntryId?: string;
+  /**
+   * Present when transcript entries newer than the paged part of the window are
+   * not in memory (it was cut while paging back): `after` is the id of the last
+   * paged item, where the gap is; items after it arrived live. `before` holds,
+   * nearest first, the entry ids that end each page to fetch on the way down;
+   * past the last one the newest page closes the gap.
+   */
+  newer?: { after: string; before: string[] };
   /** The reply being streamed, kept apart so a delta never copies the item list. */
   streaming?: { runId: string; text: string };
   runId?: string;

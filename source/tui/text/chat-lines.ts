@@ -70,9 +70,16 @@ export function cachedItemLines(item: ChatItem, width: number, expanded: boolean
 
 export interface ChatWindow {
   lines: Line[];
-  /** Lines above the window that exist in memory; 0 means the top is reached. */
+  /** Lines above the window that exist in memory, counted up to a screen; 0 means the top is reached. */
   above: number;
+  /** Rows below the gap marker (see ChatLog.newer), when the walk reached it. */
+  gapBelow?: number;
+  /** Rows walked back from the bottom: all of them once the top is reached. */
+  total: number;
 }
+
+/** Drawn where entries newer than the paged-back window are not in memory. */
+export const GAP_LINE: Line = { text: '  ⋯ newer messages load as you scroll down (End jumps to the latest) ⋯', color: 'gray', dim: true };
 
 /**
  * The `height` lines ending `scroll` lines above the bottom. Walks back from the
@@ -87,8 +94,10 @@ export function chatWindow(
   expanded: boolean,
   markedEntryId?: string,
   footer: readonly Line[] = [],
+  gapAfter?: string,
 ): ChatWindow {
-  const need = height + scroll;
+  // A screen more than is drawn, so `above` says whether a screen of margin is left.
+  const need = 2 * height + scroll;
   const tail: Line[][] = [];
   let count = 0;
   if (footer.length > 0) {
@@ -101,8 +110,14 @@ export function chatWindow(
     count += lines.length;
   }
   let index = items.length - 1;
+  let gapBelow: number | undefined;
   for (; index >= 0 && count < need; index--) {
     const item = items[index]!;
+    if (item.id === gapAfter) {
+      gapBelow = count;
+      tail.push([GAP_LINE]);
+      count += 1;
+    }
     const cached = cachedItemLines(item, width, expanded);
     const lines =
       markedEntryId !== undefined && item.entryId === markedEntryId ? cached.map((line) => (line.text === '' ? line : { ...line, marked: true })) : cached;
@@ -113,7 +128,7 @@ export function chatWindow(
   for (let i = tail.length - 1; i >= 0; i--) for (const line of tail[i]!) flat.push(line);
   const end = Math.max(0, flat.length - scroll);
   const start = Math.max(0, end - height);
-  return { lines: flat.slice(start, end), above: start + (index >= 0 ? 1 : 0) };
+  return { lines: flat.slice(start, end), above: start + (index >= 0 ? 1 : 0), total: flat.length, ...(gapBelow !== undefined ? { gapBelow } : {}) };
 }
 
 /**
@@ -129,10 +144,12 @@ export function scrollToEntry(
   expanded: boolean,
   entryId: string,
   footerLines = 0,
+  gapAfter?: string,
 ): number | undefined {
   let below = footerLines + (streaming ? 1 + wrapText(`${streaming}▍`, width - 2).length : 0);
   for (let index = items.length - 1; index >= 0; index--) {
     const item = items[index]!;
+    if (item.id === gapAfter) below += 1;
     below += cachedItemLines(item, width, expanded).length;
     const previous = items[index - 1];
     if (item.entryId === entryId && previous?.entryId !== entryId) return Math.max(0, below - height + 2);
