@@ -1,13 +1,17 @@
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { errorCodes, type ErrorShape } from './claw-error.js';
 
-export const errorShape = z.object({
-  code: z.enum(errorCodes),
-  message: z.string(),
-  retryable: z.boolean(),
-  retryAfterMs: z.number().int().min(0).optional(),
-  details: z.unknown().optional(),
-}) satisfies z.ZodType<ErrorShape>;
+export const errorShape = lazySchema(
+  () =>
+    z.object({
+      code: z.enum(errorCodes),
+      message: z.string(),
+      retryable: z.boolean(),
+      retryAfterMs: z.number().int().min(0).optional(),
+      details: z.unknown().optional(),
+    }) satisfies z.ZodType<ErrorShape>,
+);
 
 /** WebSocket close codes the gateway uses, with the reason text always set. */
 export const closeCodes = {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { errorShape } from './errors.js';
 
 /** Largest frame accepted before `connect` succeeds. */
@@ -8,34 +9,40 @@ export const MAX_FRAME_BYTES = 25 * 1024 * 1024;
 /** Time a new socket has to send `connect`. */
 export const CONNECT_TIMEOUT_MS = 10_000;
 
-export const requestFrame = z.strictObject({
-  type: z.literal('req'),
-  id: z.string().min(1).max(128),
-  method: z.string().min(1).max(128),
-  params: z.unknown().optional(),
-});
+export const requestFrame = lazySchema(() =>
+  z.strictObject({
+    type: z.literal('req'),
+    id: z.string().min(1).max(128),
+    method: z.string().min(1).max(128),
+    params: z.unknown().optional(),
+  }),
+);
 export type RequestFrame = z.infer<typeof requestFrame>;
 
-export const responseFrame = z.discriminatedUnion('ok', [
-  z.strictObject({ type: z.literal('res'), id: z.string(), ok: z.literal(true), payload: z.unknown() }),
-  z.strictObject({ type: z.literal('res'), id: z.string(), ok: z.literal(false), error: errorShape }),
-]);
+export const responseFrame = lazySchema(() =>
+  z.discriminatedUnion('ok', [
+    z.strictObject({ type: z.literal('res'), id: z.string(), ok: z.literal(true), payload: z.unknown() }),
+    z.strictObject({ type: z.literal('res'), id: z.string(), ok: z.literal(false), error: errorShape }),
+  ]),
+);
 export type ResponseFrame = z.infer<typeof responseFrame>;
 
-export const eventFrame = z.strictObject({
-  type: z.literal('event'),
-  event: z.string(),
-  payload: z.unknown(),
-  seq: z.number().int().min(0),
-});
+export const eventFrame = lazySchema(() =>
+  z.strictObject({
+    type: z.literal('event'),
+    event: z.string(),
+    payload: z.unknown(),
+    seq: z.number().int().min(0),
+  }),
+);
 export type EventFrame = z.infer<typeof eventFrame>;
 
-export const serverFrame = z.union([responseFrame, eventFrame]);
+export const serverFrame = lazySchema(() => z.union([responseFrame, eventFrame]));
 export type ServerFrame = z.infer<typeof serverFrame>;
 
 export const scopes = ['read', 'write', 'admin', 'approvals'] as const;
 export type Scope = (typeof scopes)[number];
-export const scope = z.enum(scopes);
+export const scope = lazySchema(() => z.enum(scopes));
 
 /**
  * `admin` implies `write`, which implies `read`. `approvals` is granted only

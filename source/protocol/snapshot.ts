@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { contextPayload, lanesPayload, subagentNode } from './events/runtime.js';
 import { approvalRecord } from './methods/approvals.js';
 import { channelStatus } from './methods/channels.js';
@@ -12,21 +13,23 @@ import { scheduleOverview } from './methods/schedule.js';
  * (`events.snapshot`). Every key is optional: a gateway built without a
  * subsystem leaves its key out, and a client applies each key on its own.
  */
-export const gatewaySnapshot = z.strictObject({
-  sessions: z.array(sessionSummary).optional(),
-  lanes: lanesPayload.optional(),
-  approvals: z.array(approvalRecord).optional(),
-  /** The latest context report of each listed session, so a new client shows real numbers at once. */
-  context: z.array(contextPayload).optional(),
-  subagents: z.strictObject({ nodes: z.array(subagentNode) }).optional(),
-  config: configStatus.optional(),
-  /** MCP server questions waiting for the operator. */
-  mcpElicitations: z.array(mcpElicitationRecord).optional(),
-  presence: z.array(presenceEntry).optional(),
-  health: healthPayload.optional(),
-  /** Cron jobs (with their next runs), heartbeat state and schedule notices. */
-  schedule: scheduleOverview.optional(),
-  /** Chat channel accounts with their state (running, reconnecting, error with the reason). */
-  channels: z.array(channelStatus).optional(),
-});
+export const gatewaySnapshot = lazySchema(() =>
+  z.strictObject({
+    sessions: z.array(sessionSummary).optional(),
+    lanes: lanesPayload.optional(),
+    approvals: z.array(approvalRecord).optional(),
+    /** The latest context report of each listed session, so a new client shows real numbers at once. */
+    context: z.array(contextPayload).optional(),
+    subagents: z.strictObject({ nodes: z.array(subagentNode) }).optional(),
+    config: configStatus.optional(),
+    /** MCP server questions waiting for the operator. */
+    mcpElicitations: z.array(mcpElicitationRecord).optional(),
+    presence: z.array(presenceEntry).optional(),
+    health: healthPayload.optional(),
+    /** Cron jobs (with their next runs), heartbeat state and schedule notices. */
+    schedule: scheduleOverview.optional(),
+    /** Chat channel accounts with their state (running, reconnecting, error with the reason). */
+    channels: z.array(channelStatus).optional(),
+  }),
+);
 export type GatewaySnapshot = z.infer<typeof gatewaySnapshot>;

@@ -1,15 +1,18 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema.js';
 import { defineEvent } from '../define.js';
 
-export const skillsChangedPayload = z.strictObject({
-  agentId: z.string(),
-  /** Bumps with every new snapshot of the agent's skills. */
-  generation: z.number().int(),
-  /** One line per skill that was added, removed or changed status. */
-  changes: z.array(z.string()),
-  /** What a client shows once: e.g. "skills: pdf-tools added (ready); notes broken: …". */
-  notice: z.string(),
-});
+export const skillsChangedPayload = lazySchema(() =>
+  z.strictObject({
+    agentId: z.string(),
+    /** Bumps with every new snapshot of the agent's skills. */
+    generation: z.number().int(),
+    /** One line per skill that was added, removed or changed status. */
+    changes: z.array(z.string()),
+    /** What a client shows once: e.g. "skills: pdf-tools added (ready); notes broken: …". */
+    notice: z.string(),
+  }),
+);
 
 export const skillsEvents = {
   'skills.changed': defineEvent({

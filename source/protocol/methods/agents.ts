@@ -1,20 +1,23 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema.js';
 import { defineMethod } from '../define.js';
 
-const agentId = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'an agent id: lowercase letters, digits, - and _ (at most 64)');
+const agentId = lazySchema(() => z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'an agent id: lowercase letters, digits, - and _ (at most 64)'));
 
-export const agentInfo = z.strictObject({
-  id: z.string(),
-  name: z.string().optional(),
-  /** Answers what no binding claims. */
-  default: z.boolean(),
-  /** The resolved workspace folder. */
-  workspace: z.string(),
-  model: z.string().optional(),
-  /** How many bindings route to this agent. */
-  bindings: z.number().int().min(0),
-  sessions: z.number().int().min(0),
-});
+export const agentInfo = lazySchema(() =>
+  z.strictObject({
+    id: z.string(),
+    name: z.string().optional(),
+    /** Answers what no binding claims. */
+    default: z.boolean(),
+    /** The resolved workspace folder. */
+    workspace: z.string(),
+    model: z.string().optional(),
+    /** How many bindings route to this agent. */
+    bindings: z.number().int().min(0),
+    sessions: z.number().int().min(0),
+  }),
+);
 export type AgentInfo = z.infer<typeof agentInfo>;
 
 export const agentMethods = {

@@ -1,27 +1,30 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema.js';
 import { defineMethod } from '../define.js';
 
-export const approvalDecision = z.enum(['once', 'session', 'always', 'deny']);
+export const approvalDecision = lazySchema(() => z.enum(['once', 'session', 'always', 'deny']));
 
-export const approvalRecord = z.strictObject({
-  id: z.string(),
-  kind: z.enum(['exec', 'mcp', 'acp']),
-  agentId: z.string(),
-  sessionKey: z.string(),
-  /** The exact text that will run if approved; never truncated. */
-  command: z.string(),
-  /** The parsed plan (argv of each part) that will run. */
-  plan: z.unknown().optional(),
-  cwd: z.string(),
-  envKeys: z.array(z.string()),
-  reason: z.string(),
-  createdAt: z.number(),
-  expiresAt: z.number(),
-  status: z.enum(['pending', 'approved', 'denied', 'expired']),
-  decision: approvalDecision.optional(),
-  resolvedBy: z.string().optional(),
-  resolvedAt: z.number().optional(),
-});
+export const approvalRecord = lazySchema(() =>
+  z.strictObject({
+    id: z.string(),
+    kind: z.enum(['exec', 'mcp', 'acp']),
+    agentId: z.string(),
+    sessionKey: z.string(),
+    /** The exact text that will run if approved; never truncated. */
+    command: z.string(),
+    /** The parsed plan (argv of each part) that will run. */
+    plan: z.unknown().optional(),
+    cwd: z.string(),
+    envKeys: z.array(z.string()),
+    reason: z.string(),
+    createdAt: z.number(),
+    expiresAt: z.number(),
+    status: z.enum(['pending', 'approved', 'denied', 'expired']),
+    decision: approvalDecision.optional(),
+    resolvedBy: z.string().optional(),
+    resolvedAt: z.number().optional(),
+  }),
+);
 export type ApprovalRecord = z.infer<typeof approvalRecord>;
 
 export const approvalMethods = {

@@ -1,40 +1,47 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema.js';
 import { defineMethod } from '../define.js';
 
-export const channelStatus = z.strictObject({
-  channel: z.string(),
-  accountId: z.string(),
-  state: z.enum(['starting', 'running', 'reconnecting', 'error', 'stopped']),
-  reason: z.string().optional(),
-  identity: z.string().optional(),
-  lastInboundAt: z.number().optional(),
-  lastOutboundAt: z.number().optional(),
-  reconnectAttempts: z.number().int(),
-});
+export const channelStatus = lazySchema(() =>
+  z.strictObject({
+    channel: z.string(),
+    accountId: z.string(),
+    state: z.enum(['starting', 'running', 'reconnecting', 'error', 'stopped']),
+    reason: z.string().optional(),
+    identity: z.string().optional(),
+    lastInboundAt: z.number().optional(),
+    lastOutboundAt: z.number().optional(),
+    reconnectAttempts: z.number().int(),
+  }),
+);
 export type ChannelStatusInfo = z.infer<typeof channelStatus>;
 
-export const pendingPairing = z.strictObject({
-  code: z.string(),
-  channel: z.string(),
-  accountId: z.string(),
-  senderId: z.string(),
-  senderName: z.string().optional(),
-  chatId: z.string(),
-  createdAt: z.number(),
-  expiresAt: z.number(),
-});
+export const pendingPairing = lazySchema(() =>
+  z.strictObject({
+    code: z.string(),
+    channel: z.string(),
+    accountId: z.string(),
+    senderId: z.string(),
+    senderName: z.string().optional(),
+    chatId: z.string(),
+    createdAt: z.number(),
+    expiresAt: z.number(),
+  }),
+);
 
-export const approvedSender = z.strictObject({
-  channel: z.string(),
-  accountId: z.string(),
-  senderId: z.string(),
-  senderName: z.string().optional(),
-  chatId: z.string(),
-  approvedAt: z.number(),
-  owner: z.boolean(),
-});
+export const approvedSender = lazySchema(() =>
+  z.strictObject({
+    channel: z.string(),
+    accountId: z.string(),
+    senderId: z.string(),
+    senderName: z.string().optional(),
+    chatId: z.string(),
+    approvedAt: z.number(),
+    owner: z.boolean(),
+  }),
+);
 
-const pairingCode = z.strictObject({ code: z.string().min(1).max(32), idempotencyKey: z.string().max(128).optional() });
+const pairingCode = lazySchema(() => z.strictObject({ code: z.string().min(1).max(32), idempotencyKey: z.string().max(128).optional() }));
 
 export const channelMethods = {
   'channels.status': defineMethod({

@@ -1,23 +1,28 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema.js';
 import { defineMethod } from '../define.js';
 
 /** A command's argument, so clients build completion and pickers from data. */
-export const commandArgument = z.strictObject({
-  name: z.string(),
-  required: z.boolean(),
-  /** The values the gateway accepts now (models, thinking levels, …); absent for free text. */
-  values: z.array(z.strictObject({ value: z.string(), description: z.string().optional() })).optional(),
-});
+export const commandArgument = lazySchema(() =>
+  z.strictObject({
+    name: z.string(),
+    required: z.boolean(),
+    /** The values the gateway accepts now (models, thinking levels, …); absent for free text. */
+    values: z.array(z.strictObject({ value: z.string(), description: z.string().optional() })).optional(),
+  }),
+);
 export type CommandArgument = z.infer<typeof commandArgument>;
 
-export const commandInfo = z.strictObject({
-  name: z.string(),
-  aliases: z.array(z.string()),
-  /** The synopsis of the arguments, e.g. `[provider/model | default]`. */
-  args: z.string(),
-  description: z.string(),
-  arguments: z.array(commandArgument).optional(),
-});
+export const commandInfo = lazySchema(() =>
+  z.strictObject({
+    name: z.string(),
+    aliases: z.array(z.string()),
+    /** The synopsis of the arguments, e.g. `[provider/model | default]`. */
+    args: z.string(),
+    description: z.string(),
+    arguments: z.array(commandArgument).optional(),
+  }),
+);
 export type CommandInfo = z.infer<typeof commandInfo>;
 
 export const commandMethods = {

@@ -1,27 +1,30 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema.js';
 import { defineMethod } from '../define.js';
 import { configStatus, healthPayload, presenceEntry } from '../gateway-state.js';
 import { gatewaySnapshot } from '../snapshot.js';
 import { scheduleOverview } from './schedule.js';
 
-export const statusPayload = z.strictObject({
-  version: z.string(),
-  pid: z.number().int(),
-  uptimeMs: z.number(),
-  host: z.string(),
-  bind: z.string(),
-  port: z.number().int(),
-  stateDir: z.string(),
-  clients: z.array(presenceEntry),
-  epoch: z.string(),
-  seq: z.number().int(),
-  /** The service manager running the gateway, if any. */
-  supervisor: z.enum(['systemd', 'launchd', 'none']),
-  /** Absent when the gateway runs without the core services (tests of the transport alone). */
-  config: configStatus.optional(),
-  /** Next cron and heartbeat runs and the schedule's notices (a spent budget, a disabled job). */
-  schedule: scheduleOverview.optional(),
-});
+export const statusPayload = lazySchema(() =>
+  z.strictObject({
+    version: z.string(),
+    pid: z.number().int(),
+    uptimeMs: z.number(),
+    host: z.string(),
+    bind: z.string(),
+    port: z.number().int(),
+    stateDir: z.string(),
+    clients: z.array(presenceEntry),
+    epoch: z.string(),
+    seq: z.number().int(),
+    /** The service manager running the gateway, if any. */
+    supervisor: z.enum(['systemd', 'launchd', 'none']),
+    /** Absent when the gateway runs without the core services (tests of the transport alone). */
+    config: configStatus.optional(),
+    /** Next cron and heartbeat runs and the schedule's notices (a spent budget, a disabled job). */
+    schedule: scheduleOverview.optional(),
+  }),
+);
 export type StatusPayload = z.infer<typeof statusPayload>;
 
 export const gatewayMethods = {

@@ -1,24 +1,27 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema.js';
 import { defineMethod } from '../define.js';
 
-export const hookInfo = z.strictObject({
-  name: z.string(),
-  description: z.string(),
-  source: z.enum(['workspace', 'user', 'bundled']),
-  dir: z.string(),
-  events: z.array(z.string()),
-  handler: z.enum(['module', 'command']),
-  enabled: z.boolean(),
-  /** Why an enabled hook does not run here (missing bin, env, wrong OS); empty when it runs. */
-  unmet: z.array(z.string()),
-  runs: z.number().int(),
-  failures: z.number().int(),
-  lastError: z.strictObject({ at: z.number(), event: z.string(), message: z.string() }).optional(),
-});
+export const hookInfo = lazySchema(() =>
+  z.strictObject({
+    name: z.string(),
+    description: z.string(),
+    source: z.enum(['workspace', 'user', 'bundled']),
+    dir: z.string(),
+    events: z.array(z.string()),
+    handler: z.enum(['module', 'command']),
+    enabled: z.boolean(),
+    /** Why an enabled hook does not run here (missing bin, env, wrong OS); empty when it runs. */
+    unmet: z.array(z.string()),
+    runs: z.number().int(),
+    failures: z.number().int(),
+    lastError: z.strictObject({ at: z.number(), event: z.string(), message: z.string() }).optional(),
+  }),
+);
 export type HookInfo = z.infer<typeof hookInfo>;
 
-export const hookProblem = z.strictObject({ dir: z.string(), source: z.enum(['workspace', 'user', 'bundled']), error: z.string() });
-export const hookShadow = z.strictObject({ name: z.string(), dir: z.string(), by: z.string() });
+export const hookProblem = lazySchema(() => z.strictObject({ dir: z.string(), source: z.enum(['workspace', 'user', 'bundled']), error: z.string() }));
+export const hookShadow = lazySchema(() => z.strictObject({ name: z.string(), dir: z.string(), by: z.string() }));
 
 export const hookMethods = {
   'hooks.list': defineMethod({

@@ -1,24 +1,31 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema.js';
 import { defineMethod } from '../define.js';
 
 /** A question an MCP server asks the operator (elicitation, form mode). */
-export const mcpElicitationRecord = z.strictObject({
-  id: z.string(),
-  server: z.string(),
-  message: z.string(),
-  /** Flat JSON Schema: `properties` of string / number / integer / boolean / enum fields, and `required`. */
-  schema: z
-    .strictObject({ type: z.literal('object'), properties: z.record(z.string(), z.record(z.string(), z.unknown())), required: z.array(z.string()).optional() })
-    .loose(),
-  createdAt: z.number(),
-  /** Declined automatically after this. */
-  expiresAt: z.number(),
-  status: z.enum(['pending', 'accepted', 'declined', 'cancelled', 'expired']),
-  resolvedBy: z.string().optional(),
-});
+export const mcpElicitationRecord = lazySchema(() =>
+  z.strictObject({
+    id: z.string(),
+    server: z.string(),
+    message: z.string(),
+    /** Flat JSON Schema: `properties` of string / number / integer / boolean / enum fields, and `required`. */
+    schema: z
+      .strictObject({
+        type: z.literal('object'),
+        properties: z.record(z.string(), z.record(z.string(), z.unknown())),
+        required: z.array(z.string()).optional(),
+      })
+      .loose(),
+    createdAt: z.number(),
+    /** Declined automatically after this. */
+    expiresAt: z.number(),
+    status: z.enum(['pending', 'accepted', 'declined', 'cancelled', 'expired']),
+    resolvedBy: z.string().optional(),
+  }),
+);
 export type McpElicitationRecord = z.infer<typeof mcpElicitationRecord>;
 
-export const mcpElicitationAnswer = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]));
+export const mcpElicitationAnswer = lazySchema(() => z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])));
 
 export const mcpElicitationMethods = {
   'mcp.elicitation.list': defineMethod({

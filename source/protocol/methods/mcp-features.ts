@@ -1,36 +1,43 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema.js';
 import { defineMethod } from '../define.js';
 
-export const mcpStderrLine = z.strictObject({ at: z.number(), text: z.string(), marker: z.boolean().optional() });
+export const mcpStderrLine = lazySchema(() => z.strictObject({ at: z.number(), text: z.string(), marker: z.boolean().optional() }));
 
-export const mcpPromptCommand = z.strictObject({
-  /** Slash command name without the slash: `mcp__<server>__<prompt>`. */
-  command: z.string(),
-  server: z.string(),
-  prompt: z.string(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  arguments: z.array(z.strictObject({ name: z.string(), description: z.string().optional(), required: z.boolean() })),
-});
+export const mcpPromptCommand = lazySchema(() =>
+  z.strictObject({
+    /** Slash command name without the slash: `mcp__<server>__<prompt>`. */
+    command: z.string(),
+    server: z.string(),
+    prompt: z.string(),
+    title: z.string().optional(),
+    description: z.string().optional(),
+    arguments: z.array(z.strictObject({ name: z.string(), description: z.string().optional(), required: z.boolean() })),
+  }),
+);
 export type McpPromptCommandInfo = z.infer<typeof mcpPromptCommand>;
 
-export const mcpResourceInfo = z.strictObject({
-  server: z.string(),
-  uri: z.string(),
-  name: z.string(),
-  title: z.string().optional(),
-  mimeType: z.string().optional(),
-  description: z.string().optional(),
-});
-export const mcpResourceTemplateInfo = z.strictObject({
-  server: z.string(),
-  uriTemplate: z.string(),
-  name: z.string(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-});
+export const mcpResourceInfo = lazySchema(() =>
+  z.strictObject({
+    server: z.string(),
+    uri: z.string(),
+    name: z.string(),
+    title: z.string().optional(),
+    mimeType: z.string().optional(),
+    description: z.string().optional(),
+  }),
+);
+export const mcpResourceTemplateInfo = lazySchema(() =>
+  z.strictObject({
+    server: z.string(),
+    uriTemplate: z.string(),
+    name: z.string(),
+    title: z.string().optional(),
+    description: z.string().optional(),
+  }),
+);
 
-const serverParam = z.string().min(1);
+const serverParam = lazySchema(() => z.string().min(1));
 
 /** What the TUI and CLI reach of MCP beyond the server list: logs, prompts (slash commands) and resources (`@server:uri`). */
 export const mcpFeatureMethods = {

@@ -1,29 +1,32 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema.js';
 import { defineMethod } from '../define.js';
 
-export const mcpServerInfo = z.strictObject({
-  name: z.string(),
-  transport: z.enum(['stdio', 'http', 'sse']),
-  /** Command line or URL. */
-  target: z.string(),
-  trust: z.enum(['ask', 'allow']),
-  state: z.enum(['connecting', 'ready', 'error', 'disabled']),
-  toolCount: z.number().int(),
-  /** Registered names, `mcp__<server>__<tool>`. */
-  tools: z.array(z.string()),
-  lastError: z.string().optional(),
-  lastErrorAt: z.number().optional(),
-  connectedAt: z.number().optional(),
-  /** When the next reconnect attempt is due (state `error`). */
-  nextRetryAt: z.number().optional(),
-  /** The server's last stderr line (stdio); `mcp.logs` has the rest. */
-  lastStderr: z.string().optional(),
-  /** Tools the server offers that claw does not, with why (e.g. task-only tools). */
-  skippedTools: z.array(z.strictObject({ name: z.string(), reason: z.string() })).optional(),
-  promptCount: z.number().int().optional(),
-  resourceCount: z.number().int().optional(),
-  resourceTemplateCount: z.number().int().optional(),
-});
+export const mcpServerInfo = lazySchema(() =>
+  z.strictObject({
+    name: z.string(),
+    transport: z.enum(['stdio', 'http', 'sse']),
+    /** Command line or URL. */
+    target: z.string(),
+    trust: z.enum(['ask', 'allow']),
+    state: z.enum(['connecting', 'ready', 'error', 'disabled']),
+    toolCount: z.number().int(),
+    /** Registered names, `mcp__<server>__<tool>`. */
+    tools: z.array(z.string()),
+    lastError: z.string().optional(),
+    lastErrorAt: z.number().optional(),
+    connectedAt: z.number().optional(),
+    /** When the next reconnect attempt is due (state `error`). */
+    nextRetryAt: z.number().optional(),
+    /** The server's last stderr line (stdio); `mcp.logs` has the rest. */
+    lastStderr: z.string().optional(),
+    /** Tools the server offers that claw does not, with why (e.g. task-only tools). */
+    skippedTools: z.array(z.strictObject({ name: z.string(), reason: z.string() })).optional(),
+    promptCount: z.number().int().optional(),
+    resourceCount: z.number().int().optional(),
+    resourceTemplateCount: z.number().int().optional(),
+  }),
+);
 export type McpServerInfo = z.infer<typeof mcpServerInfo>;
 
 export const mcpMethods = {

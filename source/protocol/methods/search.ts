@@ -1,20 +1,23 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema.js';
 import { defineMethod } from '../define.js';
 
-export const searchHit = z.strictObject({
-  sessionKey: z.string(),
-  sessionId: z.string(),
-  /** The transcript entry the text is from, for `sessions.history` paging and the jump. */
-  entryId: z.string(),
-  role: z.enum(['user', 'assistant']),
-  timestamp: z.number(),
-  /** A window of the message around the first match, on one line. */
-  snippet: z.string(),
-  /** [start, end) UTF-16 ranges of matches inside `snippet`. */
-  highlights: z.array(z.tuple([z.number().int().min(0), z.number().int().min(0)])),
-  /** Higher is better; only meaningful within one reply. */
-  score: z.number(),
-});
+export const searchHit = lazySchema(() =>
+  z.strictObject({
+    sessionKey: z.string(),
+    sessionId: z.string(),
+    /** The transcript entry the text is from, for `sessions.history` paging and the jump. */
+    entryId: z.string(),
+    role: z.enum(['user', 'assistant']),
+    timestamp: z.number(),
+    /** A window of the message around the first match, on one line. */
+    snippet: z.string(),
+    /** [start, end) UTF-16 ranges of matches inside `snippet`. */
+    highlights: z.array(z.tuple([z.number().int().min(0), z.number().int().min(0)])),
+    /** Higher is better; only meaningful within one reply. */
+    score: z.number(),
+  }),
+);
 export type SearchHit = z.infer<typeof searchHit>;
 
 export const searchMethods = {

@@ -1,62 +1,69 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema.js';
 import { defineMethod } from '../define.js';
 import { transcriptEntry } from '../transcript.js';
 
-export const queueModeName = z.enum(['steer', 'followup', 'collect', 'interrupt']);
-export const thinkingLevelName = z.enum(['off', 'minimal', 'low', 'medium', 'high']);
-export const sessionKind = z.enum(['main', 'direct', 'group', 'cron', 'hook', 'subagent']);
+export const queueModeName = lazySchema(() => z.enum(['steer', 'followup', 'collect', 'interrupt']));
+export const thinkingLevelName = lazySchema(() => z.enum(['off', 'minimal', 'low', 'medium', 'high']));
+export const sessionKind = lazySchema(() => z.enum(['main', 'direct', 'group', 'cron', 'hook', 'subagent']));
 export type SessionKind = z.infer<typeof sessionKind>;
 
-export const sessionPeer = z.strictObject({
-  kind: z.enum(['direct', 'group']),
-  id: z.string(),
-  /** The person's name in a direct chat, the group's title in a group. */
-  name: z.string().optional(),
-  /** A forum topic of the group. */
-  threadId: z.string().optional(),
-});
+export const sessionPeer = lazySchema(() =>
+  z.strictObject({
+    kind: z.enum(['direct', 'group']),
+    id: z.string(),
+    /** The person's name in a direct chat, the group's title in a group. */
+    name: z.string().optional(),
+    /** A forum topic of the group. */
+    threadId: z.string().optional(),
+  }),
+);
 export type SessionPeer = z.infer<typeof sessionPeer>;
 
-export const sessionSummary = z.strictObject({
-  key: z.string(),
-  agentId: z.string(),
-  sessionId: z.string(),
-  kind: sessionKind,
-  createdAt: z.number(),
-  updatedAt: z.number(),
-  label: z.string().optional(),
-  model: z.string().optional(),
-  thinking: thinkingLevelName.optional(),
-  queueMode: queueModeName.optional(),
-  tokens: z.strictObject({
-    input: z.number().int().min(0),
-    output: z.number().int().min(0),
-    /** Tokens in the context window after the last turn. */
-    context: z.number().int().min(0),
+export const sessionSummary = lazySchema(() =>
+  z.strictObject({
+    key: z.string(),
+    agentId: z.string(),
+    sessionId: z.string(),
+    kind: sessionKind,
+    createdAt: z.number(),
+    updatedAt: z.number(),
+    label: z.string().optional(),
+    model: z.string().optional(),
+    thinking: thinkingLevelName.optional(),
+    queueMode: queueModeName.optional(),
+    tokens: z.strictObject({
+      input: z.number().int().min(0),
+      output: z.number().int().min(0),
+      /** Tokens in the context window after the last turn. */
+      context: z.number().int().min(0),
+    }),
+    costUsd: z.number().min(0),
+    compactionCount: z.number().int().min(0),
+    lastChannel: z.string().optional(),
+    /** The chat a channel session talks to, from its latest inbound message (the TUI shows `telegram · Ada`). */
+    peer: sessionPeer.optional(),
+    spawnedBy: z.string().optional(),
+    spawnDepth: z.number().int().min(0).optional(),
+    /** Live lane state, filled by the gateway. */
+    running: z.boolean(),
+    queued: z.number().int().min(0),
   }),
-  costUsd: z.number().min(0),
-  compactionCount: z.number().int().min(0),
-  lastChannel: z.string().optional(),
-  /** The chat a channel session talks to, from its latest inbound message (the TUI shows `telegram · Ada`). */
-  peer: sessionPeer.optional(),
-  spawnedBy: z.string().optional(),
-  spawnDepth: z.number().int().min(0).optional(),
-  /** Live lane state, filled by the gateway. */
-  running: z.boolean(),
-  queued: z.number().int().min(0),
-});
+);
 export type SessionSummary = z.infer<typeof sessionSummary>;
 
-const sessionKeyParam = z.string().min(1).max(512);
-const idempotencyKey = z.string().min(1).max(128).optional();
-const sessionResult = z.strictObject({ session: sessionSummary });
+const sessionKeyParam = lazySchema(() => z.string().min(1).max(512));
+const idempotencyKey = lazySchema(() => z.string().min(1).max(128).optional());
+const sessionResult = lazySchema(() => z.strictObject({ session: sessionSummary }));
 
-export const sessionPatch = z.strictObject({
-  model: z.string().min(3).nullable().optional(),
-  thinking: thinkingLevelName.nullable().optional(),
-  queueMode: queueModeName.nullable().optional(),
-  label: z.string().max(200).nullable().optional(),
-});
+export const sessionPatch = lazySchema(() =>
+  z.strictObject({
+    model: z.string().min(3).nullable().optional(),
+    thinking: thinkingLevelName.nullable().optional(),
+    queueMode: queueModeName.nullable().optional(),
+    label: z.string().max(200).nullable().optional(),
+  }),
+);
 
 export const sessionMethods = {
   'sessions.list': defineMethod({

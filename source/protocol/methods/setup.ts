@@ -1,61 +1,70 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema.js';
 import { defineMethod } from '../define.js';
 
 /**
  * One provider `claw setup` can configure: found on this machine (an
  * environment key, a local server, a credentials file) or offered by name.
  */
-export const setupCandidate = z.strictObject({
-  /** The provider's name in claw.json and credentials/<name>.json. */
-  provider: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,39}$/),
-  label: z.string().max(200),
-  api: z.enum(['openai', 'anthropic']),
-  baseUrl: z.string().url(),
-  /** The environment variable the provider's key is read from. */
-  keyEnv: z.string().max(100).optional(),
-  /** False for local servers that take no key. */
-  needsKey: z.boolean(),
-  /** Where a key was already found, so none has to be typed. */
-  keyFound: z.enum(['env', 'credentials']).optional(),
-  source: z.enum(['env', 'credentials', 'ollama', 'local', 'preset', 'custom']),
-  /** What was found, in a few words; never a key. */
-  detail: z.string().max(300),
-  /** Model ids the server already reported while it was detected. */
-  models: z.array(z.string()).optional(),
-});
+export const setupCandidate = lazySchema(() =>
+  z.strictObject({
+    /** The provider's name in claw.json and credentials/<name>.json. */
+    provider: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,39}$/),
+    label: z.string().max(200),
+    api: z.enum(['openai', 'anthropic']),
+    baseUrl: z.string().url(),
+    /** The environment variable the provider's key is read from. */
+    keyEnv: z.string().max(100).optional(),
+    /** False for local servers that take no key. */
+    needsKey: z.boolean(),
+    /** Where a key was already found, so none has to be typed. */
+    keyFound: z.enum(['env', 'credentials']).optional(),
+    source: z.enum(['env', 'credentials', 'ollama', 'local', 'preset', 'custom']),
+    /** What was found, in a few words; never a key. */
+    detail: z.string().max(300),
+    /** Model ids the server already reported while it was detected. */
+    models: z.array(z.string()).optional(),
+  }),
+);
 export type SetupCandidate = z.infer<typeof setupCandidate>;
 
-const apiKey = z.string().min(1).max(4096).optional();
+const apiKey = lazySchema(() => z.string().min(1).max(4096).optional());
 
-export const setupStatus = z.strictObject({
-  /** A model is configured (or found) for the default agent. */
-  configured: z.boolean(),
-  model: z.string().nullable(),
-  /** The default model's provider failed a quick check: what failed, and the one command that fixes it. */
-  problem: z.strictObject({ message: z.string(), fix: z.string() }).optional(),
-});
+export const setupStatus = lazySchema(() =>
+  z.strictObject({
+    /** A model is configured (or found) for the default agent. */
+    configured: z.boolean(),
+    model: z.string().nullable(),
+    /** The default model's provider failed a quick check: what failed, and the one command that fixes it. */
+    problem: z.strictObject({ message: z.string(), fix: z.string() }).optional(),
+  }),
+);
 export type SetupStatus = z.infer<typeof setupStatus>;
 
-export const setupTestResult = z.strictObject({
-  ok: z.boolean(),
-  /** The model's answer to the test prompt. */
-  text: z.string().optional(),
-  /** The provider's error, word for word. */
-  error: z.string().optional(),
-  ms: z.number(),
-});
+export const setupTestResult = lazySchema(() =>
+  z.strictObject({
+    ok: z.boolean(),
+    /** The model's answer to the test prompt. */
+    text: z.string().optional(),
+    /** The provider's error, word for word. */
+    error: z.string().optional(),
+    ms: z.number(),
+  }),
+);
 export type SetupTestResult = z.infer<typeof setupTestResult>;
 
-export const setupApplyResult = z.strictObject({
-  model: z.string(),
-  role: z.enum(['primary', 'fallback']),
-  fallbacks: z.array(z.string()),
-  configFile: z.string(),
-  /** Written when a key was given; mode 0600. */
-  credentialsFile: z.string().optional(),
-  /** Workspace files written from the names given. */
-  identityFiles: z.array(z.string()),
-});
+export const setupApplyResult = lazySchema(() =>
+  z.strictObject({
+    model: z.string(),
+    role: z.enum(['primary', 'fallback']),
+    fallbacks: z.array(z.string()),
+    configFile: z.string(),
+    /** Written when a key was given; mode 0600. */
+    credentialsFile: z.string().optional(),
+    /** Workspace files written from the names given. */
+    identityFiles: z.array(z.string()),
+  }),
+);
 export type SetupApplyResult = z.infer<typeof setupApplyResult>;
 
 export const setupMethods = {

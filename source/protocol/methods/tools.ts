@@ -1,13 +1,16 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema.js';
 import { defineMethod } from '../define.js';
 
-export const toolInfo = z.strictObject({
-  name: z.string(),
-  group: z.string(),
-  description: z.string(),
-  risk: z.enum(['low', 'medium', 'high']),
-  parameters: z.record(z.string(), z.unknown()),
-});
+export const toolInfo = lazySchema(() =>
+  z.strictObject({
+    name: z.string(),
+    group: z.string(),
+    description: z.string(),
+    risk: z.enum(['low', 'medium', 'high']),
+    parameters: z.record(z.string(), z.unknown()),
+  }),
+);
 export type ToolInfo = z.infer<typeof toolInfo>;
 
 export const toolMethods = {

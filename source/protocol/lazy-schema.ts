@@ -1,0 +1,26 @@
+/**
+ * A schema built on first use. The protocol declares well over a thousand zod
+ * nodes, and building them is most of what importing it costs (time, and a
+ * closure per method per node); a process validates few of them, and a
+ * gateway none before its first client. The proxy forwards every operation
+ * to the schema, which is built once, at the first one.
+ */
+export function lazySchema<T extends object>(build: () => T): T {
+  let schema: T | undefined;
+  const real = (): T => {
+    schema ??= build();
+    return schema;
+  };
+  return new Proxy({} as T, {
+    get: (_target, key) => Reflect.get(real(), key),
+    set: (_target, key, value) => Reflect.set(real(), key, value),
+    has: (_target, key) => Reflect.has(real(), key),
+    ownKeys: () => Reflect.ownKeys(real()),
+    // Reported configurable: the proxy's own (empty) target must not contradict what it describes.
+    getOwnPropertyDescriptor: (_target, key) => {
+      const descriptor = Reflect.getOwnPropertyDescriptor(real(), key);
+      return descriptor ? { ...descriptor, configurable: true } : undefined;
+    },
+    getPrototypeOf: () => Reflect.getPrototypeOf(real()),
+  });
+}
