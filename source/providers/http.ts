@@ -114,7 +114,7 @@ function post(url: string, headers: Record<string, string>, body: unknown, signa
   return new Promise((resolve, reject) => {
     const target = new URL(url);
     if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new Error(`unsupported protocol ${target.protocol} in ${url}`);
-    const data = Buffer.from(JSON.stringify(body));
+    const data = utf8(JSON.stringify(body));
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
     const request = send(
       target,
@@ -124,6 +124,16 @@ function post(url: string, headers: Record<string, string>, body: unknown, signa
     request.on('error', reject);
     request.end(data);
   });
+}
+
+/**
+ * UTF-8 bytes of a request body. Buffer.from measures the string and then
+ * encodes it, two passes that cost twice one encode into room for the worst
+ * case when the prompt holds any non-Latin-1 character (a `…` is enough).
+ */
+function utf8(text: string): Buffer {
+  const bytes = Buffer.allocUnsafe(text.length * 3);
+  return bytes.subarray(0, bytes.write(text, 'utf8'));
 }
 
 async function readText(response: IncomingMessage): Promise<string> {
