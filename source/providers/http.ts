@@ -1,6 +1,7 @@
 import { request as httpRequest, type IncomingMessage, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { classifyHttpError, classifyThrown } from './classify.js';
+import { jsonBytes } from './json-bytes.js';
 import { ProviderError } from './errors.js';
 import type { SseMessage } from './sse.js';
 import { readSse } from './sse.js';
@@ -15,6 +16,7 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 export interface PostStreamOptions {
   url: string;
   headers: Record<string, string>;
+  /** The JSON body: a value to serialise, or its UTF-8 bytes already. */
   body: unknown;
   signal: AbortSignal | undefined;
   /**
@@ -114,7 +116,7 @@ function post(url: string, headers: Record<string, string>, body: unknown, signa
   return new Promise((resolve, reject) => {
     const target = new URL(url);
     if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new Error(`unsupported protocol ${target.protocol} in ${url}`);
-    const data = utf8(JSON.stringify(body));
+    const data = body instanceof Uint8Array ? body : jsonBytes(body);
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
     const request = send(
       target,
@@ -124,16 +126,6 @@ function post(url: string, headers: Record<string, string>, body: unknown, signa
     request.on('error', reject);
     request.end(data);
   });
-}
-
-/**
- * UTF-8 bytes of a request body. Buffer.from measures the string and then
- * encodes it, two passes that cost twice one encode into room for the worst
- * case when the prompt holds any non-Latin-1 character (a `…` is enough).
- */
-function utf8(text: string): Buffer {
-  const bytes = Buffer.allocUnsafe(text.length * 3);
-  return bytes.subarray(0, bytes.write(text, 'utf8'));
 }
 
 async function readText(response: IncomingMessage): Promise<string> {
