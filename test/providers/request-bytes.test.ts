@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { messagesBytes } from '../../source/providers/anthropic-body.js';
+import { messagesBody } from '../../source/providers/anthropic-messages.js';
 import { JsonStringEncoder } from '../../source/providers/json-bytes.js';
 import { chatCompletionsBytes } from '../../source/providers/openai-body.js';
 import { chatCompletionsBody } from '../../source/providers/openai-messages.js';
@@ -64,6 +66,15 @@ describe('request bodies built from reused pieces', () => {
       expect(parsed(chatCompletionsBytes(wire))).toEqual(chatCompletionsBody(wire));
       messages.push({ role: 'user', content: `message ${turn}` }, { role: 'assistant', content: [{ type: 'text', text: `reply ${turn}` }] });
     }
+  });
+
+  it('are the same JSON as the Messages API body object, with and without a system prompt', () => {
+    const anthropic = (system: string): WireRequest => ({ ...request(system, history), model: { ...model, api: 'anthropic' } });
+    for (const clock of ['08:00:00', '08:00:01', '08:00:02']) {
+      const wire = anthropic(systemAt(clock));
+      expect(parsed(messagesBytes(wire))).toEqual(messagesBody(wire));
+    }
+    expect(parsed(messagesBytes(anthropic('')))).toEqual(messagesBody(anthropic('')));
   });
 
   it('follow an edited bootstrap file, a compacted history and an empty system prompt', () => {
