@@ -86,7 +86,7 @@ export class TranscriptSession implements SessionHandle {
   /** Every entry of the transcript, oldest first (older ones read from disk when they are not in memory). */
   entries(): readonly TranscriptEntry[] {
     if (this.trimmed === 0) return this.recent;
-    const cached = this.full?.deref();
+    const cached = this.held ?? this.full?.deref();
     if (cached) return this.hold(cached);
     const all = [...readEntriesSync(this.path).slice(0, this.trimmed), ...this.recent];
     this.full = new WeakRef(all);
