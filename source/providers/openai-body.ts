@@ -19,6 +19,26 @@ const toolBytes = new WeakMap<object, { name: string; description: string; bytes
 
 const systemPrompts = new JsonStringEncoder();
 
+/**
+ * The encoded history of each conversation's last call (keyed by its first
+ * message): the next call sends the same messages plus one or two, so the
+ * run of them is one piece instead of one lookup and one copy per message.
+ */
+const runs = new WeakMap<ProviderMessage, { messages: readonly ProviderMessage[]; bytes: Buffer }>();
+
+function hasAttachments(message: ProviderMessage): boolean {
+  return message.role === 'toolResult' && (message.attachments?.length ?? 0) > 0;
+}
+
+/** How many leading messages the last call's run covers, or 0 when it is not a prefix of these. */
+function reusedRun(messages: readonly ProviderMessage[]): { count: number; bytes: Buffer } {
+  const first = messages[0];
+  const run = first ? runs.get(first) : undefined;
+  if (!run || run.messages.length > messages.length) return { count: 0, bytes: NOTHING };
+  for (let index = run.messages.length - 1; index >= 0; index -= 1) if (run.messages[index] !== messages[index]) return { count: 0, bytes: NOTHING };
+  return { count: run.messages.length, bytes: run.bytes };
+}
+
 function encodedMessage(message: ProviderMessage, limits: ReturnType<typeof openAiMedia>): Buffer {
   let bytes = messageBytes.get(message);
   if (bytes === undefined) {
@@ -62,7 +82,12 @@ export function chatCompletionsBytes(request: WireRequest): Buffer {
     if (media.length > 0) push(jsonBytes(mediaMessage(media)));
     media = [];
   };
-  for (const message of request.messages) {
+  // Runs hold plain messages only: media depends on the model and moves to the round's end.
+  const plain = !request.messages.some(hasAttachments);
+  const reused = plain ? reusedRun(request.messages) : { count: 0, bytes: NOTHING };
+  const historyFrom = pieces.length + (first ? 0 : 1);
+  push(reused.bytes);
+  for (const message of request.messages.slice(reused.count)) {
     if (message.role !== 'toolResult') flushMedia();
     if (message.role === 'toolResult' && message.attachments?.length) {
       const converted = toChatMessage(message, limits);
@@ -73,6 +98,7 @@ export function chatCompletionsBytes(request: WireRequest): Buffer {
     push(encodedMessage(message, limits));
   }
   flushMedia();
+  const historyTo = pieces.length;
   const options = JSON.stringify(chatCompletionsOptions(request));
   pieces.push(Buffer.from(`],${options.slice(1, -1)}`));
   if (request.tools.length > 0) {
@@ -84,5 +110,15 @@ export function chatCompletionsBytes(request: WireRequest): Buffer {
     pieces.push(Buffer.from(']'));
   }
   pieces.push(Buffer.from('}'));
-  return Buffer.concat(pieces);
+  const body = Buffer.concat(pieces);
+  const first0 = request.messages[0];
+  if (plain && first0 && historyTo > historyFrom) {
+    // The history's bytes within the body, which nothing changes once sent.
+    let start = 0;
+    for (let index = 0; index < historyFrom; index += 1) start += pieces[index]!.length;
+    let end = start;
+    for (let index = historyFrom; index < historyTo; index += 1) end += pieces[index]!.length;
+    runs.set(first0, { messages: [...request.messages], bytes: body.subarray(start, end) });
+  }
+  return body;
 }

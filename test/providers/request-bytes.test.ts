@@ -68,6 +68,24 @@ describe('request bodies built from reused pieces', () => {
     }
   });
 
+  it('reuse the last call of a conversation for its history, and notice when the history is not the same', () => {
+    const plain = history.filter((message) => !(message.role === 'toolResult' && message.attachments));
+    const messages = [...plain];
+    const other: ProviderMessage[] = [{ role: 'user', content: 'another conversation' }];
+    for (let turn = 0; turn < 4; turn += 1) {
+      for (const wire of [request(systemAt(`11:00:0${turn}`), messages), request('', messages), request(systemAt('x'), other)]) {
+        expect(parsed(chatCompletionsBytes(wire))).toEqual(chatCompletionsBody(wire));
+      }
+      messages.push({ role: 'user', content: `message ${turn}` }, { role: 'assistant', content: [{ type: 'text', text: `reply ${turn}` }] });
+      other.push({ role: 'assistant', content: [] }, { role: 'user', content: `again ${turn}` });
+    }
+    // The same first message with a different history after it (a branch): not the last run.
+    const branched = [messages[0]!, { role: 'user' as const, content: 'a different second message' }];
+    expect(parsed(chatCompletionsBytes(request('', branched)))).toEqual(chatCompletionsBody(request('', branched)));
+    const shorter = messages.slice(0, 3);
+    expect(parsed(chatCompletionsBytes(request('', shorter)))).toEqual(chatCompletionsBody(request('', shorter)));
+  });
+
   it('are the same JSON as the Messages API body object, with and without a system prompt', () => {
     const anthropic = (system: string): WireRequest => ({ ...request(system, history), model: { ...model, api: 'anthropic' } });
     for (const clock of ['08:00:00', '08:00:01', '08:00:02']) {
