@@ -50,7 +50,8 @@ const HOLD_FULL_MS = 30_000;
  * One open transcript: its recent entries in memory (a bounded window, so
  * memory does not grow with the number of turns), appends going straight to
  * the file. The full history is read from the file on demand, and kept only
- * as long as someone holds it.
+ * as long as someone holds it or HOLD_FULL_MS after it was last asked for
+ * (never once the session is suspended).
  */
 export class TranscriptSession implements SessionHandle {
   private readonly messageIds = new Set<string>();
