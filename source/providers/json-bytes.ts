@@ -37,6 +37,12 @@ function isLow(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
 }
 
+/** Whether cutting `text` after `head` chars or before the last `tail` chars would split a surrogate pair. */
+function splitsPair(text: string, head: number, tail: number): boolean {
+  const cuts = [head, text.length - tail];
+  return cuts.some((cut) => cut > 0 && cut < text.length && isHigh(text.charCodeAt(cut - 1)) && isLow(text.charCodeAt(cut)));
+}
+
 /** Length of the common prefix, never ending inside a surrogate pair (each half alone would be escaped). */
 function commonPrefix(a: string, b: string): number {
   const max = Math.min(a.length, b.length);
@@ -90,7 +96,7 @@ export class JsonStringEncoder {
       const shared = template.shared;
       if (!shared) continue;
       const { head, tail } = shared;
-      if (head.length + tail.length <= text.length && text.startsWith(head) && text.endsWith(tail)) {
+      if (head.length + tail.length <= text.length && text.startsWith(head) && text.endsWith(tail) && !splitsPair(text, head.length, tail.length)) {
         template.last = text;
         return [QUOTE, shared.headBytes, escapedBytes(text.slice(head.length, text.length - tail.length)), shared.tailBytes, QUOTE];
       }

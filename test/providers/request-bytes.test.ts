@@ -127,8 +127,16 @@ describe('JsonStringEncoder', () => {
       'short',
       `${'c'.repeat(6000)}\u2028${'d'.repeat(6000)}`,
       `${'c'.repeat(6000)}\u2029${'d'.repeat(6000)}`,
-      '\ud83d'.repeat(3000) + 'x'.repeat(3000),
-      '\ud83d'.repeat(2999) + 'y' + 'x'.repeat(3000),
+      // Lone high surrogates, which JSON.stringify escapes one by one.
+      `${'\ud83d'.repeat(3000)}${'x'.repeat(3000)}`,
+      `${'\ud83d'.repeat(2999)}y${'x'.repeat(3000)}`,
+      // A head or tail that ends in a lone half, then a text where that half has its partner.
+      `${'h'.repeat(5000)}\ud83dA${'t'.repeat(5000)}`,
+      `${'h'.repeat(5000)}\ud83dB${'t'.repeat(5000)}`,
+      `${'h'.repeat(5000)}\ud83d\ude00${'t'.repeat(5000)}`,
+      `${'h'.repeat(5000)}A\ude00${'t'.repeat(5000)}`,
+      `${'h'.repeat(5000)}B\ude00${'t'.repeat(5000)}`,
+      `${'h'.repeat(5000)}\ud83d\ude00${'t'.repeat(5000)}`,
     ];
     for (const text of texts) expect(encoded(encoder, text)).toBe(JSON.stringify(text));
   });
