@@ -8,8 +8,9 @@ function signature(dir: string, options: BootstrapOptions): string {
   const files = bootstrapFileNames
     .map((name) => {
       try {
-        const stat = statSync(join(dir, name));
-        return `${stat.mtimeMs}:${stat.size}`;
+        // Absent files are the common case (BOOTSTRAP.md after the first run): no exception built for each.
+        const stat = statSync(join(dir, name), { throwIfNoEntry: false });
+        return stat ? `${stat.mtimeMs}:${stat.size}` : '-';
       } catch {
         return '-';
       }

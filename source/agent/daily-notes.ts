@@ -49,8 +49,8 @@ export function dailyNotesSignature(workspaceDir: string, now: number): string {
     recentDays(now)[0],
     ...recentDailyNoteNames(workspaceDir, now).map((name) => {
       try {
-        const stat = statSync(join(workspaceDir, name));
-        return `${name}:${stat.mtimeMs}:${stat.size}`;
+        const stat = statSync(join(workspaceDir, name), { throwIfNoEntry: false });
+        return stat ? `${name}:${stat.mtimeMs}:${stat.size}` : `${name}:-`;
       } catch {
         return `${name}:-`;
       }

@@ -71,7 +71,22 @@ function runtimeSection(facts: RuntimeFacts): string {
   ].join('\n');
 }
 
+/**
+ * The section is most of the prompt (up to 150,000 characters) and its load
+ * is cached while the files are unchanged: joined once per load, not per turn.
+ */
+const bootstrapSections = new WeakMap<BootstrapLoad, string>();
+
 function bootstrapSection(load: BootstrapLoad): string {
+  let section = bootstrapSections.get(load);
+  if (section === undefined) {
+    section = joinBootstrap(load);
+    bootstrapSections.set(load, section);
+  }
+  return section;
+}
+
+function joinBootstrap(load: BootstrapLoad): string {
   const present = load.files.filter((file) => file.content.length > 0);
   if (present.length === 0) return '';
   const parts = present.map((file) => `<file path="${file.name}">\n${file.content}\n</file>`);

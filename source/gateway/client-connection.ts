@@ -44,12 +44,25 @@ function setReceiveLimit(ws: WebSocket, bytes: number): void {
   if (receiver && typeof receiver._maxPayload === 'number') receiver._maxPayload = bytes;
 }
 
+/** Corked frames past this size are written at once. */
+const CORK_MAX_BYTES = 64 * 1024;
+
+/**
+ * The TCP socket under a ws connection (ws keeps it private), for corking:
+ * without it each frame is its own write system call.
+ */
+function socketOf(ws: WebSocket): { cork(): void; uncork(): void } | undefined {
+  const socket = (ws as unknown as { _socket?: { cork?: unknown; uncork?: unknown } })._socket;
+  return socket && typeof socket.cork === 'function' && typeof socket.uncork === 'function' ? (socket as { cork(): void; uncork(): void }) : undefined;
+}
+
 /** One WebSocket client: the handshake state machine and its send queue guard. */
 export class ClientConnection {
   state: 'handshake' | 'open' | 'closed' = 'handshake';
   caller: CallerInfo;
   info: PresenceEntry | undefined;
   private readonly connectTimer: NodeJS.Timeout;
+  private corked = false;
 
   constructor(
     readonly ws: WebSocket,
@@ -83,7 +96,32 @@ export class ClientConnection {
       setTimeout(() => this.ws.terminate(), 1000).unref();
       return;
     }
+    this.corkUntilImmediate();
     this.ws.send(text);
+  }
+
+  /**
+   * The events of one moment (a turn's end sends its reply, usage, context,
+   * lifecycle and session events together) leave in one write, sent before
+   * the event loop next waits for I/O.
+   */
+  private corkUntilImmediate(): void {
+    const socket = socketOf(this.ws);
+    if (!socket) return;
+    if (this.corked) {
+      // A burst (a resume replay) goes out as it grows, not all at once at the end.
+      if (this.ws.bufferedAmount > CORK_MAX_BYTES) {
+        socket.uncork();
+        socket.cork();
+      }
+      return;
+    }
+    socket.cork();
+    this.corked = true;
+    setImmediate(() => {
+      this.corked = false;
+      socket.uncork();
+    });
   }
 
   close(code: number, reason: string): void {

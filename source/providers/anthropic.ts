@@ -2,7 +2,7 @@ import { finalStopReason, MessageAssembler, parseToolArguments, withCost } from 
 import { classifyStreamError } from './classify.js';
 import { ProviderError } from './errors.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, postSse } from './http.js';
-import { messagesBody } from './anthropic-messages.js';
+import { messagesBytes } from './anthropic-body.js';
 import type { ProviderEvent, StopReason, Usage, WireRequest } from './types.js';
 
 export const ANTHROPIC_VERSION = '2023-06-01';
@@ -47,7 +47,7 @@ export async function* streamAnthropic(request: WireRequest): AsyncGenerator<Pro
   const stream = postSse({
     url: `${model.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '')}/v1/messages`,
     headers,
-    body: messagesBody(request),
+    body: messagesBytes(request),
     signal: request.signal,
     idleTimeoutMs: request.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     model: model.ref,

@@ -3,7 +3,7 @@ import { finalStopReason, MessageAssembler, parseToolArguments, withCost } from 
 import { classifyStreamError } from './classify.js';
 import { ProviderError } from './errors.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, postSse } from './http.js';
-import { chatCompletionsBody } from './openai-messages.js';
+import { chatCompletionsBytes } from './openai-body.js';
 import type { ProviderEvent, StopReason, Usage, WireRequest } from './types.js';
 
 interface ToolCallDraft {
@@ -61,7 +61,7 @@ export async function* streamOpenAI(request: WireRequest): AsyncGenerator<Provid
   const stream = postSse({
     url: `${model.baseUrl.replace(/\/+$/, '')}/chat/completions`,
     headers,
-    body: chatCompletionsBody(request),
+    body: chatCompletionsBytes(request),
     signal: request.signal,
     idleTimeoutMs: request.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     model: model.ref,

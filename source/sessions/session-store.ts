@@ -8,6 +8,13 @@ import { sessionStoreFile, type SessionEntry } from './session-entry.js';
 export type StoreWarning = (message: string) => void;
 
 const HEADER_BYTES = 16 * 1024;
+/**
+ * Changes wait this long before a write starts, so one turn's (the user's
+ * message, the reply, the usage) land in one write rather than two or three;
+ * nothing waits for sessions.json, and a crash inside the window loses only
+ * what startup rebuilds from the transcript headers.
+ */
+const WRITE_DELAY_MS = 100;
 /** A failed write is retried after this, doubling per failure up to RETRY_MAX_MS. */
 const RETRY_FIRST_MS = 250;
 const RETRY_MAX_MS = 30_000;
@@ -35,8 +42,9 @@ function readHeaderSync(path: string): unknown {
 
 /**
  * sessions.json of one agent. The map lives in memory; changes mark it dirty
- * and one coalesced atomic write (temp + fsync + rename, on the thread pool)
- * persists the latest state. No caller ever waits for that fsync.
+ * and one coalesced atomic write (temp + fsync + rename, on the thread pool),
+ * WRITE_DELAY_MS after the first of them, persists the latest state. No
+ * caller ever waits for that fsync; flush() writes at once.
  */
 export class SessionStore {
   private readonly entries = new Map<string, SessionEntry>();
@@ -46,6 +54,7 @@ export class SessionStore {
   /** Consecutive failed writes; while above 0 writes wait for the backoff timer. */
   private failures = 0;
   private retryTimer: NodeJS.Timeout | undefined;
+  private delayTimer: NodeJS.Timeout | undefined;
   private lastWarnAt = -Infinity;
   private unreported = 0;
 
@@ -102,21 +111,31 @@ export class SessionStore {
     }
   }
 
-  /** Stops the retry timer; what is not written stays unwritten. */
+  /** Stops the timers; what is not written stays unwritten. */
   close(): void {
     clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
+    clearTimeout(this.delayTimer);
+    this.delayTimer = undefined;
   }
 
   private markDirty(): void {
     this.dirty = true;
-    if (!this.writing && !this.retryTimer)
-      queueMicrotask(() => {
-        if (!this.writing && !this.retryTimer && this.dirty) this.startWrite();
-      });
+    if (!this.writing && !this.retryTimer) this.scheduleWrite();
+  }
+
+  private scheduleWrite(): void {
+    if (this.delayTimer) return;
+    this.delayTimer = setTimeout(() => {
+      this.delayTimer = undefined;
+      if (!this.writing && !this.retryTimer && this.dirty) this.startWrite();
+    }, WRITE_DELAY_MS);
+    this.delayTimer.unref();
   }
 
   private startWrite(): void {
+    clearTimeout(this.delayTimer);
+    this.delayTimer = undefined;
     this.dirty = false;
     const text = JSON.stringify({ version: 1, sessions: Object.fromEntries(this.entries) }, null, 1);
     this.writing = writeFileAtomic(this.file, text, 0o600, this.ops)
@@ -136,7 +155,7 @@ export class SessionStore {
       .finally(() => {
         this.writing = undefined;
         if (!this.dirty) return;
-        if (this.failures === 0) this.startWrite();
+        if (this.failures === 0) this.scheduleWrite();
         else this.scheduleRetry();
       });
   }

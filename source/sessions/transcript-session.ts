@@ -38,12 +38,20 @@ export interface SessionOwner {
 const KEEP_IN_MEMORY = 16;
 /** Trim once this many are in memory, so trimming is not on every append. */
 const TRIM_AT = 32;
+/**
+ * How long the full history stays held after it was last asked for. A
+ * conversation's turns come seconds apart and each needs all of it: held,
+ * it is neither read and validated from disk again after a garbage
+ * collection nor re-encoded for the model (those caches key on its entries).
+ */
+const HOLD_FULL_MS = 30_000;
 
 /**
  * One open transcript: its recent entries in memory (a bounded window, so
  * memory does not grow with the number of turns), appends going straight to
  * the file. The full history is read from the file on demand, and kept only
- * as long as someone holds it.
+ * as long as someone holds it or HOLD_FULL_MS after it was last asked for
+ * (never once the session is suspended).
  */
 export class TranscriptSession implements SessionHandle {
   private readonly messageIds = new Set<string>();
@@ -57,6 +65,8 @@ export class TranscriptSession implements SessionHandle {
   /** How many older entries are on disk only. */
   private trimmed = 0;
   private full: WeakRef<TranscriptEntry[]> | undefined;
+  private held: TranscriptEntry[] | undefined;
+  private holdTimer: NodeJS.Timeout | undefined;
 
   constructor(
     readonly key: string,
@@ -77,11 +87,28 @@ export class TranscriptSession implements SessionHandle {
   /** Every entry of the transcript, oldest first (older ones read from disk when they are not in memory). */
   entries(): readonly TranscriptEntry[] {
     if (this.trimmed === 0) return this.recent;
-    const cached = this.full?.deref();
-    if (cached) return cached;
+    const cached = this.held ?? this.full?.deref();
+    if (cached) return this.hold(cached);
     const all = [...readEntriesSync(this.path).slice(0, this.trimmed), ...this.recent];
     this.full = new WeakRef(all);
+    return this.hold(all);
+  }
+
+  private hold(all: TranscriptEntry[]): TranscriptEntry[] {
+    this.held = all;
+    if (this.holdTimer) this.holdTimer.refresh();
+    else {
+      this.holdTimer = setTimeout(() => this.release(), HOLD_FULL_MS);
+      this.holdTimer.unref();
+    }
     return all;
+  }
+
+  /** Leaves the full history to the garbage collector once no one holds it. */
+  private release(): void {
+    clearTimeout(this.holdTimer);
+    this.holdTimer = undefined;
+    this.held = undefined;
   }
 
   /** Entries held in memory right now (for tests and figures). */
@@ -184,6 +211,7 @@ export class TranscriptSession implements SessionHandle {
    * whoever still holds it may append, which opens the file again.
    */
   suspend(): Promise<void> {
+    this.release();
     const appender = this.appender;
     this.appender = undefined;
     if (!appender) return this.closing ?? Promise.resolve();

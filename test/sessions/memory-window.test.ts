@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configSchema } from '../../source/config/index.js';
 import { SessionRegistry } from '../../source/sessions/index.js';
@@ -45,5 +47,27 @@ describe('the in-memory window of a transcript', () => {
     expect(reopened.inMemory()).toBeLessThanOrEqual(32);
     expect(reopened.entries()).toHaveLength(2001);
     expect(reopened.isAnswered('m999')).toBe(true);
+  });
+
+  it('holds the full history between the turns of a conversation, through a garbage collection', async () => {
+    state = makeTempState();
+    registry = new SessionRegistry({ paths: state.paths, config: configSchema.parse({}) });
+    registry.ensure(KEY);
+    const session = await registry.open(KEY);
+    for (let i = 0; i < 100; i += 1) session.append({ type: 'message', role: 'user', content: `u${i}` });
+    await registry.close();
+    registry = new SessionRegistry({ paths: state.paths, config: configSchema.parse({}) });
+    const reopened = await registry.open(KEY);
+    // The first turn reads the older entries from disk; the next one, after a full collection, reuses them.
+    const ids = reopened.entries().map((entry) => entry.id);
+    const marker = new WeakRef(reopened.entries()[0]!);
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    // WeakRef targets live at least until the current job ends.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    gc();
+    expect(marker.deref()).toBeDefined();
+    expect(reopened.entries()[0]).toBe(marker.deref());
+    expect(reopened.entries().map((entry) => entry.id)).toEqual(ids);
   });
 });

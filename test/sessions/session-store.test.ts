@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { nodeFileOps } from '../../source/config/index.js';
 import { SessionStore, type SessionEntry } from '../../source/sessions/index.js';
 import { makeTempState, type TempState } from '../support/temp-state.js';
 
@@ -21,6 +22,30 @@ describe('sessions.json store', () => {
     const onDisk = JSON.parse(readFileSync(join(dir, 'sessions.json'), 'utf8'));
     expect(Object.keys(onDisk.sessions)).toHaveLength(500);
     expect(readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it("writes a turn's changes, spread over a few milliseconds, in one write that lands without a flush", async () => {
+    state = makeTempState();
+    const dir = state.paths.sessionsDir('main');
+    let writes = 0;
+    const store = new SessionStore(dir, () => undefined, {
+      ...nodeFileOps,
+      fdatasync: (fd) => {
+        writes += 1;
+        return nodeFileOps.fdatasync(fd);
+      },
+    });
+    const before = writes;
+    // The user's message, the reply and its usage: three changes a few milliseconds apart.
+    for (let i = 1; i <= 3; i += 1) {
+      store.set('agent:main:main', entry('s1', i));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    for (let i = 0; i < 100 && !existsSync(join(dir, 'sessions.json')); i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(JSON.parse(readFileSync(join(dir, 'sessions.json'), 'utf8')).sessions['agent:main:main'].updatedAt).toBe(3);
+    expect(writes - before).toBe(1);
+    store.close();
   });
 
   it('a crash between temp write and rename leaves the old file current and the temp file is cleaned up', async () => {

@@ -76,6 +76,8 @@ export class ContextWindow {
   readonly #options: ContextWindowOptions;
   readonly #recovery = initialRecoveryState();
   #shrinkShare: number | undefined;
+  /** The last account and the transcript it was made from: a turn asks several times with nothing appended in between. */
+  #accounted: { entries: readonly TranscriptEntry[]; length: number; last: TranscriptEntry | undefined; account: ContextAccount } | undefined;
 
   constructor(options: ContextWindowOptions) {
     this.#options = options;
@@ -103,8 +105,13 @@ export class ContextWindow {
 
   async account(): Promise<ContextAccount> {
     const { system, bootstrap, tools, settings } = this.#options;
-    const assembled = assembleContext(this.#session.entries());
-    return accountContext({
+    const entries = this.#session.entries();
+    const last = entries[entries.length - 1];
+    const memo = this.#accounted;
+    // Transcripts only grow: the same array, length and last entry is the same history.
+    if (memo && memo.entries === entries && memo.length === entries.length && memo.last === last) return memo.account;
+    const assembled = assembleContext(entries);
+    const account = accountContext({
       window: this.window,
       family: this.family,
       systemPrompt: system,
@@ -114,6 +121,8 @@ export class ContextWindow {
       freshFrom: assembled.freshFrom,
       settings,
     });
+    this.#accounted = { entries, length: entries.length, last, account };
+    return account;
   }
 
   async publish(account?: ContextAccount): Promise<ContextAccount> {

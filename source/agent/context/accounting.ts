@@ -53,6 +53,22 @@ export function toolSchemaTokens(tools: readonly ToolSchema[], family: WireApi):
   return total;
 }
 
+/**
+ * Estimates per message object: transcript entries do not change once
+ * written, and a turn accounts the same hundreds of messages several times.
+ */
+const messageTokens = { openai: new WeakMap<object, number>(), anthropic: new WeakMap<object, number>() } satisfies Record<WireApi, WeakMap<object, number>>;
+
+function messageTokensOf(message: HistoryMessage, family: WireApi): number {
+  const cache = messageTokens[family];
+  let tokens = cache.get(message);
+  if (tokens === undefined) {
+    tokens = estimateMessageTokens(message, family);
+    cache.set(message, tokens);
+  }
+  return tokens;
+}
+
 /** The last user message, when nothing but the turn's reply and tool rounds follow it. */
 function newMessageIndex(messages: readonly HistoryMessage[]): number {
   for (let index = messages.length - 1; index >= 0; index -= 1) {
@@ -73,7 +89,7 @@ export function reportedTokens(messages: readonly HistoryMessage[], family: Wire
     const message = messages[index]!;
     if (message.role !== 'assistant' || !message.usage) continue;
     let total = reportedContextTokens(message.usage);
-    for (const later of messages.slice(index + 1)) total += estimateMessageTokens(later, family);
+    for (let later = index + 1; later < messages.length; later += 1) total += messageTokensOf(messages[later]!, family);
     return total;
   }
   return undefined;
@@ -134,7 +150,7 @@ export function accountContext(sources: ContextSources): ContextAccount {
   let toolResults = 0;
   let newMessage = 0;
   messages.forEach((message, index) => {
-    const tokens = estimateMessageTokens(message, family);
+    const tokens = messageTokensOf(message, family);
     if (index === newIndex) newMessage += tokens;
     else if (isSummaryMessage(message)) summary += tokens;
     else if (message.role === 'toolResult') toolResults += tokens;

@@ -76,14 +76,47 @@ export function isSummaryMessage(message: HistoryMessage): boolean {
  * Custom and model-change entries are bookkeeping, not conversation.
  */
 export function assembleContext(entries: readonly TranscriptEntry[]): AssembledContext {
+  const assembled = assembledOnce(entries);
+  return { ...assembled, messages: [...assembled.messages] };
+}
+
+/**
+ * The last view of each transcript array (a session's entries are one array
+ * that appends push onto): a turn assembles its history several times, and
+ * what it appended is only messages, which the view takes as they are.
+ */
+const views = new WeakMap<readonly TranscriptEntry[], { length: number; last: TranscriptEntry; view: AssembledContext; extensible: boolean }>();
+
+function assembledOnce(entries: readonly TranscriptEntry[]): AssembledContext {
+  const cached = views.get(entries);
+  let view: AssembledContext | undefined;
+  let extensible = false;
+  if (cached && entries.length >= cached.length && entries[cached.length - 1] === cached.last) {
+    if (entries.length === cached.length) return cached.view;
+    const added = entries.slice(cached.length);
+    // Compactions, undos and quiet-run marks change what earlier entries mean, and a
+    // message may fall inside a hidden run: those views are assembled anew.
+    if (cached.extensible && added.every(isMessage)) {
+      view = { ...cached.view, messages: [...cached.view.messages, ...added] };
+      extensible = true;
+    }
+  }
+  if (!view) ({ view, extensible } = assembleFresh(entries));
+  const last = entries[entries.length - 1];
+  if (last) views.set(entries, { length: entries.length, last, view, extensible });
+  return view;
+}
+
+/** The view, and whether appended messages can simply join it (nothing is hidden). */
+function assembleFresh(entries: readonly TranscriptEntry[]): { view: AssembledContext; extensible: boolean } {
   const assembled = assembleAll(entries);
   const quiet = quietRunIds(entries);
-  if (quiet.size === 0) return assembled;
+  if (quiet.size === 0) return { view: assembled, extensible: true };
   // Heartbeat and cron runs that ended quietly said nothing worth remembering.
   const hidden = backgroundMessageIds(entries, (promptId) => quiet.has(promptId));
   const messages = assembled.messages.filter((message) => !hidden.has(message.id));
   const freshFrom = assembled.messages.slice(0, assembled.freshFrom).filter((message) => !hidden.has(message.id)).length;
-  return { ...assembled, messages, freshFrom };
+  return { view: { ...assembled, messages, freshFrom }, extensible: false };
 }
 
 function assembleAll(entries: readonly TranscriptEntry[]): AssembledContext {
@@ -114,8 +147,26 @@ export interface CompactionRecord {
   after: number;
 }
 
+const histories = new WeakMap<readonly TranscriptEntry[], { length: number; last: TranscriptEntry; records: CompactionRecord[] }>();
+
 /** Compactions still in force, oldest first, for the `context` event and `/status`. */
 export function compactionHistory(entries: readonly TranscriptEntry[]): CompactionRecord[] {
+  const cached = histories.get(entries);
+  const last = entries[entries.length - 1];
+  let records: CompactionRecord[] | undefined;
+  // Every turn publishes it; only compaction and custom (undo) entries change it.
+  if (cached && entries.length >= cached.length && entries[cached.length - 1] === cached.last) {
+    let changed = false;
+    for (let index = cached.length; index < entries.length && !changed; index += 1)
+      changed = entries[index]!.type === 'compaction' || entries[index]!.type === 'custom';
+    if (!changed) records = cached.records;
+  }
+  records ??= compactionsInForce(entries);
+  if (last) histories.set(entries, { length: entries.length, last, records });
+  return [...records];
+}
+
+function compactionsInForce(entries: readonly TranscriptEntry[]): CompactionRecord[] {
   const undone = new Set<string>();
   for (const entry of entries) {
     const undo = undoneId(entry);
