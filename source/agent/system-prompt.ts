@@ -100,8 +100,10 @@ export function buildSystemPrompt(input: SystemPromptInput): SystemPrompt {
     ['safety', safety],
     ['tools', toolsSection(input.tools)],
     ['skills', skillsSection(input.skillsBlock)],
-    ['runtime', runtimeSection(input.runtime)],
     ['bootstrap', bootstrapSection(input.bootstrap)],
+    // Last: it carries the time, and whatever follows a changed byte misses the
+    // provider's prompt cache (a local model's KV cache too) on every turn.
+    ['runtime', runtimeSection(input.runtime)],
   ];
   const kept = sections.filter(([, text]) => text.length > 0);
   return {

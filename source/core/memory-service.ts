@@ -1,4 +1,6 @@
-import type { ClawConfig, StatePaths } from '../config/index.js';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { agentWorkspaceDir, type ClawConfig, type StatePaths } from '../config/index.js';
 import { closeMemoryIndex, configuredAgentIds, memoryIndexFor, watchMemory, type MemoryIndex, type MemoryWatcher } from '../memory/index.js';
 import { ClawError } from '../protocol/index.js';
 import type { Logger } from './logger.js';
@@ -33,8 +35,11 @@ export class MemoryService implements Service {
    * until then: SQLite alone is ~4 MB of the idle daemon.
    */
   warm(): void {
-    if (this.config.memory.embeddings.provider === 'none') return;
-    for (const agentId of this.#agentIds()) this.#open(agentId);
+    for (const agentId of this.#agentIds()) {
+      if (this.config.memory.embeddings.provider !== 'none') this.#open(agentId);
+      // Where notes go exists from the start, as it did when every index opened here.
+      else mkdirSync(join(agentWorkspaceDir(this.config, this.paths, agentId), 'memory'), { recursive: true });
+    }
   }
 
   indexFor(agentId: string | undefined): MemoryIndex {

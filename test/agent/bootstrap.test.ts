@@ -136,7 +136,7 @@ describe('system prompt', () => {
     expect(prompt.text).toContain('<available_skills>');
     expect(prompt.text).toContain('model: fake/m');
     expect(prompt.text).toContain('<file path="SOUL.md">');
-    expect(prompt.sections.map((s) => s.name)).toEqual(['identity', 'safety', 'tools', 'skills', 'runtime', 'bootstrap']);
+    expect(prompt.sections.map((s) => s.name)).toEqual(['identity', 'safety', 'tools', 'skills', 'bootstrap', 'runtime']);
     const total = prompt.sections.reduce((sum, s) => sum + s.chars, 0);
     expect(prompt.text.length).toBe(total + 2 * (prompt.sections.filter((s) => s.chars > 0).length - 1));
   });

@@ -27,7 +27,11 @@ describe('two gateways with different state dirs on one bot token', () => {
     const second: TelegramRig = await startTelegramRig({ telegram, account, core: { runner: echoRunner, channels } });
     cleanups.push(() => second.stop());
     const client = await second.gateway.connect();
-    const seen: Array<{ state: string; reason?: string | undefined }> = [];
+    // What a client learns: the hello snapshot (the conflict may come before it connects), then the events.
+    const seen: Array<{ state: string; reason?: string | undefined }> = (client.hello?.snapshot.channels ?? []).map((c) => ({
+      state: c.state,
+      reason: c.reason,
+    }));
     client.on('channels.status', (payload) => seen.push(...payload.channels.map((c) => ({ state: c.state, reason: c.reason }))));
     const status = () => second.gateway.core.channels.status()[0]!;
     await expect.poll(() => status().state, { timeout: 5000 }).toBe('error');

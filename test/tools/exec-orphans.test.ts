@@ -76,7 +76,9 @@ describe('exec process groups', () => {
       await vi.waitFor(() => expect(pidsRunning(['sleep', seconds])).toHaveLength(1), { timeout: 20_000, interval: 50 });
       const [sleeper] = pidsRunning(['sleep', seconds]);
       strays.push(sleeper!);
-      expect(readdirSync(execGroupsDir(state.paths))).toEqual([`${sleeper}.json`]);
+      // The gateway records the group just after the spawn returns: on a loaded machine, after sleep shows up.
+      const groupsDir = execGroupsDir(state.paths);
+      await vi.waitFor(() => expect(readdirSync(groupsDir)).toEqual([`${sleeper}.json`]), { timeout: 5_000, interval: 20 });
 
       await gateway.kill9();
       gateway = undefined;
