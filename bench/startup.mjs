@@ -34,7 +34,8 @@ import {
 } from './startup-support.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const cli = join(root, 'dist', 'cli', 'main.js');
+// What `claw` runs: the package's bin.
+const cli = join(root, 'dist', 'cli', 'claw.cjs');
 const quick = process.argv.includes('--quick');
 const childMode = process.argv.includes('--process-rows');
 const runs = quick ? 5 : 15;

@@ -1,4 +1,5 @@
-// Builds dist/ with esbuild in two parts:
+// Builds dist/ with esbuild in three parts (the third: dist/cli/claw.cjs, the
+// executable, below):
 //  - the product: source/cli/main.ts bundled with code splitting into
 //    dist/cli/main.js plus dist/chunks/*.js. Every dynamic import() (a command,
 //    the TUI, the daemon) becomes its own chunk, so `claw --help` reads one
@@ -145,6 +146,19 @@ export async function build() {
     plugins: [englishOnlyZod, sourceWithoutSideEffects],
     sourcemap: 'linked',
     metafile: true,
+  });
+  // The executable: CommonJS, so `claw --help` skips the ES module loader's start; it imports main.js for the rest.
+  await esbuild.build({
+    ...common,
+    format: 'cjs',
+    entryPoints: { 'cli/claw': join(source, 'cli', 'bin.ts') },
+    outdir: dist,
+    outExtension: { '.js': '.cjs' },
+    bundle: true,
+    external: ['./main.js'],
+    banner: { js: '#!/usr/bin/env node' },
+    plugins: [help],
+    sourcemap: 'linked',
   });
   const meta = { inputs: { ...split.metafile.inputs, ...alone.metafile.inputs }, outputs: { ...split.metafile.outputs, ...alone.metafile.outputs } };
   writeFileSync(join(dist, 'meta.json'), JSON.stringify(meta));

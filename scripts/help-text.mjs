@@ -37,7 +37,9 @@ export async function helpTextModule(root) {
     name: 'claw-help-text',
     setup(build) {
       build.onResolve({ filter: /\/help-text\.js$/ }, (args) =>
-        args.importer.endsWith(join('cli', 'main.ts')) ? { path: 'help-text', namespace: 'claw-help-text' } : undefined,
+        args.importer.endsWith(join('cli', 'main.ts')) || args.importer.endsWith(join('cli', 'bin.ts'))
+          ? { path: 'help-text', namespace: 'claw-help-text' }
+          : undefined,
       );
       build.onLoad({ filter: /.*/, namespace: 'claw-help-text' }, () => ({
         contents: `const text = ${JSON.stringify(text)};\nexport function helpText() { return text; }\n`,

@@ -51,7 +51,11 @@ describe('the shipped bundle', () => {
   beforeAll(assertBuilt);
 
   it('is what `bin` runs, and it loads only chunks, node built-ins and runtime dependencies', () => {
-    expect(manifest.bin.claw).toBe('dist/cli/main.js');
+    expect(manifest.bin.claw).toBe('dist/cli/claw.cjs');
+    // The executable itself requires nothing: it answers help and version, and imports main.js for the rest.
+    const bin = readFileSync(join(root, manifest.bin.claw!), 'utf8');
+    expect(bin.match(/\brequire\(/g) ?? []).toEqual([]);
+    expect(bin.match(/\bimport\("[^"]*"\)/g)).toEqual(['import("./main.js")']);
     const meta = JSON.parse(readFileSync(join(root, 'dist', 'meta.json'), 'utf8')) as Meta;
     const builtins = new Set(builtinModules);
     const bare = new Set<string>();
@@ -100,10 +104,12 @@ describe('the shipped bundle', () => {
 
   it('answers --help and --version from the build, the same text as the command table gives', () => {
     const env = { ...process.env, NODE_PATH: '' };
-    const help = run(process.execPath, [join(root, 'dist', 'cli', 'main.js'), '--help'], root, env);
-    expect(help.status).toBe(0);
-    expect(help.stdout).toBe(generalHelp());
-    for (const name of Object.keys(commandTable).filter((n) => n !== '')) expect(help.stdout).toContain(`  ${name} `);
+    for (const entry of [manifest.bin.claw!, 'dist/cli/main.js']) {
+      const help = run(process.execPath, [join(root, entry), '--help'], root, env);
+      expect(help.status).toBe(0);
+      expect(help.stdout).toBe(generalHelp());
+      for (const name of Object.keys(commandTable).filter((n) => n !== '')) expect(help.stdout).toContain(`  ${name} `);
+    }
   });
 
   describe('installed without dev dependencies', () => {
@@ -124,17 +130,23 @@ describe('the shipped bundle', () => {
     it('starts help and version with no node_modules at all', () => {
       expect(existsSync(join(bare, 'node_modules'))).toBe(false);
       const env = { ...process.env, CLAW_STATE_DIR: state };
-      const version = run(process.execPath, [join(bare, 'dist', 'cli', 'main.js'), '--version'], bare, env);
-      expect(version.stderr).toBe('');
-      expect(version.stdout).toBe(`${manifest.version}\n`);
-      const help = run(process.execPath, [join(bare, 'dist', 'cli', 'main.js'), 'help', 'status'], bare, env);
-      expect(help.status).toBe(0);
-      expect(help.stdout).toContain('claw status [--json]');
+      for (const entry of ['dist/cli/main.js', manifest.bin.claw!]) {
+        const version = run(process.execPath, [join(bare, entry), '--version'], bare, env);
+        expect(version.stderr).toBe('');
+        expect(version.stdout).toBe(`${manifest.version}\n`);
+        const help = run(process.execPath, [join(bare, entry), 'help', 'status'], bare, env);
+        expect(help.status).toBe(0);
+        expect(help.stdout).toContain('claw status [--json]');
+      }
+      // The executable answers them alone: without main.js, only what needs main.js fails.
+      rmSync(join(bare, 'dist', 'cli', 'main.js'));
+      expect(run(process.execPath, [join(bare, manifest.bin.claw!), 'status', '--help'], bare, env).stdout).toContain('claw status [--json]');
+      expect(run(process.execPath, [join(bare, manifest.bin.claw!), 'status'], bare, env).status).not.toBe(0);
     });
 
     it('runs the gateway, status over the socket and the SQLite check from production node_modules only', async () => {
       for (const dev of ['typescript', 'tsx', 'esbuild', 'vitest']) expect(existsSync(join(installed, 'node_modules', dev))).toBe(false);
-      const cli = join(installed, 'dist', 'cli', 'main.js');
+      const cli = join(installed, manifest.bin.claw!);
       const env: NodeJS.ProcessEnv = { ...process.env, CLAW_STATE_DIR: state };
       delete env.CLAW_GATEWAY_PORT;
       delete env.CLAW_GATEWAY_TOKEN;
