@@ -5,9 +5,9 @@ import { AgentRuntime, createAgentSlashCommand, createSessionsTools } from '../a
 import { ChannelsService, createPairingSlashCommand, type ChannelsServiceOptions } from '../channels/index.js';
 import { readGatewayTokenSync, skillEnvSecrets, systemClock, type ClawConfig, type Clock, type StatePaths } from '../config/index.js';
 import { HooksService, type HooksServiceOptions } from '../hooks/index.js';
-import type { AgentEventPayload, ChatEventPayload, ContextPayload, GatewaySnapshot } from '../protocol/index.js';
+import type { ContextPayload, GatewaySnapshot } from '../protocol/index.js';
 import { createProviders, type Providers } from '../providers/index.js';
-import { InboundJournal, LaneQueue, testRunnerFromEnv, type AcceptedRecord, type TurnEmitter, type TurnRunner } from '../queue/index.js';
+import { InboundJournal, LaneQueue, testRunnerFromEnv, type AcceptedRecord, type TurnRunner } from '../queue/index.js';
 import { defaultAgentId, parseSessionKey } from '../routing/index.js';
 import { agentWorkspaceDir, createSkillsSlashCommand, SkillsService, skillSlashCommand } from '../skills/index.js';
 import { SessionRegistry, WriteProbe, sessionsSearchHandler, type SessionsSearchHandler } from '../sessions/index.js';
@@ -39,6 +39,7 @@ import { SessionsService } from './sessions-service.js';
 import { SessionEviction } from './session-eviction.js';
 import { CoreSessionsToolsHost, TurnHops } from './sessions-tools-host.js';
 import { throttle } from './throttle.js';
+import { turnEmitter } from './turn-emitter.js';
 
 export interface CoreOptions {
   config: ClawConfig;
@@ -175,7 +176,7 @@ export class Core {
       clock,
       openSession: (key) => registry.open(key),
       onOutcome: (message, status, detail) => replies.outcome(message, status, detail),
-      emit: this.#turnEmitter(),
+      emit: turnEmitter(this.events, this.lifecycle, (key) => this.sessions.changed(key, 'updated')),
       onChange: () => lanesEvent.poke(),
       warn: (message) => log.warn(message),
     });
@@ -404,24 +405,6 @@ export class Core {
     if (touches('models', 'agents')) this.providers.reload();
     if (touches('mcpServers')) await this.mcp.reload();
     if (touches('memory', 'agents')) await this.memory.reload();
-  }
-
-  #turnEmitter(): TurnEmitter {
-    // A background turn (heartbeat, cron system event) reaches no chat view: clients see it through the schedule events.
-    return ((event: 'chat' | 'agent', payload: ChatEventPayload | AgentEventPayload, background?: boolean) => {
-      if (event === 'chat') {
-        if (!background) this.events.emit('chat', payload as ChatEventPayload);
-        return;
-      }
-      const agent = payload as AgentEventPayload;
-      if (!background) this.events.emit('agent', agent);
-      if (agent.stream !== 'lifecycle') return;
-      if (agent.phase === 'start') void this.lifecycle.emit('turn:start', { sessionKey: agent.sessionKey, runId: agent.runId });
-      if (agent.phase === 'end' || agent.phase === 'error' || agent.phase === 'aborted') {
-        this.sessions.changed(agent.sessionKey, 'updated');
-        void this.lifecycle.emit('turn:end', { sessionKey: agent.sessionKey, runId: agent.runId, status: agent.phase });
-      }
-    }) as TurnEmitter;
   }
 }
 
