@@ -31,6 +31,7 @@ export class TuiController {
   private pingTimer: NodeJS.Timeout | undefined;
   private noticeSeq = 0;
   private gatewayCommands: CommandInfo[] = [];
+  #commandsAsked = 0;
   #client: GatewayClient | undefined;
   #attached = false;
   /** Messages sent before the first connection was up, in order; sent once it is. */
@@ -125,8 +126,12 @@ export class TuiController {
 
   async loadCommands(): Promise<void> {
     if (!this.serves('commands.list')) return;
+    this.#commandsAsked += 1;
+    const asked = this.#commandsAsked;
     try {
-      this.gatewayCommands = (await this.call('commands.list')).commands;
+      const { commands } = await this.call('commands.list');
+      // The gateway answers requests concurrently: an older answer (say, from before an MCP server's prompts arrived) must not win.
+      if (asked === this.#commandsAsked) this.gatewayCommands = commands;
     } catch (error) {
       this.error(error, 'Slash-command completion is unavailable until the gateway answers commands.list.');
     }

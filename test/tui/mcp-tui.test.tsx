@@ -93,19 +93,19 @@ describe('MCP in the TUI', { timeout: 90_000 }, () => {
 
   it('completes @server:uri mentions from the listed resources and prompt arguments from the server', async () => {
     const h = await withMcp();
-    await expect.poll(() => h.store.getState().mcp?.resources.length ?? 0).toBeGreaterThan(0);
+    await expect.poll(() => h.store.getState().mcp?.resources.length ?? 0, { timeout: 10_000 }).toBeGreaterThan(0);
     h.type('read @loc');
-    await expect.poll(() => h.flat()).toContain('@local:test://readme');
+    await expect.poll(() => h.flat(), { timeout: 10_000 }).toContain('@local:test://readme');
     h.type(KEYS.tab);
     await expect.poll(() => draft(h)).toBe('read @local:test://readme ');
 
     h.type(KEYS.ctrlU);
     h.type('/mcp__local__gr');
-    await expect.poll(() => h.flat()).toContain('/mcp__local__greet <name>');
+    await expect.poll(() => h.flat(), { timeout: 10_000 }).toContain('/mcp__local__greet <name>');
     h.type(KEYS.tab);
     await expect.poll(() => draft(h)).toBe('/mcp__local__greet ');
     h.type('A');
-    await expect.poll(() => h.flat()).toContain('Alan');
+    await expect.poll(() => h.flat(), { timeout: 10_000 }).toContain('Alan');
     expect(h.flat()).toContain('Ada');
     expect(h.flat()).not.toContain('Grace');
     h.type(KEYS.tab);
