@@ -20,6 +20,10 @@ export interface OperatorFakeOptions {
   history?: number;
   /** sessions.history answers only once this settles, with the transcript as it was when asked. */
   holdHistory?: Promise<void>;
+  /** The first commands.list answers only once this settles, with the list as it was when asked. */
+  holdFirstCommands?: Promise<void>;
+  /** Commands added to the list from the second commands.list on (a server's prompts arriving meanwhile). */
+  laterCommands?: Array<{ name: string; aliases: string[]; args: string; description: string }>;
 }
 
 export function operatorFake(options: OperatorFakeOptions = {}): OperatorFake {
@@ -28,6 +32,18 @@ export function operatorFake(options: OperatorFakeOptions = {}): OperatorFake {
   const written: TranscriptEntry[] = [];
   let bus: EventBus | undefined;
   const pending = [...(options.pending ?? [])];
+  let listed = 0;
+  const baseCommands = [
+    { name: 'usage', aliases: [], args: '', description: 'token usage' },
+    { name: 'status', aliases: [], args: '', description: 'Gateway and session status' },
+    {
+      name: 'think',
+      aliases: [],
+      args: '[level]',
+      description: 'thinking level',
+      arguments: [{ name: 'level', required: false, values: [{ value: 'low' }, { value: 'high' }] }],
+    },
+  ];
   const record = (method: string, params: unknown) => {
     calls.push({ method, params });
   };
@@ -98,19 +114,12 @@ export function operatorFake(options: OperatorFakeOptions = {}): OperatorFake {
           record('commands.run', params);
           return { reply: `ran ${params.text}` };
         },
-        'commands.list': () => ({
-          commands: [
-            { name: 'usage', aliases: [], args: '', description: 'token usage' },
-            { name: 'status', aliases: [], args: '', description: 'Gateway and session status' },
-            {
-              name: 'think',
-              aliases: [],
-              args: '[level]',
-              description: 'thinking level',
-              arguments: [{ name: 'level', required: false, values: [{ value: 'low' }, { value: 'high' }] }],
-            },
-          ],
-        }),
+        'commands.list': async () => {
+          listed += 1;
+          const later = listed > 1 ? (options.laterCommands ?? []) : [];
+          if (listed === 1) await options.holdFirstCommands;
+          return { commands: [...baseCommands, ...later] };
+        },
         'sessions.history': async (params) => {
           // The transcript is read when the request arrives; only the answer waits.
           const transcript = [...written];
