@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ToolDefinition } from '../tools/index.js';
-import { defineTool, toolError, toolOk } from '../tools/index.js';
+import { defineTool, toolError, toolOk, toolParameters } from '../tools/index.js';
 import type { CronJob } from '../protocol/index.js';
 import { CRON_TOOL_SHAPE, cronToolArgs, normaliseCronArgs, type CronToolArgs } from './cron-tool-args.js';
 import type { CronService } from './cron-service.js';
@@ -73,19 +73,14 @@ const MUTATING = new Set(['add', 'update', 'remove', 'run']);
 
 /** `cron`: the agent manages its schedule. Flattened arguments are normalised first, then checked strictly. */
 export function cronTool(deps: ScheduleToolDeps): ToolDefinition {
-  let parameters: ToolDefinition['parameters'] | undefined;
+  const parameters = toolParameters(cronToolArgs);
   return {
     name: 'cron',
     group: 'automation',
     risk: 'medium',
     description: `Manage scheduled jobs: status, list, add, update, remove, run (now), runs (history), wake (the heartbeat). Example: ${CRON_TOOL_SHAPE}`,
-    // Derived on first read, as defineTool does: the daemon declares the tool at start.
     get parameters() {
-      if (!parameters) {
-        parameters = z.toJSONSchema(cronToolArgs, { io: 'input', unrepresentable: 'any' }) as ToolDefinition['parameters'];
-        delete parameters.$schema;
-      }
-      return parameters;
+      return parameters();
     },
     input: z.record(z.string(), z.unknown()),
     async execute(raw, context) {

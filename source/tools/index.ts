@@ -15,7 +15,7 @@ export {
   type ApprovalRequestInput,
   type ApprovalOutcome,
 } from './types.js';
-export { defineTool } from './define-tool.js';
+export { defineTool, toolParameters } from './define-tool.js';
 export { ToolRegistry } from './registry.js';
 export {
   decideTools,
