@@ -12,7 +12,7 @@ import {
   type ResultOf,
   type Scope,
 } from '../protocol/index.js';
-import { WebSocket } from './ws.js';
+import { WebSocket } from 'ws';
 
 export interface GatewayClientOptions {
   url: string;

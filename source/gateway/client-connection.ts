@@ -13,7 +13,7 @@ import {
   type Scope,
 } from '../protocol/index.js';
 import type { CallerInfo } from './module.js';
-import type { WebSocket } from './ws-module.js';
+import type { WebSocket } from 'ws';
 
 export interface ConnectionHost {
   /** Checks `connect` (protocol, token) and returns the hello payload, or throws a ClawError with its close code. */

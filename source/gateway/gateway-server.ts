@@ -25,7 +25,7 @@ import type { Logger } from '../core/index.js';
 import type { GatewayModule, ModuleFactory } from './module.js';
 import { RpcRouter } from './rpc-router.js';
 import { OPERATOR_SCOPES, scopesForToken, tokenMatches } from '../config/index.js';
-import { WebSocketServer, type WebSocket } from './ws-module.js';
+import { WebSocketServer, type WebSocket } from 'ws';
 
 export interface GatewayOptions {
   config: ClawConfig;
