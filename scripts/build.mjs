@@ -46,6 +46,23 @@ const englishOnlyZod = {
   },
 };
 
+// ws requires https, tls and zlib when it loads, but uses them only to dial
+// wss:// and for permessage-deflate, which claw's gateway does not offer.
+// Loading them costs ~10 ms of every start (gateway, `claw status`, TUI), so
+// inside ws they become objects that require the real module on first use.
+const lazyBuiltinsInWs = {
+  name: 'lazy-builtins-in-ws',
+  setup(build) {
+    build.onResolve({ filter: /^(https|tls|zlib)$/ }, (args) =>
+      /[\\/]node_modules[\\/]ws[\\/]/.test(args.importer) ? { path: args.path, namespace: 'lazy-builtin' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
+      contents: `let real;\nmodule.exports = new Proxy({}, { get: (_, key) => (real ??= require('node:${args.path}'))[key] });\n`,
+      loader: 'js',
+    }));
+  },
+};
+
 // claw's own modules run no code at import beyond defining what they export,
 // so a module none of whose exports a chunk uses can be left out of it. Without
 // this, importing one name through a subsystem's index.ts pulls every file the
@@ -131,7 +148,7 @@ export async function build() {
     banner: { js: banner },
     // React and Ink ship a development build selected at run time; users run the production one.
     define: { 'process.env.NODE_ENV': '"production"' },
-    plugins: [help, englishOnlyZod, sourceWithoutSideEffects, loadStandaloneCommands],
+    plugins: [help, englishOnlyZod, lazyBuiltinsInWs, sourceWithoutSideEffects, loadStandaloneCommands],
     sourcemap: 'linked',
     metafile: true,
   });
@@ -143,7 +160,7 @@ export async function build() {
     external,
     banner: { js: banner },
     define: { 'process.env.NODE_ENV': '"production"' },
-    plugins: [englishOnlyZod, sourceWithoutSideEffects],
+    plugins: [englishOnlyZod, lazyBuiltinsInWs, sourceWithoutSideEffects],
     sourcemap: 'linked',
     metafile: true,
   });

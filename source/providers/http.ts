@@ -1,10 +1,13 @@
 import { request as httpRequest, type IncomingMessage, type IncomingHttpHeaders } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { createRequire } from 'node:module';
 import { classifyHttpError, classifyThrown } from './classify.js';
 import { jsonBytes } from './json-bytes.js';
 import { ProviderError } from './errors.js';
 import type { SseMessage } from './sse.js';
 import { readSse } from './sse.js';
+
+// node:https (with tls under it) takes ~8 ms to load; a local model never needs it, so it loads on the first https:// call.
+const requireBuiltin = createRequire(import.meta.url);
 
 /**
  * A minute without data is a stall: long enough for a reasoning model's
@@ -117,7 +120,7 @@ function post(url: string, headers: Record<string, string>, body: unknown, signa
     const target = new URL(url);
     if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new Error(`unsupported protocol ${target.protocol} in ${url}`);
     const data = body instanceof Uint8Array ? body : jsonBytes(body);
-    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+    const send = target.protocol === 'https:' ? (requireBuiltin('node:https') as typeof import('node:https')).request : httpRequest;
     const request = send(
       target,
       { method: 'POST', signal, headers: { 'content-type': 'application/json', 'user-agent': 'claw', ...headers, 'content-length': String(data.length) } },

@@ -1,10 +1,13 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import http, { type IncomingMessage } from 'node:http';
-import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { pipeline, type Readable } from 'node:stream';
-import zlib from 'node:zlib';
+import { createRequire } from 'node:module';
+import type * as Zlib from 'node:zlib';
 import { AddressPolicy } from './address-policy.js';
+
+// https (with tls) and zlib take ~10 ms to load, and the gateway loads this module at every start; they load at the first fetch.
+const requireBuiltin = createRequire(import.meta.url);
 
 export interface ResolvedAddress {
   address: string;
@@ -111,7 +114,7 @@ function pinnedLookup(pinned: ResolvedAddress): LookupFunction {
 }
 
 function requestOnce(url: URL, pinned: ResolvedAddress, signal: AbortSignal): Promise<IncomingMessage> {
-  const transport = url.protocol === 'https:' ? https : http;
+  const transport = url.protocol === 'https:' ? (requireBuiltin('node:https') as typeof import('node:https')) : http;
   return new Promise((resolve, reject) => {
     const request = transport.request(
       url,
@@ -137,6 +140,7 @@ function decoded(response: IncomingMessage): Readable {
   const encoding = String(response.headers['content-encoding'] ?? '')
     .trim()
     .toLowerCase();
+  const zlib = requireBuiltin('node:zlib') as typeof Zlib;
   const decoder =
     encoding === 'gzip' || encoding === 'x-gzip'
       ? zlib.createGunzip()
