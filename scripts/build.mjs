@@ -85,7 +85,9 @@ const sourceWithoutSideEffects = {
 // their index.ts (and with them zod), so split it would load ten times the
 // code it runs. A standalone bundle is tree-shaken to what the command uses.
 // Only commands that catch their own errors belong here: a ClawError class of
-// their bundle is not the one report-error.ts checks for.
+// their bundle is not the one report-error.ts checks for. They are CommonJS,
+// so the executable can require `claw status` without starting the ES module
+// loader (see source/cli/bin.ts).
 const standaloneCommands = ['status'];
 const standaloneFile = (name) => `chunks/${name}-command`;
 
@@ -96,7 +98,7 @@ const loadStandaloneCommands = {
     build.onResolve({ filter: /^\.\/commands\// }, (args) =>
       args.importer === join(source, 'cli', 'command-table.ts') && names.includes(args.path)
         ? // dist/cli/ and dist/chunks/ are siblings, so this resolves from either.
-          { path: `../${standaloneFile(args.path.slice('./commands/'.length, -'.js'.length))}.js`, external: true }
+          { path: `../${standaloneFile(args.path.slice('./commands/'.length, -'.js'.length))}.cjs`, external: true }
         : undefined,
     );
   },
@@ -154,12 +156,15 @@ export async function build() {
   });
   const alone = await esbuild.build({
     ...common,
+    format: 'cjs',
     entryPoints: Object.fromEntries(standaloneCommands.map((name) => [standaloneFile(name), join(source, 'cli', 'commands', `${name}.ts`)])),
     outdir: dist,
+    outExtension: { '.js': '.cjs' },
     bundle: true,
     external,
-    banner: { js: banner },
-    define: { 'process.env.NODE_ENV': '"production"' },
+    // CommonJS has no import.meta; the file's own URL stands in for it.
+    banner: { js: '"use strict";const __clawImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+    define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': '__clawImportMetaUrl' },
     plugins: [englishOnlyZod, lazyBuiltinsInWs, sourceWithoutSideEffects],
     sourcemap: 'linked',
     metafile: true,
@@ -172,7 +177,7 @@ export async function build() {
     outdir: dist,
     outExtension: { '.js': '.cjs' },
     bundle: true,
-    external: ['./main.js'],
+    external: ['./main.js', ...standaloneCommands.map((name) => `../${standaloneFile(name)}.cjs`)],
     banner: { js: '#!/usr/bin/env node' },
     plugins: [help],
     sourcemap: 'linked',

@@ -18,9 +18,31 @@ function answered(argv: readonly string[]): string | undefined {
   return undefined;
 }
 
-const text = answered(process.argv.slice(2));
-if (text === undefined) void import('./main.js');
-else {
+/**
+ * `claw status` runs in prompts and loops, so it skips the ES module loader
+ * too: its command is built as one CommonJS file (scripts/build.mjs) that
+ * asks the gateway over HTTP. Any other spelling goes through main.js.
+ */
+function runStatus(argv: readonly string[]): boolean {
+  const [first, second] = argv;
+  if (first !== 'status' || argv.length > 2 || (second !== undefined && second !== '--json')) return false;
+  quietOnClosedPipe();
+  const { run } = require('../chunks/status-command.cjs') as typeof import('./commands/status.js');
+  run({ args: [], flags: { json: second === '--json' }, argv: [...argv] }).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`claw: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
+  return true;
+}
+
+const argv = process.argv.slice(2);
+const text = answered(argv);
+if (text !== undefined) {
   quietOnClosedPipe();
   process.stdout.write(text);
-}
+} else if (!runStatus(argv)) void import('./main.js');

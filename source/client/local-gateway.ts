@@ -8,6 +8,7 @@ import { ClawError, type StatusPayload } from '../protocol/index.js';
 import { GatewayClient } from './gateway-client.js';
 import { dialHost, readGatewayInfoSync, removeGatewayInfoSync, type GatewayInfo } from './gateway-info.js';
 import { readGatewayTokenSync } from '../config/index.js';
+import { fetchStatus } from './http-status.js';
 import { isProcessAlive } from './process-alive.js';
 
 const cliEntry = fileURLToPath(new URL('../cli/main.js', import.meta.url));
@@ -153,24 +154,13 @@ export type GatewayStatus =
   | { running: true; source: 'rpc'; status: StatusPayload }
   | { running: true; source: 'pidfile'; info: GatewayInfo; error: string };
 
-/** Status through the RPC, falling back to the pid file when the RPC fails. */
+/** Status from the gateway itself, falling back to the pid file when it does not answer. */
 export async function gatewayStatus(paths: StatePaths): Promise<GatewayStatus> {
   const gateway = findLocalGateway(paths);
   if (!gateway) return { running: false };
-  const client = new GatewayClient({
-    url: gateway.url,
-    token: gateway.token,
-    clientName: 'claw-status',
-    scopes: ['read'],
-    connectTimeoutMs: 3000,
-    requestTimeoutMs: 3000,
-  });
   try {
-    await client.connect();
-    return { running: true, source: 'rpc', status: await client.request('status') };
+    return { running: true, source: 'rpc', status: await fetchStatus(gateway.info, gateway.token, 3000) };
   } catch (error) {
     return { running: true, source: 'pidfile', info: gateway.info, error: (error as Error).message };
-  } finally {
-    client.close();
   }
 }

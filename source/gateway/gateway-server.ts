@@ -10,6 +10,7 @@ import {
   closeCodes,
   events as eventSpecs,
   type ConnectParams,
+  type ErrorCode,
   type GatewaySnapshot,
   type HealthPayload,
   type HelloPayload,
@@ -211,8 +212,38 @@ export class GatewayServer {
     if (path === '/healthz') return reply(200, { ok: true });
     if (path === '/readyz')
       return this.state === 'ready' && this.modules.every((m) => m.ready?.() !== false) ? reply(200, { ready: true }) : reply(503, { ready: false });
+    if (path === '/status' && this.state === 'ready') return void this.statusOverHttp(req, reply);
     if (this.state === 'ready' && this.modules.some((module) => module.http?.(req, res, path ?? '/'))) return;
     reply(404, { error: 'not found' });
+  }
+
+  /**
+   * The `status` method for one authenticated GET (what `claw status` sends):
+   * the same answer, scope check and failed-token lockout as over a WebSocket,
+   * without a session's handshake and hello snapshot.
+   */
+  private async statusOverHttp(req: IncomingMessage, reply: (status: number, body: unknown) => void): Promise<void> {
+    const address = req.socket.remoteAddress ?? 'unknown';
+    const refuse = (status: number, code: ErrorCode, message: string): void => reply(status, { error: { code, message } });
+    if (req.method !== 'GET') return refuse(405, 'bad_request', '/status answers GET only.');
+    const origin = req.headers.origin;
+    if (origin !== undefined && !this.options.config.gateway.allowedOrigins.includes(origin)) {
+      return refuse(403, 'forbidden', 'Browser origins may not read /status; add the origin to gateway.allowedOrigins in claw.json if it should.');
+    }
+    if (this.limiter.lockedFor(address) > 0) return refuse(429, 'rate_limited', 'Too many failed auth attempts; try again later.');
+    const token = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim();
+    const scopes = token ? this.tokenScopes(token) : undefined;
+    if (!scopes) {
+      if (token) this.limiter.recordFailure(address);
+      return refuse(401, 'unauthorized', 'Send the gateway token as `Authorization: Bearer <token>`; get it with `claw gateway token`.');
+    }
+    this.limiter.recordSuccess(address);
+    const answer = await this.router.dispatch(
+      { type: 'req', id: 'http-status', method: 'status' },
+      { connId: 'http', clientId: 'http /status', scopes, address },
+    );
+    if (answer.ok) return reply(200, answer.payload);
+    reply(answer.error.code === 'forbidden' ? 403 : 500, { error: answer.error });
   }
 
   private onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {

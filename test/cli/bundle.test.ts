@@ -31,9 +31,10 @@ function installShaped(dir: string, withModules: boolean): void {
   cpSync(join(root, 'package.json'), join(dir, 'package.json'));
   mkdirSync(join(dir, 'dist', 'chunks'), { recursive: true });
   for (const pattern of manifest.files) {
-    if (pattern === 'dist/chunks/*.js') {
+    const chunks = /^dist\/chunks\/\*(\.c?js)$/.exec(pattern);
+    if (chunks) {
       for (const name of readdirSync(join(root, 'dist', 'chunks'))) {
-        if (name.endsWith('.js')) cpSync(join(root, 'dist', 'chunks', name), join(dir, 'dist', 'chunks', name));
+        if (name.endsWith(chunks[1]!)) cpSync(join(root, 'dist', 'chunks', name), join(dir, 'dist', 'chunks', name));
       }
     } else cpSync(join(root, pattern), join(dir, pattern), { recursive: true });
   }
@@ -52,9 +53,9 @@ describe('the shipped bundle', () => {
 
   it('is what `bin` runs, and it loads only chunks, node built-ins and runtime dependencies', () => {
     expect(manifest.bin.claw).toBe('dist/cli/claw.cjs');
-    // The executable itself requires nothing: it answers help and version, and imports main.js for the rest.
+    // The executable answers help and version itself, requires the status command, and imports main.js for the rest.
     const bin = readFileSync(join(root, manifest.bin.claw!), 'utf8');
-    expect(bin.match(/\brequire\(/g) ?? []).toEqual([]);
+    expect(bin.match(/\brequire\("[^"]*"\)/g)).toEqual(['require("../chunks/status-command.cjs")']);
     expect(bin.match(/\bimport\("[^"]*"\)/g)).toEqual(['import("./main.js")']);
     const meta = JSON.parse(readFileSync(join(root, 'dist', 'meta.json'), 'utf8')) as Meta;
     const builtins = new Set(builtinModules);
@@ -94,7 +95,7 @@ describe('the shipped bundle', () => {
     const meta = JSON.parse(readFileSync(join(root, 'dist', 'meta.json'), 'utf8')) as {
       outputs: Record<string, { inputs: Record<string, unknown>; imports: Array<{ path: string; external?: boolean }> }>;
     };
-    const status = meta.outputs['dist/chunks/status-command.js'];
+    const status = meta.outputs['dist/chunks/status-command.cjs'];
     expect(status, 'scripts/build.mjs bundles status on its own').toBeDefined();
     const inputs = Object.keys(status!.inputs);
     // ws is inlined (one chunk instead of its fifteen CommonJS files); no other package is.

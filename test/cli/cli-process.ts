@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-export const cliEntry = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+export const cliEntry = fileURLToPath(new URL('../../dist/cli/claw.cjs', import.meta.url));
 
 export function assertBuilt(): void {
   if (!existsSync(cliEntry)) throw new Error(`${cliEntry} is missing: run \`npm run build\` before the CLI tests.`);
@@ -14,7 +14,7 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `node dist/cli/main.js …args` to completion. */
+/** Runs `node dist/cli/claw.cjs …args` (the package's bin) to completion. */
 export function runClaw(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [cliEntry, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });

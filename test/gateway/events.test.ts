@@ -181,7 +181,11 @@ describe('HTTP probes', () => {
       expect(res.headers.get('x-powered-by')).toBeNull();
       expect(res.headers.get('server')).toBeNull();
     }
-    const missing = await fetch(`${base}/status`);
+    // /status (what `claw status` asks) tells nothing without the token.
+    const status = await fetch(`${base}/status`);
+    expect(status.status).toBe(401);
+    expect(await status.text()).not.toMatch(/version|pid|claw-test/);
+    const missing = await fetch(`${base}/nope`);
     expect(missing.status).toBe(404);
     expect(await missing.text()).not.toMatch(/version|pid|claw-test/);
   });

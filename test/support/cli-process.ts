@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /** The compiled CLI entry; tests that spawn it need `npm run build` (npm test does it). */
-export const CLI_ENTRY = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+export const CLI_ENTRY = fileURLToPath(new URL('../../dist/cli/claw.cjs', import.meta.url));
 
 export interface CliResult {
   code: number | null;

@@ -1,0 +1,80 @@
+import { request } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createScopedToken } from '../../source/config/index.js';
+import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
+
+let gw: TestGateway | undefined;
+
+afterEach(async () => {
+  await gw?.stop();
+  gw = undefined;
+});
+
+interface Answer {
+  status: number;
+  body: { error?: { code: string; message: string } } & Record<string, unknown>;
+}
+
+function get(gateway: TestGateway, headers: Record<string, string>, method = 'GET'): Promise<Answer> {
+  const url = new URL('/status', gateway.url.replace(/^ws:/, 'http:'));
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('gateway: GET /status', () => {
+  it('answers the main token with what the status method answers over a WebSocket', async () => {
+    gw = await startTestGateway();
+    const overHttp = await get(gw, { authorization: `Bearer ${gw.token}` });
+    expect(overHttp.status).toBe(200);
+    const client = await gw.connect();
+    const overWs = (await client.request('status')) as unknown as Record<string, unknown>;
+    expect(Object.keys(overHttp.body).sort()).toEqual(Object.keys(overWs).sort());
+    expect(overHttp.body).toMatchObject({ pid: process.pid, port: overWs.port, stateDir: gw.state.dir, version: overWs.version });
+    // The HTTP caller is not a connected client.
+    expect((overHttp.body.clients as unknown[]).length).toBe((overWs.clients as unknown[]).length - 1);
+  });
+
+  it('refuses a missing or wrong token with 401 and says where the token is', async () => {
+    gw = await startTestGateway();
+    const cases: Array<Record<string, string>> = [{}, { authorization: 'Bearer wrong' }, { authorization: gw.token }];
+    for (const headers of cases) {
+      const answer = await get(gw, headers);
+      expect(answer.status).toBe(401);
+      expect(answer.body.error?.message).toContain('claw gateway token');
+      expect(answer.body).not.toHaveProperty('pid');
+    }
+  });
+
+  it('counts wrong tokens toward the same lockout as WebSocket connects', async () => {
+    gw = await startTestGateway();
+    for (let i = 0; i < 10; i += 1) expect((await get(gw, { authorization: `Bearer wrong-${i}` })).status).toBe(401);
+    const locked = await get(gw, { authorization: `Bearer ${gw.token}` });
+    expect(locked.status).toBe(429);
+    await expect(gw.connect()).rejects.toThrow(/too many failed auth attempts/i);
+  });
+
+  it('refuses a browser origin, and methods other than GET', async () => {
+    gw = await startTestGateway();
+    const browser = await get(gw, { authorization: `Bearer ${gw.token}`, origin: 'http://evil.example' });
+    expect(browser.status).toBe(403);
+    expect(browser.body.error?.message).toContain('gateway.allowedOrigins');
+    expect((await get(gw, { authorization: `Bearer ${gw.token}` }, 'POST')).status).toBe(405);
+  });
+
+  it('checks a scoped token against the scope status needs', async () => {
+    gw = await startTestGateway();
+    const reader = createScopedToken(gw.state.paths, ['read'], 'reader').token;
+    expect((await get(gw, { authorization: `Bearer ${reader}` })).status).toBe(200);
+    const approver = createScopedToken(gw.state.paths, ['approvals'], 'approver').token;
+    const refused = await get(gw, { authorization: `Bearer ${approver}` });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error?.message).toContain('"read" scope');
+  });
+});
