@@ -43,7 +43,8 @@ export function formatConfigIssues(error: z.ZodError, raw: unknown, file: string
 }
 
 export function validateConfig(raw: unknown, file: string): ClawConfig {
-  const result = configSchema.safeParse(raw ?? {});
+  // Parsed once per start or edit: zod's generated fast path costs more to compile than it saves on one parse.
+  const result = configSchema.safeParse(raw ?? {}, { jitless: true });
   if (!result.success) throw new ConfigError(formatConfigIssues(result.error, raw, file), file);
   return result.data;
 }

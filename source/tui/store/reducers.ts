@@ -73,7 +73,8 @@ export function reduceHello(state: TuiState, hello: HelloPayload): TuiState {
   };
   const snap = hello.snapshot;
   const pick = <K extends keyof GatewaySnapshot>(key: K): GatewaySnapshot[K] | undefined => {
-    const parsed = gatewaySnapshot.shape[key].safeParse(snap[key]);
+    // Once per connection: compiling zod's fast path would cost more than the parse.
+    const parsed = gatewaySnapshot.shape[key].safeParse(snap[key], { jitless: true });
     return parsed.success ? (parsed.data as GatewaySnapshot[K]) : undefined;
   };
   const approvals = pick('approvals');
