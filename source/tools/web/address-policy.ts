@@ -106,15 +106,31 @@ const blockedRanges: ReadonlyArray<readonly [string, string]> = [
   ['2001:db8::/32', 'a documentation IPv6 address'],
   ['2001::/32', 'a Teredo tunnel address (it hides an IPv4 address)'],
 ];
-const blocked = blockedRanges.map(([cidr, label]) => ({ cidr: parseCidr(cidr)!, text: cidr, label }));
+interface KnownRanges {
+  blocked: Array<{ cidr: Cidr; text: string; label: string }>;
+  /** Prefixes that carry an IPv4 address inside an IPv6 one: the inner address is what gets reached. */
+  mapped: Cidr;
+  compatible: Cidr;
+  nat64: Cidr;
+  sixToFour: Cidr;
+}
 
-/** Prefixes that carry an IPv4 address inside an IPv6 one: the inner address is what gets reached. */
-const mapped = parseCidr('::ffff:0:0/96')!;
-const compatible = parseCidr('::/96')!;
-const nat64 = parseCidr('64:ff9b::/96')!;
-const sixToFour = parseCidr('2002::/16')!;
+let parsedRanges: KnownRanges | undefined;
+
+/** Parsed at the first check rather than at every gateway start, which loads this module with the tools. */
+function knownRanges(): KnownRanges {
+  parsedRanges ??= {
+    blocked: blockedRanges.map(([cidr, label]) => ({ cidr: parseCidr(cidr)!, text: cidr, label })),
+    mapped: parseCidr('::ffff:0:0/96')!,
+    compatible: parseCidr('::/96')!,
+    nat64: parseCidr('64:ff9b::/96')!,
+    sixToFour: parseCidr('2002::/16')!,
+  };
+  return parsedRanges;
+}
 
 function embeddedV4(bytes: Bytes): Bytes | undefined {
+  const { mapped, nat64, sixToFour, compatible } = knownRanges();
   const asMapped = (v4: Bytes) => Uint8Array.from([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, ...v4]);
   if (inCidr(bytes, mapped)) return undefined;
   if (inCidr(bytes, nat64)) return asMapped(bytes.slice(12, 16));
@@ -161,7 +177,7 @@ export class AddressPolicy {
     const inner = embeddedV4(bytes);
     if (inner && this.#cidrs.some((cidr) => inCidr(inner, cidr))) return { allowed: true };
     for (const candidate of inner ? [inner, bytes] : [bytes]) {
-      const hit = blocked.find((range) => inCidr(candidate, range.cidr));
+      const hit = knownRanges().blocked.find((range) => inCidr(candidate, range.cidr));
       if (hit) return { allowed: false, reason: `${hit.label} (${hit.text}${candidate === inner ? ', embedded in an IPv6 address' : ''})` };
     }
     return { allowed: true };
