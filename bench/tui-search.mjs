@@ -86,7 +86,7 @@ try {
   // (catch-up stat of 100 files + lookup + exact check + snippets).
   let start = process.hrtime.bigint();
   const handler = sessionsSearchHandler({ sessions });
-  handler({ query: 'warm up' });
+  await handler({ query: 'warm up' });
   const flexBuildMs = ms(start);
   const flex = [];
   // CPU time per call as well: on a loaded machine the wall-time tail is mostly time
@@ -98,7 +98,7 @@ try {
     for (const query of queries) {
       start = process.hrtime.bigint();
       const cpuStart = process.cpuUsage();
-      flexHits += handler({ query, limit: 20 }).hits.length;
+      flexHits += (await handler({ query, limit: 20 })).hits.length;
       const took = ms(start);
       const cpu = process.cpuUsage(cpuStart);
       flexCpu.push((cpu.user + cpu.system) / 1000);

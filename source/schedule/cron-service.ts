@@ -5,7 +5,7 @@ import { backoffFor, FAILURE_ALERT_AFTER, MAX_TIMER_MS, ONE_SHOT_ATTEMPTS, SCHED
 import { createJob, patchJob, type JobContext } from './job-factory.js';
 import { JobStore } from './job-store.js';
 import { RunLog } from './run-log.js';
-import { nextSlotAfter } from './schedule-math.js';
+import { loadCron, needsCron, nextSlotAfter } from './schedule-math.js';
 import { interruptRunning, recoverJob, slotMessageId, type RunningSlot, type Settlement, type SlotScheduler } from './cron-settlement.js';
 
 export { STOPPED_REASON } from './cron-settlement.js';
@@ -65,10 +65,16 @@ export class CronService {
     this.#settlement = { runLog: this.runLog, emit: (payload) => deps.emit(payload), replays: this.#replays };
   }
 
-  /** Loads the jobs, settles what a crash or downtime left behind, then arms the timer. */
-  start(): void {
+  /**
+   * Loads the jobs, settles what a crash or downtime left behind, then arms
+   * the timer. croner is loaded first only when a job has a cron expression;
+   * from then on every job with one is in memory only after it loaded (here,
+   * or in add/update), so the timer's slot computations never wait for it.
+   */
+  async start(): Promise<void> {
     const loaded = this.store.loadSync();
     if (loaded.notice) this.#notice(loaded.notice);
+    if (loaded.jobs.some((job) => needsCron(job.schedule))) await loadCron();
     for (const job of loaded.jobs) this.#jobs.set(job.id, job);
     const now = this.deps.clock.now();
     for (const job of this.#jobs.values()) recoverJob(job, now, this.#settlement, this.#scheduler);
@@ -114,7 +120,8 @@ export class CronService {
     return this.runLog.runs(id).reverse().slice(0, limit);
   }
 
-  add(input: CronJobInput, createdBy: string): CronJob {
+  async add(input: CronJobInput, createdBy: string): Promise<CronJob> {
+    if (needsCron(input.schedule)) await loadCron();
     const job = createJob(input, this.deps.jobContext(createdBy));
     job.state.nextRunAt = this.#nextSlot(job, this.deps.clock.now() - 1);
     this.#jobs.set(job.id, job);
@@ -122,7 +129,8 @@ export class CronService {
     return job;
   }
 
-  update(id: string, patch: CronJobPatch): CronJob {
+  async update(id: string, patch: CronJobPatch): Promise<CronJob> {
+    if (patch.schedule && needsCron(patch.schedule)) await loadCron();
     const job = this.#require(id);
     const next = patchJob(job, patch, this.deps.jobContext(job.createdBy));
     const now = this.deps.clock.now();

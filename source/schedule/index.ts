@@ -4,7 +4,7 @@
  * the CLI's formatting and tests.
  */
 export { ScheduleService, ScheduleNotFound } from './schedule-service.js';
-export { ScheduleError, nextSlotAfter, slotsBetween, staggerOffset, isTopOfHour, STAGGER_WINDOW_MS } from './schedule-math.js';
+export { ScheduleError, loadCron, nextSlotAfter, slotsBetween, staggerOffset, isTopOfHour, STAGGER_WINDOW_MS } from './schedule-math.js';
 export { CronService, type CronDeps, type TurnStatus } from './cron-service.js';
 export { HeartbeatRunner, COALESCE_MS, type HeartbeatDeps, type HeartbeatAgent, type HeartbeatTrigger } from './heartbeat-runner.js';
 export { JobStore } from './job-store.js';

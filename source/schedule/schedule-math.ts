@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Cron } from 'croner';
+import type { Cron } from 'croner';
 import type { CronJob, CronScheduleSpec } from '../protocol/index.js';
 import { parseDuration } from './durations.js';
 
@@ -17,12 +17,41 @@ const FORMS =
 const patterns = new Map<string, Cron>();
 const PATTERN_CACHE_LIMIT = 5000;
 
+/**
+ * croner, once loaded. Only cron-expression schedules need it, and most
+ * gateways start with none: loaded at start it would be compiled before
+ * `/readyz` answers for nothing. Whoever is about to compute or check such a
+ * schedule awaits `loadCron()` first (the cron service does, at start when a
+ * job has one, and before adding or changing one).
+ */
+let CronPattern: typeof Cron | undefined;
+let loading: Promise<void> | undefined;
+
+/** Loads croner for the synchronous functions below; resolves at once when it is loaded. */
+export function loadCron(): Promise<void> {
+  loading ??= import('croner').then(
+    (croner) => {
+      CronPattern = croner.Cron;
+    },
+    (error: unknown) => {
+      // A failed load is not remembered: the next caller tries again.
+      loading = undefined;
+      throw error;
+    },
+  );
+  return loading;
+}
+
+/** Whether a schedule is a cron expression, the one kind that needs croner. */
+export const needsCron = (spec: CronScheduleSpec): boolean => spec.kind === 'cron';
+
 function cronOf(expr: string, tz: string | undefined): Cron {
   const key = `${expr}\u0000${tz ?? 'UTC'}`;
   const cached = patterns.get(key);
   if (cached) return cached;
+  if (!CronPattern) throw new Error(`croner is not loaded yet: await loadCron() before computing the cron schedule "${expr}".`);
   try {
-    const cron = new Cron(expr, { paused: true, timezone: tz ?? 'UTC' });
+    const cron = new CronPattern(expr, { paused: true, timezone: tz ?? 'UTC' });
     if (patterns.size >= PATTERN_CACHE_LIMIT) patterns.clear();
     patterns.set(key, cron);
     return cron;

@@ -52,7 +52,7 @@ export class ScheduleService implements Service {
   #cleanup: Array<() => void> = [];
   #glanceTimer: TimerHandle | undefined;
 
-  start(core: Core): void {
+  async start(core: Core): Promise<void> {
     this.#core = core;
     const { clock } = core;
     const tokensOf = (sessionKey: string): number => {
@@ -160,7 +160,7 @@ export class ScheduleService implements Service {
       core.tools.registry.register(tool);
       this.#cleanup.push(() => void core.tools.registry.unregister(tool.name));
     }
-    cron.start();
+    await cron.start();
     heartbeat.start();
     // Runs the journal replayed before this service started are caught here; later ones by turn:start.
     for (const lane of core.lanes.snapshot().lanes) if (lane.runId) cron.turnStarted(lane.key, lane.runId);
@@ -226,11 +226,11 @@ export class ScheduleService implements Service {
     return runs;
   }
 
-  add(input: CronJobInput, createdBy = 'user'): CronJob {
+  add(input: CronJobInput, createdBy = 'user'): Promise<CronJob> {
     return this.cron.add(input, createdBy);
   }
 
-  update(id: string, patch: CronJobPatch): CronJob {
+  async update(id: string, patch: CronJobPatch): Promise<CronJob> {
     this.#require(id);
     return this.cron.update(id, patch);
   }

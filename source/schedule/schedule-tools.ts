@@ -51,10 +51,10 @@ async function runAction(args: CronToolArgs, deps: ScheduleToolDeps, sessionKey:
       return { jobs: cron.list().map(summary) };
     case 'add': {
       if (!args.job) throw new Error(`"add" needs a job. ${CRON_TOOL_SHAPE}`);
-      return { added: summary(cron.add(args.job, sessionKey)) };
+      return { added: summary(await cron.add(args.job, sessionKey)) };
     }
     case 'update':
-      return { updated: summary(cron.update(need(), args.patch ?? {})) };
+      return { updated: summary(await cron.update(need(), args.patch ?? {})) };
     case 'remove':
       return { removed: cron.remove(need()) };
     case 'run':

@@ -82,7 +82,7 @@ describe('the cron tool through the agent', () => {
 
   it('refuses to let a cron-started turn schedule more jobs unless the job allows it', async () => {
     const { gateway, llm } = await start();
-    const job = gateway.core.schedule.add({ name: 'spawner', schedule: { kind: 'every', every: '1h' }, payload: { kind: 'agentTurn', message: 'go' } });
+    const job = await gateway.core.schedule.add({ name: 'spawner', schedule: { kind: 'every', every: '1h' }, payload: { kind: 'agentTurn', message: 'go' } });
     llm.reply({ toolCalls: [{ name: 'cron', arguments: { action: 'add', name: 'child', every: '1m', message: 'again' } }] }, { text: 'done' });
     gateway.core.schedule.run(job.id);
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -91,7 +91,7 @@ describe('the cron tool through the agent', () => {
     expect(gateway.core.schedule.overview().jobs.map((j) => j.name)).toEqual(['spawner']);
     expect(gateway.core.schedule.runs(job.id)[0]).toMatchObject({ status: 'ok' });
 
-    gateway.core.schedule.update(job.id, { allowScheduling: true });
+    await gateway.core.schedule.update(job.id, { allowScheduling: true });
     llm.reply({ toolCalls: [{ name: 'cron', arguments: { action: 'add', name: 'child', every: '1m', message: 'again' } }] }, { text: 'done' });
     gateway.core.schedule.run(job.id);
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   cronToolArgs,
   isQuietReply,
+  loadCron,
   nextSlotAfter,
   normaliseCronArgs,
   parseDuration,
@@ -42,7 +43,8 @@ describe('HEARTBEAT.md pre-check', () => {
 
 describe('slots', () => {
   const job = (schedule: never, anchorAt = 0) => ({ id: 'job-1', schedule, anchorAt });
-  it('staggers top-of-hour jobs by a fixed offset per job inside the window', () => {
+  it('staggers top-of-hour jobs by a fixed offset per job inside the window', async () => {
+    await loadCron();
     const offset = staggerOffset('job-1');
     expect(offset).toBeGreaterThanOrEqual(0);
     expect(offset).toBeLessThan(STAGGER_WINDOW_MS);

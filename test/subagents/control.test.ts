@@ -144,7 +144,7 @@ describe('controlling children', () => {
       if (user.includes('nightly digest') && !calledSince(request, 'sessions_spawn')) return spawnOne('digest-part');
       return { text: 'spawned the part' };
     });
-    const job = gateway.core.schedule.add({
+    const job = await gateway.core.schedule.add({
       name: 'digest',
       schedule: { kind: 'every', every: '1h' },
       payload: { kind: 'agentTurn', message: 'nightly digest' },

@@ -8,10 +8,23 @@ function asClawError<T>(action: () => T): T {
   try {
     return action();
   } catch (error) {
-    if (error instanceof ScheduleError) throw new ClawError('bad_request', error.message);
-    if (error instanceof ScheduleNotFound) throw new ClawError('not_found', error.message);
-    throw error;
+    throw toClawError(error);
   }
+}
+
+/** The same for adding or changing a job, which may first load the cron-expression parser. */
+async function asClawErrorAsync<T>(action: () => Promise<T>): Promise<T> {
+  try {
+    return await action();
+  } catch (error) {
+    throw toClawError(error);
+  }
+}
+
+function toClawError(error: unknown): unknown {
+  if (error instanceof ScheduleError) return new ClawError('bad_request', error.message);
+  if (error instanceof ScheduleNotFound) return new ClawError('not_found', error.message);
+  return error;
 }
 
 /** schedule.*, cron.* and heartbeat.*: thin adapters over the core's schedule service. */
@@ -20,8 +33,8 @@ export function scheduleRpc(core: Core): HandlerTable {
   return {
     'schedule.list': () => schedule.overview(),
     'schedule.runs': (params) => asClawError(() => ({ runs: schedule.runs(params.id, params.limit) })),
-    'cron.add': (params) => asClawError(() => ({ job: schedule.add(params.job) })),
-    'cron.update': (params) => asClawError(() => ({ job: schedule.update(params.id, params.patch) })),
+    'cron.add': (params) => asClawErrorAsync(async () => ({ job: await schedule.add(params.job) })),
+    'cron.update': (params) => asClawErrorAsync(async () => ({ job: await schedule.update(params.id, params.patch) })),
     'cron.remove': (params) => ({ removed: schedule.remove(params.id) }),
     'cron.run': (params) => asClawError(() => ({ run: schedule.run(params.id) })),
     'heartbeat.now': (params) =>

@@ -11,7 +11,7 @@ export interface SearchableSessions {
 }
 
 export interface SessionsSearchHandler {
-  (params: ParamsOf<'sessions.search'>): ResultOf<'sessions.search'>;
+  (params: ParamsOf<'sessions.search'>): Promise<ResultOf<'sessions.search'>>;
   close(): void;
 }
 
@@ -19,25 +19,34 @@ export interface SessionsSearchHandler {
  * The `sessions.search` RPC handler. Each call first catches the index up
  * with what was appended to the transcripts since the last call (a stat per
  * session, then only the new bytes), so it needs no hook into the writers.
+ * The index (and the search library with it) is made by the first call, so a
+ * gateway that nobody searches never loads it.
  */
 export function sessionsSearchHandler(options: { sessions: SearchableSessions; now?: () => number }): SessionsSearchHandler {
-  let index = new TranscriptSearchIndex();
+  let index: Promise<TranscriptSearchIndex> | undefined;
   const clock = options.now ?? (() => performance.now());
-  const handler = ((params) => {
+  const handler = (async (params) => {
     const started = clock();
+    // Concurrent first calls share one index; after the await, catch-up and lookup run without yielding.
+    index ??= TranscriptSearchIndex.open().catch((error: unknown) => {
+      // A failed load is not remembered: the next call tries again.
+      index = undefined;
+      throw error;
+    });
+    const current = await index;
     const sources: SearchSource[] = options.sessions.list().map(({ key, agentId, entry }) => ({
       sessionKey: key,
       agentId,
       sessionId: entry.sessionId,
       file: options.sessions.transcriptPath(agentId, entry.sessionId),
     }));
-    index.sync(sources);
-    const hits = index.search(params.query, { agentId: params.agentId, limit: params.limit ?? DEFAULT_LIMIT });
+    current.sync(sources);
+    const hits = current.search(params.query, { agentId: params.agentId, limit: params.limit ?? DEFAULT_LIMIT });
     return { hits, tookMs: Math.max(0, clock() - started) };
   }) as SessionsSearchHandler;
   // The index is memory only: closing drops it, and a later call rebuilds it from the transcripts.
   handler.close = () => {
-    index = new TranscriptSearchIndex();
+    index = undefined;
   };
   return handler;
 }

@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
-import flexsearch from 'flexsearch';
+import type { Index } from 'flexsearch';
 import { searchableMessage } from './message-text.js';
 import { makeSnippet, queryTerms } from './snippet.js';
 
@@ -47,6 +47,8 @@ const READ_CHUNK = 1 << 20;
 const CANDIDATES = 100;
 const CJK_CHARS = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}])/gu;
 
+type FlexSearch = typeof import('flexsearch').default;
+
 /**
  * Full-text search over session transcripts with flexsearch, in memory.
  * bench/tui-search.mjs measured it against SQLite FTS5 (trigram) on 10k
@@ -65,13 +67,27 @@ const CJK_CHARS = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Scri
  * replaced, and drops files that are no longer a session's current transcript.
  */
 export class TranscriptSearchIndex {
-  private readonly index = new flexsearch.Index({
-    tokenize: 'forward',
-    encoder: new flexsearch.Encoder({ prepare: (text: string) => text.replace(CJK_CHARS, ' $1 '), normalize: true, dedupe: false }),
-  });
+  /**
+   * Loads flexsearch on first use rather than at import: nothing searches
+   * while the gateway starts, and its 50 KB would be compiled before
+   * `/readyz` answers.
+   */
+  static async open(): Promise<TranscriptSearchIndex> {
+    const { default: flexsearch } = await import('flexsearch');
+    return new TranscriptSearchIndex(flexsearch);
+  }
+
+  private readonly index: Index;
   private readonly files = new Map<string, IndexedFile>();
   private readonly messages = new Map<number, IndexedMessage>();
   private nextId = 1;
+
+  constructor(flexsearch: FlexSearch) {
+    this.index = new flexsearch.Index({
+      tokenize: 'forward',
+      encoder: new flexsearch.Encoder({ prepare: (text: string) => text.replace(CJK_CHARS, ' $1 '), normalize: true, dedupe: false }),
+    });
+  }
 
   /** Brings the index up to date with the given transcripts; returns the number of messages added. */
   sync(sources: readonly SearchSource[]): number {

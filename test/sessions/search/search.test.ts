@@ -40,7 +40,7 @@ describe('sessions.search over real transcripts', () => {
     await say('agent:main:telegram:direct:42', '我的投资目标是长期增长', '好的，长期投资目标已记下。');
     await say('cron:daily', 'unrelated message about cats');
 
-    const english = find({ query: 'quarterly REPORT' });
+    const english = await find({ query: 'quarterly REPORT' });
     expect(english.hits.map((h) => [h.sessionKey, h.role])).toEqual(
       expect.arrayContaining([
         ['agent:main:main', 'user'],
@@ -53,25 +53,25 @@ describe('sessions.search over real transcripts', () => {
       expect(marked).toEqual(expect.arrayContaining(['quarterly', 'report']));
     }
 
-    const chinese = find({ query: '投资目标' });
+    const chinese = await find({ query: '投资目标' });
     expect(chinese.hits.map((h) => h.sessionKey)).toEqual(['agent:main:telegram:direct:42', 'agent:main:telegram:direct:42']);
     // Two characters are below the trigram size: they still match, through LIKE.
-    const short = find({ query: '投资' });
+    const short = await find({ query: '投资' });
     expect(short.hits).toHaveLength(2);
     expect(short.hits[0]!.snippet.slice(...short.hits[0]!.highlights[0]!)).toBe('投资');
-    expect(find({ query: 'nothing-like-this' }).hits).toEqual([]);
+    expect((await find({ query: 'nothing-like-this' })).hits).toEqual([]);
   });
 
   it('picks up messages appended after the first search, and forgets a transcript replaced by /new', async () => {
     const find = open();
     await say('agent:main:main', 'first draft of the plan');
-    expect(find({ query: 'plan' }).hits).toHaveLength(1);
+    expect((await find({ query: 'plan' })).hits).toHaveLength(1);
     await say('agent:main:main', 'second version of the plan');
-    const both = find({ query: 'plan' });
+    const both = await find({ query: 'plan' });
     expect(both.hits.map((h) => h.snippet).sort()).toEqual(['first draft of the plan', 'second version of the plan']);
     registry!.reset('agent:main:main');
     await say('agent:main:main', 'a fresh start, no plans yet');
-    const after = find({ query: 'plan' });
+    const after = await find({ query: 'plan' });
     expect(after.hits.map((h) => h.snippet)).toEqual(['a fresh start, no plans yet']);
     const current = registry!.get('agent:main:main')!.entry.sessionId;
     expect(after.hits[0]!.sessionId).toBe(current);
@@ -80,23 +80,31 @@ describe('sessions.search over real transcripts', () => {
   it('rebuilds from the transcripts after a restart, and matches words by prefix but CJK only as typed', async () => {
     const find = open();
     await say('agent:main:main', 'persistent needle one');
-    expect(find({ query: 'needle' }).hits).toHaveLength(1);
+    expect((await find({ query: 'needle' })).hits).toHaveLength(1);
     find.close();
     search = undefined;
     await say('agent:main:main', 'persistent needle two', '投资和目标是两件事');
     const again = open();
-    expect(again({ query: 'needle' }).hits).toHaveLength(2);
-    expect(again({ query: 'pers need' }).hits).toHaveLength(2);
+    expect((await again({ query: 'needle' })).hits).toHaveLength(2);
+    expect((await again({ query: 'pers need' })).hits).toHaveLength(2);
     // Each character is in the reply, but not the word.
-    expect(again({ query: '投目' }).hits).toEqual([]);
-    expect(again({ query: '目标' }).hits).toHaveLength(1);
+    expect((await again({ query: '投目' })).hits).toEqual([]);
+    expect((await again({ query: '目标' })).hits).toHaveLength(1);
+  });
+
+  it('answers searches sent together before the index exists, each with every match', async () => {
+    const find = open();
+    await say('agent:main:main', 'lazy index alpha', 'lazy index beta');
+    const answers = await Promise.all([find({ query: 'lazy' }), find({ query: 'beta' }), find({ query: 'lazy index' })]);
+    expect(answers.map((a) => a.hits.length)).toEqual([2, 1, 2]);
+    expect(answers[1]!.hits[0]!.role).toBe('assistant');
   });
 
   it('filters by agent and honours the limit', async () => {
     const find = open();
     for (let i = 0; i < 5; i++) await say('agent:main:main', `repeated phrase number ${i}`);
     await say('agent:ops:main', 'repeated phrase from ops');
-    expect(find({ query: 'repeated phrase', agentId: 'ops' }).hits.map((h) => h.sessionKey)).toEqual(['agent:ops:main']);
-    expect(find({ query: 'repeated phrase', limit: 3 }).hits).toHaveLength(3);
+    expect((await find({ query: 'repeated phrase', agentId: 'ops' })).hits.map((h) => h.sessionKey)).toEqual(['agent:ops:main']);
+    expect((await find({ query: 'repeated phrase', limit: 3 })).hits).toHaveLength(3);
   });
 });
