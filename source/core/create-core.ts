@@ -260,6 +260,7 @@ export class Core {
     this.channels = new ChannelsService({ ...options.channels, env: options.env ?? process.env });
     this.commands.add(createPairingSlashCommand(this.channels, now));
     this.services = [
+      { name: 'exec-sandbox', warm: () => this.tools.sandbox.prepare?.() },
       this.memory,
       { name: 'skills', warm: () => skills.warm(), stop: () => skills.stop() },
       this.mcp,

@@ -77,7 +77,7 @@ export {
   type ExecRule,
 } from './exec/approvals-policy.js';
 export { hardenGit, gitConfigEnv } from './exec/git-guard.js';
-export { probeSandbox, bubblewrapArgs, hiddenPaths, type SandboxPolicy, type SandboxStatus } from './sandbox/sandbox.js';
+export { probeSandbox, probeSandboxInBackground, bubblewrapArgs, hiddenPaths, type SandboxPolicy, type SandboxStatus } from './sandbox/sandbox.js';
 export { execSandboxFor, describeExecSandbox } from './sandbox/exec-sandbox.js';
 export { childEnv } from './sandbox/child-env.js';
 export { SecretRedactor, collectKnownSecrets, type KnownSecret, type SecretSources } from './redact.js';

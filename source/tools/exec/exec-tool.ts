@@ -26,6 +26,8 @@ export interface ExecSandbox {
   hidden: readonly string[];
   /** Whether every command gets the host network (tools.exec.sandbox.network); otherwise only calls that ask and are approved. */
   network: boolean;
+  /** Finds out `status` in the background, so reading it later does not block. */
+  prepare?(): Promise<void>;
 }
 
 export interface ExecToolOptions {

@@ -1,12 +1,12 @@
 import type { ClawConfig, StatePaths } from '../../config/index.js';
 import type { ExecSandbox } from '../exec/exec-tool.js';
-import { hiddenPaths, probeSandbox, type SandboxStatus } from './sandbox.js';
+import { hiddenPaths, probeSandbox, probeSandboxInBackground, type SandboxStatus } from './sandbox.js';
 
 /**
  * The sandbox exec uses under this config: probed once, `off` only when the
- * operator says so. The probe starts a bwrap child, so it runs when the status
- * is first read (an exec call, a status or hello snapshot), not while the
- * gateway is getting ready.
+ * operator says so. The probe starts a bwrap child, so it runs in `prepare()`
+ * once the gateway listens, or when the status is first read before that
+ * finished (an exec call, a status or hello snapshot).
  */
 export function execSandboxFor(config: ClawConfig, paths: StatePaths): ExecSandbox {
   const settings = config.tools.exec.sandbox;
@@ -17,6 +17,7 @@ export function execSandboxFor(config: ClawConfig, paths: StatePaths): ExecSandb
     },
     hidden: hiddenPaths(paths.root, settings.hiddenPaths),
     network: settings.network,
+    prepare: () => (off ? Promise.resolve() : probeSandboxInBackground()),
   };
 }
 

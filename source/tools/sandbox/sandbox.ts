@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
@@ -29,25 +29,68 @@ let probed: SandboxStatus | undefined;
  */
 export function probeSandbox(): SandboxStatus {
   if (probed) return probed;
-  if (process.platform !== 'linux') {
-    probed = { kind: 'none', reason: `no exec sandbox on ${process.platform} yet (Linux uses bubblewrap)` };
+  const path = bwrapCandidate();
+  if (typeof path !== 'string') {
+    probed = path;
     return probed;
   }
-  const path = BWRAP_CANDIDATES.find((candidate) => existsSync(candidate));
-  if (!path) {
-    probed = { kind: 'none', reason: 'bubblewrap is not installed (apt-get install bubblewrap)' };
-    return probed;
-  }
-  const trial = spawnSync(
-    path,
-    ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-net', '--unshare-pid', '--die-with-parent', '--new-session', '/bin/true'],
-    { encoding: 'utf8', timeout: 10_000 },
-  );
-  probed =
-    trial.status === 0
-      ? { kind: 'bubblewrap', path }
-      : { kind: 'none', reason: `bubblewrap cannot start here: ${(trial.stderr || trial.error?.message || `exit ${trial.status}`).trim()}` };
+  const trial = spawnSync(path, PROBE_ARGS, { encoding: 'utf8', timeout: PROBE_TIMEOUT_MS });
+  probed = trialStatus(path, trial.status, trial.stderr || trial.error?.message);
   return probed;
+}
+
+/**
+ * The same probe without blocking: the daemon runs it once listening, so the
+ * first status or hello snapshot (which reads the sandbox's state) does not
+ * hold every client up for the ~20 ms of a synchronous bwrap start.
+ */
+export function probeSandboxInBackground(): Promise<void> {
+  if (probed) return Promise.resolve();
+  const path = bwrapCandidate();
+  if (typeof path !== 'string') {
+    probed = path;
+    return Promise.resolve();
+  }
+  return new Promise((resolve) => {
+    let stderr = '';
+    const child = spawn(path, PROBE_ARGS, { stdio: ['ignore', 'ignore', 'pipe'], timeout: PROBE_TIMEOUT_MS });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    const settle = (status: number | null, error?: string): void => {
+      // A synchronous probe that ran meanwhile already decided.
+      probed ??= trialStatus(path, status, stderr || error);
+      resolve();
+    };
+    child.on('error', (error) => settle(null, error.message));
+    child.on('close', (status) => settle(status));
+  });
+}
+
+const PROBE_ARGS = [
+  '--ro-bind',
+  '/',
+  '/',
+  '--dev',
+  '/dev',
+  '--proc',
+  '/proc',
+  '--unshare-net',
+  '--unshare-pid',
+  '--die-with-parent',
+  '--new-session',
+  '/bin/true',
+];
+const PROBE_TIMEOUT_MS = 10_000;
+
+/** The bwrap to try, or why there is none. */
+function bwrapCandidate(): string | SandboxStatus {
+  if (process.platform !== 'linux') return { kind: 'none', reason: `no exec sandbox on ${process.platform} yet (Linux uses bubblewrap)` };
+  return BWRAP_CANDIDATES.find((candidate) => existsSync(candidate)) ?? { kind: 'none', reason: 'bubblewrap is not installed (apt-get install bubblewrap)' };
+}
+
+function trialStatus(path: string, status: number | null, stderr: string | undefined): SandboxStatus {
+  return status === 0 ? { kind: 'bubblewrap', path } : { kind: 'none', reason: `bubblewrap cannot start here: ${(stderr || `exit ${status}`).trim()}` };
 }
 
 function realOrSelf(path: string): string {
