@@ -16,7 +16,9 @@ import { channelsSection } from './sections/channels.js';
 /**
  * The whole of claw.json. Each section lives in its own file next to its
  * defaults; this schema only composes them. Unknown keys are errors so a typo
- * never silently does nothing.
+ * never silently does nothing. The sections' schemas are `z.lazy`: the TUI
+ * and most commands import config/ and never validate a file, and building
+ * the ~900 nodes cost them ~20 ms at every start.
  */
 export const configSchema = z
   .strictObject({

@@ -2,14 +2,14 @@ import type { z } from 'zod';
 import { configSchema } from '../../config/index.js';
 import { editDistance } from '../help.js';
 
-type Walkable = { shape?: Record<string, Walkable>; _zod?: { def?: { innerType?: Walkable; in?: Walkable; type?: string } } };
+type Walkable = { shape?: Record<string, Walkable>; _zod?: { def?: { innerType?: Walkable; in?: Walkable; getter?: () => Walkable; type?: string } } };
 
-/** The object shape under optional/default/prefault/pipe wrappers, if the schema is an object. */
+/** The object shape under optional/default/prefault/pipe/lazy wrappers, if the schema is an object. */
 function objectShape(schema: Walkable): Record<string, Walkable> | undefined {
   let node: Walkable | undefined = schema;
   for (let depth = 0; node && depth < 8; depth++) {
     if (node.shape && node._zod?.def?.type === 'object') return node.shape;
-    node = node._zod?.def?.innerType ?? node._zod?.def?.in;
+    node = node._zod?.def?.innerType ?? node._zod?.def?.in ?? node._zod?.def?.getter?.();
   }
   return undefined;
 }

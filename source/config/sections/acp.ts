@@ -1,19 +1,23 @@
 import { z } from 'zod';
 
 /** One external coding agent that speaks the Agent Client Protocol over stdio (e.g. `npx @zed-industries/codex-acp`). */
-export const acpAgentEntry = z.strictObject({
-  command: z.string().min(1),
-  args: z.array(z.string()).default([]),
-  /** Added to the environment the agent process starts with. */
-  env: z.record(z.string(), z.string()).default({}),
-  /** Working folder of the agent (and the root its file reads and writes are confined to besides tools.fsRoots); default the agent's workspace. */
-  cwd: z.string().optional(),
-});
+export const acpAgentEntry = z.lazy(() =>
+  z.strictObject({
+    command: z.string().min(1),
+    args: z.array(z.string()).default([]),
+    /** Added to the environment the agent process starts with. */
+    env: z.record(z.string(), z.string()).default({}),
+    /** Working folder of the agent (and the root its file reads and writes are confined to besides tools.fsRoots); default the agent's workspace. */
+    cwd: z.string().optional(),
+  }),
+);
 
 /** `acp`: external coding agents `sessions_spawn {runtime: "acp", agent}` may start as children. */
-export const acpSection = z.strictObject({
-  /** Default: on when any agent is configured. */
-  enabled: z.boolean().optional(),
-  agents: z.record(z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'an ACP agent name: letters, digits, - and _'), acpAgentEntry).default({}),
-});
+export const acpSection = z.lazy(() =>
+  z.strictObject({
+    /** Default: on when any agent is configured. */
+    enabled: z.boolean().optional(),
+    agents: z.record(z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'an ACP agent name: letters, digits, - and _'), acpAgentEntry).default({}),
+  }),
+);
 export type AcpSettings = z.output<typeof acpSection>;

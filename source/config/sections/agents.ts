@@ -20,47 +20,53 @@ const agentTuning = {
   subagents: subagentsDefaults.prefault({}),
 };
 
-export const agentEntry = z.strictObject({
-  id: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'an agent id: lowercase letters, digits, - and _'),
-  name: z.string().optional(),
-  /** Workspace folder; default `<state>/workspace-<id>` (`<state>/workspace` for `main`). */
-  workspace: z.string().optional(),
-  model: agentTuning.model,
-  fallbacks: z.array(z.string().min(3)).optional(),
-  thinking: thinkingLevel.optional(),
-  /** Replaces agents.defaults.skills for this agent. */
-  skills: agentTuning.skills,
-  heartbeat: heartbeatOverride.optional(),
-  /** The agent that answers what no binding claims; without one, `main` if listed, else the first. */
-  default: z.boolean().optional(),
-  /** This agent's level of the tool policy (replaces tools.agents.<id>). */
-  tools: policyLayer.optional(),
-});
-
-export const agentsSection = z.strictObject({
-  defaults: z.strictObject(agentTuning).prefault({}),
-  list: z
-    .array(agentEntry)
-    .default([])
-    .superRefine((list, context) => {
-      const seen = new Set<string>();
-      list.forEach((agent, index) => {
-        if (seen.has(agent.id)) context.addIssue({ code: 'custom', path: [index, 'id'], message: `agent "${agent.id}" is listed twice; ids must be unique` });
-        seen.add(agent.id);
-      });
-      if (list.filter((agent) => agent.default).length > 1)
-        context.addIssue({ code: 'custom', message: 'more than one agent has "default": true; mark exactly one' });
-    }),
-});
-
-export const bindingEntry = z.strictObject({
-  agentId: z.string().min(1),
-  match: z.strictObject({
-    channel: z.string().min(1).optional(),
-    accountId: z.string().min(1).optional(),
-    peer: z.strictObject({ kind: z.enum(['direct', 'group']), id: z.string().min(1) }).optional(),
+export const agentEntry = z.lazy(() =>
+  z.strictObject({
+    id: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'an agent id: lowercase letters, digits, - and _'),
+    name: z.string().optional(),
+    /** Workspace folder; default `<state>/workspace-<id>` (`<state>/workspace` for `main`). */
+    workspace: z.string().optional(),
+    model: agentTuning.model,
+    fallbacks: z.array(z.string().min(3)).optional(),
+    thinking: thinkingLevel.optional(),
+    /** Replaces agents.defaults.skills for this agent. */
+    skills: agentTuning.skills,
+    heartbeat: heartbeatOverride.optional(),
+    /** The agent that answers what no binding claims; without one, `main` if listed, else the first. */
+    default: z.boolean().optional(),
+    /** This agent's level of the tool policy (replaces tools.agents.<id>). */
+    tools: policyLayer.optional(),
   }),
-});
+);
+
+export const agentsSection = z.lazy(() =>
+  z.strictObject({
+    defaults: z.strictObject(agentTuning).prefault({}),
+    list: z
+      .array(agentEntry)
+      .default([])
+      .superRefine((list, context) => {
+        const seen = new Set<string>();
+        list.forEach((agent, index) => {
+          if (seen.has(agent.id)) context.addIssue({ code: 'custom', path: [index, 'id'], message: `agent "${agent.id}" is listed twice; ids must be unique` });
+          seen.add(agent.id);
+        });
+        if (list.filter((agent) => agent.default).length > 1)
+          context.addIssue({ code: 'custom', message: 'more than one agent has "default": true; mark exactly one' });
+      }),
+  }),
+);
+
+export const bindingEntry = z.lazy(() =>
+  z.strictObject({
+    agentId: z.string().min(1),
+    match: z.strictObject({
+      channel: z.string().min(1).optional(),
+      accountId: z.string().min(1).optional(),
+      peer: z.strictObject({ kind: z.enum(['direct', 'group']), id: z.string().min(1) }).optional(),
+    }),
+  }),
+);
 
 /** Every binding must name a configured agent: a message routed to an unknown one could not be answered. */
 export function checkBindingAgents(

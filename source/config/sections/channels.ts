@@ -1,52 +1,58 @@
 import { z } from 'zod';
 
-const chatId = z.string().regex(/^-?\d+$/, 'a Telegram chat id like "-1001234567890"');
-const userId = z.union([z.number().int(), z.string().regex(/^\d+$/, 'a numeric Telegram user id like "123456789"')]).transform(String);
+const chatId = z.lazy(() => z.string().regex(/^-?\d+$/, 'a Telegram chat id like "-1001234567890"'));
+const userId = z.lazy(() => z.union([z.number().int(), z.string().regex(/^\d+$/, 'a numeric Telegram user id like "123456789"')]).transform(String));
 
-const telegramGroup = z.strictObject({
-  /** Answer only when the bot is @mentioned or replied to. */
-  requireMention: z.boolean().default(true),
-  /** Who may talk to the bot in this group; empty = every member. */
-  allowFrom: z.array(userId).default([]),
-});
+const telegramGroup = z.lazy(() =>
+  z.strictObject({
+    /** Answer only when the bot is @mentioned or replied to. */
+    requireMention: z.boolean().default(true),
+    /** Who may talk to the bot in this group; empty = every member. */
+    allowFrom: z.array(userId).default([]),
+  }),
+);
 
 /**
  * One bot. The token is never in claw.json: it comes from `tokenFile`, the
  * environment variable `tokenEnv`, or `credentials/telegram-<account>.token`
  * written by `claw channels login telegram`.
  */
-export const telegramAccount = z
-  .strictObject({
-    enabled: z.boolean().default(true),
-    tokenFile: z.string().min(1).optional(),
-    tokenEnv: z
-      .string()
-      .regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name like "TELEGRAM_BOT_TOKEN"')
-      .optional(),
-    dmPolicy: z.enum(['pairing', 'allowlist', 'open', 'disabled']).default('pairing'),
-    allowFrom: z.array(userId).default([]),
-    groupPolicy: z.enum(['allowlist', 'open', 'disabled']).default('allowlist'),
-    groups: z.record(chatId, telegramGroup).default({}),
-    streaming: z.enum(['off', 'edit']).default('edit'),
-    /** A self-hosted Bot API server, e.g. "http://127.0.0.1:8081" (no trailing slash). */
-    apiRoot: z
-      .string()
-      .url()
-      .refine((url) => !url.endsWith('/'), 'remove the trailing "/" from apiRoot')
-      .default('https://api.telegram.org'),
-    /** Seconds a getUpdates long poll waits for traffic. */
-    pollTimeoutSeconds: z.number().int().min(0).max(50).default(30),
-  })
-  .refine((account) => !(account.tokenFile && account.tokenEnv), {
-    message: 'set tokenFile or tokenEnv, not both',
-    path: ['tokenEnv'],
-  });
+export const telegramAccount = z.lazy(() =>
+  z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      tokenFile: z.string().min(1).optional(),
+      tokenEnv: z
+        .string()
+        .regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name like "TELEGRAM_BOT_TOKEN"')
+        .optional(),
+      dmPolicy: z.enum(['pairing', 'allowlist', 'open', 'disabled']).default('pairing'),
+      allowFrom: z.array(userId).default([]),
+      groupPolicy: z.enum(['allowlist', 'open', 'disabled']).default('allowlist'),
+      groups: z.record(chatId, telegramGroup).default({}),
+      streaming: z.enum(['off', 'edit']).default('edit'),
+      /** A self-hosted Bot API server, e.g. "http://127.0.0.1:8081" (no trailing slash). */
+      apiRoot: z
+        .string()
+        .url()
+        .refine((url) => !url.endsWith('/'), 'remove the trailing "/" from apiRoot')
+        .default('https://api.telegram.org'),
+      /** Seconds a getUpdates long poll waits for traffic. */
+      pollTimeoutSeconds: z.number().int().min(0).max(50).default(30),
+    })
+    .refine((account) => !(account.tokenFile && account.tokenEnv), {
+      message: 'set tokenFile or tokenEnv, not both',
+      path: ['tokenEnv'],
+    }),
+);
 
-export const channelsSection = z.strictObject({
-  telegram: z
-    .strictObject({ accounts: z.record(z.string().regex(/^[a-z0-9][a-z0-9_-]*$/i, 'an account id like "default"'), telegramAccount).default({}) })
-    .prefault({}),
-});
+export const channelsSection = z.lazy(() =>
+  z.strictObject({
+    telegram: z
+      .strictObject({ accounts: z.record(z.string().regex(/^[a-z0-9][a-z0-9_-]*$/i, 'an account id like "default"'), telegramAccount).default({}) })
+      .prefault({}),
+  }),
+);
 
 export type ChannelsConfig = z.output<typeof channelsSection>;
 export type TelegramAccountConfig = z.output<typeof telegramAccount>;

@@ -1,16 +1,18 @@
 import { z } from 'zod';
 
-const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$|^24:00$/, 'a time of day as HH:MM, e.g. "08:00" (24:00 for end of day)');
+const clockTime = z.lazy(() => z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$|^24:00$/, 'a time of day as HH:MM, e.g. "08:00" (24:00 for end of day)'));
 
 /** Where a heartbeat alert goes: nowhere, the session's own chat, or a channel peer. */
-const heartbeatTarget = z.union([
-  z.enum(['none', 'last']),
-  z.strictObject({
-    channel: z.string().min(1),
-    accountId: z.string().min(1).optional(),
-    peer: z.strictObject({ kind: z.enum(['direct', 'group']), id: z.string().min(1) }),
-  }),
-]);
+const heartbeatTarget = z.lazy(() =>
+  z.union([
+    z.enum(['none', 'last']),
+    z.strictObject({
+      channel: z.string().min(1),
+      accountId: z.string().min(1).optional(),
+      peer: z.strictObject({ kind: z.enum(['direct', 'group']), id: z.string().min(1) }),
+    }),
+  ]),
+);
 
 const heartbeatFields = {
   /** Interval such as `30m`, `1h`; `0` turns the heartbeat off. */
@@ -32,25 +34,29 @@ export const DEFAULT_HEARTBEAT_PROMPT =
   "Heartbeat: read the HEARTBEAT.md checklist below and act on anything that is due. If nothing needs the user's attention, call heartbeat_respond with notify:false (or reply HEARTBEAT_OK). To alert the user, call heartbeat_respond with notify:true and the text.";
 
 /** `agents.defaults.heartbeat`. */
-export const heartbeatDefaults = z.strictObject({
-  every: heartbeatFields.every.default('30m'),
-  activeHours: heartbeatFields.activeHours.optional(),
-  prompt: heartbeatFields.prompt.default(DEFAULT_HEARTBEAT_PROMPT),
-  session: heartbeatFields.session.optional(),
-  target: heartbeatFields.target.default('last'),
-  dailyTokenBudget: heartbeatFields.dailyTokenBudget.optional(),
-  model: heartbeatFields.model.optional(),
-});
+export const heartbeatDefaults = z.lazy(() =>
+  z.strictObject({
+    every: heartbeatFields.every.default('30m'),
+    activeHours: heartbeatFields.activeHours.optional(),
+    prompt: heartbeatFields.prompt.default(DEFAULT_HEARTBEAT_PROMPT),
+    session: heartbeatFields.session.optional(),
+    target: heartbeatFields.target.default('last'),
+    dailyTokenBudget: heartbeatFields.dailyTokenBudget.optional(),
+    model: heartbeatFields.model.optional(),
+  }),
+);
 
 /** `agents.list[].heartbeat`: any key replaces the default for that agent. */
-export const heartbeatOverride = z.strictObject({
-  every: heartbeatFields.every.optional(),
-  activeHours: heartbeatFields.activeHours.optional(),
-  prompt: heartbeatFields.prompt.optional(),
-  session: heartbeatFields.session.optional(),
-  target: heartbeatFields.target.optional(),
-  dailyTokenBudget: heartbeatFields.dailyTokenBudget.optional(),
-  model: heartbeatFields.model.optional(),
-});
+export const heartbeatOverride = z.lazy(() =>
+  z.strictObject({
+    every: heartbeatFields.every.optional(),
+    activeHours: heartbeatFields.activeHours.optional(),
+    prompt: heartbeatFields.prompt.optional(),
+    session: heartbeatFields.session.optional(),
+    target: heartbeatFields.target.optional(),
+    dailyTokenBudget: heartbeatFields.dailyTokenBudget.optional(),
+    model: heartbeatFields.model.optional(),
+  }),
+);
 
 export type HeartbeatConfig = z.output<typeof heartbeatDefaults>;

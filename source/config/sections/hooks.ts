@@ -1,69 +1,77 @@
 import { z } from 'zod';
 
 /** Per-hook switches, keyed by the hook's name. */
-const hookEntry = z.strictObject({
-  enabled: z.boolean().optional(),
-  /** Extra variables for the hook's process or module: the only secrets a hook ever sees. */
-  env: z.record(z.string(), z.string()).default({}),
-});
+const hookEntry = z.lazy(() =>
+  z.strictObject({
+    enabled: z.boolean().optional(),
+    /** Extra variables for the hook's process or module: the only secrets a hook ever sees. */
+    env: z.record(z.string(), z.string()).default({}),
+  }),
+);
 
-const mappingPath = z
-  .string()
-  .regex(/^[a-z0-9][a-z0-9._-]*$/i, 'expected one path segment like "github" (the mapping answers POST /hooks/<path>)')
-  .refine((path) => !['wake', 'agent', 'runs'].includes(path), 'wake, agent and runs are the built-in webhook routes; pick another path');
+const mappingPath = z.lazy(() =>
+  z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9._-]*$/i, 'expected one path segment like "github" (the mapping answers POST /hooks/<path>)')
+    .refine((path) => !['wake', 'agent', 'runs'].includes(path), 'wake, agent and runs are the built-in webhook routes; pick another path'),
+);
 
 /** A named webhook route that turns an outside system's JSON into a message (SPEC "Hooks and webhooks"). */
-export const webhookMapping = z
-  .strictObject({
-    path: mappingPath,
-    /**
-     * `token`: the webhook token in a header. `signature`: a Standard Webhooks
-     * HMAC signature made with `secret` (the sender never learns the token).
-     */
-    auth: z.enum(['token', 'signature']).default('token'),
-    /** The signing secret (`whsec_<base64>` as Standard Webhooks senders print it, or any raw string). */
-    secret: z.string().min(1).optional(),
-    /** The message text made from the posted JSON: `{{field.path}}` is replaced by that field's value. */
-    template: z.string().min(1).optional(),
-    agentId: z.string().min(1).optional(),
-    /** The session the message goes to (`hook:<name>` by default); a posted `sessionKey` must start with one of `allowSessionKeyPrefixes`. */
-    sessionKey: z.string().min(1).optional(),
-    allowSessionKeyPrefixes: z.array(z.string().min(1)).default([]),
-    /** Deliver the agent's reply to the channel named in `channel`/`to`; off keeps it in the session. */
-    deliver: z.boolean().default(false),
-    channel: z.string().min(1).optional(),
-    to: z.string().min(1).optional(),
-    /** Requests per minute accepted on this route; more get 429 with Retry-After. */
-    rateLimitPerMinute: z.number().int().positive().default(60),
-  })
-  .refine((mapping) => mapping.auth !== 'signature' || mapping.secret !== undefined, {
-    message: 'auth "signature" needs a secret (the signing secret the sender was given)',
-    path: ['secret'],
-  });
-
-export const hooksSection = z.strictObject({
-  /** Off: no hook runs, the bundled ones included. */
-  enabled: z.boolean().default(true),
-  /** Longest a handler may take, unless its HOOK.md sets `timeoutMs`; a hook that takes longer is abandoned and the action goes on. */
-  timeoutMs: z.number().int().positive().default(10_000),
-  entries: z.record(z.string(), hookEntry).default({}),
-  webhooks: z
+export const webhookMapping = z.lazy(() =>
+  z
     .strictObject({
-      enabled: z.boolean().default(true),
-      maxBodyBytes: z
-        .number()
-        .int()
-        .positive()
-        .max(16 * 1024 * 1024)
-        .default(256 * 1024),
-      /** For the built-in `/hooks/wake` and `/hooks/agent` routes. */
+      path: mappingPath,
+      /**
+       * `token`: the webhook token in a header. `signature`: a Standard Webhooks
+       * HMAC signature made with `secret` (the sender never learns the token).
+       */
+      auth: z.enum(['token', 'signature']).default('token'),
+      /** The signing secret (`whsec_<base64>` as Standard Webhooks senders print it, or any raw string). */
+      secret: z.string().min(1).optional(),
+      /** The message text made from the posted JSON: `{{field.path}}` is replaced by that field's value. */
+      template: z.string().min(1).optional(),
+      agentId: z.string().min(1).optional(),
+      /** The session the message goes to (`hook:<name>` by default); a posted `sessionKey` must start with one of `allowSessionKeyPrefixes`. */
+      sessionKey: z.string().min(1).optional(),
+      allowSessionKeyPrefixes: z.array(z.string().min(1)).default([]),
+      /** Deliver the agent's reply to the channel named in `channel`/`to`; off keeps it in the session. */
+      deliver: z.boolean().default(false),
+      channel: z.string().min(1).optional(),
+      to: z.string().min(1).optional(),
+      /** Requests per minute accepted on this route; more get 429 with Retry-After. */
       rateLimitPerMinute: z.number().int().positive().default(60),
-      /** Signed requests older (or newer) than this are refused as replays. */
-      signatureToleranceSeconds: z.number().int().positive().default(300),
     })
-    .prefault({}),
-  mappings: z.record(z.string(), webhookMapping).default({}),
-});
+    .refine((mapping) => mapping.auth !== 'signature' || mapping.secret !== undefined, {
+      message: 'auth "signature" needs a secret (the signing secret the sender was given)',
+      path: ['secret'],
+    }),
+);
+
+export const hooksSection = z.lazy(() =>
+  z.strictObject({
+    /** Off: no hook runs, the bundled ones included. */
+    enabled: z.boolean().default(true),
+    /** Longest a handler may take, unless its HOOK.md sets `timeoutMs`; a hook that takes longer is abandoned and the action goes on. */
+    timeoutMs: z.number().int().positive().default(10_000),
+    entries: z.record(z.string(), hookEntry).default({}),
+    webhooks: z
+      .strictObject({
+        enabled: z.boolean().default(true),
+        maxBodyBytes: z
+          .number()
+          .int()
+          .positive()
+          .max(16 * 1024 * 1024)
+          .default(256 * 1024),
+        /** For the built-in `/hooks/wake` and `/hooks/agent` routes. */
+        rateLimitPerMinute: z.number().int().positive().default(60),
+        /** Signed requests older (or newer) than this are refused as replays. */
+        signatureToleranceSeconds: z.number().int().positive().default(300),
+      })
+      .prefault({}),
+    mappings: z.record(z.string(), webhookMapping).default({}),
+  }),
+);
 
 export type HooksConfig = z.output<typeof hooksSection>;
 export type WebhookMapping = z.output<typeof webhookMapping>;

@@ -18,21 +18,23 @@ const common = {
  * Code and VS Code write; it may be left out (a `command` means stdio, a
  * `url` streamable HTTP). `"type": "sse"` reaches legacy HTTP+SSE servers.
  */
-export const mcpServerEntry = z.union([
-  z.strictObject({
-    type: z.literal('stdio').default('stdio'),
-    command: z.string().min(1),
-    args: z.array(z.string()).default([]),
-    env: z.record(z.string(), z.string()).default({}),
-    cwd: z.string().optional(),
-    ...common,
-  }),
-  z.strictObject({
-    type: z.enum(['http', 'sse']).default('http'),
-    url: z.string().url(),
-    headers: z.record(z.string(), z.string()).default({}),
-    ...common,
-  }),
-]);
+export const mcpServerEntry = z.lazy(() =>
+  z.union([
+    z.strictObject({
+      type: z.literal('stdio').default('stdio'),
+      command: z.string().min(1),
+      args: z.array(z.string()).default([]),
+      env: z.record(z.string(), z.string()).default({}),
+      cwd: z.string().optional(),
+      ...common,
+    }),
+    z.strictObject({
+      type: z.enum(['http', 'sse']).default('http'),
+      url: z.string().url(),
+      headers: z.record(z.string(), z.string()).default({}),
+      ...common,
+    }),
+  ]),
+);
 
-export const mcpServersSection = z.record(z.string(), mcpServerEntry);
+export const mcpServersSection = z.lazy(() => z.record(z.string(), mcpServerEntry));

@@ -3,32 +3,36 @@ import { z } from 'zod';
 export const DEFAULT_SKILLS_PROMPT_CHARS = 30_000;
 
 /** Per-skill settings, keyed by the skill's name. */
-export const skillEntry = z.strictObject({
-  /** false: the skill is never offered, whatever its requirements. */
-  enabled: z.boolean().default(true),
-  /** Given to this skill's agent's exec calls; the values are secrets: never logged, prompted or printed. */
-  env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name'), z.string()).default({}),
-});
+export const skillEntry = z.lazy(() =>
+  z.strictObject({
+    /** false: the skill is never offered, whatever its requirements. */
+    enabled: z.boolean().default(true),
+    /** Given to this skill's agent's exec calls; the values are secrets: never logged, prompted or printed. */
+    env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name'), z.string()).default({}),
+  }),
+);
 
-export const skillsSection = z.strictObject({
-  load: z
-    .strictObject({
-      /** Folders searched after the bundled skills, lowest precedence. */
-      extraDirs: z.array(z.string().min(1)).default([]),
-      /** Refresh the skills snapshot when a skill folder changes. */
-      watch: z.boolean().default(true),
-      /** Quiet time after the last change before the snapshot is rebuilt. */
-      watchDebounceMs: z.number().int().min(0).max(10_000).default(250),
-    })
-    .prefault({}),
-  limits: z
-    .strictObject({
-      /** Size of the <available_skills> block; past it the compact form (name + location) is used. */
-      maxPromptChars: z.number().int().min(200).default(DEFAULT_SKILLS_PROMPT_CHARS),
-    })
-    .prefault({}),
-  entries: z.record(z.string(), skillEntry).default({}),
-});
+export const skillsSection = z.lazy(() =>
+  z.strictObject({
+    load: z
+      .strictObject({
+        /** Folders searched after the bundled skills, lowest precedence. */
+        extraDirs: z.array(z.string().min(1)).default([]),
+        /** Refresh the skills snapshot when a skill folder changes. */
+        watch: z.boolean().default(true),
+        /** Quiet time after the last change before the snapshot is rebuilt. */
+        watchDebounceMs: z.number().int().min(0).max(10_000).default(250),
+      })
+      .prefault({}),
+    limits: z
+      .strictObject({
+        /** Size of the <available_skills> block; past it the compact form (name + location) is used. */
+        maxPromptChars: z.number().int().min(200).default(DEFAULT_SKILLS_PROMPT_CHARS),
+      })
+      .prefault({}),
+    entries: z.record(z.string(), skillEntry).default({}),
+  }),
+);
 
 export const REDACTED = '[redacted]';
 

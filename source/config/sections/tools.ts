@@ -21,59 +21,63 @@ export const DEFAULT_SECRET_PATHS = [
 export const toolProfiles = ['minimal', 'messaging', 'coding', 'full'] as const;
 
 /** One level of the tool policy pipeline below the global one. */
-export const policyLayer = z.strictObject({
-  profile: z.enum(toolProfiles).optional(),
-  allow: z.array(z.string()).default([]),
-  deny: z.array(z.string()).default([]),
-});
+export const policyLayer = z.lazy(() =>
+  z.strictObject({
+    profile: z.enum(toolProfiles).optional(),
+    allow: z.array(z.string()).default([]),
+    deny: z.array(z.string()).default([]),
+  }),
+);
 
-export const toolsSection = z.strictObject({
-  profile: z.enum(toolProfiles).default('coding'),
-  /** Tool names or `group:<name>` added on top of the profile. */
-  allow: z.array(z.string()).default([]),
-  /** Tool names or `group:<name>` removed; deny always wins. */
-  deny: z.array(z.string()).default([]),
-  /** Extra folders the fs tools may touch besides the workspace. */
-  fsRoots: z.array(z.string()).default([]),
-  /** Per-agent, per-session-type (`main`, `direct`, `group`, `cron`, `subagent`, …) and per-subagent-role levels. */
-  agents: z.record(z.string(), policyLayer).default({}),
-  sessionTypes: z.record(z.string(), policyLayer).default({}),
-  subagentRoles: z.record(z.string(), policyLayer).default({}),
-  exec: z
-    .strictObject({
-      /** Default timeout of one exec call; the call may ask for less or more. */
-      timeoutSeconds: z.number().int().min(1).default(1800),
-      /** Output kept per call (head + tail). */
-      maxOutputChars: z.number().int().min(1000).default(200_000),
-      /** How long an approval request waits for an operator before it is denied. */
-      approvalTimeoutMinutes: z.number().min(0.1).default(30),
-      /** The OS sandbox every command runs in (bubblewrap on Linux). */
-      sandbox: z
-        .strictObject({
-          /** `auto`: use it when it can start; `off`: run unsandboxed on purpose (doctor and status say so, and nothing runs unasked). */
-          mode: z.enum(['auto', 'off']).default('auto'),
-          /** Secret locations hidden inside (home-relative or absolute); the claw state dir is always hidden. */
-          hiddenPaths: z.array(z.string()).default(DEFAULT_SECRET_PATHS),
-          /** Give every command the host network; otherwise only a call that asks for it, once approved. */
-          network: z.boolean().default(false),
-          /** Neutralise git's code-running settings (core.fsmonitor, hooks, pager, textconv, filters, aliases). */
-          hardenGit: z.boolean().default(true),
-        })
-        .prefault({}),
-    })
-    .prefault({}),
-  fs: z
-    .strictObject({
-      /** Largest file `read` returns in one call. */
-      maxReadBytes: z
-        .number()
-        .int()
-        .min(1024)
-        .default(256 * 1024),
-    })
-    .prefault({}),
-  /** web_fetch: reachable private hosts, body and time caps. */
-  web: webToolSection.prefault({}),
-  /** The sessions tools: `agent` shows an agent its own sessions and their children; `all` shows every agent's. */
-  sessions: z.strictObject({ visibility: z.enum(['agent', 'all']).default('agent') }).prefault({}),
-});
+export const toolsSection = z.lazy(() =>
+  z.strictObject({
+    profile: z.enum(toolProfiles).default('coding'),
+    /** Tool names or `group:<name>` added on top of the profile. */
+    allow: z.array(z.string()).default([]),
+    /** Tool names or `group:<name>` removed; deny always wins. */
+    deny: z.array(z.string()).default([]),
+    /** Extra folders the fs tools may touch besides the workspace. */
+    fsRoots: z.array(z.string()).default([]),
+    /** Per-agent, per-session-type (`main`, `direct`, `group`, `cron`, `subagent`, …) and per-subagent-role levels. */
+    agents: z.record(z.string(), policyLayer).default({}),
+    sessionTypes: z.record(z.string(), policyLayer).default({}),
+    subagentRoles: z.record(z.string(), policyLayer).default({}),
+    exec: z
+      .strictObject({
+        /** Default timeout of one exec call; the call may ask for less or more. */
+        timeoutSeconds: z.number().int().min(1).default(1800),
+        /** Output kept per call (head + tail). */
+        maxOutputChars: z.number().int().min(1000).default(200_000),
+        /** How long an approval request waits for an operator before it is denied. */
+        approvalTimeoutMinutes: z.number().min(0.1).default(30),
+        /** The OS sandbox every command runs in (bubblewrap on Linux). */
+        sandbox: z
+          .strictObject({
+            /** `auto`: use it when it can start; `off`: run unsandboxed on purpose (doctor and status say so, and nothing runs unasked). */
+            mode: z.enum(['auto', 'off']).default('auto'),
+            /** Secret locations hidden inside (home-relative or absolute); the claw state dir is always hidden. */
+            hiddenPaths: z.array(z.string()).default(DEFAULT_SECRET_PATHS),
+            /** Give every command the host network; otherwise only a call that asks for it, once approved. */
+            network: z.boolean().default(false),
+            /** Neutralise git's code-running settings (core.fsmonitor, hooks, pager, textconv, filters, aliases). */
+            hardenGit: z.boolean().default(true),
+          })
+          .prefault({}),
+      })
+      .prefault({}),
+    fs: z
+      .strictObject({
+        /** Largest file `read` returns in one call. */
+        maxReadBytes: z
+          .number()
+          .int()
+          .min(1024)
+          .default(256 * 1024),
+      })
+      .prefault({}),
+    /** web_fetch: reachable private hosts, body and time caps. */
+    web: webToolSection.prefault({}),
+    /** The sessions tools: `agent` shows an agent its own sessions and their children; `all` shows every agent's. */
+    sessions: z.strictObject({ visibility: z.enum(['agent', 'all']).default('agent') }).prefault({}),
+  }),
+);

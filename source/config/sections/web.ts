@@ -14,14 +14,16 @@ function isAllowEntry(entry: string): boolean {
   return isIP(address) !== 0 || hostPattern.test(address);
 }
 
-export const webToolSection = z.strictObject({
-  /**
-   * Hosts (`intranet.lan`, `*.corp.example`), addresses or CIDRs that web_fetch
-   * may reach even though they are loopback, private, link-local or metadata.
-   */
-  allowPrivate: z.array(z.string().refine(isAllowEntry, 'expected a host name, an IP address or a CIDR like 10.0.0.0/8')).default([]),
-  /** Largest decoded body read; the rest is cut off and the result says so. */
-  maxBytes: z.number().int().positive().default(2_000_000),
-  /** Whole fetch, redirects included. */
-  timeoutMs: z.number().int().positive().default(20_000),
-});
+export const webToolSection = z.lazy(() =>
+  z.strictObject({
+    /**
+     * Hosts (`intranet.lan`, `*.corp.example`), addresses or CIDRs that web_fetch
+     * may reach even though they are loopback, private, link-local or metadata.
+     */
+    allowPrivate: z.array(z.string().refine(isAllowEntry, 'expected a host name, an IP address or a CIDR like 10.0.0.0/8')).default([]),
+    /** Largest decoded body read; the rest is cut off and the result says so. */
+    maxBytes: z.number().int().positive().default(2_000_000),
+    /** Whole fetch, redirects included. */
+    timeoutMs: z.number().int().positive().default(20_000),
+  }),
+);
