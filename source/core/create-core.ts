@@ -312,16 +312,18 @@ export class Core {
     );
     this.#unsubscribe.push(this.skills.onChange((change) => this.events.emit('skills.changed', change)));
     this.config.watch((status) => this.events.emit('config', status));
-    await this.lifecycle.emit('gateway:startup', {});
   }
 
   /**
    * The services' background start-up work (`Service.warm`), in order, each
    * in its own macrotask so a client's first request is answered in between.
    * Resolves once all of it is done; a failure is logged, never thrown.
+   * `gateway:startup` fires here, once the gateway listens on `port`: its
+   * hooks (and the HOOK.md files they come from) are not on the way to ready.
    */
-  warm(): Promise<void> {
+  warm(port?: number): Promise<void> {
     this.#warming ??= (async () => {
+      const startup = this.lifecycle.emit('gateway:startup', port === undefined ? {} : { port });
       for (const service of this.services) {
         await new Promise((resolve) => setImmediate(resolve));
         if (this.#stopping) return;
@@ -331,6 +333,7 @@ export class Core {
           this.log.warn(`${service.name}: background start-up failed: ${error instanceof Error ? error.message : String(error)}`);
         }
       }
+      await startup;
     })();
     return this.#warming;
   }

@@ -31,9 +31,10 @@ function installShaped(dir: string, withModules: boolean): void {
   cpSync(join(root, 'package.json'), join(dir, 'package.json'));
   mkdirSync(join(dir, 'dist', 'chunks'), { recursive: true });
   for (const pattern of manifest.files) {
-    if (pattern === 'dist/chunks/*.js') {
+    if (pattern.startsWith('dist/chunks/*.')) {
+      const extension = pattern.slice('dist/chunks/*'.length);
       for (const name of readdirSync(join(root, 'dist', 'chunks'))) {
-        if (name.endsWith('.js')) cpSync(join(root, 'dist', 'chunks', name), join(dir, 'dist', 'chunks', name));
+        if (name.endsWith(extension)) cpSync(join(root, 'dist', 'chunks', name), join(dir, 'dist', 'chunks', name));
       }
     } else cpSync(join(root, pattern), join(dir, pattern), { recursive: true });
   }
