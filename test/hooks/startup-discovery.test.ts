@@ -147,4 +147,26 @@ describe('hook folders read after the gateway listens', () => {
     const listed = (await client.request('hooks.list', {})).hooks;
     expect(listed.find((hook) => hook.name === 'startup-note')).toMatchObject({ runs: 1, failures: 0 });
   });
+
+  it('a hook enabled in claw.json while the gateway runs gates the next message, and disabling it lets messages through', async () => {
+    const runner = new RecordingRunner();
+    gateway = await startHooksGateway({
+      core: { runner },
+      setup: (state) => {
+        writeHook(join(state.dir, 'hooks'), 'gate', 'events: [message:received]', denyAll);
+      },
+    });
+    const gw = gateway;
+    const send = (id: string) =>
+      gw.core.inbound.accept({ channel: 'tui', peer: { kind: 'direct', id: 'op' }, sessionKey: 'agent:main:main', messageId: id, text: id });
+    expect((await send('before')).status).not.toBe('dropped');
+    writeRawConfig(gw.state.paths.config, { hooks: { entries: { gate: { enabled: true } } } });
+    await gw.core.config.reload();
+    expect((await send('enabled')).status).toBe('dropped');
+    writeRawConfig(gw.state.paths.config, { hooks: { entries: { gate: { enabled: false } } } });
+    await gw.core.config.reload();
+    expect((await send('disabled')).status).not.toBe('dropped');
+    await waitUntil(() => runner.turns.length === 2, 'two turns');
+    expect(runner.turns.flatMap((turn) => turn.texts)).toEqual(['before', 'disabled']);
+  });
 });
