@@ -318,12 +318,12 @@ export class Core {
    * The services' background start-up work (`Service.warm`), in order, each
    * in its own macrotask so a client's first request is answered in between.
    * Resolves once all of it is done; a failure is logged, never thrown.
-   * `gateway:startup` fires here, once the gateway listens on `port`: its
-   * hooks (and the HOOK.md files they come from) are not on the way to ready.
+   * `gateway:startup` fires last, once the gateway listens on `port`: its
+   * hooks (and the HOOK.md files they come from) are not on the way to ready,
+   * nor in the way of the first requests (an earlier event reads them sooner).
    */
   warm(port?: number): Promise<void> {
     this.#warming ??= (async () => {
-      const startup = this.lifecycle.emit('gateway:startup', port === undefined ? {} : { port });
       for (const service of this.services) {
         await new Promise((resolve) => setImmediate(resolve));
         if (this.#stopping) return;
@@ -333,7 +333,7 @@ export class Core {
           this.log.warn(`${service.name}: background start-up failed: ${error instanceof Error ? error.message : String(error)}`);
         }
       }
-      await startup;
+      await this.lifecycle.emit('gateway:startup', port === undefined ? {} : { port });
     })();
     return this.#warming;
   }

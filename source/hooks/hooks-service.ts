@@ -57,7 +57,7 @@ export class HooksService implements Service {
   #token: string | undefined;
   /** The first discovery, started by warm() or by the first lifecycle event, whichever comes first. */
   #discovered: Promise<void> | undefined;
-  /** The latest reload; one started later supersedes it. */
+  /** The reloads asked for, one after another; one asked for later supersedes those still waiting. */
   #reloading: Promise<void> = Promise.resolve();
   #generation = 0;
   #loaded = false;
