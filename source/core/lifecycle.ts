@@ -79,13 +79,32 @@ export class Lifecycle {
     return this.#barriers.size > 0 || (this.#listeners.get(event)?.size ?? 0) > 0;
   }
 
-  /** Runs every listener in turn and returns what they answered. */
+  /**
+   * Runs every listener in turn and returns what they answered. While a
+   * barrier is pending, the listeners there already are run at once (one
+   * that must act as the event happens, like aborting a replayed cron turn
+   * before it runs, still does), and those the barrier subscribes run once it
+   * has settled, before the returned promise resolves.
+   */
   async emit<E extends LifecycleEvent>(event: E, payload: LifecycleEvents[E]): Promise<LifecycleVerdict[]> {
-    if (this.#barriers.size > 0) await this.#settle();
-    const set = this.#listeners.get(event);
-    if (!set) return [];
     const verdicts: LifecycleVerdict[] = [];
-    for (const listener of [...set]) {
+    const ran = [...(this.#listeners.get(event) ?? [])];
+    const settling = this.#barriers.size > 0 ? this.#settle() : undefined;
+    await this.#run(event, payload, ran, verdicts);
+    if (!settling && this.#barriers.size === 0) return verdicts;
+    await (this.#barriers.size > 0 ? this.#settle() : settling);
+    const late = [...(this.#listeners.get(event) ?? [])].filter((listener) => !ran.includes(listener));
+    await this.#run(event, payload, late, verdicts);
+    return verdicts;
+  }
+
+  async #run<E extends LifecycleEvent>(
+    event: E,
+    payload: LifecycleEvents[E],
+    listeners: readonly LifecycleListener<never>[],
+    verdicts: LifecycleVerdict[],
+  ): Promise<void> {
+    for (const listener of listeners) {
       try {
         const answer = await (listener as LifecycleListener<E>)(payload);
         if (Array.isArray(answer)) verdicts.push(...(answer as readonly LifecycleVerdict[]));
@@ -94,7 +113,6 @@ export class Lifecycle {
         this.log.warn(`a ${event} listener failed: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
-    return verdicts;
   }
 
   /**

@@ -82,10 +82,8 @@ export class HooksService implements Service {
     this.#unsubscribe.push(
       core.config.onChange((changed) => {
         if (!changed.some((key) => key === 'hooks' || key.startsWith('hooks.') || key.startsWith('agents'))) return;
-        // Events of the next milliseconds see the new set of hooks, as they would have before folders were read in steps.
-        const reloaded = this.reload();
-        core.lifecycle.until(() => reloaded);
-        return reloaded;
+        // The config store waits for this before it reports the reload, so whoever waits for that sees the new hooks.
+        return this.reload();
       }),
     );
     this.#routes = new WebhookRoutes({

@@ -76,4 +76,20 @@ describe('Lifecycle.until', () => {
     await emitted;
     expect(order).toEqual(['first', 'second', 'event']);
   });
+
+  it('listeners subscribed before the barrier still run as the event is emitted, not once it settles', async () => {
+    const lifecycle = new Lifecycle(new RecordingLogger());
+    const subscribed = deferred();
+    const aborted: string[] = [];
+    // Like cron's replay guard: it must act before the turn it hears about does any work.
+    lifecycle.on('turn:start', ({ runId }) => void aborted.push(runId));
+    lifecycle.until(() => subscribed.promise);
+    const emitted = lifecycle.emit('turn:start', { sessionKey: 's', runId: 'replayed' });
+    expect(aborted).toEqual(['replayed']);
+    const late: string[] = [];
+    lifecycle.on('turn:start', ({ runId }) => void late.push(runId));
+    subscribed.resolve();
+    await emitted;
+    expect([aborted, late]).toEqual([['replayed'], ['replayed']]);
+  });
 });
