@@ -12,6 +12,7 @@
 //    `files` in package.json) and never loaded by the bundle.
 // Types are checked separately by `tsc --noEmit -p .`.
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -143,6 +144,12 @@ function sourceFiles(dir) {
   });
 }
 
+// yaml (160 KB) parses only HOOK.md and SKILL.md front matter, read after the
+// gateway listens; source/config/yaml.ts requires it on first use from a file
+// of its own, so no chunk of the start-up graph holds it. Required, not
+// imported: a skill asked for before that still parses synchronously.
+const bundledYaml = { CLAW_BUNDLED_YAML: '"../chunks/yaml.cjs"' };
+
 // Comments and indentation are a third of the bundle, and V8 keeps every
 // loaded chunk's source in memory: stripped, and with non-ASCII escaped (one
 // such character stores a whole chunk at two bytes per character), the idle
@@ -181,7 +188,7 @@ export async function build() {
     external,
     banner: { js: banner },
     // React and Ink ship a development build selected at run time; users run the production one.
-    define: { 'process.env.NODE_ENV': '"production"' },
+    define: { 'process.env.NODE_ENV': '"production"', ...bundledYaml },
     plugins: [help, englishOnlyZod, lazyBuiltinsInWs, simpleFirstStringWidth, sourceWithoutSideEffects, loadStandaloneCommands],
     sourcemap: 'linked',
     metafile: true,
@@ -196,10 +203,19 @@ export async function build() {
     external,
     // CommonJS has no import.meta; the file's own URL stands in for it.
     banner: { js: '"use strict";const __clawImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
-    define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': '__clawImportMetaUrl' },
+    define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': '__clawImportMetaUrl', ...bundledYaml },
     plugins: [englishOnlyZod, lazyBuiltinsInWs, sourceWithoutSideEffects],
     sourcemap: 'linked',
     metafile: true,
+  });
+  await esbuild.build({
+    ...common,
+    format: 'cjs',
+    entryPoints: { 'chunks/yaml': createRequire(import.meta.url).resolve('yaml') },
+    outdir: dist,
+    outExtension: { '.js': '.cjs' },
+    bundle: true,
+    sourcemap: 'linked',
   });
   // The executable: CommonJS, so `claw --help` skips the ES module loader's start; it imports main.js for the rest.
   await esbuild.build({

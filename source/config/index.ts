@@ -31,3 +31,4 @@ export {
   OPERATOR_SCOPES,
   type ScopedToken,
 } from './gateway-tokens.js';
+export { loadYamlSync, type YamlParser } from './yaml.js';

@@ -313,15 +313,17 @@ export class Core {
     );
     this.#unsubscribe.push(this.skills.onChange((change) => this.events.emit('skills.changed', change)));
     this.config.watch((status) => this.events.emit('config', status));
-    await this.lifecycle.emit('gateway:startup', {});
   }
 
   /**
    * The services' background start-up work (`Service.warm`), in order, each
    * in its own macrotask so a client's first request is answered in between.
    * Resolves once all of it is done; a failure is logged, never thrown.
+   * `gateway:startup` fires last, once the gateway listens on `port`: its
+   * hooks (and the HOOK.md files they come from) are not on the way to ready,
+   * nor in the way of the first requests (an earlier event reads them sooner).
    */
-  warm(): Promise<void> {
+  warm(port?: number): Promise<void> {
     this.#warming ??= (async () => {
       for (const service of this.services) {
         await new Promise((resolve) => setImmediate(resolve));
@@ -332,6 +334,7 @@ export class Core {
           this.log.warn(`${service.name}: background start-up failed: ${error instanceof Error ? error.message : String(error)}`);
         }
       }
+      await this.lifecycle.emit('gateway:startup', port === undefined ? {} : { port });
     })();
     return this.#warming;
   }

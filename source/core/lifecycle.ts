@@ -44,8 +44,24 @@ export type LifecycleListener<E extends LifecycleEvent> = (payload: LifecycleEve
  */
 export class Lifecycle {
   readonly #listeners = new Map<LifecycleEvent, Set<LifecycleListener<never>>>();
+  /** Work that subscribes listeners in the background (hook discovery): every event waits for it. */
+  readonly #barriers = new Set<() => Promise<void>>();
+  #settling: Promise<void> | undefined;
 
   constructor(private readonly log: Logger) {}
+
+  /**
+   * Holds every event until `subscribe` has run: a service whose listeners
+   * are known only after slow start-up work (reading HOOK.md files) does it
+   * once the gateway listens, and an event emitted sooner — a message
+   * accepted in the first milliseconds, a recovered turn — waits for those
+   * listeners instead of running without them. `subscribe` is called at the
+   * first event (or by its owner, earlier), must be idempotent, must not emit
+   * events itself, and should not reject (a rejection is logged).
+   */
+  until(subscribe: () => Promise<void>): void {
+    this.#barriers.add(subscribe);
+  }
 
   on<E extends LifecycleEvent>(event: E, listener: LifecycleListener<E>): () => void {
     let set = this.#listeners.get(event);
@@ -54,17 +70,41 @@ export class Lifecycle {
     return () => set.delete(listener as LifecycleListener<never>);
   }
 
-  /** Whether anything listens: the gated paths skip their await when nothing can block. */
+  /**
+   * Whether anything listens: the gated paths skip their await when nothing
+   * can block. While a barrier is pending the answer is yes, since it may
+   * subscribe a listener that blocks.
+   */
   has(event: LifecycleEvent): boolean {
-    return (this.#listeners.get(event)?.size ?? 0) > 0;
+    return this.#barriers.size > 0 || (this.#listeners.get(event)?.size ?? 0) > 0;
   }
 
-  /** Runs every listener in turn and returns what they answered. */
+  /**
+   * Runs every listener in turn and returns what they answered. While a
+   * barrier is pending, the listeners there already are run at once (one
+   * that must act as the event happens, like aborting a replayed cron turn
+   * before it runs, still does), and those the barrier subscribes run once it
+   * has settled, before the returned promise resolves.
+   */
   async emit<E extends LifecycleEvent>(event: E, payload: LifecycleEvents[E]): Promise<LifecycleVerdict[]> {
-    const set = this.#listeners.get(event);
-    if (!set) return [];
     const verdicts: LifecycleVerdict[] = [];
-    for (const listener of [...set]) {
+    const ran = [...(this.#listeners.get(event) ?? [])];
+    const settling = this.#barriers.size > 0 ? this.#settle() : undefined;
+    await this.#run(event, payload, ran, verdicts);
+    if (!settling && this.#barriers.size === 0) return verdicts;
+    await (this.#barriers.size > 0 ? this.#settle() : settling);
+    const late = [...(this.#listeners.get(event) ?? [])].filter((listener) => !ran.includes(listener));
+    await this.#run(event, payload, late, verdicts);
+    return verdicts;
+  }
+
+  async #run<E extends LifecycleEvent>(
+    event: E,
+    payload: LifecycleEvents[E],
+    listeners: readonly LifecycleListener<never>[],
+    verdicts: LifecycleVerdict[],
+  ): Promise<void> {
+    for (const listener of listeners) {
       try {
         const answer = await (listener as LifecycleListener<E>)(payload);
         if (Array.isArray(answer)) verdicts.push(...(answer as readonly LifecycleVerdict[]));
@@ -73,7 +113,6 @@ export class Lifecycle {
         this.log.warn(`a ${event} listener failed: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
-    return verdicts;
   }
 
   /**
@@ -94,5 +133,22 @@ export class Lifecycle {
     return (await this.emit('agent:bootstrap', payload)).flatMap((verdict) =>
       verdict.bootstrap ? [{ source: verdict.source ?? 'hook', text: verdict.bootstrap }] : [],
     );
+  }
+
+  /** Runs the pending barriers at once; events emitted meanwhile share the one wait. */
+  #settle(): Promise<void> {
+    this.#settling ??= (async () => {
+      const barriers = [...this.#barriers];
+      const results = await Promise.allSettled(barriers.map(async (subscribe) => subscribe()));
+      results.forEach((result, index) => {
+        this.#barriers.delete(barriers[index]!);
+        if (result.status === 'rejected')
+          this.log.warn(`lifecycle listeners failed to subscribe: ${result.reason instanceof Error ? result.reason.message : String(result.reason)}`);
+      });
+      this.#settling = undefined;
+      // A barrier added while these ran waits its turn.
+      if (this.#barriers.size > 0) await this.#settle();
+    })();
+    return this.#settling;
   }
 }

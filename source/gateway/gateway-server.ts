@@ -116,7 +116,7 @@ export class GatewayServer {
     this.tickTimer = setInterval(() => this.onTick(), this.options.config.gateway.tickIntervalMs);
     this.tickTimer.unref();
     this.state = 'ready';
-    for (const module of this.modules) module.listening?.();
+    for (const module of this.modules) module.listening?.(this.listeningPort);
     log.info(`gateway listening on ${bind}:${this.listeningPort}`, { pid: process.pid, version: CLAW_VERSION });
     return this.listeningPort;
   }

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadYamlSync } from '../config/index.js';
 import { HookManifestError, readHookSync, type HookDefinition, type HookSource } from './hook-manifest.js';
 
 export interface HookRoots {
@@ -36,8 +37,12 @@ function hookFolders(root: string): string[] {
     });
 }
 
-/** Workspace hooks win over the user's, the user's over the bundled ones, by name. */
-export function discoverHooksSync(roots: HookRoots): HookDiscovery {
+/**
+ * Workspace hooks win over the user's, the user's over the bundled ones, by
+ * name. Yields before reading each HOOK.md, so the gateway's discovery can let
+ * requests through between files.
+ */
+function* discoverySteps(roots: HookRoots): Generator<string, HookDiscovery> {
   const result: HookDiscovery = { hooks: [], invalid: [], shadowed: [] };
   const byName = new Map<string, HookDefinition>();
   const order: Array<[HookSource, string | undefined]> = [
@@ -48,6 +53,7 @@ export function discoverHooksSync(roots: HookRoots): HookDiscovery {
   for (const [source, root] of order) {
     if (!root) continue;
     for (const dir of hookFolders(root)) {
+      yield dir;
       let hook: HookDefinition;
       try {
         hook = readHookSync(dir, source);
@@ -66,4 +72,32 @@ export function discoverHooksSync(roots: HookRoots): HookDiscovery {
     }
   }
   return result;
+}
+
+export function discoverHooksSync(roots: HookRoots): HookDiscovery {
+  const steps = discoverySteps(roots);
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return step.value;
+}
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * The same discovery in steps: the YAML parser loads in a turn of its own
+ * (its first use costs more than all the files after it), and so does each
+ * file, so a client's request waits for at most one of them.
+ */
+export async function discoverHooks(roots: HookRoots): Promise<HookDiscovery> {
+  const steps = discoverySteps(roots);
+  let step = steps.next();
+  if (!step.done) {
+    await nextTurn();
+    loadYamlSync();
+  }
+  while (!step.done) {
+    await nextTurn();
+    step = steps.next();
+  }
+  return step.value;
 }

@@ -1,4 +1,4 @@
-import { parse, YAMLParseError } from 'yaml';
+import { loadYamlSync } from '../config/index.js';
 
 export type FrontValue = string | number | boolean | null | FrontValue[] | { [key: string]: FrontValue };
 
@@ -10,6 +10,7 @@ export function parseFrontmatter(text: string): { data: { [key: string]: FrontVa
   if (!normalised.startsWith('---\n')) throw new FrontmatterError('the file must start with a "---" line opening its front matter');
   const end = normalised.indexOf('\n---', 3);
   if (end < 0) throw new FrontmatterError('the front matter is never closed: add a "---" line after it');
+  const { parse, YAMLParseError } = loadYamlSync();
   let value: unknown;
   try {
     value = parse(normalised.slice(4, end + 1), { uniqueKeys: true, prettyErrors: true }) ?? {};

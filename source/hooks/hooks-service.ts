@@ -5,7 +5,7 @@ import type { Core, LifecycleVerdict, OutboundPort, OutboundReply, Service, Serv
 import type { ReplyRoute } from '../protocol/index.js';
 import { modelProblem } from '../providers/index.js';
 import { defaultAgentId } from '../routing/index.js';
-import { bundledHooksDir, discoverHooksSync, type HookDiscovery } from './discovery.js';
+import { bundledHooksDir, discoverHooks, type HookDiscovery } from './discovery.js';
 import { HookDispatcher, type HookCapabilities, type HookStatus } from './hook-dispatcher.js';
 import type { HookEvent } from './hook-events.js';
 import { WebhookRunLog } from './webhooks/run-log.js';
@@ -41,7 +41,9 @@ export function hookRoots(
 /**
  * Lifecycle hooks and webhooks as one daemon service: discovers HOOK.md
  * folders, subscribes their handlers to the lifecycle (the gated events wait
- * for their answer), and serves the `/hooks/*` HTTP routes.
+ * for their answer), and serves the `/hooks/*` HTTP routes. Discovery is not
+ * on the way to ready: it runs once the gateway listens, and the lifecycle
+ * holds every event until it is done, so none runs without its hooks.
  */
 export class HooksService implements Service {
   readonly name = 'hooks';
@@ -53,6 +55,14 @@ export class HooksService implements Service {
   #unsubscribe: Array<() => void> = [];
   #listening: Array<() => void> = [];
   #token: string | undefined;
+  /** The first discovery, started by warm() or by the first lifecycle event, whichever comes first. */
+  #discovered: Promise<void> | undefined;
+  /** The reloads asked for, one after another; one asked for later supersedes those still waiting. */
+  #reloading: Promise<void> = Promise.resolve();
+  #generation = 0;
+  #loaded = false;
+  #failure: string | undefined;
+  #stopped = false;
 
   constructor(private readonly options: HooksServiceOptions) {
     this.runs = new WebhookRunLog(join(options.paths.root, 'hooks', 'runs.jsonl'));
@@ -68,10 +78,12 @@ export class HooksService implements Service {
       stateDir: this.options.paths.root,
       ...(this.options.parentEnv ? { parentEnv: this.options.parentEnv } : {}),
     });
-    this.reload();
+    core.lifecycle.until(() => this.discovered());
     this.#unsubscribe.push(
       core.config.onChange((changed) => {
-        if (changed.some((key) => key === 'hooks' || key.startsWith('hooks.') || key.startsWith('agents'))) this.reload();
+        if (!changed.some((key) => key === 'hooks' || key.startsWith('hooks.') || key.startsWith('agents'))) return;
+        // The config store waits for this before it reports the reload, so whoever waits for that sees the new hooks.
+        return this.reload();
       }),
     );
     this.#routes = new WebhookRoutes({
@@ -88,14 +100,59 @@ export class HooksService implements Service {
     if (core.config.current.hooks.webhooks.enabled) this.token();
   }
 
-  /** Discovers hook folders again and applies the current config. */
-  reload(): void {
+  /** The hooks' background start-up: their folders are read once the gateway listens. */
+  warm(): Promise<void> {
+    return this.discovered();
+  }
+
+  /** Resolves once the hook folders have been read at least once (and starts that if nothing has yet). */
+  discovered(): Promise<void> {
+    this.#discovered ??= this.#generation > 0 ? this.#settled() : this.reload();
+    return this.#discovered;
+  }
+
+  /**
+   * Discovers hook folders again and applies the current config. Reloads run
+   * one after another and only the latest one's result is applied. Never
+   * rejects: a folder that cannot be read is logged and shown by health.
+   */
+  reload(): Promise<void> {
+    const generation = ++this.#generation;
+    this.#reloading = this.#reloading
+      .then(() => (generation === this.#generation ? this.#reloadNow() : undefined))
+      .catch((error: unknown) => this.#core?.log.warn(`hooks: reload failed: ${error instanceof Error ? error.message : String(error)}`));
+    return this.#settled();
+  }
+
+  /** Waits for the reloads asked for so far, including those asked for while waiting. */
+  async #settled(): Promise<void> {
+    let last: Promise<void> | undefined;
+    while (last !== this.#reloading) {
+      last = this.#reloading;
+      await last;
+    }
+  }
+
+  async #reloadNow(): Promise<void> {
     const core = this.#core;
-    if (!core || !this.#dispatcher) return;
+    if (!core || !this.#dispatcher || this.#stopped) return;
+    let discovery: HookDiscovery;
+    try {
+      discovery = await discoverHooks(hookRoots(core.config.current, this.options.paths, this.options));
+    } catch (error) {
+      this.#failure = error instanceof Error ? error.message : String(error);
+      core.log.warn(`hooks not loaded: ${this.#failure}`);
+      return;
+    } finally {
+      this.#loaded = true;
+    }
+    if (this.#stopped) return;
+    this.#failure = undefined;
+    // The config of now, not of when the folders were first read: a change meanwhile queued another reload anyway.
     const config = core.config.current;
-    this.#discovery = discoverHooksSync(hookRoots(config, this.options.paths, this.options));
-    for (const bad of this.#discovery.invalid) core.log.warn(`hook not loaded: ${bad.error}`);
-    this.#dispatcher.load(this.#discovery.hooks, config.hooks);
+    this.#discovery = discovery;
+    for (const bad of discovery.invalid) core.log.warn(`hook not loaded: ${bad.error}`);
+    this.#dispatcher.load(discovery.hooks, config.hooks);
     // Only events some hook wants are listened to, so a gated path without hooks never waits.
     for (const unsubscribe of this.#listening) unsubscribe();
     this.#listening = this.#dispatcher.events().map((event) => core.lifecycle.on(event, (payload) => this.#dispatch(event, payload)));
@@ -116,11 +173,14 @@ export class HooksService implements Service {
     return this.#routes.handle(req, res, path);
   }
 
+  /** The hooks as of the last discovery; `hooks.list` waits for the first one (`discovered()`). */
   status(): { hooks: HookStatus[]; invalid: HookDiscovery['invalid']; shadowed: HookDiscovery['shadowed'] } {
     return { hooks: this.#dispatcher?.status() ?? [], invalid: this.#discovery.invalid, shadowed: this.#discovery.shadowed };
   }
 
   health(): ServiceHealth {
+    if (this.#failure) return { ok: true, detail: `hooks not loaded: ${this.#failure} (fix it, then save claw.json or restart)` };
+    if (!this.#loaded) return { ok: true, detail: 'hook folders not read yet (they are once the gateway listens)' };
     const hooks = this.#dispatcher?.status() ?? [];
     const running = hooks.filter((hook) => hook.enabled && hook.unmet.length === 0).length;
     const failing = hooks.filter((hook) => hook.lastError).length;
@@ -131,6 +191,7 @@ export class HooksService implements Service {
   }
 
   stop(): void {
+    this.#stopped = true;
     for (const unsubscribe of [...this.#listening, ...this.#unsubscribe]) unsubscribe();
     this.#listening = [];
     this.#unsubscribe = [];

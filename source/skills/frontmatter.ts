@@ -1,4 +1,4 @@
-import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { loadYamlSync } from '../config/index.js';
 
 export interface Frontmatter {
   data: Record<string, unknown>;
@@ -29,6 +29,7 @@ export function parseFrontmatter(text: string): Frontmatter {
   const match = closing.exec(rest);
   if (!match) throw new FrontmatterError('the frontmatter is not closed: add a "---" line after the YAML');
   const yaml = rest.slice(0, match.index);
+  const { parse: parseYaml, YAMLParseError } = loadYamlSync();
   let data: unknown;
   try {
     // The frontmatter starts on line 2 of SKILL.md; errors name the file's line, not the block's.

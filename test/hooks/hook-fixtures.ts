@@ -74,7 +74,7 @@ export async function startHooksGateway(
     config?: Record<string, unknown> | ((state: TempState) => Record<string, unknown>);
     core?: CoreModuleOptions;
     bundledDir?: string;
-    setup?: (state: TempState) => void;
+    setup?: (state: TempState) => void | Promise<void>;
   } = {},
 ): Promise<HooksGateway> {
   const state = makeTempState('claw-hooks-');
@@ -82,7 +82,7 @@ export async function startHooksGateway(
   mkdirSync(userHooks, { recursive: true });
   const emptyBundled = join(state.dir, 'no-bundled-hooks');
   mkdirSync(emptyBundled, { recursive: true });
-  options.setup?.(state);
+  await options.setup?.(state);
   if (options.config) writeRawConfig(state.paths.config, typeof options.config === 'function' ? options.config(state) : options.config);
   const config = loadConfig(state.paths.config);
   const gatewayToken = ensureGatewayTokenSync(state.paths, {});

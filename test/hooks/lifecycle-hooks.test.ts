@@ -19,7 +19,7 @@ const recorder = `import { appendFileSync } from 'node:fs';
 export default (event, ctx) => { appendFileSync(ctx.env.RECORD_FILE, JSON.stringify({ event: event.event, ...event.payload }) + '\\n'); };
 `;
 
-function records(file: string): Array<{ event: string; channel?: string; sessionKey?: string; text?: string }> {
+function records(file: string): Array<{ event: string; channel?: string; sessionKey?: string; text?: string; port?: number }> {
   if (!existsSync(file)) return [];
   return readFileSync(file, 'utf8')
     .trim()
@@ -55,7 +55,9 @@ describe('lifecycle hooks', () => {
       }),
     });
     const gw = gateway;
-    expect(records(file).map((r) => r.event)).toEqual(['gateway:startup']);
+    // gateway:startup fires once the gateway listens, with the port it listens on.
+    await waitUntil(() => records(file).length > 0, 'gateway:startup');
+    expect(records(file)).toEqual([{ event: 'gateway:startup', port: Number(new URL(gw.base).port) }]);
     const client = await gw.connect();
     await client.request('chat.send', { sessionKey: 'agent:main:main', text: 'from the TUI' });
     expect((await post(gw, '/hooks/agent', { message: 'from a webhook', sessionKey: 'hook:deploys' })).status).toBe(202);

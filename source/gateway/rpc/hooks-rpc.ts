@@ -4,6 +4,10 @@ import type { HandlerTable } from '../module.js';
 /** hooks.*: a thin adapter over the hooks service. */
 export function hooksRpc(core: Core): HandlerTable {
   return {
-    'hooks.list': () => core.hooks.status(),
+    // Hook folders are read after the gateway listens: an early `claw hooks list` waits for them rather than seeing none.
+    'hooks.list': async () => {
+      await core.hooks.discovered();
+      return core.hooks.status();
+    },
   };
 }
