@@ -11,10 +11,11 @@
 //    bench/ scripts that drive one subsystem in-process; not shipped (see
 //    `files` in package.json) and never loaded by the bundle.
 // Types are checked separately by `tsc --noEmit -p .`.
-import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import { helpTextModule } from './help-text.mjs';
 
@@ -94,6 +95,21 @@ const simpleFirstStringWidth = {
     }));
   },
 };
+
+// What an absent claw.json validates to, and an id of the code that decides
+// what any claw.json validates to (source/config/validated-config-cache.ts
+// keeps the last validation under it): a new build with a changed schema
+// never trusts an old answer.
+async function configValidation(dist) {
+  const hash = createHash('sha256');
+  for (const file of [...sourceFiles(join(source, 'config')), ...sourceFiles(join(source, 'protocol'))].sort()) hash.update(file).update(readFileSync(file));
+  hash.update(readFileSync(join(root, 'node_modules', 'zod', 'package.json')));
+  const { validateConfig } = await import(`${pathToFileURL(join(dist, 'config', 'config-file.js')).href}?build=${Date.now()}`);
+  return {
+    CLAW_CONFIG_SCHEMA_ID: JSON.stringify(hash.digest('hex').slice(0, 32)),
+    CLAW_CONFIG_DEFAULTS: JSON.stringify(JSON.stringify(validateConfig({}, 'the defaults'))),
+  };
+}
 
 // claw's own modules run no code at import beyond defining what they export,
 // so a module none of whose exports a chunk uses can be left out of it. Without
@@ -178,6 +194,7 @@ export async function build() {
     sourcemap: 'linked',
   });
   const help = await helpTextModule(root);
+  const validation = await configValidation(dist);
   const split = await esbuild.build({
     ...common,
     entryPoints: { 'cli/main': join(source, 'cli', 'main.ts') },
@@ -188,7 +205,7 @@ export async function build() {
     external,
     banner: { js: banner },
     // React and Ink ship a development build selected at run time; users run the production one.
-    define: { 'process.env.NODE_ENV': '"production"', ...bundledYaml },
+    define: { 'process.env.NODE_ENV': '"production"', ...bundledYaml, ...validation },
     plugins: [help, englishOnlyZod, lazyBuiltinsInWs, simpleFirstStringWidth, sourceWithoutSideEffects, loadStandaloneCommands],
     sourcemap: 'linked',
     metafile: true,

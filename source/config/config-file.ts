@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { configSchema, type ClawConfig } from './schema.js';
 import { parseJsonc } from './jsonc.js';
 import { writeFileAtomicSync } from './atomic-file.js';
+import { knownValidation, rememberValidation } from './validated-config-cache.js';
 
 export class ConfigError extends Error {
   constructor(
@@ -51,8 +52,14 @@ export function validateConfig(raw: unknown, file: string): ClawConfig {
 
 /** The file's own content (no defaults applied); `{}` when it does not exist. */
 export function readRawConfig(file: string): Record<string, unknown> {
-  if (!existsSync(file)) return {};
-  const text = readFileSync(file, 'utf8');
+  return parseRawConfig(readConfigText(file), file);
+}
+
+function readConfigText(file: string): string {
+  return existsSync(file) ? readFileSync(file, 'utf8') : '';
+}
+
+function parseRawConfig(text: string, file: string): Record<string, unknown> {
   if (text.trim() === '') return {};
   let parsed: unknown;
   try {
@@ -67,7 +74,12 @@ export function readRawConfig(file: string): Record<string, unknown> {
 }
 
 export function loadConfig(file: string): ClawConfig {
-  return validateConfig(readRawConfig(file), file);
+  const text = readConfigText(file);
+  const known = knownValidation(file, text);
+  if (known) return known;
+  const config = validateConfig(parseRawConfig(text, file), file);
+  rememberValidation(file, text, config);
+  return config;
 }
 
 /**

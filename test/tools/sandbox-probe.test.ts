@@ -21,6 +21,7 @@ describe('the exec sandbox probe in the background', () => {
         '--unshare-pid',
         '--die-with-parent',
         '--new-session',
+        '--as-pid-1',
         '/bin/true',
       ]).status === 0;
     const pending = probeSandboxInBackground();

@@ -67,6 +67,9 @@ export function probeSandboxInBackground(): Promise<void> {
   });
 }
 
+// --as-pid-1: without it bwrap forks a reaper for the new pid namespace that
+// outlives bwrap by a moment as a zombie of the host's init; a gateway stopped
+// while the probe runs would leave that behind.
 const PROBE_ARGS = [
   '--ro-bind',
   '/',
@@ -79,6 +82,7 @@ const PROBE_ARGS = [
   '--unshare-pid',
   '--die-with-parent',
   '--new-session',
+  '--as-pid-1',
   '/bin/true',
 ];
 const PROBE_TIMEOUT_MS = 10_000;
