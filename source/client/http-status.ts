@@ -30,6 +30,9 @@ export function fetchStatus(info: GatewayInfo, token: string, timeoutMs: number)
           return;
         }
         if (res.statusCode === 200) resolve(body as StatusPayload);
+        // A gateway started by an older claw (upgraded while it ran) has no /status: its restart runs this one.
+        else if (res.statusCode === 404)
+          reject(new Error(`this gateway (claw ${info.version}) predates \`claw status\` over HTTP; restart it with \`claw gateway restart\``));
         else reject(new Error(errorMessage(body) ?? `HTTP ${res.statusCode} from ${url.host}/status`));
       });
       res.on('error', reject);

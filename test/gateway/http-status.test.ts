@@ -1,7 +1,10 @@
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createScopedToken } from '../../source/config/index.js';
+import { gatewayStatus, writeGatewayInfoSync } from '../../source/client/index.js';
+import { createScopedToken, ensureGatewayTokenSync, hashToken } from '../../source/config/index.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
+import { makeTempState } from '../support/temp-state.js';
 
 let gw: TestGateway | undefined;
 
@@ -76,5 +79,25 @@ describe('gateway: GET /status', () => {
     const refused = await get(gw, { authorization: `Bearer ${approver}` });
     expect(refused.status).toBe(403);
     expect(refused.body.error?.message).toContain('"read" scope');
+  });
+});
+
+describe('claw status against a gateway without GET /status', () => {
+  it('says the gateway predates it and how to restart it, with what gateway.json tells', async () => {
+    // What a gateway of an older claw answers: its own routes only.
+    const old = createServer((_req, res) => res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}'));
+    await new Promise<void>((resolve) => old.listen(0, '127.0.0.1', resolve));
+    const state = makeTempState();
+    try {
+      const token = ensureGatewayTokenSync(state.paths, {});
+      const port = (old.address() as AddressInfo).port;
+      writeGatewayInfoSync(state.paths, { pid: process.pid, port, bind: '127.0.0.1', tokenHash: hashToken(token), startedAt: 1, version: '0.0.9', epoch: 'e' });
+      const status = await gatewayStatus(state.paths);
+      expect(status).toMatchObject({ running: true, source: 'pidfile', info: { port, version: '0.0.9' } });
+      expect(status.running && status.source === 'pidfile' ? status.error : '').toMatch(/claw 0\.0\.9.*claw gateway restart/);
+    } finally {
+      old.close();
+      state.cleanup();
+    }
   });
 });
