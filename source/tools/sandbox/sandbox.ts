@@ -19,7 +19,7 @@ export interface WrappedCommand {
   args: string[];
 }
 
-const BWRAP_CANDIDATES = ['/usr/bin/bwrap', '/usr/local/bin/bwrap', '/bin/bwrap'];
+export const BWRAP_CANDIDATES = ['/usr/bin/bwrap', '/usr/local/bin/bwrap', '/bin/bwrap'];
 
 let probed: SandboxStatus | undefined;
 
@@ -70,7 +70,7 @@ export function probeSandboxInBackground(): Promise<void> {
 // --as-pid-1: without it bwrap forks a reaper for the new pid namespace that
 // outlives bwrap by a moment as a zombie of the host's init; a gateway stopped
 // while the probe runs would leave that behind.
-const PROBE_ARGS = [
+export const PROBE_ARGS = [
   '--ro-bind',
   '/',
   '/',
