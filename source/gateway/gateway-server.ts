@@ -28,6 +28,14 @@ import { RpcRouter } from './rpc-router.js';
 import { OPERATOR_SCOPES, scopesForToken, tokenMatches } from '../config/index.js';
 import { WebSocketServer, type WebSocket } from 'ws';
 
+/** Why an HTTP request (a WebSocket upgrade, `/status`) is turned away. */
+interface HttpRefusal {
+  status: number;
+  code: ErrorCode;
+  message: string;
+  headers?: Record<string, string>;
+}
+
 export interface GatewayOptions {
   config: ClawConfig;
   paths: StatePaths;
@@ -205,8 +213,8 @@ export class GatewayServer {
 
   private onHttp(req: IncomingMessage, res: ServerResponse): void {
     const path = (req.url ?? '/').split('?')[0];
-    const reply = (status: number, body: unknown): void => {
-      res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+    const reply = (status: number, body: unknown, headers: Record<string, string> = {}): void => {
+      res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers });
       res.end(JSON.stringify(body));
     };
     if (path === '/healthz') return reply(200, { ok: true });
@@ -222,28 +230,53 @@ export class GatewayServer {
    * the same answer, scope check and failed-token lockout as over a WebSocket,
    * without a session's handshake and hello snapshot.
    */
-  private async statusOverHttp(req: IncomingMessage, reply: (status: number, body: unknown) => void): Promise<void> {
+  private async statusOverHttp(req: IncomingMessage, reply: (status: number, body: unknown, headers?: Record<string, string>) => void): Promise<void> {
     const address = req.socket.remoteAddress ?? 'unknown';
-    const refuse = (status: number, code: ErrorCode, message: string): void => reply(status, { error: { code, message } });
-    if (req.method !== 'GET') return refuse(405, 'bad_request', '/status answers GET only.');
-    const origin = req.headers.origin;
-    if (origin !== undefined && !this.options.config.gateway.allowedOrigins.includes(origin)) {
-      return refuse(403, 'forbidden', 'Browser origins may not read /status; add the origin to gateway.allowedOrigins in claw.json if it should.');
+    if (req.method !== 'GET') return reply(405, { error: { code: 'bad_request', message: '/status answers GET only.' } });
+    const auth = this.authorizeHttp(req, address, 'a /status request');
+    if ('refused' in auth) return reply(auth.refused.status, { error: { code: auth.refused.code, message: auth.refused.message } }, auth.refused.headers);
+    if (!auth.scopes) {
+      return reply(401, {
+        error: { code: 'unauthorized', message: 'Send the gateway token as `Authorization: Bearer <token>`; get it with `claw gateway token`.' },
+      });
     }
-    if (this.limiter.lockedFor(address) > 0) return refuse(429, 'rate_limited', 'Too many failed auth attempts; try again later.');
-    const token = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim();
-    const scopes = token ? this.tokenScopes(token) : undefined;
-    if (!scopes) {
-      if (token) this.limiter.recordFailure(address);
-      return refuse(401, 'unauthorized', 'Send the gateway token as `Authorization: Bearer <token>`; get it with `claw gateway token`.');
-    }
-    this.limiter.recordSuccess(address);
     const answer = await this.router.dispatch(
       { type: 'req', id: 'http-status', method: 'status' },
-      { connId: 'http', clientId: 'http /status', scopes, address },
+      { connId: 'http', clientId: 'http /status', scopes: auth.scopes, address },
     );
     if (answer.ok) return reply(200, answer.payload);
     reply(answer.error.code === 'forbidden' ? 403 : 500, { error: answer.error });
+  }
+
+  /**
+   * What every way in over HTTP checks first: no browser origin but the
+   * allowed ones, no address that is locked out, and an `Authorization:
+   * Bearer` token, when one is sent, that is the gateway's or a scoped one
+   * (a wrong one counts toward the lockout). No header: `scopes` undefined.
+   */
+  private authorizeHttp(req: IncomingMessage, address: string, what: string): { scopes: Scope[] | undefined } | { refused: HttpRefusal } {
+    const origin = req.headers.origin;
+    if (origin !== undefined && !this.options.config.gateway.allowedOrigins.includes(origin)) {
+      // Any web page the operator visits can reach a loopback port; browsers always say where they come from.
+      this.options.log.warn(`refused ${what} from a browser origin`, { address, origin });
+      const message = `Browser origin ${JSON.stringify(origin).slice(0, 100)} is not allowed. Add it to gateway.allowedOrigins in claw.json if it should connect.`;
+      return { refused: { status: 403, code: 'forbidden', message } };
+    }
+    const lockedFor = this.limiter.lockedFor(address);
+    if (lockedFor > 0) {
+      const headers = { 'retry-after': String(Math.ceil(lockedFor / 1000)) };
+      return { refused: { status: 429, code: 'rate_limited', message: 'Too many failed auth attempts; try again later.', headers } };
+    }
+    const authorization = req.headers.authorization;
+    if (!authorization) return { scopes: undefined };
+    const token = /^Bearer\s+(.+)$/i.exec(authorization)?.[1]?.trim();
+    const scopes = token ? this.tokenScopes(token) : undefined;
+    if (!scopes) {
+      this.limiter.recordFailure(address);
+      return { refused: { status: 401, code: 'unauthorized', message: 'Wrong gateway token; get the right one with `claw gateway token`.' } };
+    }
+    this.limiter.recordSuccess(address);
+    return { scopes };
   }
 
   private onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
@@ -263,28 +296,9 @@ export class GatewayServer {
       this.options.log.warn('refused a WebSocket upgrade with a token in the URL', { address });
       return refuse(400, 'Tokens are never accepted in URLs; send the token in the connect frame or an Authorization header.');
     }
-    const origin = req.headers.origin;
-    if (origin !== undefined && !this.options.config.gateway.allowedOrigins.includes(origin)) {
-      // Any web page the operator visits can open a loopback WebSocket; browsers always say where they come from.
-      this.options.log.warn('refused a WebSocket upgrade from a browser origin', { address, origin });
-      return refuse(
-        403,
-        `Browser origin ${JSON.stringify(origin).slice(0, 100)} is not allowed. Add it to gateway.allowedOrigins in claw.json if it should connect.`,
-      );
-    }
-    const lockedFor = this.limiter.lockedFor(address);
-    if (lockedFor > 0) return refuse(429, 'Too many failed auth attempts; try again later.', { 'retry-after': String(Math.ceil(lockedFor / 1000)) });
-    let preAuthScopes: Scope[] | undefined;
-    const authorization = req.headers.authorization;
-    if (authorization) {
-      const match = /^Bearer\s+(.+)$/i.exec(authorization);
-      preAuthScopes = match?.[1] ? this.tokenScopes(match[1].trim()) : undefined;
-      if (!preAuthScopes) {
-        this.limiter.recordFailure(address);
-        return refuse(401, 'Wrong gateway token; get the right one with `claw gateway token`.');
-      }
-    }
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws, address, preAuthScopes));
+    const auth = this.authorizeHttp(req, address, 'a WebSocket upgrade');
+    if ('refused' in auth) return refuse(auth.refused.status, auth.refused.message, auth.refused.headers);
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws, address, auth.scopes));
   }
 
   /** Scopes of the main token (all) or a scoped token from `claw gateway token create`; undefined when it is neither. */
