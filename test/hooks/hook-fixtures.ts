@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureGatewayTokenSync, loadConfig, writeRawConfig } from '../../source/config/index.js';
 import type { Logger } from '../../source/core/index.js';
@@ -148,4 +148,19 @@ export async function waitUntil(check: () => boolean, what: string, timeoutMs = 
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/** A module hook that appends each event it gets, with its payload, to the file in its RECORD_FILE env. */
+export const recorderHook = `import { appendFileSync } from 'node:fs';
+export default (event, ctx) => { appendFileSync(ctx.env.RECORD_FILE, JSON.stringify({ event: event.event, ...event.payload }) + '\\n'); };
+`;
+
+/** What recorderHook wrote so far, oldest first. */
+export function records(file: string): Array<{ event: string; channel?: string; sessionKey?: string; text?: string; port?: number }> {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { event: string });
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readWebhookTokenSync } from '../../source/hooks/index.js';
 import type { ChatEventPayload } from '../../source/protocol/index.js';
-import { RecordingRunner, startHooksGateway, waitUntil, writeHook, writeScript, type HooksGateway } from './hook-fixtures.js';
+import { RecordingRunner, recorderHook, records, startHooksGateway, waitUntil, writeHook, writeScript, type HooksGateway } from './hook-fixtures.js';
 
 let gateway: HooksGateway | undefined;
 afterEach(async () => {
@@ -13,20 +13,6 @@ afterEach(async () => {
 
 const ALL_EVENTS =
   '[gateway:startup, gateway:shutdown, command:new, command:reset, command:stop, session:compact:before, session:compact:after, agent:bootstrap, message:received, message:sent, turn:start, turn:end, tool:before, tool:after]';
-
-/** A module hook that appends every event it gets to RECORD_FILE (from its listed env). */
-const recorder = `import { appendFileSync } from 'node:fs';
-export default (event, ctx) => { appendFileSync(ctx.env.RECORD_FILE, JSON.stringify({ event: event.event, ...event.payload }) + '\\n'); };
-`;
-
-function records(file: string): Array<{ event: string; channel?: string; sessionKey?: string; text?: string; port?: number }> {
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .trim()
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as { event: string });
-}
 
 function post(gw: HooksGateway, path: string, body: unknown): Promise<Response> {
   const token = readWebhookTokenSync(gw.state.paths)!;
@@ -45,7 +31,7 @@ describe('lifecycle hooks', () => {
       core: { runner },
       setup: (state) => {
         file = join(state.dir, 'events.jsonl');
-        writeHook(join(state.dir, 'hooks'), 'recorder', `events: ${ALL_EVENTS}`, recorder);
+        writeHook(join(state.dir, 'hooks'), 'recorder', `events: ${ALL_EVENTS}`, recorderHook);
       },
       config: (state) => ({
         hooks: {

@@ -9,7 +9,7 @@ import { InboundJournal } from '../../source/queue/index.js';
 import { assertBuilt } from '../cli/cli-process.js';
 import { startGatewayChild, type GatewayChild } from '../support/gateway-child.js';
 import { makeTempState, type TempState } from '../support/temp-state.js';
-import { RecordingRunner, startHooksGateway, waitUntil, writeHook, type HooksGateway } from './hook-fixtures.js';
+import { RecordingRunner, recorderHook, records, startHooksGateway, waitUntil, writeHook, type HooksGateway } from './hook-fixtures.js';
 
 let gateway: HooksGateway | undefined;
 let child: GatewayChild | undefined;
@@ -24,20 +24,6 @@ afterEach(async () => {
 });
 
 const denyAll = 'export default () => ({ block: true, reason: "the gate is closed" });\n';
-
-/** A module hook that appends each event it gets to RECORD_FILE. */
-const recorder = `import { appendFileSync } from 'node:fs';
-export default (event, ctx) => { appendFileSync(ctx.env.RECORD_FILE, JSON.stringify({ event: event.event, ...event.payload }) + '\\n'); };
-`;
-
-function records(file: string): Array<{ event: string; sessionKey?: string }> {
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .trim()
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as { event: string });
-}
 
 describe('hook folders read after the gateway listens', () => {
   it('a message accepted before they are read still waits for its message:received hook, which blocks it', async () => {
@@ -81,7 +67,7 @@ describe('hook folders read after the gateway listens', () => {
       core: { runner },
       setup: async (state) => {
         file = join(state.dir, 'events.jsonl');
-        writeHook(join(state.dir, 'hooks'), 'recorder', 'events: [turn:start, turn:end, gateway:startup]', recorder);
+        writeHook(join(state.dir, 'hooks'), 'recorder', 'events: [turn:start, turn:end, gateway:startup]', recorderHook);
         // What a gateway killed after acknowledging a message leaves: an accepted record without an outcome.
         const { journal } = await InboundJournal.open(join(state.dir, 'queue', 'inbound.jsonl'));
         await journal.accept({
