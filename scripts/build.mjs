@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import { helpTextModule } from './help-text.mjs';
@@ -182,6 +182,67 @@ const common = {
   minifyWhitespace: true,
 };
 
+// CommonJS has no import.meta; the file's own URL stands in for it.
+const cjsImportMetaUrl = 'const __clawImportMetaUrl = require("node:url").pathToFileURL(__filename).href;';
+
+// `claw gateway run` as CommonJS bundles, each written as a function
+// expression of the CommonJS wrapper's arguments: source/cli/code-cache.ts
+// compiles them with V8's code cache, which Node 20 offers for scripts but
+// not for ES modules. gateway-run.cjs holds the daemon; the big packages it
+// uses for one feature only are bundles of their own, required (and cached)
+// on first use, so an idle gateway does not hold their source. They must be
+// ASCII (read as latin1, which Node keeps outside V8's heap).
+const gatewayBundle = 'chunks/gateway-run';
+const gatewayVendors = ['grammy', 'turndown', 'execa', 'flexsearch', 'croner'];
+const vendorBundle = (name) => `chunks/vendor-${name}`;
+
+const codeCachedBundle = {
+  ...common,
+  format: 'cjs',
+  outdir: dist,
+  outExtension: { '.js': '.cjs' },
+  bundle: true,
+  external,
+  banner: { js: `(function (exports, require, module, __filename, __dirname) {"use strict";${cjsImportMetaUrl}` },
+  footer: { js: '})' },
+  define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': '__clawImportMetaUrl', ...bundledYaml },
+  sourcemap: 'linked',
+  metafile: true,
+};
+
+// In gateway-run.cjs, an import of a vendor package is a require of its
+// bundle (code-cache.ts serves `./vendor-*.cjs` from its cache), static or
+// dynamic; a vendor bundle's entry is the package's whole namespace.
+const vendorsApart = {
+  name: 'vendors-apart',
+  setup(build) {
+    const names = new RegExp(`^(${gatewayVendors.join('|')})$`);
+    build.onResolve({ filter: names }, (args) => (args.namespace === 'claw-vendor' ? undefined : { path: args.path, namespace: 'vendor-require' }));
+    build.onLoad({ filter: /.*/, namespace: 'vendor-require' }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(`./vendor-${args.path}.cjs`)});`,
+      loader: 'js',
+    }));
+    build.onResolve({ filter: /^\.\/vendor-/ }, (args) => (args.namespace === 'vendor-require' ? { path: args.path, external: true } : undefined));
+    build.onResolve({ filter: /^claw-vendor:/ }, (args) => ({ path: args.path.slice('claw-vendor:'.length), namespace: 'claw-vendor' }));
+    build.onLoad({ filter: /.*/, namespace: 'claw-vendor' }, async (args) => {
+      const hasDefault = (await import(args.path)).default !== undefined;
+      const from = JSON.stringify(args.path);
+      return { contents: `export * from ${from};${hasDefault ? `export { default } from ${from};` : ''}`, resolveDir: root, loader: 'js' };
+    });
+  },
+};
+
+/** The content hash the executable keys a bundle's code cache by; the bundle must be ASCII. */
+function asciiContentId(file) {
+  const code = readFileSync(file);
+  const nonAscii = code.findIndex((byte) => byte > 0x7f);
+  if (nonAscii !== -1) {
+    const line = code.subarray(0, nonAscii).toString('latin1').split('\n').length;
+    throw new Error(`${file} line ${line}: a non-ASCII character esbuild left as is (in a regular expression literal?); build the pattern from a string`);
+  }
+  return createHash('sha256').update(code).digest('hex').slice(0, 32);
+}
+
 export async function build() {
   rmSync(dist, { recursive: true, force: true });
   await esbuild.build({
@@ -218,13 +279,24 @@ export async function build() {
     outExtension: { '.js': '.cjs' },
     bundle: true,
     external,
-    // CommonJS has no import.meta; the file's own URL stands in for it.
-    banner: { js: '"use strict";const __clawImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+    banner: { js: `"use strict";${cjsImportMetaUrl}` },
     define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': '__clawImportMetaUrl', ...bundledYaml },
     plugins: [englishOnlyZod, lazyBuiltinsInWs, sourceWithoutSideEffects],
     sourcemap: 'linked',
     metafile: true,
   });
+  const gateway = await esbuild.build({
+    ...codeCachedBundle,
+    entryPoints: {
+      [gatewayBundle]: join(source, 'cli', 'gateway-run.ts'),
+      ...Object.fromEntries(gatewayVendors.map((name) => [vendorBundle(name), `claw-vendor:${name}`])),
+    },
+    define: { ...codeCachedBundle.define, ...validation },
+    plugins: [vendorsApart, englishOnlyZod, lazyBuiltinsInWs, sourceWithoutSideEffects],
+  });
+  const codeCachedIds = Object.fromEntries(
+    [gatewayBundle, ...gatewayVendors.map(vendorBundle)].map((name) => [basename(`${name}.cjs`), asciiContentId(join(dist, `${name}.cjs`))]),
+  );
   await esbuild.build({
     ...common,
     format: 'cjs',
@@ -243,11 +315,18 @@ export async function build() {
     outExtension: { '.js': '.cjs' },
     bundle: true,
     external: ['./main.js', ...standaloneCommands.map((name) => `../${standaloneFile(name)}.cjs`)],
-    banner: { js: '#!/usr/bin/env node' },
-    plugins: [help],
+    banner: { js: `#!/usr/bin/env node\n${cjsImportMetaUrl}` },
+    define: {
+      'import.meta.url': '__clawImportMetaUrl',
+      CLAW_CODE_CACHED_BUNDLES: JSON.stringify(codeCachedIds),
+    },
+    plugins: [help, sourceWithoutSideEffects],
     sourcemap: 'linked',
   });
-  const meta = { inputs: { ...split.metafile.inputs, ...alone.metafile.inputs }, outputs: { ...split.metafile.outputs, ...alone.metafile.outputs } };
+  const meta = {
+    inputs: { ...split.metafile.inputs, ...alone.metafile.inputs, ...gateway.metafile.inputs },
+    outputs: { ...split.metafile.outputs, ...alone.metafile.outputs, ...gateway.metafile.outputs },
+  };
   writeFileSync(join(dist, 'meta.json'), JSON.stringify(meta));
 }
 

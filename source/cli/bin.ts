@@ -1,5 +1,13 @@
+import { join } from 'node:path';
+import { resolveStateDir } from '../config/index.js';
+import { parseArgvFast } from './argv.js';
 import { quietOnClosedPipe } from './closed-pipe.js';
+import { CodeCachedBundles, codeCacheDir } from './code-cache.js';
+import { applyGatewayHeapPolicy } from './gateway-heap-policy.js';
 import { helpText } from './help-text.js';
+
+// Set by scripts/build.mjs: each code-cached bundle in dist/chunks/ and its content hash.
+declare const CLAW_CODE_CACHED_BUNDLES: Record<string, string>;
 
 /**
  * The `claw` executable. It is built as CommonJS: Node starts an ES module
@@ -40,9 +48,28 @@ function runStatus(argv: readonly string[]): boolean {
   return true;
 }
 
+/**
+ * `claw gateway run` (what `gateway start`, the service units and the TUI
+ * start) is built as a CommonJS bundle of its own too, compiled with V8's
+ * code cache (code-cache.ts): most of its start was compiling.
+ */
+function runGateway(argv: readonly string[]): boolean {
+  const parsed = argv[0] === 'gateway' && argv[1] === 'run' ? parseArgvFast(argv) : undefined;
+  if (parsed?.input.args.length !== 1) return false;
+  quietOnClosedPipe();
+  // Before the bundle loads: see gateway-heap-policy.ts.
+  applyGatewayHeapPolicy(require('node:v8') as typeof import('node:v8'));
+  const bundles = new CodeCachedBundles(join(__dirname, '..', 'chunks'), CLAW_CODE_CACHED_BUNDLES, codeCacheDir(resolveStateDir()));
+  const { runGateway } = bundles.require<typeof import('./gateway-run.js')>('gateway-run.cjs');
+  runGateway(parsed.input, () => bundles.save()).then((code) => {
+    process.exitCode = code;
+  });
+  return true;
+}
+
 const argv = process.argv.slice(2);
 const text = answered(argv);
 if (text !== undefined) {
   quietOnClosedPipe();
   process.stdout.write(text);
-} else if (!runStatus(argv)) void import('./main.js');
+} else if (!runStatus(argv) && !runGateway(argv)) void import('./main.js');

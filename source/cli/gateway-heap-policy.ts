@@ -9,11 +9,10 @@
  * flags each time it resizes the heap. Set before the daemon's modules
  * load: loading them otherwise grows the young generation (to 8 MB in some
  * starts) and it never shrinks back. For `claw gateway run` only, never the
- * CLI's other commands or the TUI.
+ * CLI's other commands or the TUI, which is why the caller passes node:v8
+ * (loaded for this command only).
  */
-export async function applyGatewayHeapPolicy(): Promise<void> {
-  // Imported here so `claw --help` and the other commands never load node:v8.
-  const { setFlagsFromString } = await import('node:v8');
-  setFlagsFromString('--heap-growing-percent=20');
-  setFlagsFromString('--semi-space-growth-factor=1');
+export function applyGatewayHeapPolicy(v8: Pick<typeof import('node:v8'), 'setFlagsFromString'>): void {
+  v8.setFlagsFromString('--heap-growing-percent=20');
+  v8.setFlagsFromString('--semi-space-growth-factor=1');
 }

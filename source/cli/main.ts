@@ -64,7 +64,8 @@ async function main(): Promise<number> {
   const { command: name, input } = parseArgvFast(argv) ?? (await import('./meow-argv.js')).parseArgvWithMeow(argv);
   const command = Object.hasOwn(commandTable, name) ? commandTable[name] : undefined;
   if (!command) return unknownCommand(name);
-  if (name === 'gateway' && input.args[0] === 'run') await applyGatewayHeapPolicy();
+  // The executable starts `gateway run` itself (bin.ts); a spelling only meow parses arrives here.
+  if (name === 'gateway' && input.args[0] === 'run') applyGatewayHeapPolicy(await import('node:v8'));
   const run = await command.load();
   return run(input);
 }

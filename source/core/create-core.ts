@@ -325,6 +325,7 @@ export class Core {
    */
   warm(port?: number): Promise<void> {
     this.#warming ??= (async () => {
+      const started = this.clock.now();
       for (const service of this.services) {
         await new Promise((resolve) => setImmediate(resolve));
         if (this.#stopping) return;
@@ -335,6 +336,7 @@ export class Core {
         }
       }
       await this.lifecycle.emit('gateway:startup', port === undefined ? {} : { port });
+      this.log.info(`background start-up done in ${this.clock.now() - started} ms`);
     })();
     return this.#warming;
   }

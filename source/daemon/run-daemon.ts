@@ -14,6 +14,8 @@ export interface DaemonOptions {
   /** Also print log lines to the terminal (foreground `gateway run`). */
   echo?: boolean;
   modules?: ModuleFactory[];
+  /** Called once, when the first start's background start-up work is done (the executable saves its code cache then). */
+  onWarm?: () => void;
 }
 
 /**
@@ -120,6 +122,7 @@ export async function runGatewayDaemon(options: DaemonOptions): Promise<void> {
   try {
     const config = loadConfig(paths.config);
     await startOnce(resolveGatewayPort(config, options.port), config);
+    if (options.onWarm) void server?.warmed().then(options.onWarm);
   } catch (error) {
     release();
     throw error;

@@ -30,7 +30,7 @@ export function coreGatewayModule(core: Core): GatewayModule {
     snapshot: () => core.snapshot(),
     healthChecks: () => core.health(),
     ready: () => core.ready(),
-    listening: (port) => void core.warm(port),
+    listening: (port) => core.warm(port),
     drain: (deadline, reason) => core.drain(deadline, reason),
     close: () => core.stop(),
     http: (req, res, path) => core.hooks.http(req, res, path),

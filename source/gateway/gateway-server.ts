@@ -74,6 +74,7 @@ export class GatewayServer {
   private listeningPort = 0;
   private state: 'idle' | 'starting' | 'ready' | 'draining' | 'stopped' = 'idle';
   private tickTimer: NodeJS.Timeout | undefined;
+  private warming: Promise<void> = Promise.resolve();
   private lastHealthText = '';
   private readonly startedAt: number;
   private readonly now: () => number;
@@ -94,6 +95,11 @@ export class GatewayServer {
 
   get port(): number {
     return this.listeningPort;
+  }
+
+  /** Resolves once every module's background start-up work (`listening`) is done; never rejects. */
+  warmed(): Promise<void> {
+    return this.warming;
   }
 
   async start(): Promise<number> {
@@ -124,7 +130,10 @@ export class GatewayServer {
     this.tickTimer = setInterval(() => this.onTick(), this.options.config.gateway.tickIntervalMs);
     this.tickTimer.unref();
     this.state = 'ready';
-    for (const module of this.modules) module.listening?.(this.listeningPort);
+    this.warming = Promise.all(this.modules.map((module) => module.listening?.(this.listeningPort))).then(
+      () => undefined,
+      (error: unknown) => log.warn(`background start-up failed: ${error instanceof Error ? error.message : String(error)}`),
+    );
     log.info(`gateway listening on ${bind}:${this.listeningPort}`, { pid: process.pid, version: CLAW_VERSION });
     return this.listeningPort;
   }

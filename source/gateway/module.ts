@@ -35,8 +35,11 @@ export interface GatewayModule {
   healthChecks?(): Record<string, ModuleHealth>;
   /** False while the module cannot take work it would acknowledge (e.g. the state dir refuses writes): `/readyz` says 503. */
   ready?(): boolean;
-  /** Called once the gateway listens (on `port`) and `/readyz` can say ready: background start-up work begins here. */
-  listening?(port: number): void;
+  /**
+   * Called once the gateway listens (on `port`) and `/readyz` can say ready:
+   * background start-up work begins here, and the promise says when it is done.
+   */
+  listening?(port: number): Promise<void> | void;
   /** Finish or checkpoint running work; must resolve by `deadline` (epoch ms). */
   drain?(deadline: number, reason: string): Promise<void>;
   close?(): Promise<void>;

@@ -2,9 +2,11 @@ import type { Chunk } from './types.js';
 import type { DatedChunk } from './index-store.js';
 
 const datedNote = /^memory\/(?:.*\/)?(\d{4})-(\d{2})-(\d{2})[^/]*\.md$/;
-const isoDate = /(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})|(\d{4})年(\d{1,2})月(\d{1,2})日/u;
+// Non-ASCII is escaped, as the build needs (scripts/build.mjs): 2024年3月5日, and 更新 / 更新于 / 更新日期 / 日期 with : or ：.
+const isoDate = /(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})|(\d{4})\u{5E74}(\d{1,2})\u{6708}(\d{1,2})\u{65E5}/u;
 const heading = /^\s{0,3}#{1,6}\s/;
-const updatedLine = /^\s*(?:[-*]\s*)?(?:\*\*)?(?:updated|last updated|last update|as of|date|更新|更新于|更新日期|日期)(?:\*\*)?\s*[:：]/iu;
+const updatedLine =
+  /^\s*(?:[-*]\s*)?(?:\*\*)?(?:updated|last updated|last update|as of|date|\u{66F4}\u{65B0}|\u{66F4}\u{65B0}\u{4E8E}|\u{66F4}\u{65B0}\u{65E5}\u{671F}|\u{65E5}\u{671F})(?:\*\*)?\s*[:\u{FF1A}]/iu;
 
 function utc(year: string, month: string, day: string): number | undefined {
   const y = Number(year);

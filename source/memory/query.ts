@@ -25,7 +25,8 @@ export interface ParsedQuery {
 
 const cjkSplit = new RegExp([...cjkRecencyWords, ...cjkStopWords].sort((a, b) => b.length - a.length).join('|'), 'gu');
 const cjkRecency = new RegExp(cjkRecencyWords.join('|'), 'u');
-const possessive = /['’]s(?=$|[^\p{L}\p{N}])/giu;
+// ' or ’, escaped as the build needs (scripts/build.mjs).
+const possessive = /['\u{2019}]s(?=$|[^\p{L}\p{N}])/giu;
 // Identifier-ish: joined by punctuation (db-01.prod, 192.168.1.20, /etc/x, CVE-2024-1, #1234, v2.1) or mixing letters and digits.
 const identifierShape = /[\p{L}\p{N}][._\-/:@+][\p{L}\p{N}]|^[#/~@]|\p{L}.*\p{N}|\p{N}.*\p{L}/u;
 const edgePunctuation = /^[^\p{L}\p{N}#/~@]+|[^\p{L}\p{N}/]+$/gu;

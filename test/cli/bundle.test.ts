@@ -48,14 +48,25 @@ function installShaped(dir: string, withModules: boolean): void {
   }
 }
 
+/** An optional peer of a package (Ink's devtools, ws's native speed-ups) is imported only when installed. */
+function optionalPeerNames(): Set<string> {
+  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { peerDependenciesMeta?: Record<string, { optional?: boolean }> }>;
+  };
+  return new Set(
+    Object.values(lock.packages).flatMap((entry) => Object.entries(entry.peerDependenciesMeta ?? {}).flatMap(([name, m]) => (m.optional ? [name] : []))),
+  );
+}
+
 describe('the shipped bundle', () => {
   beforeAll(assertBuilt);
 
   it('is what `bin` runs, and it loads only chunks, node built-ins and runtime dependencies', () => {
     expect(manifest.bin.claw).toBe('dist/cli/claw.cjs');
-    // The executable answers help and version itself, requires the status command, and imports main.js for the rest.
+    // The executable answers help and version itself, requires the status command, loads `gateway run` as code-cached bundles, and imports main.js for the rest.
     const bin = readFileSync(join(root, manifest.bin.claw!), 'utf8');
-    expect(bin.match(/\brequire\("[^"]*"\)/g)).toEqual(['require("../chunks/status-command.cjs")']);
+    const required = [...bin.matchAll(/(?<!\.)\brequire\("([^"]*)"\)/g)].map((m) => m[1]!);
+    expect(required.filter((id) => !builtinModules.includes(id.replace(/^node:/, '')))).toEqual(['../chunks/status-command.cjs']);
     expect(bin.match(/\bimport\("[^"]*"\)/g)).toEqual(['import("./main.js")']);
     const meta = JSON.parse(readFileSync(join(root, 'dist', 'meta.json'), 'utf8')) as Meta;
     const builtins = new Set(builtinModules);
@@ -76,19 +87,31 @@ describe('the shipped bundle', () => {
           );
       }
     }
-    // An optional peer of a package (Ink's devtools, ws's native speed-ups) is imported only when installed.
-    const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as {
-      packages: Record<string, { peerDependenciesMeta?: Record<string, { optional?: boolean }> }>;
-    };
-    const optionalPeers = new Set(
-      Object.values(lock.packages).flatMap((entry) => Object.entries(entry.peerDependenciesMeta ?? {}).flatMap(([name, m]) => (m.optional ? [name] : []))),
-    );
+    const optionalPeers = optionalPeerNames();
     for (const name of bare) {
       if (!optionalPeers.has(name)) expect(Object.keys(manifest.dependencies), `${name} is imported at run time`).toContain(name);
     }
     // The first file `claw` reads is the entry, not a tree of modules: its static imports are a few chunks.
     const entryImports = meta.outputs['dist/cli/main.js']!.imports.filter((i) => i.kind === 'import-statement');
     expect(entryImports.length).toBeLessThanOrEqual(4);
+  });
+
+  it('runs `gateway run` from bundles that require only built-ins, runtime dependencies and each other', () => {
+    const meta = JSON.parse(readFileSync(join(root, 'dist', 'meta.json'), 'utf8')) as Meta;
+    const bundles = Object.keys(meta.outputs).filter((file) => /^dist\/chunks\/(gateway-run|vendor-[a-z]+)\.cjs$/.test(file));
+    expect(bundles).toContain('dist/chunks/gateway-run.cjs');
+    const allowed = new Set([...builtinModules, ...Object.keys(manifest.dependencies), ...optionalPeerNames()]);
+    for (const file of bundles) {
+      const source = readFileSync(join(root, file), 'latin1');
+      // code-cache.ts compiles the file as one function expression, read as latin1.
+      expect(source.startsWith('(function (exports, require, module, __filename, __dirname) {'), file).toBe(true);
+      expect(/[^\x00-\x7f]/.test(source), `${file} is ASCII`).toBe(false);
+      for (const { path, external } of meta.outputs[file]!.imports) {
+        expect(external, `${file} inlines ${path}`).toBe(true);
+        if (path.startsWith('./vendor-')) expect(bundles, `${file} requires ${path}`).toContain(`dist/chunks/${path.slice(2)}`);
+        else expect(allowed.has(path.replace(/^node:/, '')) || allowed.has(path.split('/')[0]!), `${file} requires ${path}`).toBe(true);
+      }
+    }
   });
 
   it('loads for `claw status` only the client, the paths and the protocol pieces it sends, not zod', () => {

@@ -20,28 +20,32 @@ afterEach(async () => {
   hooksDir = undefined;
 });
 
-/** Node's module hooks, preloaded into the child: every module it loads is appended to a log file. */
-function moduleLog(): { env: NodeJS.ProcessEnv; loaded(): string[] } {
-  hooksDir = mkdtempSync(join(tmpdir(), 'claw-module-log-'));
+/**
+ * A preload in the child that appends every file of dist/chunks/ it reads to a
+ * log: the gateway's bundles are read by source/cli/code-cache.ts, each when
+ * first required.
+ */
+function bundleLog(): { env: NodeJS.ProcessEnv; loaded(): string[] } {
+  hooksDir = mkdtempSync(join(tmpdir(), 'claw-bundle-log-'));
   const log = join(hooksDir, 'loaded.txt');
   writeFileSync(log, '');
   writeFileSync(
-    join(hooksDir, 'hooks.mjs'),
-    `import { appendFileSync } from 'node:fs';
-export async function load(url, context, next) {
-  appendFileSync(${JSON.stringify(log)}, url + '\\n');
-  return next(url, context);
-}
+    join(hooksDir, 'preload.cjs'),
+    `const fs = require('node:fs');
+const read = fs.readFileSync;
+fs.readFileSync = function (path, ...rest) {
+  if (typeof path === 'string' && path.includes('/dist/chunks/')) fs.appendFileSync(${JSON.stringify(log)}, path + '\\n');
+  return read.call(this, path, ...rest);
+};
 `,
   );
-  writeFileSync(join(hooksDir, 'register.mjs'), `import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n`);
   return {
-    env: { NODE_OPTIONS: `--import=${join(hooksDir, 'register.mjs')}` },
+    env: { NODE_OPTIONS: `--require=${join(hooksDir, 'preload.cjs')}` },
     loaded: () => readFileSync(log, 'utf8').split('\n').filter(Boolean),
   };
 }
 
-const chunk = (loaded: string[], name: string): string[] => loaded.filter((url) => url.includes('/dist/chunks/') && url.split('/').pop()!.startsWith(name));
+const chunk = (loaded: string[], name: string): string[] => loaded.filter((path) => path.split('/').pop()!.startsWith(name));
 
 describe('packages the gateway loads on first use', () => {
   beforeAll(assertBuilt);
@@ -53,25 +57,25 @@ describe('packages the gateway loads on first use', () => {
     session.append({ type: 'message', role: 'user', content: 'remind me about the dentist' });
     await session.flush();
     await registry.close();
-    const modules = moduleLog();
+    const modules = bundleLog();
     gateway = await startGatewayChild(state, modules.env);
 
     const atReady = modules.loaded();
-    expect(chunk(atReady, 'daemon-')).toHaveLength(1);
-    expect(chunk(atReady, 'flexsearch')).toEqual([]);
-    expect(chunk(atReady, 'croner')).toEqual([]);
+    expect(chunk(atReady, 'gateway-run.cjs')).toHaveLength(1);
+    expect(chunk(atReady, 'vendor-flexsearch.cjs')).toEqual([]);
+    expect(chunk(atReady, 'vendor-croner.cjs')).toEqual([]);
 
     const client = await gateway.connect();
     const found = await client.request('sessions.search', { query: 'dentist' });
     expect(found.hits.map((hit) => hit.snippet)).toEqual(['remind me about the dentist']);
-    expect(chunk(modules.loaded(), 'flexsearch')).toHaveLength(1);
-    expect(chunk(modules.loaded(), 'croner')).toEqual([]);
+    expect(chunk(modules.loaded(), 'vendor-flexsearch.cjs')).toHaveLength(1);
+    expect(chunk(modules.loaded(), 'vendor-croner.cjs')).toEqual([]);
 
     const { job } = await client.request('cron.add', {
       job: { name: 'nightly', schedule: { kind: 'cron', expr: '0 3 * * *', exact: true }, payload: { kind: 'agentTurn', message: 'night' } },
     });
     const threeToday = new Date(job.createdAt).setUTCHours(3, 0, 0, 0);
     expect(job.state.nextRunAt).toBe(threeToday > job.createdAt ? threeToday : threeToday + 86_400_000);
-    expect(chunk(modules.loaded(), 'croner')).toHaveLength(1);
+    expect(chunk(modules.loaded(), 'vendor-croner.cjs')).toHaveLength(1);
   });
 });

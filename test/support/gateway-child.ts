@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
 import { GatewayClient, readGatewayInfoSync } from '../../source/client/index.js';
 import { readGatewayTokenSync } from '../../source/config/index.js';
+import { CLI_ENTRY } from './cli-process.js';
 import type { TempState } from './temp-state.js';
 
-export const CLI_ENTRY = join(import.meta.dirname, '..', '..', 'dist', 'cli', 'main.js');
+export { CLI_ENTRY };
 
 export interface GatewayChild {
   child: ChildProcess;
@@ -19,7 +19,7 @@ export interface GatewayChild {
 }
 
 /**
- * `node dist/cli/main.js gateway run --port 0` on a temp state dir (needs
+ * `node dist/cli/claw.cjs gateway run --port 0` (the package's bin) on a temp state dir (needs
  * `npm run build`). Resolves once gateway.json names this child and it
  * answers /readyz.
  */
