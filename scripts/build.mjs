@@ -232,6 +232,51 @@ const vendorsApart = {
   },
 };
 
+// `claw` (the TUI) is a code-cached bundle too. Ink's layout engine, yoga,
+// instantiates its WebAssembly with a top-level await, which CommonJS cannot
+// hold; Node compiles and instantiates it synchronously just as well, through
+// the instantiateWasm hook of yoga's Emscripten loader, which then finishes
+// initialising before it returns.
+const tuiBundle = 'chunks/tui-run';
+const synchronousYoga = {
+  name: 'synchronous-yoga',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/]yoga-layout[\\/]dist[\\/]src[\\/]index\.js$/ }, () => ({
+      contents: [
+        "import loadYoga, { wasmBase64 } from '../binaries/yoga-wasm-base64-esm.js';",
+        "import wrapAssembly from './wrapAssembly.js';",
+        "const wasm = new WebAssembly.Module(Buffer.from(wasmBase64, 'base64'));",
+        'const loader = { instantiateWasm: (imports, receive) => receive(new WebAssembly.Instance(wasm, imports)) };',
+        'loadYoga(loader);',
+        "if (!loader.calledRun) throw new Error('yoga-layout did not initialise synchronously');",
+        'export default wrapAssembly(loader);',
+        "export * from './generated/YGEnums.js';",
+      ].join('\n'),
+      loader: 'js',
+    }));
+    // Ink awaits at the top level only with DEV=true (React devtools): there it requires them instead.
+    build.onLoad({ filter: /[\\/]node_modules[\\/]ink[\\/]build[\\/]reconciler\.js$/ }, (args) => {
+      const code = readFileSync(args.path, 'utf8');
+      const patched = code
+        .replace("await import('./devtools.js');", "require('./devtools.js');")
+        .replace('? await loadPackageJson()', "? { name: 'ink', version: undefined }");
+      if (patched.includes("await import('./devtools.js')") || patched.includes('await loadPackageJson()') || !patched.includes("require('./devtools.js')"))
+        throw new Error(`${args.path}: Ink's top-level awaits changed; see synchronousYoga in scripts/build.mjs`);
+      return { contents: patched, loader: 'js' };
+    });
+    // The loader's own copy of the binary is the only one: it is also exported.
+    build.onLoad({ filter: /[\\/]node_modules[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ }, async (args) => {
+      const code = readFileSync(args.path, 'utf8');
+      const uri = /"data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)"/.exec(code);
+      if (!uri) throw new Error(`${args.path}: no embedded WebAssembly found; yoga-layout changed, see synchronousYoga in scripts/build.mjs`);
+      return {
+        contents: `const wasmBase64 = ${JSON.stringify(uri[1])};\nexport { wasmBase64 };\n${code.replace(uri[0], '"data:application/octet-stream;base64," + wasmBase64')}`,
+        loader: 'js',
+      };
+    });
+  },
+};
+
 /** The content hash the executable keys a bundle's code cache by; the bundle must be ASCII. */
 function asciiContentId(file) {
   const code = readFileSync(file);
@@ -294,8 +339,13 @@ export async function build() {
     define: { ...codeCachedBundle.define, ...validation },
     plugins: [vendorsApart, englishOnlyZod, lazyBuiltinsInWs, sourceWithoutSideEffects],
   });
+  const tui = await esbuild.build({
+    ...codeCachedBundle,
+    entryPoints: { [tuiBundle]: join(source, 'cli', 'tui-run.ts') },
+    plugins: [synchronousYoga, englishOnlyZod, lazyBuiltinsInWs, simpleFirstStringWidth, sourceWithoutSideEffects],
+  });
   const codeCachedIds = Object.fromEntries(
-    [gatewayBundle, ...gatewayVendors.map(vendorBundle)].map((name) => [basename(`${name}.cjs`), asciiContentId(join(dist, `${name}.cjs`))]),
+    [gatewayBundle, tuiBundle, ...gatewayVendors.map(vendorBundle)].map((name) => [basename(`${name}.cjs`), asciiContentId(join(dist, `${name}.cjs`))]),
   );
   await esbuild.build({
     ...common,
@@ -324,8 +374,8 @@ export async function build() {
     sourcemap: 'linked',
   });
   const meta = {
-    inputs: { ...split.metafile.inputs, ...alone.metafile.inputs, ...gateway.metafile.inputs },
-    outputs: { ...split.metafile.outputs, ...alone.metafile.outputs, ...gateway.metafile.outputs },
+    inputs: { ...split.metafile.inputs, ...alone.metafile.inputs, ...gateway.metafile.inputs, ...tui.metafile.inputs },
+    outputs: { ...split.metafile.outputs, ...alone.metafile.outputs, ...gateway.metafile.outputs, ...tui.metafile.outputs },
   };
   writeFileSync(join(dist, 'meta.json'), JSON.stringify(meta));
 }

@@ -3,7 +3,7 @@ import { resolveStateDir } from '../config/index.js';
 import { parseArgvFast } from './argv.js';
 import { quietOnClosedPipe } from './closed-pipe.js';
 import { CodeCachedBundles, codeCacheDir } from './code-cache.js';
-import { applyGatewayHeapPolicy } from './gateway-heap-policy.js';
+import { applyGatewayHeapPolicy, applyTuiHeapPolicy } from './heap-policy.js';
 import { helpText } from './help-text.js';
 
 // Set by scripts/build.mjs: each code-cached bundle in dist/chunks/ and its content hash.
@@ -57,9 +57,9 @@ function runGateway(argv: readonly string[]): boolean {
   const parsed = argv[0] === 'gateway' && argv[1] === 'run' ? parseArgvFast(argv) : undefined;
   if (parsed?.input.args.length !== 1) return false;
   quietOnClosedPipe();
-  // Before the bundle loads: see gateway-heap-policy.ts.
+  // Before the bundle loads: see heap-policy.ts.
   applyGatewayHeapPolicy(require('node:v8') as typeof import('node:v8'));
-  const bundles = new CodeCachedBundles(join(__dirname, '..', 'chunks'), CLAW_CODE_CACHED_BUNDLES, codeCacheDir(resolveStateDir()));
+  const bundles = codeCachedBundles();
   const { runGateway } = bundles.require<typeof import('./gateway-run.js')>('gateway-run.cjs');
   runGateway(parsed.input, () => bundles.save()).then((code) => {
     process.exitCode = code;
@@ -67,9 +67,28 @@ function runGateway(argv: readonly string[]): boolean {
   return true;
 }
 
+/** `claw` alone, the TUI, is a code-cached bundle too. */
+function runTui(argv: readonly string[]): boolean {
+  if (argv.length !== 0) return false;
+  quietOnClosedPipe();
+  applyTuiHeapPolicy(require('node:v8') as typeof import('node:v8'));
+  const bundles = codeCachedBundles();
+  const { runDefault } = bundles.require<typeof import('./tui-run.js')>('tui-run.cjs');
+  // By then the first frames and the hello snapshot have rendered.
+  setTimeout(() => bundles.save(), 2000).unref();
+  runDefault({ args: [], flags: { json: false }, argv: [] }).then((code) => {
+    process.exitCode = code;
+  });
+  return true;
+}
+
+function codeCachedBundles(): CodeCachedBundles {
+  return new CodeCachedBundles(join(__dirname, '..', 'chunks'), CLAW_CODE_CACHED_BUNDLES, codeCacheDir(resolveStateDir()));
+}
+
 const argv = process.argv.slice(2);
 const text = answered(argv);
 if (text !== undefined) {
   quietOnClosedPipe();
   process.stdout.write(text);
-} else if (!runStatus(argv) && !runGateway(argv)) void import('./main.js');
+} else if (!runStatus(argv) && !runGateway(argv) && !runTui(argv)) void import('./main.js');

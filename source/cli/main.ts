@@ -2,7 +2,6 @@
 import * as nodeModule from 'node:module';
 import { parseArgvFast } from './argv.js';
 import { commandTable } from './command-table.js';
-import { applyGatewayHeapPolicy } from './gateway-heap-policy.js';
 import { quietOnClosedPipe } from './closed-pipe.js';
 import { suggestCommand } from './help.js';
 import { helpText } from './help-text.js';
@@ -65,7 +64,7 @@ async function main(): Promise<number> {
   const command = Object.hasOwn(commandTable, name) ? commandTable[name] : undefined;
   if (!command) return unknownCommand(name);
   // The executable starts `gateway run` itself (bin.ts); a spelling only meow parses arrives here.
-  if (name === 'gateway' && input.args[0] === 'run') applyGatewayHeapPolicy(await import('node:v8'));
+  if (name === 'gateway' && input.args[0] === 'run') (await import('./heap-policy.js')).applyGatewayHeapPolicy(await import('node:v8'));
   const run = await command.load();
   return run(input);
 }

@@ -1,4 +1,5 @@
-import { setFlagsFromString } from 'node:v8';
+import * as v8 from 'node:v8';
+import { applyTuiHeapPolicy } from './heap-policy.js';
 
 /**
  * Prepares the process for the interactive TUI; must run before Ink is
@@ -6,16 +7,13 @@ import { setFlagsFromString } from 'node:v8';
  * `CI_*` variable) is set and then draws nothing live, which would leave a
  * user with CI set in their shell staring at a blank screen. React's
  * development build keeps debug data per render and grows in a long session.
- *
- * The young generation stays at its starting size: V8 otherwise grows it to
- * 16 MB while the modules load and keeps it, about 12 MB of the TUI's RSS,
- * for a process whose live heap is under 20 MB (V8 reads the flag each time
- * it resizes the heap, so setting it now works).
+ * The heap policy (heap-policy.ts) applies from here on: V8 reads the flag
+ * each time it resizes the heap.
  */
 export function prepareInteractiveEnv(env: NodeJS.ProcessEnv = process.env): void {
   for (const name of Object.keys(env)) if (name === 'CI' || name.startsWith('CI_') || name === 'CONTINUOUS_INTEGRATION') delete env[name];
   env.NODE_ENV ??= 'production';
-  setFlagsFromString('--semi-space-growth-factor=1');
+  applyTuiHeapPolicy(v8);
 }
 
 /**

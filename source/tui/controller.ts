@@ -99,6 +99,8 @@ export class TuiController {
       client.onState((state, detail) => this.store.update((s) => ({ ...s, conn: { ...s.conn, state, ...(detail.reason ? { reason: detail.reason } : {}) } }))),
       client.onHello((hello) => {
         this.store.update((s) => reduceHello(s, hello));
+        // A connection that comes up is shown at once, not at the next frame tick.
+        this.store.flush();
         void this.loadCommands();
         if (hello.resume !== 'replayed') void this.loadInitial();
         this.sendQueued();

@@ -96,10 +96,10 @@ describe('the shipped bundle', () => {
     expect(entryImports.length).toBeLessThanOrEqual(4);
   });
 
-  it('runs `gateway run` from bundles that require only built-ins, runtime dependencies and each other', () => {
+  it('runs `gateway run` and the TUI from bundles that require only built-ins, runtime dependencies and each other', () => {
     const meta = JSON.parse(readFileSync(join(root, 'dist', 'meta.json'), 'utf8')) as Meta;
-    const bundles = Object.keys(meta.outputs).filter((file) => /^dist\/chunks\/(gateway-run|vendor-[a-z]+)\.cjs$/.test(file));
-    expect(bundles).toContain('dist/chunks/gateway-run.cjs');
+    const bundles = Object.keys(meta.outputs).filter((file) => /^dist\/chunks\/(gateway-run|tui-run|vendor-[a-z]+)\.cjs$/.test(file));
+    expect(bundles).toEqual(expect.arrayContaining(['dist/chunks/gateway-run.cjs', 'dist/chunks/tui-run.cjs']));
     const allowed = new Set([...builtinModules, ...Object.keys(manifest.dependencies), ...optionalPeerNames()]);
     for (const file of bundles) {
       const source = readFileSync(join(root, file), 'latin1');

@@ -3,6 +3,11 @@ import type { CommandRun } from '../command.js';
 import { clientName } from '../client-name.js';
 import { importTui, prepareInteractiveEnv } from '../tui-env.js';
 
+/** How long the first frame waits for the hello of a connection already under way. */
+const HELLO_WAIT_MS = 30;
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /**
  * `claw` with no command: find the local gateway (starting it when needed) and
  * open the TUI on it. Without a terminal (piped output) it prints the status.
@@ -25,10 +30,6 @@ export const run: CommandRun = async () => {
     process.stdout.write(describeStatus(await gatewayStatus(paths), paths.root));
     return 0;
   }
-  // Ink and React load only here, so other commands start fast. The frame
-  // paints as soon as they have loaded; the gateway is found (or started) and
-  // connected meanwhile, and what is typed first waits for the connection.
-  const tui = importTui();
   const open = async (gateway: { url: string; token: string }): Promise<GatewayClient> => {
     const client = new GatewayClient({
       url: gateway.url,
@@ -62,10 +63,20 @@ export const run: CommandRun = async () => {
     },
     () => undefined,
   );
-  const { runTui } = await tui;
+  // Ink and React load only here, so other commands start fast. Loading them
+  // holds the event loop, so the connection takes a turn of it before and
+  // after: the socket's connect and the gateway's upgrade answer then go on
+  // while they load, and the hello is usually on its way by the time they have.
+  await nextTurn();
+  const tui = await importTui();
+  await nextTurn();
+  // A local gateway answers within a few milliseconds: the first frame waits
+  // that long for the hello (typing meanwhile stays in the terminal's buffer),
+  // so it shows the session instead of "connecting" for one frame.
+  await Promise.race([connected.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, HELLO_WAIT_MS))]);
+  const { runTui } = tui;
   try {
-    // The connection is usually up before Ink has loaded: then the first frame
-    // already shows it (and the snapshot), instead of the frame after it.
+    // With the hello in, the first frame already shows it (and the snapshot).
     return await runTui({ client: ready ?? connected });
   } finally {
     (await connected.catch(() => undefined))?.close();
