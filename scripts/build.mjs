@@ -1,12 +1,13 @@
-// Builds dist/ with esbuild in three parts (the third: dist/cli/claw.cjs, the
-// executable, below):
+// Builds dist/ with esbuild (the executable, dist/cli/claw.cjs, last, below):
 //  - the product: source/cli/main.ts bundled with code splitting into
 //    dist/cli/main.js plus dist/chunks/*.js. Every dynamic import() (a command,
 //    the TUI, the daemon) becomes its own chunk, so `claw --help` reads one
-//    small file and `claw gateway run` a handful instead of hundreds. New
+//    small file and the other commands a handful instead of hundreds. New
 //    modules join by being imported; there is no file list. Chunks sit two
 //    folders below the package root, as source/<subsystem>/<file>.ts does, so
 //    import.meta.url-relative lookups resolve the same from source and bundle.
+//  - `claw status` on its own, and `claw gateway run` and `claw` (the TUI) as
+//    code-cached CommonJS bundles (dist/chunks/*.cjs; see codeCachedBundle).
 //  - per-module files (dist/<subsystem>/*.js, packages left as imports) for the
 //    bench/ scripts that drive one subsystem in-process; not shipped (see
 //    `files` in package.json) and never loaded by the bundle.
@@ -265,7 +266,7 @@ const synchronousYoga = {
       return { contents: patched, loader: 'js' };
     });
     // The loader's own copy of the binary is the only one: it is also exported.
-    build.onLoad({ filter: /[\\/]node_modules[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ }, async (args) => {
+    build.onLoad({ filter: /[\\/]node_modules[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ }, (args) => {
       const code = readFileSync(args.path, 'utf8');
       const uri = /"data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)"/.exec(code);
       if (!uri) throw new Error(`${args.path}: no embedded WebAssembly found; yoga-layout changed, see synchronousYoga in scripts/build.mjs`);
@@ -283,7 +284,7 @@ function asciiContentId(file) {
   const nonAscii = code.findIndex((byte) => byte > 0x7f);
   if (nonAscii !== -1) {
     const line = code.subarray(0, nonAscii).toString('latin1').split('\n').length;
-    throw new Error(`${file} line ${line}: a non-ASCII character esbuild left as is (in a regular expression literal?); build the pattern from a string`);
+    throw new Error(`${file} line ${line}: a non-ASCII character esbuild left as is (in a regular expression literal?); write it as a \\u{...} escape`);
   }
   return createHash('sha256').update(code).digest('hex').slice(0, 32);
 }
@@ -342,6 +343,7 @@ export async function build() {
   const tui = await esbuild.build({
     ...codeCachedBundle,
     entryPoints: { [tuiBundle]: join(source, 'cli', 'tui-run.ts') },
+    define: { ...codeCachedBundle.define, ...validation },
     plugins: [synchronousYoga, englishOnlyZod, lazyBuiltinsInWs, simpleFirstStringWidth, sourceWithoutSideEffects],
   });
   const codeCachedIds = Object.fromEntries(

@@ -17,11 +17,12 @@ interface LoadedBundle {
 
 /**
  * Node 20 keeps no compiled code between runs of an ES module, and compiling
- * was about half of the gateway's start. `claw gateway run` is therefore a
- * few CommonJS bundles (scripts/build.mjs) compiled here with V8's code
- * cache, kept in the state dir's `cache/code/` (0700, as the rest of it):
- * the daemon's at start, each big package the daemon uses for one feature
- * (Telegram, web_fetch, exec, search, cron) when the daemon first requires it.
+ * was about half of the gateway's start and of the TUI's. `claw gateway run`
+ * and `claw` are therefore CommonJS bundles (scripts/build.mjs) compiled here
+ * with V8's code cache, kept in the state dir's `cache/code/` (0700, as the
+ * rest of it): the daemon's and the TUI's at start, each big package the
+ * daemon uses for one feature (Telegram, web_fetch, exec, search, cron) when
+ * the daemon first requires it.
  *
  * A cache is trusted as code, so it is only ever read from that private
  * folder, and used only when its header names this exact file: the build's
@@ -34,7 +35,7 @@ interface LoadedBundle {
  */
 export class CodeCachedBundles {
   readonly #loaded = new Map<string, LoadedBundle>();
-  #saveOnLoad = false;
+  #savesAtExit = false;
 
   /** `buildIds`: each bundle's file name in `dir` and the content hash the build gave it. */
   constructor(
@@ -56,8 +57,8 @@ export class CodeCachedBundles {
    */
   save(): void {
     for (const bundle of this.#loaded.values()) this.#write(bundle);
-    if (!this.#saveOnLoad) process.once('exit', () => this.save());
-    this.#saveOnLoad = true;
+    if (!this.#savesAtExit) process.once('exit', () => this.save());
+    this.#savesAtExit = true;
   }
 
   #load(name: string): LoadedBundle {
@@ -117,11 +118,15 @@ function writeAtomically(file: string, data: Buffer): void {
     writeFileSync(temporary, data, { mode: 0o600 });
     renameSync(temporary, file);
   } catch {
-    rmSync(temporary, { force: true });
+    try {
+      rmSync(temporary, { force: true });
+    } catch {
+      // A folder that refused the write may refuse this too; the next save uses its own name.
+    }
   }
 }
 
-/** Where the gateway's code caches live in a state dir. */
+/** Where the code caches live in a state dir. */
 export function codeCacheDir(stateDir: string): string {
   return join(stateDir, 'cache', 'code');
 }
