@@ -21,6 +21,7 @@ describe('the floor table of DESIGN.md holds in source/', () => {
       plant('tui/planted-server.ts', "import { GatewayServer } from '../gateway/index.js';");
       plant('channels/planted-sideways.ts', "import { x } from '../schedule/index.js';");
       plant('cli/planted-static.ts', "import { runGatewayDaemon } from '../daemon/index.js';");
+      plant('cli/planted-entry.ts', "import { runGateway } from './gateway-run.js';");
       plant('channels/planted-type-ok.ts', "import type { Core } from '../core/index.js';");
       const found = architectureViolations(copy).join('\n');
       expect(found).toMatch(/queue\/planted-up\.ts:1 .* agent\/ \(floor 4\) is above queue\/ \(floor 2\)/);
@@ -28,7 +29,10 @@ describe('the floor table of DESIGN.md holds in source/', () => {
       expect(found).toMatch(/tui\/planted-server\.ts:1 .* tui\/ may import only client, protocol/);
       expect(found).toMatch(/channels\/planted-sideways\.ts:1 .* neighbour on floor 5/);
       expect(found).toMatch(/cli\/planted-static\.ts:1 .* must not load daemon\/ at start-up/);
+      expect(found).toMatch(/cli\/planted-entry\.ts:1 .* the daemon's entry may only be imported dynamically/);
       expect(found).not.toMatch(/planted-type-ok/);
+      // The daemon's entry itself may load it statically.
+      expect(found).not.toMatch(/cli\/gateway-run\.ts/);
     } finally {
       rmSync(copy, { recursive: true, force: true });
     }

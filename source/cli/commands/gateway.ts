@@ -9,7 +9,7 @@ import {
   revokeScopedToken,
 } from '../../config/index.js';
 import { findLocalGateway, restartGateway, startGatewayDetached, stopGateway } from '../../client/index.js';
-import type { CommandInput, CommandRun } from '../command.js';
+import type { CommandRun } from '../command.js';
 import { printJson } from '../format.js';
 import { run as runStatus } from './status.js';
 import type { StatePaths } from '../../config/index.js';
@@ -80,29 +80,13 @@ function tokenCommand(paths: StatePaths, rest: readonly string[], argv: readonly
   }
 }
 
-/**
- * `claw gateway run`: the daemon in this process. The daemon keeps the
- * process alive and its signal handlers set the exit code, so this never
- * resolves once it has started. `onWarm` hears when start-up work is done.
- */
-export async function runInForeground(flags: CommandInput['flags'], onWarm?: () => void): Promise<number> {
-  await (await daemon()).runGatewayDaemon({
-    paths: statePaths(),
-    echo: Boolean(process.stdout.isTTY),
-    ...(flags.port !== undefined ? { port: flags.port } : {}),
-    ...(flags.bind !== undefined ? { bind: flags.bind } : {}),
-    ...(onWarm ? { onWarm } : {}),
-  });
-  return new Promise<number>(() => undefined);
-}
-
 export const run: CommandRun = async (input) => {
   const [action, ...rest] = input.args;
   const paths = statePaths();
   const { flags } = input;
   switch (action) {
     case 'run':
-      return runInForeground(flags);
+      return (await import('../gateway-run.js')).runGateway(input);
     case 'start': {
       const { started, gateway } = await startGatewayDetached(paths, flags.port !== undefined ? { port: flags.port } : {});
       if (flags.json) printJson({ started, url: gateway.url, pid: gateway.info.pid });
