@@ -5,7 +5,7 @@ import { Readable, Writable } from 'node:stream';
 import type { PermissionOption, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { ClawConfig } from '../config/index.js';
 import type { TurnContext, TurnOutcome } from '../queue/index.js';
-import { confinePath, type ApprovalGate } from '../tools/index.js';
+import { confinePath, hiddenPaths, type ApprovalGate } from '../tools/index.js';
 import type { SpawnedRecord } from './records.js';
 
 export interface AcpChildDeps {
@@ -16,6 +16,8 @@ export interface AcpChildDeps {
   toolSeen(sessionKey: string, title: string): void;
   /** The environment an agent process inherits (PATH, HOME, …) before its configured env. */
   baseEnv: NodeJS.ProcessEnv;
+  /** The state dir: no root opens it to the agent, as for claw's own fs tools (the workspace inside it excepted). */
+  stateDir: string;
 }
 
 /** The agent name of an `acp:<name>` runtime. */
@@ -56,6 +58,7 @@ export async function runAcpTurn(turn: TurnContext, run: SpawnedRecord, name: st
   const workspace = deps.workspaceDir(run.agentId);
   const cwd = settings.cwd ?? workspace;
   const roots = [cwd, ...config.tools.fsRoots];
+  const hidden = hiddenPaths(deps.stateDir, config.tools.exec.sandbox.hiddenPaths);
   const child = spawn(settings.command, settings.args, { cwd, env: { ...deps.baseEnv, ...settings.env }, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => {
@@ -84,7 +87,7 @@ export async function runAcpTurn(turn: TurnContext, run: SpawnedRecord, name: st
   const refused: string[] = [];
   const confined = (action: 'read' | 'write', path: string): string => {
     try {
-      return confinePath(path, cwd, roots);
+      return confinePath(path, cwd, roots, hidden);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       refused.push(`${action} ${path}: ${reason}`);

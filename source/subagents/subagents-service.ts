@@ -180,6 +180,7 @@ export class SubagentsService implements Service {
               this.changed();
             },
             baseEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/' },
+            stateDir: core.paths.root,
           });
         } finally {
           if (route && state.turnRoutes.get(turn.sessionKey) === route) state.turnRoutes.delete(turn.sessionKey);

@@ -48,8 +48,34 @@ export function allowedRoots(workspaceDir: string, roots: readonly string[]): st
   return [workspaceDir, ...roots].map((root) => realOrSelf(resolve(workspaceDir, root)));
 }
 
-export function confinePath(input: string, workspaceDir: string, roots: readonly string[]): string {
+/**
+ * The hidden path (the state dir, a secret path: what the exec sandbox hides)
+ * that covers `target` although a root holds it, or undefined. Only a root
+ * that lies inside a hidden path opens what is under it: the workspace inside
+ * the state dir, not the home folder or the state dir listed in tools.fsRoots.
+ * Otherwise the model could edit claw's config, hooks or compiled code, which
+ * run outside the sandbox, or read the credentials.
+ */
+export function hiddenHolder(target: string, allowed: readonly string[], hidden: readonly string[]): string | undefined {
+  for (const path of hidden) {
+    const holder = realOrSelf(resolve(path));
+    if (inside(holder, target) && !allowed.some((root) => root !== holder && inside(holder, root) && inside(root, target))) return holder;
+  }
+  return undefined;
+}
+
+export function hiddenRefusal(input: string, holder: string): PathRefused {
+  return new PathRefused(
+    `${input} is inside ${holder}, which tools may not open (claw's state dir or a path in tools.exec.sandbox.hiddenPaths); only a workspace or root inside it is reachable.`,
+  );
+}
+
+export function confinePath(input: string, workspaceDir: string, roots: readonly string[], hidden: readonly string[] = []): string {
   const target = realpathAllowMissing(resolve(workspaceDir, input));
-  if (allowedRoots(workspaceDir, roots).some((root) => inside(root, target))) return target;
-  throw new PathRefused(`${input} is outside the workspace and the allowed folders (tools.fsRoots). Use a path inside ${workspaceDir}.`);
+  const allowed = allowedRoots(workspaceDir, roots);
+  if (!allowed.some((root) => inside(root, target)))
+    throw new PathRefused(`${input} is outside the workspace and the allowed folders (tools.fsRoots). Use a path inside ${workspaceDir}.`);
+  const holder = hiddenHolder(target, allowed, hidden);
+  if (holder !== undefined) throw hiddenRefusal(input, holder);
+  return target;
 }

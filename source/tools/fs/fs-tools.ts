@@ -11,6 +11,8 @@ export interface FsToolOptions {
   roots: readonly string[];
   /** Extra folders an agent may read but never write (its skill folders). */
   readRoots?: (agentId: string) => readonly string[];
+  /** What no root opens (see hiddenHolder): the state dir and the secret paths. */
+  hidden?: readonly string[];
   maxReadBytes: number;
 }
 
@@ -44,9 +46,16 @@ function writeAll(fd: number, text: string): void {
 }
 
 export function createFsTools(options: FsToolOptions) {
-  const where = (path: string, context: ToolContext) => confinePath(path, context.workspaceDir, options.roots);
+  const hidden = options.hidden ?? [];
+  const where = (path: string, context: ToolContext) => confinePath(path, context.workspaceDir, options.roots, hidden);
   const open = (path: string, context: ToolContext, mode: OpenMode) =>
-    openConfinedSync(path, context.workspaceDir, mode === 'read' ? [...options.roots, ...(options.readRoots?.(context.agentId) ?? [])] : options.roots, mode);
+    openConfinedSync(
+      path,
+      context.workspaceDir,
+      mode === 'read' ? [...options.roots, ...(options.readRoots?.(context.agentId) ?? [])] : options.roots,
+      mode,
+      hidden,
+    );
 
   const read = defineTool({
     name: 'read',

@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, ftruncateSync, mkdirSync, openSync, readlinkSync, realpathSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { allowedRoots, confinePath, inside, PathRefused } from './confine.js';
+import { allowedRoots, confinePath, hiddenHolder, hiddenRefusal, inside, PathRefused } from './confine.js';
 
 /** `update` reads and rewrites an existing file in place (edit). */
 export type OpenMode = 'read' | 'write' | 'append' | 'update';
@@ -35,8 +35,8 @@ function openedPath(fd: number, fallback: string): string {
  * a file with other hard links: writing through one changes a file whose
  * other names may lie anywhere. `write` truncates only after every check.
  */
-export function openConfinedSync(input: string, workspaceDir: string, roots: readonly string[], mode: OpenMode): ConfinedFile {
-  const target = confinePath(input, workspaceDir, roots);
+export function openConfinedSync(input: string, workspaceDir: string, roots: readonly string[], mode: OpenMode, hidden: readonly string[] = []): ConfinedFile {
+  const target = confinePath(input, workspaceDir, roots, hidden);
   if (mode === 'write' || mode === 'append') mkdirSync(dirname(target), { recursive: true });
   const flags = modeFlags[mode] | constants.O_NOFOLLOW;
   let fd: number;
@@ -48,9 +48,12 @@ export function openConfinedSync(input: string, workspaceDir: string, roots: rea
   }
   try {
     const real = openedPath(fd, target);
-    if (!allowedRoots(workspaceDir, roots).some((root) => inside(root, real))) {
+    const allowed = allowedRoots(workspaceDir, roots);
+    if (!allowed.some((root) => inside(root, real))) {
       throw new PathRefused(`${input} resolved to ${real}, outside the workspace and tools.fsRoots, while it was being opened; refused.`);
     }
+    const holder = hiddenHolder(real, allowed, hidden);
+    if (holder !== undefined) throw hiddenRefusal(input, holder);
     const stat = fstatSync(fd);
     if (stat.isDirectory()) throw Object.assign(new Error(`${input} is a directory`), { code: 'EISDIR', path: input });
     if (mode !== 'read' && stat.nlink > 1) {
