@@ -66,6 +66,34 @@ const lazyBuiltinsInWs = {
   },
 };
 
+// The daemon spawns processes and resolves names only once it runs (exec, MCP
+// over stdio, web_fetch); loading those built-ins was ~3.5 ms of its start.
+// In its bundle each is an ES module of the same exports that requires the
+// real one at the first call (a CommonJS stand-in would be copied key by key,
+// loading it at once, wherever an ES module imports it). Only functions and
+// constant values can be stood in for, which the build checks.
+function deferredBuiltin(name) {
+  const real = createRequire(import.meta.url)(`node:${name}`);
+  const lines = ['let real;', `const load = () => (real ??= require('node:${name}'));`];
+  for (const [key, value] of Object.entries(real)) {
+    if (typeof value === 'function')
+      lines.push(`export function ${key}(...args) { return new.target ? Reflect.construct(load().${key}, args) : load().${key}.apply(this, args); }`);
+    else if (value === null || typeof value !== 'object') lines.push(`export const ${key} = ${JSON.stringify(value)};`);
+    else throw new Error(`node:${name} exports an object (${key}), which deferredBuiltins cannot stand in for`);
+  }
+  return lines.join('\n');
+}
+const deferredDaemonBuiltins = {
+  name: 'deferred-daemon-builtins',
+  setup(build) {
+    // claw's own code only: a package may test `instanceof` a class, which a stand-in is not.
+    build.onResolve({ filter: /^(node:)?(child_process|dns\/promises)$/ }, (args) =>
+      args.importer.startsWith(source) ? { path: args.path.replace(/^node:/, ''), namespace: 'deferred-builtin' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'deferred-builtin' }, (args) => ({ contents: deferredBuiltin(args.path), loader: 'js' }));
+  },
+};
+
 // string-width (Ink measures every text node with it, wrap-ansi every line)
 // splits each string into graphemes with Intl.Segmenter: ~0.1 ms a call on
 // Node 20, 115 ms of the TUI's first frame. Simple text (see
@@ -338,7 +366,7 @@ export async function build() {
       ...Object.fromEntries(gatewayVendors.map((name) => [vendorBundle(name), `claw-vendor:${name}`])),
     },
     define: { ...codeCachedBundle.define, ...validation },
-    plugins: [vendorsApart, englishOnlyZod, lazyBuiltinsInWs, sourceWithoutSideEffects],
+    plugins: [vendorsApart, englishOnlyZod, lazyBuiltinsInWs, deferredDaemonBuiltins, sourceWithoutSideEffects],
   });
   const tui = await esbuild.build({
     ...codeCachedBundle,
