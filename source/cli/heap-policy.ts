@@ -11,8 +11,8 @@ type V8 = Pick<typeof import('node:v8'), 'setFlagsFromString'>;
  * flags each time it resizes the heap. Set before the daemon's modules
  * load: loading them otherwise grows the young generation (to 8 MB in some
  * starts) and it never shrinks back. For `claw gateway run` only, never the
- * CLI's other commands or the TUI, which is why the caller passes node:v8
- * (loaded for these two only).
+ * CLI's other commands. Callers pass node:v8: only the gateway's and the
+ * TUI's starts load it.
  */
 export function applyGatewayHeapPolicy(v8: V8): void {
   v8.setFlagsFromString('--heap-growing-percent=20');
