@@ -21,7 +21,9 @@ const entry = join(root, 'dist', 'cli', 'main.js');
 const inputs = () =>
   Math.max(
     newestMtime(join(root, 'source')),
-    ...['build.mjs', 'commonjs-bundles.mjs', 'help-text.mjs', 'simple-text-width.mjs', 'ensure-build.mjs'].map((f) => statSync(join(root, 'scripts', f)).mtimeMs),
+    ...['build.mjs', 'commonjs-bundles.mjs', 'help-text.mjs', 'simple-text-width.mjs', 'ensure-build.mjs'].map(
+      (f) => statSync(join(root, 'scripts', f)).mtimeMs,
+    ),
     statSync(join(root, 'package.json')).mtimeMs,
   );
 const stale = force || !existsSync(entry) || inputs() > statSync(entry).mtimeMs;
