@@ -91,16 +91,17 @@ async function row(measure) {
   }
 }
 
-/**
- * Rows that time processes of `node`. `claw status` talks to a gateway run by
- * `gatewayNode`, so the CLI's own start is measured even where the gateway
- * cannot run on `node`.
- */
+/** Waits (up to 10 s) for a file a child writes, such as a code cache. */
 async function untilExists(path) {
   for (let i = 0; i < 1000 && !existsSync(path); i += 1) await sleep(10);
   if (!existsSync(path)) throw new Error(`${path} did not appear within 10 s`);
 }
 
+/**
+ * Rows that time processes of `node`. `claw status` talks to a gateway run by
+ * `gatewayNode`, so the CLI's own start is measured even where the gateway
+ * cannot run on `node`.
+ */
 async function processRows(node, gatewayNode) {
   const state = freshState();
   try {
