@@ -63,7 +63,7 @@ describe('the shipped bundle', () => {
 
   it('is what `bin` runs, and it loads only chunks, node built-ins and runtime dependencies', () => {
     expect(manifest.bin.claw).toBe('dist/cli/claw.cjs');
-    // The executable answers help and version itself, requires the status command, loads `gateway run` as code-cached bundles, and imports main.js for the rest.
+    // The executable answers help and version itself, requires the status command, loads `gateway run` and the TUI as code-cached bundles, and imports main.js for the rest.
     const bin = readFileSync(join(root, manifest.bin.claw!), 'utf8');
     const required = [...bin.matchAll(/(?<!\.)\brequire\("([^"]*)"\)/g)].map((m) => m[1]!);
     expect(required.filter((id) => !builtinModules.includes(id.replace(/^node:/, '')))).toEqual(['../chunks/status-command.cjs']);
