@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { resolveStateDir } from '../config/index.js';
 import { parseArgvFast } from './argv.js';
 import { quietOnClosedPipe } from './closed-pipe.js';
-import { CodeCachedBundles, codeCacheDir } from './code-cache.js';
+import type { CodeCachedBundles } from './code-cache.js';
 import { applyGatewayHeapPolicy, applyTuiHeapPolicy } from './heap-policy.js';
 import { helpText } from './help-text.js';
 
@@ -82,7 +82,9 @@ function runTui(argv: readonly string[]): boolean {
   return true;
 }
 
+/** Required here, not imported: help, version and status never load node:vm. */
 function codeCachedBundles(): CodeCachedBundles {
+  const { CodeCachedBundles, codeCacheDir } = require('./code-cache.js') as typeof import('./code-cache.js');
   return new CodeCachedBundles(join(__dirname, '..', 'chunks'), CLAW_CODE_CACHED_BUNDLES, codeCacheDir(resolveStateDir()));
 }
 
