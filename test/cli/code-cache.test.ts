@@ -29,8 +29,14 @@ function logText(s: TempState): string {
 async function startWarm(s: TempState): Promise<GatewayChild> {
   const before = logText(s).match(warmLine)?.length ?? 0;
   const child = await startGatewayChild(s);
-  for (let i = 0; i < 400 && (logText(s).match(warmLine)?.length ?? 0) <= before; i += 1) await new Promise((resolve) => setTimeout(resolve, 25));
-  expect(logText(s).match(warmLine)?.length ?? 0, logText(s)).toBe(before + 1);
+  try {
+    for (let i = 0; i < 400 && (logText(s).match(warmLine)?.length ?? 0) <= before; i += 1) await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(logText(s).match(warmLine)?.length ?? 0, logText(s)).toBe(before + 1);
+  } catch (error) {
+    // Not yet the test's `gateway`, so afterEach would not stop it.
+    await child.stop();
+    throw error;
+  }
   return child;
 }
 
