@@ -27,11 +27,11 @@ function logText(s: TempState): string {
 
 /** Starts `claw gateway run` (the bin) and waits until its start-up work is done, which is when it saves the code cache. */
 async function startWarm(s: TempState): Promise<GatewayChild> {
-  const before = logText(s).match(warmLine)?.length ?? 0;
+  const warmed = (): number => logText(s).match(warmLine)?.length ?? 0;
+  const before = warmed();
   const child = await startGatewayChild(s);
   try {
-    for (let i = 0; i < 400 && (logText(s).match(warmLine)?.length ?? 0) <= before; i += 1) await new Promise((resolve) => setTimeout(resolve, 25));
-    expect(logText(s).match(warmLine)?.length ?? 0, logText(s)).toBe(before + 1);
+    await expect.poll(warmed, { timeout: 10_000 }).toBe(before + 1);
   } catch (error) {
     // Not yet the test's `gateway`, so afterEach would not stop it.
     await child.stop();
@@ -51,7 +51,7 @@ describe('the gateway code cache', () => {
     state = makeTempState();
     gateway = await startWarm(state);
     const file = cacheFile(state, 'gateway-run');
-    for (let i = 0; i < 100 && !existsSync(file); i += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+    await expect.poll(() => existsSync(file)).toBe(true);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(join(state.dir, 'cache', 'code')).mode & 0o777).toBe(0o700);
     expect(readFileSync(file, 'latin1').split('\n')[0]).toMatch(new RegExp(`^claw-code-cache [0-9a-f]{32} \\d+ \\d+ ${process.version} ${process.arch}$`));

@@ -5,14 +5,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CLI_ENTRY } from '../support/cli-process.js';
 import { startFakeOpenAI, type FakeLlmServer } from '../support/fake-openai-server.js';
 import { makeTempState, type TempState } from '../support/temp-state.js';
-import { hasTmux, TmuxTerminal } from '../tui/support/tmux.js';
+import { hasTmux, TmuxTerminal, shellQuote } from '../tui/support/tmux.js';
 
 const poll = { timeout: 30_000, interval: 100 };
 const KEY = 'sk-interactive-hidden-77';
-
-function shellQuote(value: string): string {
-  return `'${value.replace(/'/g, `'\\''`)}'`;
-}
 
 describe.skipIf(!hasTmux())('claw setup in a terminal (tmux)', () => {
   let state: TempState | undefined;

@@ -2,13 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_ENTRY, runCli, runCliSync } from '../support/cli-process.js';
 import { makeTempState, type TempState } from '../support/temp-state.js';
 import { sshdPath, startTestSshd, type TestSshd } from '../support/sshd.js';
-import { hasTmux, TmuxTerminal } from '../tui/support/tmux.js';
+import { hasTmux, TmuxTerminal, shellQuote } from '../tui/support/tmux.js';
 
 const poll = { timeout: 40_000, interval: 100 };
-
-function shellQuote(value: string): string {
-  return `'${value.replace(/'/g, `'\\''`)}'`;
-}
 
 function count(haystack: string, needle: string): number {
   return haystack.split(needle).length - 1;

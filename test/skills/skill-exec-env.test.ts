@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ToolContext } from '../../source/tools/index.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
+import { mainSessionContext } from '../support/tool-context.js';
 
 let gateway: TestGateway | undefined;
 afterEach(async () => {
@@ -23,15 +23,7 @@ describe('skills.entries.<name>.env', () => {
     const { tools } = gateway.core;
     const workspaceDir = gateway.state.paths.workspace('main');
     mkdirSync(workspaceDir, { recursive: true });
-    const context: ToolContext = {
-      agentId: 'main',
-      sessionKey: 'agent:main:main',
-      sessionType: 'main',
-      workspaceDir,
-      signal: new AbortController().signal,
-      onUpdate: () => undefined,
-      approvals: tools.inbox.gate('main', 'agent:main:main'),
-    };
+    const context = mainSessionContext(tools, workspaceDir);
     const run = tools.registry.invoke('exec', { command: 'printenv CLAW_SKILL_PROBE' }, context);
     await until(() => tools.inbox.list('pending').length > 0);
     const [request] = tools.inbox.list('pending');

@@ -1,8 +1,9 @@
 import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../source/config/index.js';
-import { createToolsRuntime, writeExecApprovalsFile, type ToolContext, type ToolsRuntime } from '../../source/tools/index.js';
+import { createToolsRuntime, writeExecApprovalsFile, type ToolsRuntime } from '../../source/tools/index.js';
 import { makeTempState, type TempState } from '../support/temp-state.js';
+import { mainSessionContext } from '../support/tool-context.js';
 
 let state: TempState;
 let runtime: ToolsRuntime;
@@ -15,15 +16,7 @@ function setup(security: 'allowlist' | 'full' = 'full') {
   mkdirSync(workspaceDir, { recursive: true });
   const controller = new AbortController();
   const updates: string[] = [];
-  const context: ToolContext = {
-    agentId: 'main',
-    sessionKey: 'agent:main:main',
-    sessionType: 'main',
-    workspaceDir,
-    signal: controller.signal,
-    onUpdate: (text) => updates.push(text),
-    approvals: runtime.inbox.gate('main', 'agent:main:main'),
-  };
+  const context = mainSessionContext(runtime, workspaceDir, { signal: controller.signal, onUpdate: (text) => updates.push(text) });
   return { context, controller, updates, workspaceDir };
 }
 

@@ -8,6 +8,7 @@ import { loadConfig, writeRawConfig } from '../../source/config/index.js';
 import { ensureGatewayTokenSync } from '../../source/config/index.js';
 import { createToolsRuntime, probeSandbox, writeExecApprovalsFile, type ToolContext, type ToolsRuntime } from '../../source/tools/index.js';
 import { makeTempState, type TempState } from '../support/temp-state.js';
+import { mainSessionContext } from '../support/tool-context.js';
 
 const probe = probeSandbox();
 const reason = probe.kind === 'none' ? probe.reason : '';
@@ -46,15 +47,7 @@ function setup(env: NodeJS.ProcessEnv = process.env, fsRoots: string[] = []) {
   runtime = createToolsRuntime({ config: loadConfig(state.paths.config), paths: state.paths, env });
   const workspaceDir = state.paths.workspace('main');
   mkdirSync(workspaceDir, { recursive: true });
-  context = {
-    agentId: 'main',
-    sessionKey: 'agent:main:main',
-    sessionType: 'main',
-    workspaceDir,
-    signal: new AbortController().signal,
-    onUpdate: () => undefined,
-    approvals: runtime.inbox.gate('main', 'agent:main:main'),
-  };
+  context = mainSessionContext(runtime, workspaceDir);
   return workspaceDir;
 }
 

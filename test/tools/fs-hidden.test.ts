@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ensureGatewayTokenSync, loadConfig, statePaths, writeRawConfig, type StatePaths } from '../../source/config/index.js';
 import { createToolsRuntime, type ToolContext, type ToolsRuntime } from '../../source/tools/index.js';
+import { mainSessionContext } from '../support/tool-context.js';
 
 let home: string | undefined;
 afterEach(() => {
@@ -27,15 +28,7 @@ function setup(): { runtime: ToolsRuntime; context: ToolContext; home: string; p
   const runtime = createToolsRuntime({ config: loadConfig(paths.config), paths });
   const workspaceDir = paths.workspace('main');
   mkdirSync(workspaceDir, { recursive: true });
-  const context: ToolContext = {
-    agentId: 'main',
-    sessionKey: 'agent:main:main',
-    sessionType: 'main',
-    workspaceDir,
-    signal: new AbortController().signal,
-    onUpdate: () => undefined,
-    approvals: runtime.inbox.gate('main', 'agent:main:main'),
-  };
+  const context = mainSessionContext(runtime, workspaceDir);
   return { runtime, context, home, paths };
 }
 

@@ -3,13 +3,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI_ENTRY } from '../support/cli-process.js';
 import { startFakeModelDaemon, type FakeModelDaemon } from '../support/fake-model-daemon.js';
-import { hasTmux, TmuxTerminal } from './support/tmux.js';
+import { hasTmux, TmuxTerminal, shellQuote } from './support/tmux.js';
 
 const poll = { timeout: 30_000, interval: 100 };
-
-function shellQuote(value: string): string {
-  return `'${value.replace(/'/g, `'\\''`)}'`;
-}
 
 describe.skipIf(!hasTmux())('a full agent turn in the TUI (tmux, fake model)', () => {
   let daemon: FakeModelDaemon | undefined;

@@ -3,10 +3,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI_ENTRY, runCli, runCliSync } from '../support/cli-process.js';
 import { makeTempState, type TempState } from '../support/temp-state.js';
-import { hasTmux, TmuxTerminal } from './support/tmux.js';
+import { hasTmux, TmuxTerminal, shellQuote } from './support/tmux.js';
 
 const poll = { timeout: 20_000, interval: 100 };
-const shellQuote = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`;
 
 describe.skipIf(!hasTmux())('the TUI code cache (tmux)', () => {
   let state: TempState | undefined;

@@ -5,11 +5,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CLI_ENTRY, runCli, runCliSync } from '../support/cli-process.js';
 import { startFakeModelDaemon, type FakeModelDaemon } from '../support/fake-model-daemon.js';
 import { makeTempState, type TempState } from '../support/temp-state.js';
-import { hasTmux, TmuxTerminal } from './support/tmux.js';
+import { hasTmux, TmuxTerminal, shellQuote } from './support/tmux.js';
 
 const poll = { timeout: 20_000, interval: 100 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const shellQuote = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`;
 const withoutCi = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv =>
   Object.fromEntries(Object.entries(env).filter(([k]) => k !== 'CI' && !k.startsWith('CI_') && k !== 'CONTINUOUS_INTEGRATION'));
 /** The input row of the screen (the line with the prompt). */

@@ -6,13 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CLI_ENTRY, runCliSync } from '../support/cli-process.js';
 import { startFakeOpenAI, type FakeLlmServer } from '../support/fake-openai-server.js';
 import { makeTempState, type TempState } from '../support/temp-state.js';
-import { hasTmux, TmuxTerminal } from './support/tmux.js';
+import { hasTmux, TmuxTerminal, shellQuote } from './support/tmux.js';
 
 const poll = { timeout: 30_000, interval: 100 };
-
-function shellQuote(value: string): string {
-  return `'${value.replace(/'/g, `'\\''`)}'`;
-}
 
 async function closedPort(): Promise<number> {
   const server = createServer();

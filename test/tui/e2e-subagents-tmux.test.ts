@@ -3,13 +3,9 @@ import { CLI_ENTRY } from '../support/cli-process.js';
 import type { RecordedRequest } from '../support/fake-llm-common.js';
 import { startFakeModelDaemon, type FakeModelDaemon } from '../support/fake-model-daemon.js';
 import { calledSince, isChildRequest, lastUserText, messagesOf, textOf } from '../subagents/subagents-harness.js';
-import { hasTmux, TmuxTerminal } from './support/tmux.js';
+import { hasTmux, TmuxTerminal, shellQuote } from './support/tmux.js';
 
 const poll = { timeout: 30_000, interval: 100 };
-
-function shellQuote(value: string): string {
-  return `'${value.replace(/'/g, `'\\''`)}'`;
-}
 
 /**
  * The parent spawns "quick" and "slow"; quick answers after a while (so both

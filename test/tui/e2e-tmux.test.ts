@@ -2,13 +2,9 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI_ENTRY, runCli, runCliSync } from '../support/cli-process.js';
 import { makeTempState, type TempState } from '../support/temp-state.js';
-import { hasTmux, TmuxTerminal } from './support/tmux.js';
+import { hasTmux, TmuxTerminal, shellQuote } from './support/tmux.js';
 
 const poll = { timeout: 20_000, interval: 100 };
-
-function shellQuote(value: string): string {
-  return `'${value.replace(/'/g, `'\\''`)}'`;
-}
 
 describe.skipIf(!hasTmux())('claw TUI in a real terminal (tmux)', () => {
   let state: TempState | undefined;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI_ENTRY, runCli, runCliSync } from '../support/cli-process.js';
 import { makeTempState, type TempState } from '../support/temp-state.js';
-import { hasTmux, TmuxTerminal } from './support/tmux.js';
+import { hasTmux, TmuxTerminal, shellQuote } from './support/tmux.js';
 
 /*
  * These need the daemon wiring of issue 15 (see source/tui/README.md, "What
@@ -9,7 +9,6 @@ import { hasTmux, TmuxTerminal } from './support/tmux.js';
  * accepts a message, and `sessionsSearchHandler` mounted as `sessions.search`.
  */
 const poll = { timeout: 20_000, interval: 100 };
-const shellQuote = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`;
 const withoutCi = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv =>
   Object.fromEntries(Object.entries(env).filter(([k]) => k !== 'CI' && !k.startsWith('CI_') && k !== 'CONTINUOUS_INTEGRATION'));
 

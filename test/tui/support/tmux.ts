@@ -1,5 +1,10 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 
+/** `value` as one word of the shell command a tmux pane runs. */
+export function shellQuote(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
 export function hasTmux(): boolean {
   return spawnSync('tmux', ['-V']).status === 0;
 }
