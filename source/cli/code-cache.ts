@@ -110,7 +110,12 @@ function readCache(cacheFile: string, header: Buffer): Buffer | undefined {
   return data.subarray(0, header.length).equals(header) ? data.subarray(header.length) : undefined;
 }
 
-/** A start that reads while another writes sees the old cache or the new one; a failure costs only speed. */
+/**
+ * A start that reads while another writes sees the old cache or the new one;
+ * a failure costs only speed. Not config's writeFileAtomicSync: through
+ * config/index.ts it would make the executable load node:crypto for
+ * `claw --help`, and a cache needs no fsync.
+ */
 function writeAtomically(file: string, data: Buffer): void {
   const temporary = `${file}.${process.pid}.tmp`;
   try {
