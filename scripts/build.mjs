@@ -187,6 +187,10 @@ const common = {
 // CommonJS has no import.meta; the file's own URL stands in for it.
 const cjsImportMetaUrl = 'const __clawImportMetaUrl = require("node:url").pathToFileURL(__filename).href;';
 
+// What every CommonJS output shares (the bundles of commands, the executable, yaml).
+const commonjs = { ...common, format: 'cjs', outdir: dist, outExtension: { '.js': '.cjs' }, bundle: true, sourcemap: 'linked' };
+const commonjsDefine = { 'process.env.NODE_ENV': '"production"', 'import.meta.url': '__clawImportMetaUrl', ...bundledYaml };
+
 // `claw gateway run` as CommonJS bundles, each written as a function
 // expression of the CommonJS wrapper's arguments: source/cli/code-cache.ts
 // compiles them with V8's code cache, which Node 20 offers for scripts but
@@ -199,16 +203,10 @@ const gatewayVendors = ['grammy', 'turndown', 'execa', 'flexsearch', 'croner'];
 const vendorBundle = (name) => `chunks/vendor-${name}`;
 
 const codeCachedBundle = {
-  ...common,
-  format: 'cjs',
-  outdir: dist,
-  outExtension: { '.js': '.cjs' },
-  bundle: true,
+  ...commonjs,
   external,
   banner: { js: `(function (exports, require, module, __filename, __dirname) {"use strict";${cjsImportMetaUrl}` },
   footer: { js: '})' },
-  define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': '__clawImportMetaUrl', ...bundledYaml },
-  sourcemap: 'linked',
   metafile: true,
 };
 
@@ -244,17 +242,12 @@ export async function build() {
     metafile: true,
   });
   const alone = await esbuild.build({
-    ...common,
-    format: 'cjs',
+    ...commonjs,
     entryPoints: Object.fromEntries(standaloneCommands.map((name) => [standaloneFile(name), join(source, 'cli', 'commands', `${name}.ts`)])),
-    outdir: dist,
-    outExtension: { '.js': '.cjs' },
-    bundle: true,
     external,
     banner: { js: `"use strict";${cjsImportMetaUrl}` },
-    define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': '__clawImportMetaUrl', ...bundledYaml },
+    define: commonjsDefine,
     plugins: [englishOnlyZod, lazyBuiltinsInWs, sourceWithoutSideEffects],
-    sourcemap: 'linked',
     metafile: true,
   });
   const gateway = await esbuild.build({
@@ -263,35 +256,23 @@ export async function build() {
       [gatewayBundle]: join(source, 'cli', 'gateway-run.ts'),
       ...Object.fromEntries(gatewayVendors.map((name) => [vendorBundle(name), `claw-vendor:${name}`])),
     },
-    define: { ...codeCachedBundle.define, ...validation },
+    define: { ...commonjsDefine, ...validation },
     plugins: [vendorsApart(gatewayVendors), englishOnlyZod, lazyBuiltinsInWs, deferredBuiltins(source), sourceWithoutSideEffects],
   });
   const tui = await esbuild.build({
     ...codeCachedBundle,
     entryPoints: { [tuiBundle]: join(source, 'cli', 'tui-run.ts') },
-    define: { ...codeCachedBundle.define, ...validation },
+    define: { ...commonjsDefine, ...validation },
     plugins: [synchronousYoga, englishOnlyZod, lazyBuiltinsInWs, simpleFirstStringWidth, sourceWithoutSideEffects],
   });
   const codeCachedIds = Object.fromEntries(
     [gatewayBundle, tuiBundle, ...gatewayVendors.map(vendorBundle)].map((name) => [basename(`${name}.cjs`), asciiContentId(join(dist, `${name}.cjs`))]),
   );
-  await esbuild.build({
-    ...common,
-    format: 'cjs',
-    entryPoints: { 'chunks/yaml': createRequire(import.meta.url).resolve('yaml') },
-    outdir: dist,
-    outExtension: { '.js': '.cjs' },
-    bundle: true,
-    sourcemap: 'linked',
-  });
+  await esbuild.build({ ...commonjs, entryPoints: { 'chunks/yaml': createRequire(import.meta.url).resolve('yaml') } });
   // The executable: CommonJS, so `claw --help` skips the ES module loader's start; it imports main.js for the rest.
   await esbuild.build({
-    ...common,
-    format: 'cjs',
+    ...commonjs,
     entryPoints: { 'cli/claw': join(source, 'cli', 'bin.ts') },
-    outdir: dist,
-    outExtension: { '.js': '.cjs' },
-    bundle: true,
     external: ['./main.js', ...standaloneCommands.map((name) => `../${standaloneFile(name)}.cjs`)],
     banner: { js: `#!/usr/bin/env node\n${cjsImportMetaUrl}` },
     define: {
@@ -299,11 +280,11 @@ export async function build() {
       CLAW_CODE_CACHED_BUNDLES: JSON.stringify(codeCachedIds),
     },
     plugins: [help, sourceWithoutSideEffects],
-    sourcemap: 'linked',
   });
+  const metafiles = [split, alone, gateway, tui].map((result) => result.metafile);
   const meta = {
-    inputs: { ...split.metafile.inputs, ...alone.metafile.inputs, ...gateway.metafile.inputs, ...tui.metafile.inputs },
-    outputs: { ...split.metafile.outputs, ...alone.metafile.outputs, ...gateway.metafile.outputs, ...tui.metafile.outputs },
+    inputs: Object.assign({}, ...metafiles.map((m) => m.inputs)),
+    outputs: Object.assign({}, ...metafiles.map((m) => m.outputs)),
   };
   writeFileSync(join(dist, 'meta.json'), JSON.stringify(meta));
 }
