@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, unlinkSync } from 'node:fs';
-import { writeFileAtomicSync, type StatePaths } from '../config/index.js';
+import { replaceFileSync, type StatePaths } from '../config/index.js';
 
 /** `<state>/gateway.json`: how clients find the running gateway. Never holds the token itself. */
 export interface GatewayInfo {
@@ -22,7 +22,7 @@ function asGatewayInfo(value: unknown): GatewayInfo | undefined {
 }
 
 export function writeGatewayInfoSync(paths: StatePaths, info: GatewayInfo): void {
-  writeFileAtomicSync(paths.gatewayInfo, `${JSON.stringify(info, null, 2)}\n`, 0o600);
+  replaceFileSync(paths.gatewayInfo, `${JSON.stringify(info, null, 2)}\n`, 0o600);
 }
 
 export function readGatewayInfoSync(paths: StatePaths): GatewayInfo | undefined {

@@ -1,5 +1,5 @@
 export { resolveStateDir, statePaths, DEFAULT_AGENT_ID, type StatePaths } from './paths.js';
-export { writeFileAtomic, writeFileAtomicSync, writeFully, writeFullySync, nodeFileOps, errorCode, type FileOps } from './atomic-file.js';
+export { writeFileAtomic, writeFileAtomicSync, replaceFileSync, writeFully, writeFullySync, nodeFileOps, errorCode, type FileOps } from './atomic-file.js';
 export { parseJsonc } from './jsonc.js';
 export { configSchema, type ClawConfig, type ClawConfigInput } from './schema.js';
 export { ConfigError, loadConfig, readRawConfig, writeRawConfig, validateConfig } from './config-file.js';

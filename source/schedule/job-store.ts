@@ -15,7 +15,10 @@ export interface LoadedJobs {
 /**
  * `cron/jobs.json` {version, jobs[]}, replaced atomically. Every good write
  * also refreshes `jobs.last-good.json`, so a file broken by hand (or by a
- * disk) falls back to the last state that worked, and says so.
+ * disk) falls back to the last state that worked, and says so. A save of
+ * what both files already hold writes nothing: every start saves what its
+ * recovery settled, usually what was there, and those four fsyncs were the
+ * most a restart asked of the disk.
  */
 export class JobStore {
   readonly path: string;
@@ -45,14 +48,20 @@ export class JobStore {
 
   async save(jobs: readonly CronJob[]): Promise<void> {
     const text = `${JSON.stringify({ version: 1, jobs }, null, 2)}\n`;
+    if (this.#holds(text)) return;
     await writeFileAtomic(this.path, text);
     await writeFileAtomic(this.lastGoodPath, text);
   }
 
   saveSync(jobs: readonly CronJob[]): void {
     const text = `${JSON.stringify({ version: 1, jobs }, null, 2)}\n`;
+    if (this.#holds(text)) return;
     writeFileAtomicSync(this.path, text);
     writeFileAtomicSync(this.lastGoodPath, text);
+  }
+
+  #holds(text: string): boolean {
+    return textOf(this.path) === text && textOf(this.lastGoodPath) === text;
   }
 
   #readProblem(path: string): CronJob[] | string {
@@ -68,5 +77,13 @@ export class JobStore {
       return `not a jobs file: ${issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'invalid'}`;
     }
     return parsed.data.jobs;
+  }
+}
+
+function textOf(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
   }
 }
