@@ -5,6 +5,7 @@ import { quietOnClosedPipe } from './closed-pipe.js';
 import type { CodeCachedBundles } from './code-cache.js';
 import { applyGatewayHeapPolicy, applyTuiHeapPolicy } from './heap-policy.js';
 import { helpText } from './help-text.js';
+import { writeStdoutSync } from './stdout-sync.js';
 
 // Set by scripts/build.mjs: each code-cached bundle in dist/chunks/ and its content hash.
 declare const CLAW_CODE_CACHED_BUNDLES: Record<string, string>;
@@ -90,7 +91,5 @@ function codeCachedBundles(): CodeCachedBundles {
 
 const argv = process.argv.slice(2);
 const text = answered(argv);
-if (text !== undefined) {
-  quietOnClosedPipe();
-  process.stdout.write(text);
-} else if (!runStatus(argv) && !runGateway(argv) && !runTui(argv)) void import('./main.js');
+if (text !== undefined) writeStdoutSync(text);
+else if (!runStatus(argv) && !runGateway(argv) && !runTui(argv)) void import('./main.js');

@@ -53,7 +53,7 @@ describe('claw help, generated from the command table', () => {
 describe('a closed pipe', () => {
   it('ends every listing command quietly when the reader has gone (`| true` closes before the first write)', () => {
     state = makeTempState();
-    for (const args of ['models list', '--help', 'help mcp', 'mcp list', 'config get']) {
+    for (const args of ['models list', '--help', '--version', 'help mcp', 'mcp list', 'config get']) {
       const result = spawnSync('/bin/sh', ['-c', `"${process.execPath}" "${CLI_ENTRY}" ${args} | true; echo "rc=\${PIPESTATUS:-$?}"`], {
         env: state.env,
         encoding: 'utf8',
@@ -67,6 +67,41 @@ describe('a closed pipe', () => {
       expect(direct.stderr, `claw ${args}`).toBe('');
       expect(direct.status, `claw ${args}`).toBe(0);
     }
+  });
+});
+
+// A non-blocking stdout that is already full makes the executable's direct write of its help fail with EAGAIN.
+const fullPipe = `
+import os, subprocess, sys, time
+r, w = os.pipe()
+os.set_blocking(w, False)
+filled = 0
+try:
+    while True:
+        filled += os.write(w, b"f" * 4096)
+except BlockingIOError:
+    pass
+child = subprocess.Popen(sys.argv[1:], stdout=w)
+os.close(w)
+time.sleep(0.3)
+out = b""
+while True:
+    chunk = os.read(r, 65536)
+    if not chunk:
+        break
+    out += chunk
+sys.stdout.write(f"{child.wait()} {filled}\\n")
+sys.stdout.buffer.write(out[filled:])
+`;
+
+describe('a full, non-blocking stdout', () => {
+  it('still gets the whole help, once the reader drains it', () => {
+    state = makeTempState();
+    const result = spawnSync('python3', ['-c', fullPipe, process.execPath, CLI_ENTRY, '--help'], { env: state.env, encoding: 'utf8' });
+    expect(result.stderr).toBe('');
+    const [status, ...help] = result.stdout.split('\n');
+    expect(status).toMatch(/^0 \d+$/);
+    expect(help.join('\n')).toBe(runCliSync(['--help'], state.env).stdout);
   });
 });
 
