@@ -199,7 +199,7 @@ const commonjsDefine = { 'process.env.NODE_ENV': '"production"', 'import.meta.ur
 // on first use, so an idle gateway does not hold their source. They must be
 // ASCII (read as latin1, which Node keeps outside V8's heap).
 const gatewayBundle = 'chunks/gateway-run';
-const gatewayVendors = ['grammy', 'turndown', 'execa', 'flexsearch', 'croner'];
+const gatewayVendors = ['grammy', 'turndown', 'execa', 'flexsearch', 'croner', 'yaml'];
 const vendorBundle = (name) => `chunks/vendor-${name}`;
 
 const codeCachedBundle = {
@@ -256,7 +256,7 @@ export async function build() {
       [gatewayBundle]: join(source, 'cli', 'gateway-run.ts'),
       ...Object.fromEntries(gatewayVendors.map((name) => [vendorBundle(name), `claw-vendor:${name}`])),
     },
-    define: { ...commonjsDefine, ...validation },
+    define: { ...commonjsDefine, ...validation, CLAW_BUNDLED_YAML: '"./vendor-yaml.cjs"', CLAW_BUNDLE_REQUIRE: 'require' },
     plugins: [vendorsApart(gatewayVendors), englishOnlyZod, lazyBuiltinsInWs, deferredBuiltins(source), sourceWithoutSideEffects],
   });
   const tui = await esbuild.build({

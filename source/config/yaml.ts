@@ -3,8 +3,12 @@ import type * as Yaml from 'yaml';
 
 // Set by scripts/build.mjs: the bundle carries yaml as a CommonJS file of its
 // own, dist/chunks/yaml.cjs, outside the chunk graph (the path resolves the
-// same from dist/cli/ and dist/chunks/). From source/ it is the package.
+// same from dist/cli/ and dist/chunks/). From source/ it is the package. In
+// gateway-run.cjs it is `./vendor-yaml.cjs`, required through the bundle's
+// own `require` (CLAW_BUNDLE_REQUIRE), which serves it from the code cache:
+// compiled from source, it was ~5 ms of every start's background work.
 declare const CLAW_BUNDLED_YAML: string | undefined;
+declare const CLAW_BUNDLE_REQUIRE: NodeJS.Require | undefined;
 
 export type YamlParser = Pick<typeof Yaml, 'parse' | 'YAMLParseError'>;
 
@@ -16,6 +20,7 @@ let parser: YamlParser | undefined;
  * read once it listens), while a skill asked for sooner still parses at once.
  */
 export function loadYamlSync(): YamlParser {
-  parser ??= createRequire(import.meta.url)(typeof CLAW_BUNDLED_YAML === 'string' ? CLAW_BUNDLED_YAML : 'yaml') as YamlParser;
+  const load = typeof CLAW_BUNDLE_REQUIRE === 'function' ? CLAW_BUNDLE_REQUIRE : createRequire(import.meta.url);
+  parser ??= load(typeof CLAW_BUNDLED_YAML === 'string' ? CLAW_BUNDLED_YAML : 'yaml') as YamlParser;
   return parser;
 }

@@ -56,6 +56,8 @@ describe('the gateway code cache', () => {
     expect(statSync(join(state.dir, 'cache', 'code')).mode & 0o777).toBe(0o700);
     expect(readFileSync(file, 'latin1').split('\n')[0]).toMatch(new RegExp(`^claw-code-cache [0-9a-f]{32} \\d+ \\d+ ${process.version} ${process.arch}$`));
     const written = statSync(file);
+    // The bundled skills' front matter was parsed in the start-up work: yaml's bundle is cached with it.
+    expect(existsSync(cacheFile(state, 'vendor-yaml'))).toBe(true);
     await gateway.stop();
 
     // Accepted by V8, so neither the second start's save nor its exit writes it again.
