@@ -98,6 +98,36 @@ const simpleFirstStringWidth = {
   },
 };
 
+// Ink's output splits every line it writes into graphemes (through
+// @alcalzone/ansi-tokenize), and so does slice-ansi when a box clips its
+// text; both build an Intl.Segmenter when they load, the first of which
+// costs ICU's break rules, ~20 ms of the TUI's first frame. Each builds
+// the TUI's stand-in (source/tui/text/simple-graphemes.ts) instead, which
+// splits simple text itself and builds the real one on the first string that
+// needs it.
+const segmenterBuilders = [
+  /[\\/]node_modules[\\/]@alcalzone[\\/]ansi-tokenize[\\/]build[\\/]tokenize\.js$/,
+  /[\\/]node_modules[\\/]slice-ansi[\\/]tokenize-ansi\.js$/,
+];
+const simpleFirstGraphemes = {
+  name: 'simple-first-graphemes',
+  setup(build) {
+    for (const filter of segmenterBuilders)
+      build.onLoad({ filter }, (args) => {
+        const code = readFileSync(args.path, 'utf8');
+        const builds = code.split('new Intl.Segmenter(').length - 1;
+        if (builds !== 1)
+          throw new Error(`${args.path} builds ${builds} Intl.Segmenters where simple-first-graphemes expects one; check the stand-in still fits`);
+        const helper = JSON.stringify(join(source, 'tui', 'text', 'simple-graphemes.ts'));
+        return {
+          contents: `import { simpleFirstSegmenter } from ${helper};\n${code.replace('new Intl.Segmenter(', 'simpleFirstSegmenter(')}`,
+          resolveDir: dirname(args.path),
+          loader: 'js',
+        };
+      });
+  },
+};
+
 // What an absent claw.json validates to, and an id of the code that decides
 // what any claw.json validates to (source/config/validated-config-cache.ts
 // keeps the last validation under it): a new build with a changed schema
@@ -237,7 +267,7 @@ export async function build() {
     banner: { js: banner },
     // React and Ink ship a development build selected at run time; users run the production one.
     define: { 'process.env.NODE_ENV': '"production"', ...bundledYaml, ...validation },
-    plugins: [help, englishOnlyZod, lazyBuiltinsInWs, simpleFirstStringWidth, sourceWithoutSideEffects, loadStandaloneCommands],
+    plugins: [help, englishOnlyZod, lazyBuiltinsInWs, simpleFirstStringWidth, simpleFirstGraphemes, sourceWithoutSideEffects, loadStandaloneCommands],
     sourcemap: 'linked',
     metafile: true,
   });
@@ -263,7 +293,7 @@ export async function build() {
     ...codeCachedBundle,
     entryPoints: { [tuiBundle]: join(source, 'cli', 'tui-run.ts') },
     define: { ...commonjsDefine, ...validation },
-    plugins: [synchronousYoga, englishOnlyZod, lazyBuiltinsInWs, simpleFirstStringWidth, sourceWithoutSideEffects],
+    plugins: [synchronousYoga, englishOnlyZod, lazyBuiltinsInWs, simpleFirstStringWidth, simpleFirstGraphemes, sourceWithoutSideEffects],
   });
   const codeCachedIds = Object.fromEntries(
     [gatewayBundle, tuiBundle, ...gatewayVendors.map(vendorBundle)].map((name) => [basename(`${name}.cjs`), asciiContentId(join(dist, `${name}.cjs`))]),

@@ -1,3 +1,5 @@
+import { simpleFirstSegmenter } from './simple-graphemes.js';
+
 /**
  * Terminal cell widths, so wrapping and the cursor agree with what the
  * terminal draws: CJK and emoji take two cells, combining marks none.
@@ -10,9 +12,8 @@
  * (`displayText`): ZWJ sequences as their separate emoji, without skin-tone
  * modifiers, variation selectors or tag characters.
  */
-// Built on first use: the first Intl.Segmenter loads ICU's break rules (20-35 ms), and a first frame of plain text never needs it.
-let segmenter: Intl.Segmenter | undefined;
-const graphemeSegmenter = (): Intl.Segmenter => (segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' }));
+// Splits simple text itself: the first Intl.Segmenter loads ICU's break rules (20-35 ms), and a first frame of plain text never needs it.
+const segmenter = simpleFirstSegmenter(undefined, { granularity: 'grapheme' });
 
 const WIDE_RANGES: ReadonlyArray<readonly [number, number]> = [
   [0x1100, 0x115f],
@@ -114,7 +115,7 @@ export function graphemeWidth(grapheme: string): number {
 }
 
 export function graphemes(text: string): string[] {
-  return Array.from(graphemeSegmenter().segment(text), (s) => s.segment);
+  return Array.from(segmenter.segment(text), (s) => s.segment);
 }
 
 /** Cells a single-line string occupies. */
@@ -129,7 +130,7 @@ export function stringWidth(text: string): number {
     }
   }
   if (ascii) return text.length;
-  for (const { segment } of graphemeSegmenter().segment(displayText(text))) width += graphemeWidth(segment);
+  for (const { segment } of segmenter.segment(displayText(text))) width += graphemeWidth(segment);
   return width;
 }
 
