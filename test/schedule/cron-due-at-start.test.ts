@@ -4,7 +4,7 @@ import { JobStore } from '../../source/schedule/index.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { makeTempState, type TempState } from '../support/temp-state.js';
-import { quiesce, RecordingRunner } from './schedule-harness.js';
+import { quiesce, RecordingRunner, savedJob } from './schedule-harness.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -21,24 +21,7 @@ afterEach(async () => {
 
 /** A job as `cron add` would have written it on DAY0 at midnight, due at 06:30 that day. */
 function dailyJob(id: string, catchUp: 'skip' | 'once'): CronJob {
-  return {
-    id,
-    name: id,
-    agentId: 'main',
-    enabled: true,
-    schedule: { kind: 'cron', expr: '30 6 * * *' },
-    anchorAt: DAY0,
-    sessionTarget: 'isolated',
-    payload: { kind: 'agentTurn', message: `run ${id}` },
-    delivery: { mode: 'none' },
-    deleteAfterRun: false,
-    catchUp,
-    retryInterrupted: false,
-    allowScheduling: false,
-    createdAt: DAY0,
-    createdBy: 'user',
-    state: { consecutiveErrors: 0, scheduleErrors: 0, nextRunAt: DAY0 + 6.5 * HOUR },
-  };
+  return savedJob({ id, schedule: { kind: 'cron', expr: '30 6 * * *' }, catchUp, createdAt: DAY0, nextRunAt: DAY0 + 6.5 * HOUR });
 }
 
 // This file's first gateway is the first code in its process to compute a cron expression:

@@ -6,7 +6,7 @@ import { JobStore } from '../../source/schedule/index.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { makeTempState, type TempState } from '../support/temp-state.js';
-import { quiesce, RecordingRunner } from './schedule-harness.js';
+import { quiesce, RecordingRunner, savedJob } from './schedule-harness.js';
 
 const START = Date.UTC(2026, 4, 4, 8);
 const HOUR = 3_600_000;
@@ -21,24 +21,7 @@ afterEach(async () => {
 });
 
 function hourlyJob(id: string): CronJob {
-  return {
-    id,
-    name: id,
-    agentId: 'main',
-    enabled: true,
-    schedule: { kind: 'every', every: '1h' },
-    anchorAt: START,
-    sessionTarget: 'isolated',
-    payload: { kind: 'agentTurn', message: `run ${id}` },
-    delivery: { mode: 'none' },
-    deleteAfterRun: false,
-    catchUp: 'skip',
-    retryInterrupted: false,
-    allowScheduling: false,
-    createdAt: START,
-    createdBy: 'user',
-    state: { consecutiveErrors: 0, scheduleErrors: 0, nextRunAt: START + HOUR },
-  };
+  return savedJob({ id, schedule: { kind: 'every', every: '1h' }, catchUp: 'skip', createdAt: START, nextRunAt: START + HOUR });
 }
 
 /** Which file is on disk: a rewrite is a rename of a new inode over it. */

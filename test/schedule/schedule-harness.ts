@@ -1,7 +1,31 @@
 import type { Core } from '../../source/core/index.js';
+import type { CronJob } from '../../source/protocol/index.js';
 import type { TurnContext, TurnOutcome, TurnRunner } from '../../source/queue/index.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 import { ManualClock } from '../support/manual-clock.js';
+
+/** A job as `cron add` would have written it at `createdAt`, its next run at `nextRunAt`, with no run yet. */
+export function savedJob(options: Pick<CronJob, 'id' | 'schedule' | 'catchUp'> & { createdAt: number; nextRunAt: number }): CronJob {
+  const { id, schedule, catchUp, createdAt, nextRunAt } = options;
+  return {
+    id,
+    name: id,
+    agentId: 'main',
+    enabled: true,
+    schedule,
+    anchorAt: createdAt,
+    sessionTarget: 'isolated',
+    payload: { kind: 'agentTurn', message: `run ${id}` },
+    delivery: { mode: 'none' },
+    deleteAfterRun: false,
+    catchUp,
+    retryInterrupted: false,
+    allowScheduling: false,
+    createdAt,
+    createdBy: 'user',
+    state: { consecutiveErrors: 0, scheduleErrors: 0, nextRunAt },
+  };
+}
 
 /** Answers each turn at once and remembers what it was asked, per session. */
 export class RecordingRunner implements TurnRunner {
