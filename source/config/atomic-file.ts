@@ -102,8 +102,9 @@ export function writeFileAtomicSync(path: string, data: string | Uint8Array, mod
 /**
  * writeFileAtomicSync without the fsyncs: readers still see the old content or
  * the new, but a power loss may lose both. Only for a file that describes a
- * live process (gateway.json), which that power loss makes stale anyway; its
- * fsync took 15–70 ms of the gateway's start on a slow disk.
+ * live process (gateway.json), which that power loss makes stale anyway. An
+ * fsync waits for whatever else the disk has queued: 70 ms once, on the way
+ * to the gateway's first answer.
  */
 export function replaceFileSync(path: string, data: string | Uint8Array, mode = 0o600): void {
   replaceSync(path, data, mode, nodeFileOps, false);
