@@ -50,43 +50,48 @@ function runStatus(argv: readonly string[]): boolean {
 }
 
 /**
+ * Runs the entry of a code-cached bundle (code-cache.ts). Its heap policy
+ * comes first: V8 checks a code cache against its flags, so they must be set
+ * before the bundle compiles. code-cache.js is required here, not imported:
+ * help, version and status never load node:vm.
+ */
+function runBundle<Exports>(
+  name: string,
+  heapPolicy: (v8: typeof import('node:v8')) => void,
+  start: (exports: Exports, bundles: CodeCachedBundles) => Promise<number>,
+): true {
+  quietOnClosedPipe();
+  heapPolicy(require('node:v8') as typeof import('node:v8'));
+  const { CodeCachedBundles, codeCacheDir } = require('./code-cache.js') as typeof import('./code-cache.js');
+  const bundles = new CodeCachedBundles(join(__dirname, '..', 'chunks'), CLAW_CODE_CACHED_BUNDLES, codeCacheDir(resolveStateDir()));
+  start(bundles.require<Exports>(name), bundles).then((code) => {
+    process.exitCode = code;
+  });
+  return true;
+}
+
+/**
  * `claw gateway run` (what `gateway start`, the service units and the TUI
  * start) is built as a CommonJS bundle of its own too, compiled with V8's
- * code cache (code-cache.ts): most of its start was compiling.
+ * code cache: most of its start was compiling. It saves the cache once its
+ * start-up work is done.
  */
 function runGateway(argv: readonly string[]): boolean {
   const parsed = argv[0] === 'gateway' && argv[1] === 'run' ? parseArgvFast(argv) : undefined;
   if (parsed?.input.args.length !== 1) return false;
-  quietOnClosedPipe();
-  // Before the bundle loads: see heap-policy.ts.
-  applyGatewayHeapPolicy(require('node:v8') as typeof import('node:v8'));
-  const bundles = codeCachedBundles();
-  const { runGateway } = bundles.require<typeof import('./gateway-run.js')>('gateway-run.cjs');
-  runGateway(parsed.input, () => bundles.save()).then((code) => {
-    process.exitCode = code;
-  });
-  return true;
+  return runBundle<typeof import('./gateway-run.js')>('gateway-run.cjs', applyGatewayHeapPolicy, ({ runGateway }, bundles) =>
+    runGateway(parsed.input, () => bundles.save()),
+  );
 }
 
 /** `claw` alone, the TUI, is a code-cached bundle too. */
 function runTui(argv: readonly string[]): boolean {
   if (argv.length !== 0) return false;
-  quietOnClosedPipe();
-  applyTuiHeapPolicy(require('node:v8') as typeof import('node:v8'));
-  const bundles = codeCachedBundles();
-  const { runDefault } = bundles.require<typeof import('./tui-run.js')>('tui-run.cjs');
-  // By then the first frames and the hello snapshot have rendered.
-  setTimeout(() => bundles.save(), 2000).unref();
-  runDefault({ args: [], flags: { json: false }, argv: [] }).then((code) => {
-    process.exitCode = code;
+  return runBundle<typeof import('./tui-run.js')>('tui-run.cjs', applyTuiHeapPolicy, ({ runDefault }, bundles) => {
+    // By then the first frames and the hello snapshot have rendered.
+    setTimeout(() => bundles.save(), 2000).unref();
+    return runDefault({ args: [], flags: { json: false }, argv: [] });
   });
-  return true;
-}
-
-/** Required here, not imported: help, version and status never load node:vm. */
-function codeCachedBundles(): CodeCachedBundles {
-  const { CodeCachedBundles, codeCacheDir } = require('./code-cache.js') as typeof import('./code-cache.js');
-  return new CodeCachedBundles(join(__dirname, '..', 'chunks'), CLAW_CODE_CACHED_BUNDLES, codeCacheDir(resolveStateDir()));
 }
 
 const argv = process.argv.slice(2);
