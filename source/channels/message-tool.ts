@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../protocol/index.js';
 import type { ReplyRoute } from '../protocol/index.js';
 import { defineTool, toolError, toolOk, type ToolDefinition } from '../tools/index.js';
 import type { ChannelOutbound } from './channel.js';
@@ -18,15 +19,17 @@ export interface MessageToolHost {
   sentToOwnChat(sessionKey: string, text: string): void;
 }
 
-const input = z.strictObject({
-  action: z.enum(['send', 'reply', 'react', 'edit']).describe('send a new message, reply to one, react to one with an emoji, or edit one the bot sent'),
-  channel: z.string().min(1).optional().describe('e.g. "telegram" or "telegram:<account>"; default: the channel of this conversation'),
-  to: z.string().min(1).optional().describe('chat id; default: this conversation'),
-  text: z.string().min(1).describe('the message (Markdown), or the emoji for react'),
-  replyTo: z.string().min(1).optional().describe('the platform message id to reply to, react to or edit'),
-  threadId: z.string().min(1).optional().describe('forum topic id'),
-  silent: z.boolean().optional().describe('send without a notification sound'),
-});
+const input = lazySchema(() =>
+  z.strictObject({
+    action: z.enum(['send', 'reply', 'react', 'edit']).describe('send a new message, reply to one, react to one with an emoji, or edit one the bot sent'),
+    channel: z.string().min(1).optional().describe('e.g. "telegram" or "telegram:<account>"; default: the channel of this conversation'),
+    to: z.string().min(1).optional().describe('chat id; default: this conversation'),
+    text: z.string().min(1).describe('the message (Markdown), or the emoji for react'),
+    replyTo: z.string().min(1).optional().describe('the platform message id to reply to, react to or edit'),
+    threadId: z.string().min(1).optional().describe('forum topic id'),
+    silent: z.boolean().optional().describe('send without a notification sound'),
+  }),
+);
 
 /** Message ids arrive as the journal's `<account>:<chat>:<message>` or as the bare platform number. */
 function platformMessageId(id: string): string {

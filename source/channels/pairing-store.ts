@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { writeFileAtomicSync } from '../config/index.js';
-import { approvedSender, pendingPairing } from '../protocol/index.js';
+import { approvedSender, pendingPairing, lazySchema } from '../protocol/index.js';
 
 export const PAIRING_CODE_TTL_MS = 60 * 60_000;
 export const MAX_PENDING_PAIRINGS = 3;
@@ -13,7 +13,7 @@ const ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 export type PendingPairing = z.infer<typeof pendingPairing>;
 export type ApprovedSender = z.infer<typeof approvedSender>;
 
-const fileShape = z.strictObject({ version: z.literal(1), pending: z.array(pendingPairing), approved: z.array(approvedSender) });
+const fileShape = lazySchema(() => z.strictObject({ version: z.literal(1), pending: z.array(pendingPairing), approved: z.array(approvedSender) }));
 
 export class PairingError extends Error {}
 

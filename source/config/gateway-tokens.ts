@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomicSync } from './atomic-file.js';
 import type { StatePaths } from './paths.js';
-import { scope, scopes, type Scope } from '../protocol/index.js';
+import { scope, scopes, type Scope, lazySchema } from '../protocol/index.js';
 
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
@@ -17,16 +17,18 @@ export function tokenMatches(presented: string, expected: string): boolean {
   return timingSafeEqual(a, b);
 }
 
-const scopedToken = z.strictObject({
-  id: z.string().regex(/^[0-9a-f]{8}$/),
-  name: z.string().optional(),
-  /** sha256 of the token: the token itself is shown once, at creation, and never stored. */
-  hash: z.string().regex(/^[0-9a-f]{64}$/),
-  scopes: z.array(scope).min(1),
-  createdAt: z.number(),
-});
+const scopedToken = lazySchema(() =>
+  z.strictObject({
+    id: z.string().regex(/^[0-9a-f]{8}$/),
+    name: z.string().optional(),
+    /** sha256 of the token: the token itself is shown once, at creation, and never stored. */
+    hash: z.string().regex(/^[0-9a-f]{64}$/),
+    scopes: z.array(scope).min(1),
+    createdAt: z.number(),
+  }),
+);
 export type ScopedToken = z.infer<typeof scopedToken>;
-const tokensFile = z.strictObject({ version: z.literal(1), tokens: z.array(scopedToken) });
+const tokensFile = lazySchema(() => z.strictObject({ version: z.literal(1), tokens: z.array(scopedToken) }));
 
 /** Every scope: what the main gateway token (the operator's) grants. */
 export const OPERATOR_SCOPES: readonly Scope[] = scopes;

@@ -6,6 +6,7 @@ export * from './errors.js';
 export * from './frames.js';
 export * from './frame-guard.js';
 export * from './define.js';
+export * from './lazy-schema.js';
 export * from './registry.js';
 export * from './methods/connect.js';
 export * from './gateway-state.js';

@@ -5,11 +5,11 @@ import { lazySchema } from './lazy-schema.js';
  * Transcript entries: one JSON object per line of `<sessionId>.jsonl` after the
  * header, and the shape `sessions.history` returns. Declared once here.
  */
-const entryBase = {
+const entryBase = () => ({
   id: z.string().min(1),
   parentId: z.string().nullable(),
   timestamp: z.number(),
-};
+});
 
 export const textBlock = lazySchema(() => z.strictObject({ type: z.literal('text'), text: z.string() }));
 export const thinkingBlock = lazySchema(() => z.strictObject({ type: z.literal('thinking'), text: z.string(), signature: z.string().optional() }));
@@ -51,7 +51,7 @@ export const messageMeta = lazySchema(() =>
 
 export const userMessageEntry = lazySchema(() =>
   z.strictObject({
-    ...entryBase,
+    ...entryBase(),
     type: z.literal('message'),
     role: z.literal('user'),
     content: z.string(),
@@ -61,7 +61,7 @@ export const userMessageEntry = lazySchema(() =>
 
 export const assistantMessageEntry = lazySchema(() =>
   z.strictObject({
-    ...entryBase,
+    ...entryBase(),
     type: z.literal('message'),
     role: z.literal('assistant'),
     content: z.array(assistantBlock),
@@ -89,7 +89,7 @@ export type ToolMediaRef = z.infer<typeof toolMediaRef>;
 
 export const toolResultEntry = lazySchema(() =>
   z.strictObject({
-    ...entryBase,
+    ...entryBase(),
     type: z.literal('message'),
     role: z.literal('toolResult'),
     toolCallId: z.string(),
@@ -103,7 +103,7 @@ export const toolResultEntry = lazySchema(() =>
 
 export const modelChangeEntry = lazySchema(() =>
   z.strictObject({
-    ...entryBase,
+    ...entryBase(),
     type: z.literal('model_change'),
     model: z.string(),
   }),
@@ -111,7 +111,7 @@ export const modelChangeEntry = lazySchema(() =>
 
 export const compactionEntry = lazySchema(() =>
   z.strictObject({
-    ...entryBase,
+    ...entryBase(),
     type: z.literal('compaction'),
     summary: z.string(),
     firstKeptEntryId: z.string(),
@@ -122,7 +122,7 @@ export const compactionEntry = lazySchema(() =>
 
 export const customEntry = lazySchema(() =>
   z.strictObject({
-    ...entryBase,
+    ...entryBase(),
     type: z.literal('custom'),
     customType: z.string(),
     data: z.unknown(),

@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { lazySchema } from '../protocol/index.js';
 import { parseJsonc } from '../config/index.js';
 import type { ProviderSettings } from './catalogue.js';
 import { ProviderError } from './errors.js';
@@ -10,10 +11,12 @@ import type { AuthProfile } from './types.js';
  * `<state>/credentials/<provider>.json`, mode 0600:
  * `{"apiKey": "…"}` or `{"profiles": [{"id": "work", "apiKey": "…"}, …]}`.
  */
-const credentialsFile = z.union([
-  z.strictObject({ apiKey: z.string().min(1) }),
-  z.strictObject({ profiles: z.array(z.strictObject({ id: z.string().regex(/^[\w.-]+$/), apiKey: z.string().min(1) })).min(1) }),
-]);
+const credentialsFile = lazySchema(() =>
+  z.union([
+    z.strictObject({ apiKey: z.string().min(1) }),
+    z.strictObject({ profiles: z.array(z.strictObject({ id: z.string().regex(/^[\w.-]+$/), apiKey: z.string().min(1) })).min(1) }),
+  ]),
+);
 
 export function credentialsPath(credentialsDir: string, provider: string): string {
   return join(credentialsDir, `${provider}.json`);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../protocol/index.js';
 
 /** `OLLAMA_HOST` as Ollama itself reads it: `host`, `host:port` or a URL; default 127.0.0.1:11434. */
 export function ollamaOrigin(env: NodeJS.ProcessEnv): string {
@@ -11,7 +12,7 @@ export function ollamaOrigin(env: NodeJS.ProcessEnv): string {
   return url.origin;
 }
 
-const tagsResponse = z.object({ models: z.array(z.object({ name: z.string() })) });
+const tagsResponse = lazySchema(() => z.object({ models: z.array(z.object({ name: z.string() })) }));
 
 /** Model names an Ollama server offers, or undefined when none answers in time. */
 export async function probeOllamaModels(env: NodeJS.ProcessEnv, timeoutMs = 1500): Promise<string[] | undefined> {

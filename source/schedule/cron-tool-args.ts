@@ -1,19 +1,21 @@
 import { z } from 'zod';
-import { cronJobInput, cronJobPatch } from '../protocol/index.js';
+import { cronJobInput, cronJobPatch, lazySchema } from '../protocol/index.js';
 import { parseDuration } from './durations.js';
 
 export const cronActions = ['status', 'list', 'add', 'update', 'remove', 'run', 'runs', 'wake'] as const;
 
 /** The one shape the cron tool accepts after normalising. */
-export const cronToolArgs = z.strictObject({
-  action: z.enum(cronActions),
-  id: z.string().min(1).optional(),
-  job: cronJobInput.optional(),
-  patch: cronJobPatch.optional(),
-  /** `wake`: a note for the heartbeat; `runs`: how many. */
-  text: z.string().min(1).optional(),
-  limit: z.number().int().min(1).max(200).optional(),
-});
+export const cronToolArgs = lazySchema(() =>
+  z.strictObject({
+    action: z.enum(cronActions),
+    id: z.string().min(1).optional(),
+    job: cronJobInput.optional(),
+    patch: cronJobPatch.optional(),
+    /** `wake`: a note for the heartbeat; `runs`: how many. */
+    text: z.string().min(1).optional(),
+    limit: z.number().int().min(1).max(200).optional(),
+  }),
+);
 export type CronToolArgs = z.infer<typeof cronToolArgs>;
 
 export const CRON_TOOL_SHAPE =

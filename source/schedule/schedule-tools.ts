@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../protocol/index.js';
 import type { ToolDefinition } from '../tools/index.js';
 import { defineTool, toolError, toolOk, toolParameters } from '../tools/index.js';
 import type { CronJob } from '../protocol/index.js';
@@ -82,7 +83,7 @@ export function cronTool(deps: ScheduleToolDeps): ToolDefinition {
     get parameters() {
       return parameters();
     },
-    input: z.record(z.string(), z.unknown()),
+    input: lazySchema(() => z.record(z.string(), z.unknown())),
     async execute(raw, context) {
       const parsed = cronToolArgs.safeParse(normaliseCronArgs(raw));
       if (!parsed.success) return toolError(`Invalid cron arguments: ${describeIssues(parsed.error)}. Use this shape: ${CRON_TOOL_SHAPE}`);
@@ -106,7 +107,7 @@ export function heartbeatRespondTool(heartbeat: HeartbeatRunner): ToolDefinition
     group: 'automation',
     risk: 'low',
     description: 'Only during a heartbeat: notify:false ends it silently (nothing reaches the user); notify:true with text sends that alert.',
-    input: z.strictObject({ notify: z.boolean(), text: z.string().min(1).max(4000).optional() }),
+    input: lazySchema(() => z.strictObject({ notify: z.boolean(), text: z.string().min(1).max(4000).optional() })),
     async execute(args, context) {
       if (args.notify && !args.text) return toolError('notify:true needs the alert text: {"notify":true,"text":"…"}.');
       if (!heartbeat.respond(context.sessionKey, args.notify, args.text))

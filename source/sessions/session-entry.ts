@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { sessionSummary } from '../protocol/index.js';
-
-const summaryFields = sessionSummary.shape;
+import { lazySchema, sessionSummary } from '../protocol/index.js';
 
 /**
  * One key's record in `agents/<agentId>/sessions/sessions.json`: the wire
@@ -9,15 +7,20 @@ const summaryFields = sessionSummary.shape;
  * running, queued). Counters default so older files still load, and unknown
  * keys are dropped rather than refused.
  */
-export const sessionEntry = z.object(sessionSummary.omit({ key: true, agentId: true, running: true, queued: true }).shape).extend({
-  tokens: summaryFields.tokens.default({ input: 0, output: 0, context: 0 }),
-  costUsd: summaryFields.costUsd.default(0),
-  compactionCount: summaryFields.compactionCount.default(0),
+export const sessionEntry = lazySchema(() => {
+  const summary = sessionSummary.shape;
+  return z.object(sessionSummary.omit({ key: true, agentId: true, running: true, queued: true }).shape).extend({
+    tokens: summary.tokens.default({ input: 0, output: 0, context: 0 }),
+    costUsd: summary.costUsd.default(0),
+    compactionCount: summary.compactionCount.default(0),
+  });
 });
 export type SessionEntry = z.infer<typeof sessionEntry>;
 
-export const sessionStoreFile = z.object({
-  version: z.literal(1),
-  sessions: z.record(z.string(), sessionEntry),
-});
+export const sessionStoreFile = lazySchema(() =>
+  z.object({
+    version: z.literal(1),
+    sessions: z.record(z.string(), sessionEntry),
+  }),
+);
 export type SessionStoreFile = z.infer<typeof sessionStoreFile>;

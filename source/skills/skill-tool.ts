@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../protocol/index.js';
 import { defineTool, toolError, toolOk } from '../tools/index.js';
 import type { AgentSkills } from './agent-skills.js';
 import { describeStatus } from './catalogue.js';
@@ -12,7 +13,7 @@ export function createSkillTool(skillsOf: (agentId: string) => AgentSkills) {
     risk: 'low',
     description:
       'Load one skill from <available_skills> by name: returns its instructions (SKILL.md) and the files in its folder. Load the one skill that fits the task before acting on it.',
-    input: z.strictObject({ name: z.string().min(1).describe('The skill name as listed in <available_skills>') }),
+    input: lazySchema(() => z.strictObject({ name: z.string().min(1).describe('The skill name as listed in <available_skills>') })),
     async execute(args, context) {
       const skills = skillsOf(context.agentId);
       const skill = skills.ready.find((candidate) => candidate.name === args.name);

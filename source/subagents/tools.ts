@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../protocol/index.js';
 import type { SubagentNode } from '../protocol/index.js';
 import { defineTool, toolError, toolOk, type ToolDefinition, type ToolResult } from '../tools/index.js';
 import type { SpawnAccepted, SpawnRequest } from './spawner.js';
@@ -13,18 +14,20 @@ export interface SubagentsApi {
   readonly core: { clock: { now(): number } };
 }
 
-const spawnInput = z.strictObject({
-  task: z.string().min(1).max(20_000).describe('What the child should do, complete on its own: it does not see this conversation unless context is "fork".'),
-  label: z.string().min(1).max(80).optional().describe('A short name shown in the sub-agent tree.'),
-  agentId: z.string().min(1).optional().describe("Run the child as another configured agent; default this session's agent."),
-  model: z.string().min(3).optional().describe('provider/model for the child; default the agent model.'),
-  thinking: z.enum(['off', 'minimal', 'low', 'medium', 'high']).optional(),
-  runTimeoutSeconds: z.number().int().min(1).max(86_400).optional().describe('Cancel the child after this long.'),
-  mode: z.enum(['run', 'session']).optional().describe('"run" (default): one task. "session": the child stays and can be steered again after it reports.'),
-  context: z.enum(['isolated', 'fork']).optional().describe('"isolated" (default): only the task. "fork": the recent conversation too.'),
-  runtime: z.enum(['subagent', 'acp']).optional().describe('"acp": an external coding agent (with agent) does the task instead of a claw sub-agent.'),
-  agent: z.string().min(1).optional().describe('The external agent for runtime "acp".'),
-});
+const spawnInput = lazySchema(() =>
+  z.strictObject({
+    task: z.string().min(1).max(20_000).describe('What the child should do, complete on its own: it does not see this conversation unless context is "fork".'),
+    label: z.string().min(1).max(80).optional().describe('A short name shown in the sub-agent tree.'),
+    agentId: z.string().min(1).optional().describe("Run the child as another configured agent; default this session's agent."),
+    model: z.string().min(3).optional().describe('provider/model for the child; default the agent model.'),
+    thinking: z.enum(['off', 'minimal', 'low', 'medium', 'high']).optional(),
+    runTimeoutSeconds: z.number().int().min(1).max(86_400).optional().describe('Cancel the child after this long.'),
+    mode: z.enum(['run', 'session']).optional().describe('"run" (default): one task. "session": the child stays and can be steered again after it reports.'),
+    context: z.enum(['isolated', 'fork']).optional().describe('"isolated" (default): only the task. "fork": the recent conversation too.'),
+    runtime: z.enum(['subagent', 'acp']).optional().describe('"acp": an external coding agent (with agent) does the task instead of a claw sub-agent.'),
+    agent: z.string().min(1).optional().describe('The external agent for runtime "acp".'),
+  }),
+);
 
 function describeNode(node: SubagentNode, now: number): Record<string, unknown> {
   return {
@@ -72,11 +75,13 @@ export function subagentTools(api: SubagentsApi, acpAgents: readonly string[] = 
     group: 'sessions',
     risk: 'low',
     description: "List this session's sub-agents with their status, cancel one, or steer one with a message it reads at its next step.",
-    input: z.strictObject({
-      action: z.enum(['list', 'cancel', 'steer']),
-      id: z.string().min(1).optional().describe('runId or child session key (cancel, steer).'),
-      message: z.string().min(1).max(20_000).optional().describe('What to tell the child (steer).'),
-    }),
+    input: lazySchema(() =>
+      z.strictObject({
+        action: z.enum(['list', 'cancel', 'steer']),
+        id: z.string().min(1).optional().describe('runId or child session key (cancel, steer).'),
+        message: z.string().min(1).max(20_000).optional().describe('What to tell the child (steer).'),
+      }),
+    ),
     execute: (args, context) =>
       guarded(async () => {
         const now = api.core.clock.now();
@@ -102,7 +107,7 @@ export function subagentTools(api: SubagentsApi, acpAgents: readonly string[] = 
     risk: 'low',
     description:
       'End your turn and be woken when your running sub-agents report: "all" (default) brings every result together in one message; "any" wakes you at the first.',
-    input: z.strictObject({ wait: z.enum(['all', 'any']).optional() }),
+    input: lazySchema(() => z.strictObject({ wait: z.enum(['all', 'any']).optional() })),
     execute: (args, context) =>
       guarded(async () => {
         const mode = args.wait ?? 'all';

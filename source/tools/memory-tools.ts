@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ClawConfig, StatePaths } from '../config/index.js';
 import { memoryIndexFor, type MemoryIndex } from '../memory/index.js';
-import { ClawError } from '../protocol/index.js';
+import { ClawError, lazySchema } from '../protocol/index.js';
 import { defineTool } from './define-tool.js';
 import { toolError, toolOk } from './types.js';
 
@@ -24,11 +24,13 @@ export function createMemoryTools(options: MemoryToolOptions) {
     risk: 'low',
     description:
       'Search long-term memory (MEMORY.md, memory/*.md and extra notes) before answering about prior work, decisions, dates, people, preferences or todos. Returns path, line range, score and a snippet; read more with memory_get.',
-    input: z.strictObject({
-      query: z.string().min(1).max(2000),
-      maxResults: z.number().int().min(1).max(50).optional(),
-      minScore: z.number().min(0).max(1).optional(),
-    }),
+    input: lazySchema(() =>
+      z.strictObject({
+        query: z.string().min(1).max(2000),
+        maxResults: z.number().int().min(1).max(50).optional(),
+        minScore: z.number().min(0).max(1).optional(),
+      }),
+    ),
     async execute(args, context) {
       const result = await index(context.agentId).search(args);
       return toolOk(JSON.stringify(result, null, 2), { mode: result.mode, count: result.results.length, warnings: result.warnings });
@@ -40,11 +42,13 @@ export function createMemoryTools(options: MemoryToolOptions) {
     group: 'memory',
     risk: 'low',
     description: 'Read lines of a memory file found by memory_search (path as returned; from is 1-based; lines defaults to the rest, at most 400).',
-    input: z.strictObject({
-      path: z.string().min(1),
-      from: z.number().int().min(1).optional(),
-      lines: z.number().int().min(1).max(400).optional(),
-    }),
+    input: lazySchema(() =>
+      z.strictObject({
+        path: z.string().min(1),
+        from: z.number().int().min(1).optional(),
+        lines: z.number().int().min(1).max(400).optional(),
+      }),
+    ),
     async execute(args, context) {
       try {
         const result = index(context.agentId).get(args);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { GatewayClient } from '../client/index.js';
-import { ClawError, type ApprovalRecord, type CommandInfo, type MethodName, type ParamsOf, type ResultOf } from '../protocol/index.js';
+import { ClawError, type ApprovalRecord, type CommandInfo, type MethodName, type ParamsOf, type ResultOf, lazySchema } from '../protocol/index.js';
 import { appendItems, updateChat } from './store/chat-reducer.js';
 import { placeAnswer } from './store/command-answers.js';
 import { HistoryLoader } from './history-loader.js';
@@ -14,7 +14,7 @@ import { setUi } from './ui-actions.js';
 import type { TuiStore } from './store/store.js';
 import { watchMcp } from './mcp-sync.js';
 
-const modelReport = z.object({ model: z.string().nullish(), models: z.array(z.unknown()) });
+const modelReport = lazySchema(() => z.object({ model: z.string().nullish(), models: z.array(z.unknown()) }));
 
 const SEARCH_LIMIT = 50;
 /** A search jump pages back at most this far (10k entries). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../../protocol/index.js';
 import type { SessionSummary, TranscriptEntry } from '../../protocol/index.js';
 import { defineTool, toolError, toolOk, type ToolDefinition } from '../../tools/index.js';
 import type { SessionsToolsHost } from './host.js';
@@ -89,10 +90,12 @@ export function createSessionsTools(host: SessionsToolsHost): ToolDefinition[] {
     risk: 'low',
     description:
       "List the sessions you can see (your own and your sub-agents'), newest first: key, kind, model, last activity, whether a turn runs or waits, tokens. Filter by kind, or to those active in the last activeMinutes.",
-    input: z.strictObject({
-      kind: z.enum(sessionKinds).optional(),
-      activeMinutes: z.number().min(1).max(525_600).optional(),
-    }),
+    input: lazySchema(() =>
+      z.strictObject({
+        kind: z.enum(sessionKinds).optional(),
+        activeMinutes: z.number().min(1).max(525_600).optional(),
+      }),
+    ),
     async execute(args, context) {
       const visibility = host.visibility();
       const since = args.activeMinutes === undefined ? undefined : host.now() - args.activeMinutes * 60_000;
@@ -117,11 +120,13 @@ export function createSessionsTools(host: SessionsToolsHost): ToolDefinition[] {
     group: 'sessions',
     risk: 'low',
     description: `Read the latest messages of a session you can see (default ${HISTORY_DEFAULT}, at most ${HISTORY_MAX}). Tool calls and results are left out unless includeTools is true.`,
-    input: z.strictObject({
-      sessionKey: z.string().min(1).max(512),
-      limit: z.number().int().min(1).max(HISTORY_MAX).optional(),
-      includeTools: z.boolean().optional(),
-    }),
+    input: lazySchema(() =>
+      z.strictObject({
+        sessionKey: z.string().min(1).max(512),
+        limit: z.number().int().min(1).max(HISTORY_MAX).optional(),
+        includeTools: z.boolean().optional(),
+      }),
+    ),
     async execute(args, context) {
       const session = visible(context.agentId, args.sessionKey);
       if (typeof session === 'string') return toolError(session);
@@ -143,11 +148,13 @@ export function createSessionsTools(host: SessionsToolsHost): ToolDefinition[] {
     group: 'sessions',
     risk: 'medium',
     description: `Send a message to another session you can see and wait up to timeoutSeconds (default ${DEFAULT_SEND_TIMEOUT_SECONDS}; 0 = do not wait) for its reply. A chain of sends between sessions stops after ${MAX_SEND_HOPS} hops; answer in your own reply rather than sending back.`,
-    input: z.strictObject({
-      sessionKey: z.string().min(1).max(512),
-      message: z.string().min(1).max(100_000),
-      timeoutSeconds: z.number().int().min(0).max(600).optional(),
-    }),
+    input: lazySchema(() =>
+      z.strictObject({
+        sessionKey: z.string().min(1).max(512),
+        message: z.string().min(1).max(100_000),
+        timeoutSeconds: z.number().int().min(0).max(600).optional(),
+      }),
+    ),
     async execute(args, context) {
       const from = context.sessionKey;
       const target = args.sessionKey;
@@ -207,7 +214,7 @@ export function createSessionsTools(host: SessionsToolsHost): ToolDefinition[] {
     risk: 'low',
     description:
       'Status of this session (or another you can see): model, tokens in/out, context window use, queue (running, queued), running sub-agents, compactions.',
-    input: z.strictObject({ sessionKey: z.string().min(1).max(512).optional() }),
+    input: lazySchema(() => z.strictObject({ sessionKey: z.string().min(1).max(512).optional() })),
     async execute(args, context) {
       const key = args.sessionKey ?? context.sessionKey;
       const session = visible(context.agentId, key);

@@ -1,16 +1,18 @@
 import { z } from 'zod';
-import { ClawError } from '../../protocol/index.js';
+import { ClawError, lazySchema } from '../../protocol/index.js';
 import { runRemote, SshTunnel, type SshOptions } from './ssh-tunnel.js';
 import { parseSshTarget, type SshTarget } from './ssh-target.js';
 
 /** What `claw gateway connect-info` prints on the remote, read over ssh's channel. */
-export const connectInfo = z.object({
-  version: z.string(),
-  running: z.boolean(),
-  port: z.number().int().optional(),
-  bind: z.string().optional(),
-  token: z.string().min(1),
-});
+export const connectInfo = lazySchema(() =>
+  z.object({
+    version: z.string(),
+    running: z.boolean(),
+    port: z.number().int().optional(),
+    bind: z.string().optional(),
+    token: z.string().min(1),
+  }),
+);
 export type ConnectInfo = z.infer<typeof connectInfo>;
 
 export interface RemoteAttachOptions extends SshOptions {

@@ -5,7 +5,7 @@ import { policyLayer } from './tools.js';
 
 import { thinkingLevelName as thinkingLevel } from '../../protocol/index.js';
 
-const agentTuning = {
+const agentTuning = () => ({
   /** Model ref `provider/model` used when the session sets none. */
   model: z.string().min(3).optional(),
   /** Models tried in order for the current turn when the primary fails. */
@@ -18,30 +18,31 @@ const agentTuning = {
   skills: z.array(z.string().min(1)).optional(),
   heartbeat: heartbeatDefaults.prefault({}),
   subagents: subagentsDefaults.prefault({}),
-};
+});
 
-export const agentEntry = z.lazy(() =>
-  z.strictObject({
+export const agentEntry = z.lazy(() => {
+  const tuning = agentTuning();
+  return z.strictObject({
     id: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'an agent id: lowercase letters, digits, - and _'),
     name: z.string().optional(),
     /** Workspace folder; default `<state>/workspace-<id>` (`<state>/workspace` for `main`). */
     workspace: z.string().optional(),
-    model: agentTuning.model,
+    model: tuning.model,
     fallbacks: z.array(z.string().min(3)).optional(),
     thinking: thinkingLevel.optional(),
     /** Replaces agents.defaults.skills for this agent. */
-    skills: agentTuning.skills,
+    skills: tuning.skills,
     heartbeat: heartbeatOverride.optional(),
     /** The agent that answers what no binding claims; without one, `main` if listed, else the first. */
     default: z.boolean().optional(),
     /** This agent's level of the tool policy (replaces tools.agents.<id>). */
     tools: policyLayer.optional(),
-  }),
-);
+  });
+});
 
 export const agentsSection = z.lazy(() =>
   z.strictObject({
-    defaults: z.strictObject(agentTuning).prefault({}),
+    defaults: z.strictObject(agentTuning()).prefault({}),
     list: z
       .array(agentEntry)
       .default([])

@@ -14,7 +14,7 @@ const heartbeatTarget = z.lazy(() =>
   ]),
 );
 
-const heartbeatFields = {
+const heartbeatFields = () => ({
   /** Interval such as `30m`, `1h`; `0` turns the heartbeat off. */
   every: z.string().min(1),
   /** Outside these hours (in `timezone`, default UTC) a heartbeat makes no model call. */
@@ -28,35 +28,37 @@ const heartbeatFields = {
   dailyTokenBudget: z.number().int().min(1),
   /** Model ref for heartbeat turns only (e.g. a cheap one); default the session's model. */
   model: z.string().min(1),
-};
+});
 
 export const DEFAULT_HEARTBEAT_PROMPT =
   "Heartbeat: read the HEARTBEAT.md checklist below and act on anything that is due. If nothing needs the user's attention, call heartbeat_respond with notify:false (or reply HEARTBEAT_OK). To alert the user, call heartbeat_respond with notify:true and the text.";
 
 /** `agents.defaults.heartbeat`. */
-export const heartbeatDefaults = z.lazy(() =>
-  z.strictObject({
-    every: heartbeatFields.every.default('30m'),
-    activeHours: heartbeatFields.activeHours.optional(),
-    prompt: heartbeatFields.prompt.default(DEFAULT_HEARTBEAT_PROMPT),
-    session: heartbeatFields.session.optional(),
-    target: heartbeatFields.target.default('last'),
-    dailyTokenBudget: heartbeatFields.dailyTokenBudget.optional(),
-    model: heartbeatFields.model.optional(),
-  }),
-);
+export const heartbeatDefaults = z.lazy(() => {
+  const fields = heartbeatFields();
+  return z.strictObject({
+    every: fields.every.default('30m'),
+    activeHours: fields.activeHours.optional(),
+    prompt: fields.prompt.default(DEFAULT_HEARTBEAT_PROMPT),
+    session: fields.session.optional(),
+    target: fields.target.default('last'),
+    dailyTokenBudget: fields.dailyTokenBudget.optional(),
+    model: fields.model.optional(),
+  });
+});
 
 /** `agents.list[].heartbeat`: any key replaces the default for that agent. */
-export const heartbeatOverride = z.lazy(() =>
-  z.strictObject({
-    every: heartbeatFields.every.optional(),
-    activeHours: heartbeatFields.activeHours.optional(),
-    prompt: heartbeatFields.prompt.optional(),
-    session: heartbeatFields.session.optional(),
-    target: heartbeatFields.target.optional(),
-    dailyTokenBudget: heartbeatFields.dailyTokenBudget.optional(),
-    model: heartbeatFields.model.optional(),
-  }),
-);
+export const heartbeatOverride = z.lazy(() => {
+  const fields = heartbeatFields();
+  return z.strictObject({
+    every: fields.every.optional(),
+    activeHours: fields.activeHours.optional(),
+    prompt: fields.prompt.optional(),
+    session: fields.session.optional(),
+    target: fields.target.optional(),
+    dailyTokenBudget: fields.dailyTokenBudget.optional(),
+    model: fields.model.optional(),
+  });
+});
 
 export type HeartbeatConfig = z.output<typeof heartbeatDefaults>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** Settings every server has besides how to reach it. */
-const common = {
+const common = () => ({
   /** `ask`: every call waits for an operator in the approval inbox; `allow`: calls run directly. */
   trust: z.enum(['ask', 'allow']).default('ask'),
   enabled: z.boolean().default(true),
@@ -11,7 +11,7 @@ const common = {
   maxTimeoutMs: z.number().int().positive().default(600_000),
   /** Let the server ask the agent's model for completions (MCP sampling); off unless you trust the server with model spend. */
   sampling: z.boolean().default(false),
-};
+});
 
 /**
  * The `mcpServers` shape shared with other MCP clients. `type` is what Claude
@@ -26,13 +26,13 @@ export const mcpServerEntry = z.lazy(() =>
       args: z.array(z.string()).default([]),
       env: z.record(z.string(), z.string()).default({}),
       cwd: z.string().optional(),
-      ...common,
+      ...common(),
     }),
     z.strictObject({
       type: z.enum(['http', 'sse']).default('http'),
       url: z.string().url(),
       headers: z.record(z.string(), z.string()).default({}),
-      ...common,
+      ...common(),
     }),
   ]),
 );

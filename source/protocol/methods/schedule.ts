@@ -70,7 +70,7 @@ export const cronJobInput = lazySchema(() =>
 );
 export type CronJobInput = z.infer<typeof cronJobInput>;
 
-export const cronJobPatch = cronJobInput.partial();
+export const cronJobPatch = lazySchema(() => cronJobInput.partial());
 export type CronJobPatch = z.infer<typeof cronJobPatch>;
 
 export const cronJobState = lazySchema(() =>

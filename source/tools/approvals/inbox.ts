@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { writeFileAtomicSync } from '../../config/index.js';
-import { ClawError, approvalRecord, type ApprovalRecord } from '../../protocol/index.js';
+import { ClawError, approvalRecord, type ApprovalRecord, lazySchema } from '../../protocol/index.js';
 import type { ApprovalDecision, ApprovalGate, ApprovalKind, ApprovalOutcome, ApprovalRequestInput } from '../types.js';
 
 export interface AlwaysEffect {
@@ -28,7 +28,7 @@ export interface ResolveResult extends Partial<AlwaysEffect> {
 type Listener = (event: 'requested' | 'resolved', record: ApprovalRecord) => void;
 
 const HISTORY_LIMIT = 200;
-const fileShape = z.strictObject({ version: z.literal(1), records: z.array(approvalRecord) });
+const fileShape = lazySchema(() => z.strictObject({ version: z.literal(1), records: z.array(approvalRecord) }));
 
 /**
  * Durable approval requests. A request is on disk before anyone is told

@@ -1,12 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { lazySchema } from '../../protocol/index.js';
 import { writeFileAtomicSync } from '../../config/index.js';
 
-const redirect = z.strictObject({
-  fd: z.union([z.literal(0), z.literal(1), z.literal(2)]),
-  op: z.enum(['<', '>', '>>', '>&1']),
-  target: z.string().optional(),
-});
+const redirect = lazySchema(() =>
+  z.strictObject({
+    fd: z.union([z.literal(0), z.literal(1), z.literal(2)]),
+    op: z.enum(['<', '>', '>>', '>&1']),
+    target: z.string().optional(),
+  }),
+);
 
 /**
  * An allowlist rule. A command rule binds everything that decides what runs:
@@ -17,46 +20,52 @@ const redirect = z.strictObject({
  * an element as a wildcard and a final `...` as "any further arguments".
  * A text rule remembers an approved shell command the same way.
  */
-const bound = {
+const bound = () => ({
   env: z.record(z.string(), z.string()).optional(),
   cwd: z.string().optional(),
   network: z.boolean().optional(),
   addedAt: z.number().optional(),
-};
-export const execRule = z.union([
-  z.strictObject({
-    executable: z.string().startsWith('/'),
-    args: z.array(z.string()).optional(),
-    pattern: z.boolean().optional(),
-    redirects: z.array(redirect).optional(),
-    sha256: z
-      .string()
-      .regex(/^[0-9a-f]{64}$/)
-      .optional(),
-    ...bound,
-  }),
-  z.strictObject({ text: z.string().min(1), ...bound }),
-]);
+});
+export const execRule = lazySchema(() =>
+  z.union([
+    z.strictObject({
+      executable: z.string().startsWith('/'),
+      args: z.array(z.string()).optional(),
+      pattern: z.boolean().optional(),
+      redirects: z.array(redirect).optional(),
+      sha256: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/)
+        .optional(),
+      ...bound(),
+    }),
+    z.strictObject({ text: z.string().min(1), ...bound() }),
+  ]),
+);
 export type ExecRule = z.infer<typeof execRule>;
 export type CommandRule = Extract<ExecRule, { executable: string }>;
 
-export const execSecurity = z.enum(['deny', 'allowlist', 'full']);
-export const execAsk = z.enum(['off', 'on-miss', 'always']);
+export const execSecurity = lazySchema(() => z.enum(['deny', 'allowlist', 'full']));
+export const execAsk = lazySchema(() => z.enum(['off', 'on-miss', 'always']));
 
-const agentPolicy = z.strictObject({
-  security: execSecurity.optional(),
-  ask: execAsk.optional(),
-  rules: z.array(execRule).default([]),
-});
+const agentPolicy = lazySchema(() =>
+  z.strictObject({
+    security: execSecurity.optional(),
+    ask: execAsk.optional(),
+    rules: z.array(execRule).default([]),
+  }),
+);
 
-export const execApprovalsFile = z.strictObject({
-  version: z.literal(1).default(1),
-  security: execSecurity.default('allowlist'),
-  ask: execAsk.default('on-miss'),
-  /** Whether the built-in list of read-only commands counts as allowed. */
-  safeList: z.boolean().default(true),
-  agents: z.record(z.string(), agentPolicy).default({}),
-});
+export const execApprovalsFile = lazySchema(() =>
+  z.strictObject({
+    version: z.literal(1).default(1),
+    security: execSecurity.default('allowlist'),
+    ask: execAsk.default('on-miss'),
+    /** Whether the built-in list of read-only commands counts as allowed. */
+    safeList: z.boolean().default(true),
+    agents: z.record(z.string(), agentPolicy).default({}),
+  }),
+);
 export type ExecApprovalsFile = z.output<typeof execApprovalsFile>;
 
 export interface AgentExecPolicy {

@@ -1,6 +1,7 @@
 import { closeSync, constants, openSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
+import { lazySchema } from '../../protocol/index.js';
 import { defineTool } from '../define-tool.js';
 import { inside, PathRefused } from '../fs/confine.js';
 import { openConfinedSync } from '../fs/safe-open.js';
@@ -52,17 +53,19 @@ export interface ExecToolOptions {
   groups?: ProcessGroupLedger;
 }
 
-const execInput = z.strictObject({
-  command: z
-    .string()
-    .min(1)
-    .describe('Command line: words, quotes, |, &&, ||, ;, < > >> 2> 2>&1. Shell features ($VAR, globs, $(...)) need operator approval.'),
-  workdir: z.string().optional().describe('Working directory, relative to the workspace'),
-  env: z.record(z.string(), z.string()).optional().describe('Extra environment variables (shown to the operator and part of what is approved)'),
-  network: z.boolean().optional().describe('Ask for network access (needs operator approval); commands have no network otherwise'),
-  timeout: z.number().int().min(1).optional().describe('Seconds before the command is killed (default 1800)'),
-  background: z.boolean().optional().describe('Start as a background job; follow it with the process tool'),
-});
+const execInput = lazySchema(() =>
+  z.strictObject({
+    command: z
+      .string()
+      .min(1)
+      .describe('Command line: words, quotes, |, &&, ||, ;, < > >> 2> 2>&1. Shell features ($VAR, globs, $(...)) need operator approval.'),
+    workdir: z.string().optional().describe('Working directory, relative to the workspace'),
+    env: z.record(z.string(), z.string()).optional().describe('Extra environment variables (shown to the operator and part of what is approved)'),
+    network: z.boolean().optional().describe('Ask for network access (needs operator approval); commands have no network otherwise'),
+    timeout: z.number().int().min(1).optional().describe('Seconds before the command is killed (default 1800)'),
+    background: z.boolean().optional().describe('Start as a background job; follow it with the process tool'),
+  }),
+);
 
 export function formatRunResult(result: RunResult, command: string): ToolResult {
   const status = result.killed === 'timeout' ? 'killed after timeout' : result.killed === 'aborted' ? 'aborted' : `exit code ${result.exitCode}`;

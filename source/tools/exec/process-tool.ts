@@ -1,14 +1,17 @@
 import { z } from 'zod';
+import { lazySchema } from '../../protocol/index.js';
 import { defineTool } from '../define-tool.js';
 import { toolError, toolOk, type ToolDefinition } from '../types.js';
 import { wrapUntrusted } from '../web/untrusted.js';
 import { summarize, type JobManager } from './jobs.js';
 
-const processInput = z.strictObject({
-  action: z.enum(['list', 'poll', 'log', 'write', 'kill']),
-  id: z.string().optional().describe('Job id (all actions but list)'),
-  data: z.string().optional().describe('Text written to the job stdin (write)'),
-});
+const processInput = lazySchema(() =>
+  z.strictObject({
+    action: z.enum(['list', 'poll', 'log', 'write', 'kill']),
+    id: z.string().optional().describe('Job id (all actions but list)'),
+    data: z.string().optional().describe('Text written to the job stdin (write)'),
+  }),
+);
 
 function describeJob(summary: ReturnType<typeof summarize>): string {
   const code = summary.status === 'exited' ? ` (exit ${summary.exitCode})` : '';

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { z } from 'zod';
+import { lazySchema } from '../../protocol/index.js';
 import { writeFileAtomicSync } from '../../config/index.js';
 import { defineTool } from '../define-tool.js';
 import { toolError, toolOk, type ToolContext } from '../types.js';
@@ -145,7 +146,7 @@ export function createApplyPatchTool(confineIn: (path: string, context: ToolCont
       'then lines prefixed " " (unchanged context), "-" (removed), "+" (added); "*** End of File" pins a hunk to the file end.',
       'Finish with "*** End Patch". Give 3 lines of context around each change; hunks apply in order.',
     ].join(' '),
-    input: z.strictObject({ patch: z.string().min(1).describe('The whole patch text, from "*** Begin Patch" to "*** End Patch".') }),
+    input: lazySchema(() => z.strictObject({ patch: z.string().min(1).describe('The whole patch text, from "*** Begin Patch" to "*** End Patch".') })),
     async execute(args, context) {
       try {
         const summary = applyPatchText(args.patch, (path) => confineIn(path, context));

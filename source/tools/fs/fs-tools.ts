@@ -1,5 +1,6 @@
 import { closeSync, fstatSync, ftruncateSync, readFileSync, writeSync } from 'node:fs';
 import { z } from 'zod';
+import { lazySchema } from '../../protocol/index.js';
 import { defineTool } from '../define-tool.js';
 import { toolError, toolOk, type ToolContext, type ToolResult } from '../types.js';
 import { createApplyPatchTool } from './apply-patch.js';
@@ -62,7 +63,7 @@ export function createFsTools(options: FsToolOptions) {
     group: 'fs',
     risk: 'low',
     description: 'Read a text file, optionally a range of lines (1-based, inclusive).',
-    input: z.strictObject({ path: z.string().min(1), from: z.number().int().min(1).optional(), to: z.number().int().min(1).optional() }),
+    input: lazySchema(() => z.strictObject({ path: z.string().min(1), from: z.number().int().min(1).optional(), to: z.number().int().min(1).optional() })),
     async execute(args, context) {
       return guarded(() => {
         const file = open(args.path, context, 'read');
@@ -96,7 +97,7 @@ export function createFsTools(options: FsToolOptions) {
     group: 'fs',
     risk: 'medium',
     description: 'Create or overwrite a file with the given content (parent folders are created).',
-    input: z.strictObject({ path: z.string().min(1), content: z.string() }),
+    input: lazySchema(() => z.strictObject({ path: z.string().min(1), content: z.string() })),
     async execute(args, context) {
       return guarded(() => {
         const file = open(args.path, context, 'write');
@@ -111,7 +112,7 @@ export function createFsTools(options: FsToolOptions) {
     group: 'fs',
     risk: 'medium',
     description: 'Replace one exact, unique occurrence of oldText with newText in a file.',
-    input: z.strictObject({ path: z.string().min(1), oldText: z.string().min(1), newText: z.string() }),
+    input: lazySchema(() => z.strictObject({ path: z.string().min(1), oldText: z.string().min(1), newText: z.string() })),
     async execute(args, context) {
       return guarded(() => {
         const file = open(args.path, context, 'update');

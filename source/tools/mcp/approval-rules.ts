@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { lazySchema } from '../../protocol/index.js';
 import { writeFileAtomicSync, type StatePaths } from '../../config/index.js';
 import type { ApprovalRecord } from '../../protocol/index.js';
 import type { AlwaysEffect } from '../approvals/inbox.js';
@@ -11,12 +12,14 @@ export interface McpApprovalPlan {
   tool: string;
 }
 
-const rule = z.strictObject({ server: z.string(), tool: z.string(), addedAt: z.number().optional() });
-const fileShape = z.strictObject({
-  version: z.literal(1).default(1),
-  /** Per agent, the MCP tools an operator allowed with "always". */
-  agents: z.record(z.string(), z.array(rule)).default({}),
-});
+const rule = lazySchema(() => z.strictObject({ server: z.string(), tool: z.string(), addedAt: z.number().optional() }));
+const fileShape = lazySchema(() =>
+  z.strictObject({
+    version: z.literal(1).default(1),
+    /** Per agent, the MCP tools an operator allowed with "always". */
+    agents: z.record(z.string(), z.array(rule)).default({}),
+  }),
+);
 type McpApprovalsFile = z.output<typeof fileShape>;
 
 export function mcpApprovalsFile(paths: StatePaths): string {
@@ -28,7 +31,7 @@ function readRules(path: string): McpApprovalsFile {
   try {
     raw = readFileSync(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return fileShape.parse({});
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, agents: {} };
     throw error;
   }
   const parsed = fileShape.safeParse(JSON.parse(raw));

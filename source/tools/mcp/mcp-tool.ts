@@ -1,12 +1,13 @@
 import type { Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { lazySchema } from '../../protocol/index.js';
 import { toolError, toolOk, type JsonSchemaObject, type ToolContext, type ToolDefinition, type ToolResult } from '../types.js';
 import { wrapUntrusted } from '../web/untrusted.js';
 import type { McpApprovalMemory, McpApprovalPlan } from './approval-rules.js';
 import { callResult } from './call-result.js';
 import { McpCallError, type McpConnection } from './connection.js';
 
-const looseArgs = z.record(z.string(), z.unknown());
+const looseArgs = lazySchema(() => z.record(z.string(), z.unknown()));
 
 /** Validates against the server's JSON Schema when zod can express it; the server validates again either way. */
 function argsSchema(schema: JsonSchemaObject): z.ZodType<Record<string, unknown>> {

@@ -1,5 +1,6 @@
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { lazySchema } from '../../protocol/index.js';
 import { toolError, toolOk, type ToolContext, type ToolDefinition } from '../types.js';
 import { wrapUntrusted } from '../web/untrusted.js';
 import type { McpApprovalMemory, McpApprovalPlan } from './approval-rules.js';
@@ -17,10 +18,12 @@ export const RESOURCE_READ = 'resources/read';
 
 const MAX_LISTED = 200;
 
-const input = z.strictObject({
-  server: z.string().min(1).optional(),
-  uri: z.string().min(1).optional(),
-});
+const input = lazySchema(() =>
+  z.strictObject({
+    server: z.string().min(1).optional(),
+    uri: z.string().min(1).optional(),
+  }),
+);
 
 export interface ResourceServers {
   connections(): McpConnection[];

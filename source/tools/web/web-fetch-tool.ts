@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../../protocol/index.js';
 import type { ClawConfig } from '../../config/index.js';
 import { defineTool } from '../define-tool.js';
 import { toolError, toolOk, type ToolDefinition } from '../types.js';
@@ -9,10 +10,12 @@ export type WebToolConfig = ClawConfig['tools']['web'];
 
 const DEFAULT_MAX_CHARS = 50_000;
 
-const webFetchInput = z.strictObject({
-  url: z.string().describe('Absolute http:// or https:// URL.'),
-  maxChars: z.number().int().min(500).max(200_000).optional().describe(`Longest text returned (default ${DEFAULT_MAX_CHARS}).`),
-});
+const webFetchInput = lazySchema(() =>
+  z.strictObject({
+    url: z.string().describe('Absolute http:// or https:// URL.'),
+    maxChars: z.number().int().min(500).max(200_000).optional().describe(`Longest text returned (default ${DEFAULT_MAX_CHARS}).`),
+  }),
+);
 
 function isHtml(contentType: string, body: Buffer): boolean {
   if (!contentType.trim()) return /^\s*<(!doctype html|html)/i.test(body.subarray(0, 512).toString('latin1'));
