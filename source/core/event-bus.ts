@@ -5,6 +5,12 @@ export interface BusRecord {
   event: EventName;
   /** The frame serialised once, shared by every client that receives it. */
   text: string;
+  /**
+   * The `chat` frame that ends a reply (final, error, aborted): what a user
+   * waits on, so it leaves at once instead of with the bookkeeping events
+   * (context, usage, session) that the same moment emits after it.
+   */
+  endsReply: boolean;
 }
 
 type Listener = (record: BusRecord) => void;
@@ -34,7 +40,8 @@ export class EventBus {
     }
     this.seqCounter += 1;
     const frame: EventFrame = { type: 'event', event, payload, seq: this.seqCounter };
-    const record: BusRecord = { seq: this.seqCounter, event, text: JSON.stringify(frame) };
+    const endsReply = event === 'chat' && (payload as PayloadOf<'chat'>).state !== 'delta';
+    const record: BusRecord = { seq: this.seqCounter, event, text: JSON.stringify(frame), endsReply };
     if (this.ringSize > 0) {
       this.ring.push(record);
       if (this.ring.length > this.ringSize) this.ring.splice(0, this.ring.length - this.ringSize);

@@ -88,8 +88,12 @@ export class ClientConnection {
     return this.state === 'open' && hasScope(this.caller.scopes, scope);
   }
 
-  /** Sends a pre-serialised frame; drops the client if it stopped reading. */
-  sendText(text: string): void {
+  /**
+   * Sends a pre-serialised frame; drops the client if it stopped reading.
+   * `now`: write it, and what waits before it, without waiting for the rest
+   * of this moment's events.
+   */
+  sendText(text: string, now = false): void {
     if (this.state === 'closed') return;
     if (this.ws.bufferedAmount > this.host.sendBufferLimit) {
       this.close(closeCodes.slowConsumer, 'slow consumer: send buffer over limit, reconnect to resync');
@@ -98,6 +102,15 @@ export class ClientConnection {
     }
     this.corkUntilImmediate();
     this.ws.send(text);
+    if (now) this.flushCorked();
+  }
+
+  /** Writes what the cork holds; the socket stays corked for the events that follow until the immediate. */
+  private flushCorked(): void {
+    const socket = socketOf(this.ws);
+    if (!socket || !this.corked) return;
+    socket.uncork();
+    socket.cork();
   }
 
   /**
@@ -110,10 +123,7 @@ export class ClientConnection {
     if (!socket) return;
     if (this.corked) {
       // A burst (a resume replay) goes out as it grows, not all at once at the end.
-      if (this.ws.bufferedAmount > CORK_MAX_BYTES) {
-        socket.uncork();
-        socket.cork();
-      }
+      if (this.ws.bufferedAmount > CORK_MAX_BYTES) this.flushCorked();
       return;
     }
     socket.cork();

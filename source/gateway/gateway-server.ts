@@ -89,7 +89,7 @@ export class GatewayServer {
     this.http.on('upgrade', (req, socket, head) => this.onUpgrade(req, socket, head));
     this.bus.subscribe((record) => {
       const scope = eventSpecs[record.event].scope;
-      for (const client of this.clients.values()) if (client.canReceive(scope)) client.sendText(record.text);
+      for (const client of this.clients.values()) if (client.canReceive(scope)) client.sendText(record.text, record.endsReply);
     });
   }
 

@@ -1,11 +1,18 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 import { openConnected, waitFor, type RawClient } from './raw-client.js';
 
 let gw: TestGateway | undefined;
 let raw: RawClient | undefined;
+let watcher: ChildProcess | undefined;
 
 afterEach(async () => {
+  watcher?.kill();
+  watcher = undefined;
   raw?.ws.terminate();
   await gw?.stop();
   gw = undefined;
@@ -21,7 +28,8 @@ function burstUptimes(client: RawClient): number[] {
   });
 }
 
-// Frames sent in one tick share one write (the socket is corked until setImmediate).
+// Frames sent in one tick share one write (the socket is corked until setImmediate);
+// a reply's end is written at once, with what waited before it.
 describe('events: one write per tick', () => {
   it('delivers the events of one tick whole and in order', async () => {
     gw = await startTestGateway();
@@ -42,5 +50,25 @@ describe('events: one write per tick', () => {
     await waitFor(() => burstUptimes(raw!).length === 40, 'forty events', 5_000);
     expect(burstUptimes(raw)).toEqual(Array.from({ length: 40 }, (_, i) => i));
     expect(gw.server.presence().some((entry) => entry.connId === connId)).toBe(true);
+  });
+
+  it("writes a reply's final frame at once, while the rest of its tick still runs", async () => {
+    gw = await startTestGateway();
+    const out = join(gw.state.dir, 'final-seen.json');
+    watcher = spawn(process.execPath, [fileURLToPath(new URL('../support/reply-watcher.mjs', import.meta.url)), gw.url, gw.token, out], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    await new Promise<void>((resolve, reject) => {
+      watcher!.stdout!.once('data', () => resolve());
+      watcher!.once('exit', (code) => reject(new Error(`the watcher exited with ${code}`)));
+    });
+    const reply = { runId: 'r1', sessionKey: 'agent:main:main' };
+    gw.server.bus.emit('health', { ok: true, uptimeMs: 0, checks: { burst: { ok: true } } });
+    gw.server.bus.emit('chat', { ...reply, state: 'final', text: 'done' });
+    // Still inside the tick that emitted it: only a frame already written can reach the other process.
+    const deadline = Date.now() + 10_000;
+    while (!existsSync(out) && Date.now() < deadline) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+    expect(existsSync(out), 'the final frame reached the client before the tick ended').toBe(true);
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toMatchObject({ state: 'final', text: 'done' });
   });
 });
