@@ -11,19 +11,25 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 // The daemon spawns processes and resolves names only once it runs (exec, MCP
-// over stdio, web_fetch); loading those built-ins was ~3.5 ms of its start.
+// over stdio, web_fetch), and reaches for fs/promises and perf_hooks only in
+// a turn or under systemd; loading those built-ins was ~5.5 ms of its start.
 // In its bundle each is an ES module of the same exports that requires the
 // real one at the first call (a CommonJS stand-in would be copied key by key,
-// loading it at once, wherever an ES module imports it). Only functions and
-// constant values can be stood in for, which the build checks.
+// loading it at once, wherever an ES module imports it). Functions, constant
+// values and plain data (`constants`) can be stood in for; any other object
+// (perf_hooks' `performance`) is left out, so importing it fails the build.
+function isPlainData(value) {
+  const prototype = Object.getPrototypeOf(value);
+  return (prototype === null || prototype === Object.prototype) && Object.values(value).every((item) => typeof item === 'number' || typeof item === 'string');
+}
+
 function deferredBuiltin(name) {
   const real = createRequire(import.meta.url)(`node:${name}`);
   const lines = ['let real;', `const load = () => (real ??= require('node:${name}'));`];
   for (const [key, value] of Object.entries(real)) {
     if (typeof value === 'function')
       lines.push(`export function ${key}(...args) { return new.target ? Reflect.construct(load().${key}, args) : load().${key}.apply(this, args); }`);
-    else if (value === null || typeof value !== 'object') lines.push(`export const ${key} = ${JSON.stringify(value)};`);
-    else throw new Error(`node:${name} exports an object (${key}), which deferredBuiltins cannot stand in for`);
+    else if (value === null || typeof value !== 'object' || isPlainData(value)) lines.push(`export const ${key} = ${JSON.stringify(value)};`);
   }
   return lines.join('\n');
 }
@@ -34,7 +40,7 @@ export function deferredBuiltins(source) {
     name: 'deferred-daemon-builtins',
     setup(build) {
       // claw's own code only: a package may test `instanceof` a class, which a stand-in is not.
-      build.onResolve({ filter: /^(node:)?(child_process|dns\/promises)$/ }, (args) =>
+      build.onResolve({ filter: /^(node:)?(child_process|dns\/promises|fs\/promises|perf_hooks)$/ }, (args) =>
         args.importer.startsWith(source) ? { path: args.path.replace(/^node:/, ''), namespace: 'deferred-builtin' } : undefined,
       );
       build.onLoad({ filter: /.*/, namespace: 'deferred-builtin' }, (args) => ({ contents: deferredBuiltin(args.path), loader: 'js' }));
