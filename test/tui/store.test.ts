@@ -31,6 +31,18 @@ describe('event reducers', () => {
     expect(selectChat(done).items).toMatchObject([{ kind: 'assistant', text: 'Hello' }]);
   });
 
+  it("drops a provider retry's countdown once the reply streams in", () => {
+    const waiting = apply(
+      initialState(),
+      ['agent', { runId: 'r1', sessionKey: key, stream: 'lifecycle', phase: 'start' }],
+      ['agent', { runId: 'r1', sessionKey: key, stream: 'retry', model: 'fake/m', attempt: 1, delayMs: 60_000, reason: 'rate_limit' }],
+    );
+    expect(waiting.progress[key]?.retry).toMatchObject({ attempt: 1, model: 'fake/m' });
+    const answered = apply(waiting, ['chat', { runId: 'r1', sessionKey: key, state: 'delta', delta: 'Hi' }]);
+    expect(answered.progress[key]).toBeDefined();
+    expect(answered.progress[key]?.retry).toBeUndefined();
+  });
+
   it('settles text before a tool card and fills the card on end', () => {
     const state = apply(
       initialState(),

@@ -2,7 +2,7 @@ import type { EventName, PayloadOf } from '../../protocol/index.js';
 import { appendItems, reduceAgentEvent, reduceChatEvent, updateChat } from './chat-reducer.js';
 import { reduceConfigStatus } from './config-reducer.js';
 import { reduceApprovalRequested, reduceApprovalResolved, reduceSessionsChanged } from './reducers.js';
-import { reduceMessageAccepted, reducePresence, reduceProgress } from './live-reducers.js';
+import { reduceMessageAccepted, reducePresence, reduceProgress, reduceRetryAnswered } from './live-reducers.js';
 import { reduceSampling } from './mcp-reducers.js';
 import { reduceElicitationRequested, reduceElicitationResolved } from './elicitation.js';
 import type { TuiState } from './state.js';
@@ -14,7 +14,7 @@ type Reducer<E extends EventName> = (state: TuiState, payload: PayloadOf<E>, now
  * is a new row here, never a new branch somewhere else.
  */
 export const eventTable: { [E in EventName]?: Reducer<E> } = {
-  chat: (state, payload) => reduceChatEvent(state, payload),
+  chat: (state, payload) => reduceRetryAnswered(reduceChatEvent(state, payload), payload),
   agent: (state, payload, now) => reduceProgress(reduceAgentEvent(state, payload), payload, now),
   'message.accepted': (state, payload) => reduceMessageAccepted(state, payload),
   presence: (state, payload) => reducePresence(state, payload),

@@ -26,6 +26,14 @@ export function reducePresence(state: TuiState, payload: PayloadOf<'presence'>):
   return { ...state, clients: { ...state.clients, ...Object.fromEntries(payload.clients.map((c) => [c.clientId, c])) } };
 }
 
+/** A reply streaming in means the provider's retry happened: its countdown would be stale. */
+export function reduceRetryAnswered(state: TuiState, payload: PayloadOf<'chat'>): TuiState {
+  const current = state.progress[payload.sessionKey];
+  if (payload.state !== 'delta' || !current?.retry) return state;
+  const { retry: _answered, ...rest } = current;
+  return { ...state, progress: { ...state.progress, [payload.sessionKey]: rest } };
+}
+
 /** Run start and tool boundaries feed the in-chat progress line. */
 export function reduceProgress(state: TuiState, payload: AgentEventPayload, now: number): TuiState {
   const key = payload.sessionKey;
