@@ -293,7 +293,15 @@ export async function build() {
     ...codeCachedBundle,
     entryPoints: { [tuiBundle]: join(source, 'cli', 'tui-run.ts') },
     define: { ...commonjsDefine, ...validation },
-    plugins: [synchronousYoga, englishOnlyZod, lazyBuiltinsInWs, simpleFirstStringWidth, simpleFirstGraphemes, sourceWithoutSideEffects],
+    plugins: [
+      synchronousYoga,
+      englishOnlyZod,
+      lazyBuiltinsInWs,
+      deferredBuiltins(source),
+      simpleFirstStringWidth,
+      simpleFirstGraphemes,
+      sourceWithoutSideEffects,
+    ],
   });
   const codeCachedIds = Object.fromEntries(
     [gatewayBundle, tuiBundle, ...gatewayVendors.map(vendorBundle)].map((name) => [basename(`${name}.cjs`), asciiContentId(join(dist, `${name}.cjs`))]),

@@ -13,6 +13,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // The daemon spawns processes and resolves names only once it runs (exec, MCP
 // over stdio, web_fetch), and reaches for fs/promises and perf_hooks only in
 // a turn or under systemd; loading those built-ins was ~5.5 ms of its start.
+// The TUI needs child_process only to start a gateway, and crypto not before
+// it is connected.
 // In its bundle each is an ES module of the same exports that requires the
 // real one at the first call (a CommonJS stand-in would be copied key by key,
 // loading it at once, wherever an ES module imports it). Functions, constant
@@ -34,14 +36,21 @@ function deferredBuiltin(name) {
   return lines.join('\n');
 }
 
-/** The stand-ins, for imports from files under `source` (claw's own code). */
+// Packages whose use of a built-in is only calls, checked by reading them:
+// terminal-size (Ink's) runs `tput` through child_process only when the
+// terminal does not say its size.
+const deferringPackages = /[\\/]node_modules[\\/]terminal-size[\\/]/;
+
+/** The stand-ins, for imports from files under `source` (claw's own code) and deferringPackages. */
 export function deferredBuiltins(source) {
   return {
-    name: 'deferred-daemon-builtins',
+    name: 'deferred-builtins',
     setup(build) {
-      // claw's own code only: a package may test `instanceof` a class, which a stand-in is not.
-      build.onResolve({ filter: /^(node:)?(child_process|dns\/promises|fs\/promises|perf_hooks)$/ }, (args) =>
-        args.importer.startsWith(source) ? { path: args.path.replace(/^node:/, ''), namespace: 'deferred-builtin' } : undefined,
+      // Not for any package: one may test `instanceof` a class, which a stand-in is not.
+      build.onResolve({ filter: /^(node:)?(child_process|crypto|dns\/promises|fs\/promises|perf_hooks)$/ }, (args) =>
+        args.importer.startsWith(source) || deferringPackages.test(args.importer)
+          ? { path: args.path.replace(/^node:/, ''), namespace: 'deferred-builtin' }
+          : undefined,
       );
       build.onLoad({ filter: /.*/, namespace: 'deferred-builtin' }, (args) => ({ contents: deferredBuiltin(args.path), loader: 'js' }));
     },

@@ -1,6 +1,5 @@
 import * as fs from 'node:fs';
 import { dirname, basename, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 
 /**
@@ -73,8 +72,16 @@ export function errorCode(error: unknown): string {
   return typeof code === 'string' ? code : String(error);
 }
 
+let tempFiles = 0;
+
+/**
+ * The pid and a count make each temp name unique: two live processes never
+ * share a pid, and a dead one's leftover of the same name is only truncated
+ * and reused. (Random names loaded node:crypto into the TUI for nothing.)
+ */
 function tempPathFor(path: string): string {
-  return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  tempFiles += 1;
+  return join(dirname(path), `.${basename(path)}.${process.pid}.${tempFiles}.tmp`);
 }
 
 function fsyncDirSync(dir: string): void {
