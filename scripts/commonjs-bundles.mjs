@@ -46,7 +46,7 @@ export function deferredBuiltins(source) {
   return {
     name: 'deferred-builtins',
     setup(build) {
-      // Not for any package: one may test `instanceof` a class, which a stand-in is not.
+      // Not for packages at large: one may test `instanceof` a class, which a stand-in is not.
       build.onResolve({ filter: /^(node:)?(child_process|crypto|dns\/promises|fs\/promises|perf_hooks)$/ }, (args) =>
         args.importer.startsWith(source) || deferringPackages.test(args.importer)
           ? { path: args.path.replace(/^node:/, ''), namespace: 'deferred-builtin' }
