@@ -18,7 +18,7 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
-import { asciiContentId, deferredBuiltins, synchronousYoga, vendorsApart } from './commonjs-bundles.mjs';
+import { asciiContentId, deferredBuiltins, synchronousYoga, vendorsApart, zodApart, zodVendorEntry } from './commonjs-bundles.mjs';
 import { helpTextModule } from './help-text.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -231,6 +231,7 @@ const commonjsDefine = { 'process.env.NODE_ENV': '"production"', 'import.meta.ur
 const gatewayBundle = 'chunks/gateway-run';
 const gatewayVendors = ['grammy', 'turndown', 'execa', 'flexsearch', 'croner', 'yaml'];
 const vendorBundle = (name) => `chunks/vendor-${name}`;
+const zodBundle = vendorBundle('zod');
 
 const codeCachedBundle = {
   ...commonjs,
@@ -285,9 +286,10 @@ export async function build() {
     entryPoints: {
       [gatewayBundle]: join(source, 'cli', 'gateway-run.ts'),
       ...Object.fromEntries(gatewayVendors.map((name) => [vendorBundle(name), `claw-vendor:${name}`])),
+      [zodBundle]: zodVendorEntry,
     },
     define: { ...commonjsDefine, ...validation, CLAW_BUNDLED_YAML: '"./vendor-yaml.cjs"', CLAW_BUNDLE_REQUIRE: 'require' },
-    plugins: [vendorsApart(gatewayVendors), englishOnlyZod, lazyBuiltinsInWs, deferredBuiltins(source), sourceWithoutSideEffects],
+    plugins: [vendorsApart(gatewayVendors), zodApart(source), englishOnlyZod, lazyBuiltinsInWs, deferredBuiltins(source), sourceWithoutSideEffects],
   });
   const tui = await esbuild.build({
     ...codeCachedBundle,
@@ -304,7 +306,10 @@ export async function build() {
     ],
   });
   const codeCachedIds = Object.fromEntries(
-    [gatewayBundle, tuiBundle, ...gatewayVendors.map(vendorBundle)].map((name) => [basename(`${name}.cjs`), asciiContentId(join(dist, `${name}.cjs`))]),
+    [gatewayBundle, tuiBundle, zodBundle, ...gatewayVendors.map(vendorBundle)].map((name) => [
+      basename(`${name}.cjs`),
+      asciiContentId(join(dist, `${name}.cjs`)),
+    ]),
   );
   await esbuild.build({ ...commonjs, entryPoints: { 'chunks/yaml': createRequire(import.meta.url).resolve('yaml') } });
   // The executable: CommonJS, so `claw --help` skips the ES module loader's start; it imports main.js for the rest.

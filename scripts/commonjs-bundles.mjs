@@ -81,6 +81,55 @@ export function vendorsApart(vendors) {
   };
 }
 
+// zod is a bundle of its own too (vendor-zod.cjs), holding every zod entry
+// the daemon or a package of it imports, so one copy of zod serves them all.
+// Building its ~200 classes was ~4 ms of the gateway's start, before any
+// schema was used (schemas are built on first use: lazySchema), so claw's own
+// `import { z } from 'zod'` gets a stand-in that requires the bundle at the
+// first use of \`z\`; a package's import requires it when the package loads.
+const zodEntries = { zod: 'zod', 'zod/v4': 'v4', 'zod/v3': 'v3', 'zod/v4-mini': 'mini', 'zod/v4/core': 'core' };
+export const zodVendorEntry = 'claw-zod-vendor';
+
+const lazyZ = `let real;
+const zod = () => (real ??= require('./vendor-zod.cjs').zod.z);
+export const z = new Proxy({}, {
+  get: (_, key) => zod()[key],
+  has: (_, key) => key in zod(),
+  ownKeys: () => Reflect.ownKeys(zod()),
+  getOwnPropertyDescriptor: (_, key) => {
+    const descriptor = Reflect.getOwnPropertyDescriptor(zod(), key);
+    return descriptor ? { ...descriptor, configurable: true } : undefined;
+  },
+});`;
+
+export function zodApart(source) {
+  return {
+    name: 'zod-apart',
+    setup(build) {
+      build.onResolve({ filter: /^zod(\/.*)?$/ }, (args) => {
+        if (args.namespace === 'zod-vendor' || /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)) return undefined;
+        if (!Object.hasOwn(zodEntries, args.path))
+          return { errors: [{ text: `${args.importer} imports ${args.path}, which zodEntries (scripts/commonjs-bundles.mjs) does not hold` }] };
+        return { path: args.path, namespace: args.path === 'zod' && args.importer.startsWith(source) ? 'zod-lazy' : 'zod-require' };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'zod-lazy' }, () => ({ contents: lazyZ, loader: 'js' }));
+      build.onLoad({ filter: /.*/, namespace: 'zod-require' }, (args) => ({
+        contents: `module.exports = require('./vendor-zod.cjs').${zodEntries[args.path]};`,
+        loader: 'js',
+      }));
+      build.onResolve({ filter: /^\.\/vendor-zod\.cjs$/ }, (args) => (args.namespace.startsWith('zod-') ? { path: args.path, external: true } : undefined));
+      build.onResolve({ filter: new RegExp(`^${zodVendorEntry}$`) }, () => ({ path: 'zod', namespace: 'zod-vendor' }));
+      build.onLoad({ filter: /.*/, namespace: 'zod-vendor' }, () => ({
+        contents: Object.entries(zodEntries)
+          .map(([entry, key]) => `export * as ${key} from '${entry}';`)
+          .join('\n'),
+        resolveDir: root,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
 // Ink's layout engine, yoga, instantiates its WebAssembly with a top-level
 // await, which CommonJS cannot hold; Node compiles and instantiates it
 // synchronously just as well, through the instantiateWasm hook of yoga's

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { lazySchema } from '../../protocol/index.js';
 
 /** One external coding agent that speaks the Agent Client Protocol over stdio (e.g. `npx @zed-industries/codex-acp`). */
-export const acpAgentEntry = z.lazy(() =>
+export const acpAgentEntry = lazySchema(() =>
   z.strictObject({
     command: z.string().min(1),
     args: z.array(z.string()).default([]),
@@ -13,7 +14,7 @@ export const acpAgentEntry = z.lazy(() =>
 );
 
 /** `acp`: external coding agents `sessions_spawn {runtime: "acp", agent}` may start as children. */
-export const acpSection = z.lazy(() =>
+export const acpSection = lazySchema(() =>
   z.strictObject({
     /** Default: on when any agent is configured. */
     enabled: z.boolean().optional(),

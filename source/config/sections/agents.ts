@@ -3,7 +3,7 @@ import { heartbeatDefaults, heartbeatOverride } from './heartbeat.js';
 import { subagentsDefaults } from './subagents.js';
 import { policyLayer } from './tools.js';
 
-import { thinkingLevelName as thinkingLevel } from '../../protocol/index.js';
+import { thinkingLevelName as thinkingLevel, lazySchema } from '../../protocol/index.js';
 
 const agentTuning = () => ({
   /** Model ref `provider/model` used when the session sets none. */
@@ -20,7 +20,7 @@ const agentTuning = () => ({
   subagents: subagentsDefaults.prefault({}),
 });
 
-export const agentEntry = z.lazy(() => {
+export const agentEntry = lazySchema(() => {
   const tuning = agentTuning();
   return z.strictObject({
     id: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'an agent id: lowercase letters, digits, - and _'),
@@ -40,7 +40,7 @@ export const agentEntry = z.lazy(() => {
   });
 });
 
-export const agentsSection = z.lazy(() =>
+export const agentsSection = lazySchema(() =>
   z.strictObject({
     defaults: z.strictObject(agentTuning()).prefault({}),
     list: z
@@ -58,7 +58,7 @@ export const agentsSection = z.lazy(() =>
   }),
 );
 
-export const bindingEntry = z.lazy(() =>
+export const bindingEntry = lazySchema(() =>
   z.strictObject({
     agentId: z.string().min(1),
     match: z.strictObject({

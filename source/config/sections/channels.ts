@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { lazySchema } from '../../protocol/index.js';
 
-const chatId = z.lazy(() => z.string().regex(/^-?\d+$/, 'a Telegram chat id like "-1001234567890"'));
-const userId = z.lazy(() => z.union([z.number().int(), z.string().regex(/^\d+$/, 'a numeric Telegram user id like "123456789"')]).transform(String));
+const chatId = lazySchema(() => z.string().regex(/^-?\d+$/, 'a Telegram chat id like "-1001234567890"'));
+const userId = lazySchema(() => z.union([z.number().int(), z.string().regex(/^\d+$/, 'a numeric Telegram user id like "123456789"')]).transform(String));
 
-const telegramGroup = z.lazy(() =>
+const telegramGroup = lazySchema(() =>
   z.strictObject({
     /** Answer only when the bot is @mentioned or replied to. */
     requireMention: z.boolean().default(true),
@@ -17,7 +18,7 @@ const telegramGroup = z.lazy(() =>
  * environment variable `tokenEnv`, or `credentials/telegram-<account>.token`
  * written by `claw channels login telegram`.
  */
-export const telegramAccount = z.lazy(() =>
+export const telegramAccount = lazySchema(() =>
   z
     .strictObject({
       enabled: z.boolean().default(true),
@@ -46,7 +47,7 @@ export const telegramAccount = z.lazy(() =>
     }),
 );
 
-export const channelsSection = z.lazy(() =>
+export const channelsSection = lazySchema(() =>
   z.strictObject({
     telegram: z
       .strictObject({ accounts: z.record(z.string().regex(/^[a-z0-9][a-z0-9_-]*$/i, 'an account id like "default"'), telegramAccount).default({}) })

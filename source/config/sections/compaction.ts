@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { lazySchema } from '../../protocol/index.js';
 
 /** Context window management: when to flush memory, when and how to compact. */
-export const compactionSection = z.lazy(() =>
+export const compactionSection = lazySchema(() =>
   z.strictObject({
     /** Tokens kept free below the window for the reply and the next tool results. */
     reserveTokens: z.number().int().min(0).default(20_000),

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { lazySchema } from '../../protocol/index.js';
 
 export const DEFAULT_GATEWAY_PORT = 18789;
 
-export const gatewaySection = z.lazy(() =>
+export const gatewaySection = lazySchema(() =>
   z.strictObject({
     /** TCP port for WebSocket and HTTP. `--port` and CLAW_GATEWAY_PORT win over this. */
     port: z.number().int().min(1).max(65535).default(DEFAULT_GATEWAY_PORT),

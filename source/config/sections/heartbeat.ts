@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { lazySchema } from '../../protocol/index.js';
 
-const clockTime = z.lazy(() => z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$|^24:00$/, 'a time of day as HH:MM, e.g. "08:00" (24:00 for end of day)'));
+const clockTime = lazySchema(() => z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$|^24:00$/, 'a time of day as HH:MM, e.g. "08:00" (24:00 for end of day)'));
 
 /** Where a heartbeat alert goes: nowhere, the session's own chat, or a channel peer. */
-const heartbeatTarget = z.lazy(() =>
+const heartbeatTarget = lazySchema(() =>
   z.union([
     z.enum(['none', 'last']),
     z.strictObject({
@@ -34,7 +35,7 @@ export const DEFAULT_HEARTBEAT_PROMPT =
   "Heartbeat: read the HEARTBEAT.md checklist below and act on anything that is due. If nothing needs the user's attention, call heartbeat_respond with notify:false (or reply HEARTBEAT_OK). To alert the user, call heartbeat_respond with notify:true and the text.";
 
 /** `agents.defaults.heartbeat`. */
-export const heartbeatDefaults = z.lazy(() => {
+export const heartbeatDefaults = lazySchema(() => {
   const fields = heartbeatFields();
   return z.strictObject({
     every: fields.every.default('30m'),
@@ -48,7 +49,7 @@ export const heartbeatDefaults = z.lazy(() => {
 });
 
 /** `agents.list[].heartbeat`: any key replaces the default for that agent. */
-export const heartbeatOverride = z.lazy(() => {
+export const heartbeatOverride = lazySchema(() => {
   const fields = heartbeatFields();
   return z.strictObject({
     every: fields.every.optional(),

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { lazySchema } from '../../protocol/index.js';
 
 /** Per-hook switches, keyed by the hook's name. */
-const hookEntry = z.lazy(() =>
+const hookEntry = lazySchema(() =>
   z.strictObject({
     enabled: z.boolean().optional(),
     /** Extra variables for the hook's process or module: the only secrets a hook ever sees. */
@@ -9,7 +10,7 @@ const hookEntry = z.lazy(() =>
   }),
 );
 
-const mappingPath = z.lazy(() =>
+const mappingPath = lazySchema(() =>
   z
     .string()
     .regex(/^[a-z0-9][a-z0-9._-]*$/i, 'expected one path segment like "github" (the mapping answers POST /hooks/<path>)')
@@ -17,7 +18,7 @@ const mappingPath = z.lazy(() =>
 );
 
 /** A named webhook route that turns an outside system's JSON into a message (SPEC "Hooks and webhooks"). */
-export const webhookMapping = z.lazy(() =>
+export const webhookMapping = lazySchema(() =>
   z
     .strictObject({
       path: mappingPath,
@@ -47,7 +48,7 @@ export const webhookMapping = z.lazy(() =>
     }),
 );
 
-export const hooksSection = z.lazy(() =>
+export const hooksSection = lazySchema(() =>
   z.strictObject({
     /** Off: no hook runs, the bundled ones included. */
     enabled: z.boolean().default(true),

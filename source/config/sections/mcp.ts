@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../../protocol/index.js';
 
 /** Settings every server has besides how to reach it. */
 const common = () => ({
@@ -18,7 +19,7 @@ const common = () => ({
  * Code and VS Code write; it may be left out (a `command` means stdio, a
  * `url` streamable HTTP). `"type": "sse"` reaches legacy HTTP+SSE servers.
  */
-export const mcpServerEntry = z.lazy(() =>
+export const mcpServerEntry = lazySchema(() =>
   z.union([
     z.strictObject({
       type: z.literal('stdio').default('stdio'),
@@ -37,4 +38,4 @@ export const mcpServerEntry = z.lazy(() =>
   ]),
 );
 
-export const mcpServersSection = z.lazy(() => z.record(z.string(), mcpServerEntry));
+export const mcpServersSection = lazySchema(() => z.record(z.string(), mcpServerEntry));

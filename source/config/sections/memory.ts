@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { lazySchema } from '../../protocol/index.js';
 
-export const memorySection = z.lazy(() =>
+export const memorySection = lazySchema(() =>
   z.strictObject({
     enabled: z.boolean().default(true),
     /** Further markdown files or folders to index besides MEMORY.md and memory/. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { lazySchema } from '../../protocol/index.js';
 
-export const modelInfo = z.lazy(() =>
+export const modelInfo = lazySchema(() =>
   z.strictObject({
     contextWindow: z.number().int().min(1024).default(128_000),
     maxOutput: z.number().int().min(1).default(8192),
@@ -21,7 +22,7 @@ export const modelInfo = z.lazy(() =>
   }),
 );
 
-export const providerEntry = z.lazy(() =>
+export const providerEntry = lazySchema(() =>
   z.strictObject({
     /**
      * Wire protocol: OpenAI-compatible Chat Completions or Anthropic Messages.
@@ -37,7 +38,7 @@ export const providerEntry = z.lazy(() =>
   }),
 );
 
-export const modelsSection = z.lazy(() =>
+export const modelsSection = lazySchema(() =>
   z.strictObject({
     providers: z.record(z.string(), providerEntry).default({}),
   }),

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 
-import { queueModeName as queueMode } from '../../protocol/index.js';
+import { queueModeName as queueMode, lazySchema } from '../../protocol/index.js';
 
 export const dropPolicies = ['summarize', 'old', 'new'] as const;
 
-export const queueSection = z.lazy(() =>
+export const queueSection = lazySchema(() =>
   z.strictObject({
     mode: queueMode.default('collect'),
     /** Queue mode per channel, overriding `mode`. */

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { lazySchema } from '../../protocol/index.js';
 
 export const dmScopes = ['main', 'per-peer', 'per-channel-peer', 'per-account-channel-peer'] as const;
 
-export const sessionSection = z.lazy(() =>
+export const sessionSection = lazySchema(() =>
   z.strictObject({
     /** How direct messages map to sessions. */
     dmScope: z.enum(dmScopes).default('per-channel-peer'),

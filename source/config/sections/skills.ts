@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { lazySchema } from '../../protocol/index.js';
 
 export const DEFAULT_SKILLS_PROMPT_CHARS = 30_000;
 
 /** Per-skill settings, keyed by the skill's name. */
-export const skillEntry = z.lazy(() =>
+export const skillEntry = lazySchema(() =>
   z.strictObject({
     /** false: the skill is never offered, whatever its requirements. */
     enabled: z.boolean().default(true),
@@ -12,7 +13,7 @@ export const skillEntry = z.lazy(() =>
   }),
 );
 
-export const skillsSection = z.lazy(() =>
+export const skillsSection = lazySchema(() =>
   z.strictObject({
     load: z
       .strictObject({

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { lazySchema } from '../../protocol/index.js';
 
 /** `agents.defaults.subagents`: how children spawned with `sessions_spawn` are limited (SPEC "Subagents"). */
-export const subagentsDefaults = z.lazy(() =>
+export const subagentsDefaults = lazySchema(() =>
   z.strictObject({
     /** How deep children may spawn children; a child at this depth gets no spawn tool. */
     maxSpawnDepth: z.number().int().min(1).max(3).default(1),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../../protocol/index.js';
 import { webToolSection } from './web.js';
 
 /** Where secrets usually live, relative to the home folder (or absolute); hidden from every exec. */
@@ -21,7 +22,7 @@ export const DEFAULT_SECRET_PATHS = [
 export const toolProfiles = ['minimal', 'messaging', 'coding', 'full'] as const;
 
 /** One level of the tool policy pipeline below the global one. */
-export const policyLayer = z.lazy(() =>
+export const policyLayer = lazySchema(() =>
   z.strictObject({
     profile: z.enum(toolProfiles).optional(),
     allow: z.array(z.string()).default([]),
@@ -29,7 +30,7 @@ export const policyLayer = z.lazy(() =>
   }),
 );
 
-export const toolsSection = z.lazy(() =>
+export const toolsSection = lazySchema(() =>
   z.strictObject({
     profile: z.enum(toolProfiles).default('coding'),
     /** Tool names or `group:<name>` added on top of the profile. */

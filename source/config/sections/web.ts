@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { lazySchema } from '../../protocol/index.js';
 
 const hostPattern = /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i;
 
@@ -14,7 +15,7 @@ function isAllowEntry(entry: string): boolean {
   return isIP(address) !== 0 || hostPattern.test(address);
 }
 
-export const webToolSection = z.lazy(() =>
+export const webToolSection = lazySchema(() =>
   z.strictObject({
     /**
      * Hosts (`intranet.lan`, `*.corp.example`), addresses or CIDRs that web_fetch
