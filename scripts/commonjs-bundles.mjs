@@ -90,17 +90,9 @@ export function vendorsApart(vendors) {
 const zodEntries = { zod: 'zod', 'zod/v4': 'v4', 'zod/v3': 'v3', 'zod/v4-mini': 'mini', 'zod/v4/core': 'core' };
 export const zodVendorEntry = 'claw-zod-vendor';
 
-const lazyZ = `let real;
-const zod = () => (real ??= require('./vendor-zod.cjs').zod.z);
-export const z = new Proxy({}, {
-  get: (_, key) => zod()[key],
-  has: (_, key) => key in zod(),
-  ownKeys: () => Reflect.ownKeys(zod()),
-  getOwnPropertyDescriptor: (_, key) => {
-    const descriptor = Reflect.getOwnPropertyDescriptor(zod(), key);
-    return descriptor ? { ...descriptor, configurable: true } : undefined;
-  },
-});`;
+// The namespace is required on first use the way a schema is built on first use.
+const lazyZ = `import { lazySchema } from ${JSON.stringify(join(root, 'source', 'protocol', 'lazy-schema.ts'))};
+export const z = lazySchema(() => require('./vendor-zod.cjs').zod.z);`;
 
 export function zodApart(source) {
   return {
@@ -112,7 +104,7 @@ export function zodApart(source) {
           return { errors: [{ text: `${args.importer} imports ${args.path}, which zodEntries (scripts/commonjs-bundles.mjs) does not hold` }] };
         return { path: args.path, namespace: args.path === 'zod' && args.importer.startsWith(source) ? 'zod-lazy' : 'zod-require' };
       });
-      build.onLoad({ filter: /.*/, namespace: 'zod-lazy' }, () => ({ contents: lazyZ, loader: 'js' }));
+      build.onLoad({ filter: /.*/, namespace: 'zod-lazy' }, () => ({ contents: lazyZ, resolveDir: root, loader: 'js' }));
       build.onLoad({ filter: /.*/, namespace: 'zod-require' }, (args) => ({
         contents: `module.exports = require('./vendor-zod.cjs').${zodEntries[args.path]};`,
         loader: 'js',

@@ -3,7 +3,8 @@
  * nodes, and building them is most of what importing it costs (time, and a
  * closure per method per node); a process validates few of them, and a
  * gateway none before its first client. The proxy forwards every operation
- * to the schema, which is built once, at the first one.
+ * to the schema, which is built once, at the first one. The gateway's bundle
+ * stands in for zod's `z` with one too (scripts/commonjs-bundles.mjs).
  */
 export function lazySchema<T extends object>(build: () => T): T {
   let schema: T | undefined;
