@@ -26,8 +26,19 @@ export interface JournalStats {
   records: number;
 }
 
+/**
+ * How long outcome records may sit in the page cache before an fdatasync. No
+ * one waits for them, a killed process keeps what it wrote, the next
+ * acceptance's sync covers them sooner, and an outcome lost with the machine
+ * only means its message is checked again after the restart (a reply in the
+ * transcript settles it): one fsync per message instead of two.
+ */
+const OUTCOME_SYNC_MS = 100;
+
 interface Batch {
   lines: string[];
+  /** An acceptance (or flush) waits on this batch: it is synced before its waiters hear. */
+  sync: boolean;
   /** Outcome lines: kept for the next flush when this one fails, since no one waits to be told. */
   retry: boolean[];
   waiters: Array<{ resolve(): void; reject(error: Error): void }>;
@@ -53,7 +64,7 @@ export class InboundJournal {
   /** Only what a duplicate is answered with: the message texts do not stay in memory for the window. */
   private readonly dedupe = new Map<string, DedupeEntry>();
   private readonly open = new Map<number, AcceptedRecord>();
-  private pending: Batch = { lines: [], retry: [], waiters: [] };
+  private pending: Batch = { lines: [], sync: false, retry: [], waiters: [] };
   private flushing: Promise<void> | undefined;
   private readonly now: () => number;
   private readonly dedupeMs: number;
@@ -64,6 +75,11 @@ export class InboundJournal {
   private torn = false;
   /** The last write failed and left outcome lines to retry with the next one. */
   private retryPending = false;
+  /** Outcome lines are written but not yet synced; the timer syncs them. */
+  private unsynced = false;
+  private syncTimer: NodeJS.Timeout | undefined;
+  /** The last write or sync failed (so a flush waiting on unsynced lines stops instead of retrying forever). */
+  private syncFailed = false;
   private closed = false;
 
   private constructor(
@@ -160,12 +176,19 @@ export class InboundJournal {
 
   /** Resolves when every record written so far is durable; rejects when the disk still refuses. */
   async flush(): Promise<void> {
-    while (this.flushing || this.pending.lines.length > 0) {
-      if (!this.flushing) this.startFlush();
+    while (this.flushing || this.pending.lines.length > 0 || this.unsynced) {
+      if (!this.flushing) {
+        this.pending.sync = true;
+        this.startFlush();
+      }
       await this.flushing;
       if (this.retryPending)
         throw new Error(
           `The inbound journal ${this.path} could not be written; ${this.pending.lines.length} outcome record(s) are not on disk and their messages will be checked again after a restart.`,
+        );
+      if (this.unsynced && this.syncFailed)
+        throw new Error(
+          `The inbound journal ${this.path} could not be synced to disk; outcomes written since its last sync may not survive a power loss, and their messages would be checked again after a restart. Check the disk holding the state dir.`,
         );
     }
   }
@@ -174,6 +197,7 @@ export class InboundJournal {
     try {
       await this.flush();
     } finally {
+      clearTimeout(this.syncTimer);
       if (!this.closed) this.ops.closeSync(this.fd);
       this.closed = true;
     }
@@ -193,6 +217,8 @@ export class InboundJournal {
     const promise = new Promise<void>((resolve, reject) => {
       this.pending.lines.push(`${JSON.stringify(record)}\n`);
       this.pending.retry.push(retry);
+      // Outcomes are the retried lines: only acceptances are synced before they resolve.
+      if (!retry) this.pending.sync = true;
       this.pending.waiters.push({ resolve, reject });
     });
     if (!this.flushing) this.startFlush();
@@ -201,12 +227,13 @@ export class InboundJournal {
 
   private startFlush(): void {
     const batch = this.pending;
-    this.pending = { lines: [], retry: [], waiters: [] };
+    this.pending = { lines: [], sync: false, retry: [], waiters: [] };
     let kept = 0;
     this.flushing = (async () => {
       try {
-        await this.writeBatch(batch.lines.join(''));
+        await this.writeBatch(batch.lines.join(''), batch.sync);
         this.retryPending = false;
+        this.syncFailed = false;
         this.stats.batches += 1;
         this.stats.records += batch.lines.length;
         for (const waiter of batch.waiters) waiter.resolve();
@@ -216,6 +243,7 @@ export class InboundJournal {
           { cause: error },
         );
         for (const waiter of batch.waiters) waiter.reject(failure);
+        this.syncFailed = true;
         // Outcomes of messages that already ended go into the next write; the next write is the retry.
         const outcomes = batch.lines.filter((_, i) => batch.retry[i]);
         kept = outcomes.length;
@@ -226,8 +254,8 @@ export class InboundJournal {
       }
     })().finally(() => {
       this.flushing = undefined;
-      // Only records that arrived meanwhile start a write at once; kept outcomes wait for the next one.
-      if (this.pending.lines.length > kept) this.startFlush();
+      // Only records that arrived meanwhile (or a sync asked for meanwhile) start a write at once; kept outcomes wait for the next one.
+      if (this.pending.lines.length > kept || (this.pending.sync && this.unsynced)) this.startFlush();
     });
   }
 
@@ -235,15 +263,20 @@ export class InboundJournal {
    * Appends the bytes in full and makes them durable, or leaves the file as it
    * was: a fragment of a failed write is cut off before anything follows it.
    */
-  private async writeBatch(text: string): Promise<void> {
+  private async writeBatch(text: string, sync: boolean): Promise<void> {
     const buffer = Buffer.from(text);
     try {
       if (this.torn) {
         await this.ops.ftruncate(this.fd, this.goodSize);
         this.torn = false;
       }
-      await writeFully(this.ops, this.fd, buffer, this.path);
-      if (this.options.fsync !== false) await this.ops.fdatasync(this.fd);
+      if (buffer.length > 0) await writeFully(this.ops, this.fd, buffer, this.path);
+      const durable = this.options.fsync !== false;
+      if (durable && !sync) this.deferSync();
+      else if (durable && (buffer.length > 0 || this.unsynced)) {
+        await this.ops.fdatasync(this.fd);
+        this.unsynced = false;
+      }
     } catch (error) {
       try {
         await this.ops.ftruncate(this.fd, this.goodSize);
@@ -253,6 +286,19 @@ export class InboundJournal {
       throw error;
     }
     this.goodSize += buffer.length;
+  }
+
+  /** Outcome lines were written without a sync: one runs within OUTCOME_SYNC_MS unless an acceptance's comes first. */
+  private deferSync(): void {
+    this.unsynced = true;
+    if (this.syncTimer) return;
+    this.syncTimer = setTimeout(() => {
+      this.syncTimer = undefined;
+      if (!this.unsynced || this.closed) return;
+      this.pending.sync = true;
+      if (!this.flushing) this.startFlush();
+    }, OUTCOME_SYNC_MS);
+    this.syncTimer.unref();
   }
 
   private prune(): void {

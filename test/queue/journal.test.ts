@@ -1,6 +1,7 @@
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { nodeFileOps } from '../../source/config/index.js';
 import { InboundJournal, type AcceptInput } from '../../source/queue/index.js';
 import { makeTempState, type TempState } from '../support/temp-state.js';
 
@@ -59,6 +60,33 @@ describe('inbound journal', () => {
     await Promise.all(Array.from({ length: 200 }, (_, i) => journal!.accept(input(`m${i}`))));
     expect(journal.stats.records).toBe(200);
     expect(journal.stats.batches).toBeLessThan(200);
+  });
+
+  it('syncs an outcome with the next acceptance, or on its own soon after, never making a sender wait for it', async () => {
+    state = makeTempState();
+    const path = join(state.dir, 'inbound.jsonl');
+    let syncs = 0;
+    const fs = { ...nodeFileOps, fdatasync: (fd: number) => ((syncs += 1), nodeFileOps.fdatasync(fd)) };
+    ({ journal } = await InboundJournal.open(path, { fs }));
+    await journal.accept(input('a'));
+    expect(syncs).toBe(1);
+    await journal.finish(1, 'replied');
+    // Written (a killed process keeps it), not yet synced.
+    expect(readFileSync(path, 'utf8')).toContain('"t":"outcome"');
+    expect(syncs).toBe(1);
+    await journal.accept(input('b'));
+    expect(syncs).toBe(2);
+    await journal.finish(2, 'replied');
+    for (let i = 0; i < 200 && syncs < 3; i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(syncs).toBe(3);
+    await journal.accept(input('c'));
+    await journal.finish(3, 'failed', { reason: 'x' });
+    await journal.close();
+    journal = undefined;
+    expect(syncs).toBe(5);
+    const reopened = await InboundJournal.open(path);
+    journal = reopened.journal;
+    expect(reopened.unfinished).toEqual([]);
   });
 
   it('drops a torn last record on open', async () => {
