@@ -66,7 +66,13 @@ describe('inbound journal', () => {
     state = makeTempState();
     const path = join(state.dir, 'inbound.jsonl');
     let syncs = 0;
-    const fs = { ...nodeFileOps, fdatasync: (fd: number) => ((syncs += 1), nodeFileOps.fdatasync(fd)) };
+    const fs = {
+      ...nodeFileOps,
+      fdatasync: (fd: number) => {
+        syncs += 1;
+        return nodeFileOps.fdatasync(fd);
+      },
+    };
     ({ journal } = await InboundJournal.open(path, { fs }));
     await journal.accept(input('a'));
     expect(syncs).toBe(1);
