@@ -6,7 +6,7 @@ import { policyLayers, type ApprovalGate, type ToolRegistry } from '../tools/ind
 import { withHookBootstrap, type BootstrapFileReport, type SessionKind } from './bootstrap.js';
 import type { AgentHooks } from './turn-hooks.js';
 import { BootstrapCache } from './bootstrap-cache.js';
-import { buildSystemPrompt, type PromptSection, type SystemPrompt } from './system-prompt.js';
+import { buildSystemPrompt, promptTime, type PromptSection, type SystemPrompt } from './system-prompt.js';
 import { ContextWindow, memoryFlushPrompt } from './compaction/index.js';
 import { runMemoryFlushTurn } from './memory-flush-turn.js';
 import type { SkillsPromptSnapshot, SkillsSource } from './skills-source.js';
@@ -141,7 +141,7 @@ export class AgentRuntime {
         host: hostname(),
         os: `${platform()} ${release()}`,
         workspaceDir,
-        now: new Date(this.deps.now()).toString(),
+        now: promptTime(this.deps.now()),
       },
       bootstrap,
     });

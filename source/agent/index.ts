@@ -25,7 +25,7 @@ export { BootstrapCache } from './bootstrap-cache.js';
 export { writeOnboardingNamesSync, type OnboardingNames } from './onboarding.js';
 export { localDay, DAILY_NOTE_FILE_MAX_CHARS, DAILY_NOTES_TOTAL_MAX_CHARS } from './daily-notes.js';
 export { stripFrontMatter } from './front-matter.js';
-export { buildSystemPrompt, type PromptSection, type RuntimeFacts, type SystemPrompt, type SystemPromptInput } from './system-prompt.js';
+export { buildSystemPrompt, promptTime, type PromptSection, type RuntimeFacts, type SystemPrompt, type SystemPromptInput } from './system-prompt.js';
 export type { SkillsPromptSnapshot, SkillsSource } from './skills-source.js';
 export { NO_REPLY } from './reply-stream.js';
 export { ABORTED_RESULT, SKIPPED_RESULT } from './tool-round.js';

@@ -15,7 +15,7 @@ export interface RuntimeFacts {
   host: string;
   os: string;
   workspaceDir: string;
-  /** Local date and time when the turn started. */
+  /** Local date and time when the turn started, to the minute (promptTime). */
   now: string;
 }
 
@@ -59,6 +59,15 @@ function skillsSection(block: string): string {
   return `## Skills\nSkills are instructions for specific tasks, loaded on demand. Before acting on a task that one skill below clearly fits, load that one skill (the \`skill\` tool with its name, or \`read\` its location) and follow it; paths in a skill are relative to its folder. Load no skill when none fits, and never more than one up front.\n${block}`;
 }
 
+/**
+ * The turn's local time to the minute: the prompt stays byte-identical for
+ * every turn within a minute, so a local model's KV cache and the memo below
+ * keep matching, and no answer needs the seconds.
+ */
+export function promptTime(ms: number): string {
+  return new Date(ms).toString().replace(/(\d\d:\d\d):\d\d/, '$1');
+}
+
 function runtimeSection(facts: RuntimeFacts): string {
   return [
     '## Runtime',
@@ -93,6 +102,14 @@ function joinBootstrap(load: BootstrapLoad): string {
   return `## Workspace files\nThese files are yours; edit them when what they say changes.\n${parts.join('\n')}`;
 }
 
+/**
+ * The last prompt built on each bootstrap load. Joining copies the whole
+ * prompt (150,000+ characters: about 0.2 ms here) and the encoder then
+ * compares it with the previous one; consecutive turns of a session mostly
+ * build the same prompt, so the same string comes back.
+ */
+const lastPrompts = new WeakMap<BootstrapLoad, { small: string[]; prompt: SystemPrompt }>();
+
 /** Assembles the system prompt and reports the size of every section for `/context list`. */
 export function buildSystemPrompt(input: SystemPromptInput): SystemPrompt {
   const sections: Array<[PromptSection['name'], string]> = [
@@ -105,9 +122,14 @@ export function buildSystemPrompt(input: SystemPromptInput): SystemPrompt {
     // provider's prompt cache (a local model's KV cache too) on every turn.
     ['runtime', runtimeSection(input.runtime)],
   ];
+  const small = sections.flatMap(([name, text]) => (name === 'bootstrap' ? [] : [text]));
+  const last = lastPrompts.get(input.bootstrap);
+  if (last && last.small.every((text, index) => text === small[index])) return last.prompt;
   const kept = sections.filter(([, text]) => text.length > 0);
-  return {
+  const prompt = {
     text: kept.map(([, text]) => text).join('\n\n'),
     sections: sections.map(([name, text]) => ({ name, chars: text.length })),
   };
+  lastPrompts.set(input.bootstrap, { small, prompt });
+  return prompt;
 }

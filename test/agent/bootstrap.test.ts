@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   buildSystemPrompt,
+  promptTime,
   ensureWorkspaceSync,
   isFirstRunSync,
   loadBootstrapSync,
@@ -139,5 +140,28 @@ describe('system prompt', () => {
     expect(prompt.sections.map((s) => s.name)).toEqual(['identity', 'safety', 'tools', 'skills', 'bootstrap', 'runtime']);
     const total = prompt.sections.reduce((sum, s) => sum + s.chars, 0);
     expect(prompt.text.length).toBe(total + 2 * (prompt.sections.filter((s) => s.chars > 0).length - 1));
+  });
+
+  it('gives back the same prompt while nothing in it changed, and a new one when any section did', () => {
+    const dir = workspace();
+    ensureWorkspaceSync(dir);
+    const bootstrap = loadBootstrapSync(dir, { kind: 'main', firstRun: false });
+    const runtime = { agentId: 'main', model: 'fake/m', channel: 'tui', sessionKind: 'main', timeZone: 'UTC', host: 'box', os: 'linux', workspaceDir: dir };
+    const build = (now: string, tools = [{ name: 'read', description: 'Read a file.' }]) =>
+      buildSystemPrompt({ tools, skillsBlock: '', runtime: { ...runtime, now }, bootstrap });
+    const first = build(promptTime(Date.UTC(2026, 11, 2, 14, 16, 5)));
+    expect(build(promptTime(Date.UTC(2026, 11, 2, 14, 16, 59)))).toBe(first);
+    const later = build(promptTime(Date.UTC(2026, 11, 2, 14, 17, 0)));
+    expect(later).not.toBe(first);
+    expect(later.text).not.toBe(first.text);
+    const moreTools = build(promptTime(Date.UTC(2026, 11, 2, 14, 17, 0)), [{ name: 'exec', description: 'Run a command.' }]);
+    expect(moreTools.text).toContain('- exec: Run a command.');
+    expect(moreTools.text).not.toContain('- read: Read a file.');
+  });
+
+  it('states the time to the minute', () => {
+    const text = promptTime(new Date(2026, 11, 2, 9, 5, 42).getTime());
+    expect(text).toMatch(/^\w{3} Dec 02 2026 09:05 GMT[+-]\d{4}/);
+    expect(text).not.toContain(':42');
   });
 });

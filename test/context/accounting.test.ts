@@ -66,6 +66,20 @@ describe('accountContext', () => {
     expect(Math.abs(account.parts.reduce((sum, p) => sum + p.tokens, 0) - account.used)).toBeLessThanOrEqual(1);
   });
 
+  it('accounts a grown, rewritten or shortened conversation as it would afresh', () => {
+    const afresh = (messages: HistoryMessage[]) => accountContext(sources(messages.map((message) => structuredClone(message))));
+    const first = user(words(50, 'q'));
+    const start = [first, assistant(words(80, 'a')), user('second')];
+    expect(accountContext(sources(start))).toEqual(afresh(start));
+    const grown = [...start, toolCall([{ id: 'c', name: 'read' }]), toolResult('c', words(300, 'res')), assistant('done'), user('third')];
+    expect(accountContext(sources(grown))).toEqual(afresh(grown));
+    const rewritten = [first, assistant(words(500, 'other')), ...grown.slice(2)];
+    const account = accountContext(sources(rewritten));
+    expect(account).toEqual(afresh(rewritten));
+    expect(account.estimated).toBeGreaterThan(accountContext(sources(grown)).estimated);
+    expect(accountContext(sources([first]))).toEqual(afresh([first]));
+  });
+
   it('prefers the provider-reported usage of the last reply and calibrates the parts to it', () => {
     const reply: HistoryMessage = { ...assistant('answer'), usage: { input: 40_000, output: 200 } } as HistoryMessage;
     const messages = [user('q'), reply, user('next')];

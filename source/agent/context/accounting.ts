@@ -139,23 +139,53 @@ function systemParts(sources: ContextSources): ContextPart[] {
   return parts;
 }
 
+interface HistorySums {
+  summary: number;
+  conversation: number;
+  toolResults: number;
+}
+
+/**
+ * The sums of the last history accounted, keyed by its first message: the
+ * next accounting of the conversation is the same messages plus a few, so
+ * only those are looked up (a turn accounts hundreds of messages twice).
+ */
+const runs = { openai: new WeakMap<object, { messages: readonly HistoryMessage[]; sums: HistorySums }>(), anthropic: new WeakMap() } satisfies Record<
+  WireApi,
+  WeakMap<object, { messages: readonly HistoryMessage[]; sums: HistorySums }>
+>;
+
+function historySums(messages: readonly HistoryMessage[], family: WireApi): HistorySums {
+  const first = messages[0];
+  if (!first) return { summary: 0, conversation: 0, toolResults: 0 };
+  const run = runs[family].get(first);
+  let from = 0;
+  const sums = { summary: 0, conversation: 0, toolResults: 0 };
+  if (run && run.messages.length <= messages.length && run.messages.every((message, index) => message === messages[index])) {
+    from = run.messages.length;
+    Object.assign(sums, run.sums);
+  }
+  for (let index = from; index < messages.length; index += 1) {
+    const message = messages[index]!;
+    const tokens = messageTokensOf(message, family);
+    if (isSummaryMessage(message)) sums.summary += tokens;
+    else if (message.role === 'toolResult') sums.toolResults += tokens;
+    else sums.conversation += tokens;
+  }
+  runs[family].set(first, { messages: [...messages], sums: { ...sums } });
+  return sums;
+}
+
 /** Tokens of every part of the context, the total, and the marks that act on it. */
 export function accountContext(sources: ContextSources): ContextAccount {
   const { family, messages } = sources;
   const parts = systemParts(sources);
   parts.push({ name: 'tools', tokens: toolSchemaTokens(sources.tools, family) });
   const newIndex = newMessageIndex(messages);
-  let summary = 0;
-  let conversation = 0;
-  let toolResults = 0;
-  let newMessage = 0;
-  messages.forEach((message, index) => {
-    const tokens = messageTokensOf(message, family);
-    if (index === newIndex) newMessage += tokens;
-    else if (isSummaryMessage(message)) summary += tokens;
-    else if (message.role === 'toolResult') toolResults += tokens;
-    else conversation += tokens;
-  });
+  const { summary, toolResults, conversation: history } = historySums(messages, family);
+  // The new message is a user message, summed with the conversation above.
+  const newMessage = newIndex >= 0 ? messageTokensOf(messages[newIndex]!, family) : 0;
+  const conversation = history - newMessage;
   parts.push(
     { name: 'history:summary', tokens: summary },
     { name: 'history:messages', tokens: conversation },
