@@ -124,7 +124,7 @@ export function buildSystemPrompt(input: SystemPromptInput): SystemPrompt {
   ];
   const small = sections.flatMap(([name, text]) => (name === 'bootstrap' ? [] : [text]));
   const last = lastPrompts.get(input.bootstrap);
-  if (last && last.small.every((text, index) => text === small[index])) return last.prompt;
+  if (last?.small.every((text, index) => text === small[index])) return last.prompt;
   const kept = sections.filter(([, text]) => text.length > 0);
   const prompt = {
     text: kept.map(([, text]) => text).join('\n\n'),
