@@ -25,7 +25,7 @@ export type FoundSkill = {
 
 export const MAX_SKILL_DEPTH = 4;
 const MAX_SKILL_FILE_BYTES = 256 * 1024;
-const SKIPPED_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', '__pycache__']);
+export const SKIPPED_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', '__pycache__']);
 
 function isDirectory(path: string): boolean {
   try {

@@ -118,7 +118,7 @@ export class SkillsService implements SkillsSource {
     const agentIds = new Set([DEFAULT_AGENT_ID, ...config.agents.list.map((agent) => agent.id)]);
     if (config.skills.load.watch && !this.#watcher) {
       const dirs = [...new Set([...agentIds].flatMap((agentId) => this.roots(agentId).map((root) => root.dir)))];
-      // chokidar loads here, once the daemon listens, never on the way to ready.
+      // The watcher loads here, once the daemon listens, never on the way to ready.
       const { watchSkillRoots } = await import('./watcher.js');
       if (this.#watcher) return;
       const builtSooner = this.#agents.size > 0;

@@ -1,11 +1,10 @@
-import { existsSync, type Stats } from 'node:fs';
-import { basename, dirname, relative, sep } from 'node:path';
-import { watch, type FSWatcher } from 'chokidar';
+import { existsSync, readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { Clock, TimerHandle } from '../config/index.js';
-import { MAX_SKILL_DEPTH } from './discovery.js';
+import { MAX_SKILL_DEPTH, SKIPPED_DIRS } from './discovery.js';
 
 export interface SkillsWatcher {
-  /** Resolves once the roots are scanned and changes will be reported. */
+  /** Resolves once the roots are watched and changes will be reported. */
   ready: Promise<void>;
   close(): Promise<void>;
 }
@@ -18,39 +17,62 @@ export interface SkillsWatchOptions {
   onError(error: unknown): void;
 }
 
-function isUnder(path: string, root: string): boolean {
-  const rel = relative(root, path);
-  return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep));
-}
-
 function nearestExisting(dir: string): string {
   let current = dir;
   while (!existsSync(current) && dirname(current) !== current) current = dirname(current);
   return current;
 }
 
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Watches the skill roots (folders and SKILL.md files only) and calls
- * onChange once per burst, `debounceMs` after the last event. A root that
- * does not exist yet is noticed through its nearest existing parent, watched
- * one level deep, and joins the watch when it appears.
+ * The folders whose entries can change a snapshot: every folder discovery
+ * walks under `root`, a skill's own folder (for its SKILL.md) but not its
+ * subfolders, down to MAX_SKILL_DEPTH levels.
+ */
+function treeOf(root: string, into: Set<string>): void {
+  const walk = (dir: string, depth: number): void => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    into.add(dir);
+    if (depth > 0 && entries.some((entry) => entry.name === 'SKILL.md')) return;
+    if (depth >= MAX_SKILL_DEPTH) return;
+    for (const entry of entries) {
+      if (entry.name.startsWith('.') || SKIPPED_DIRS.has(entry.name)) continue;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory() || (entry.isSymbolicLink() && isDirectory(path))) walk(path, depth + 1);
+    }
+  };
+  walk(root, 0);
+}
+
+/**
+ * Watches the skill roots and calls onChange once per burst, `debounceMs`
+ * after the last event that can change a snapshot (a SKILL.md, or a folder
+ * added or removed). One inotify watch per folder discovery walks; a root
+ * that does not exist yet is noticed through its nearest existing parent and
+ * joins the watch when it appears. node's own fs.watch rather than a
+ * watcher package: the start's scan then costs a few readdirs, not the
+ * hundreds of path operations that made V8 optimise node's path code (and
+ * page in its optimising compiler) before the gateway answered anything.
  */
 export function watchSkillRoots(options: SkillsWatchOptions): SkillsWatcher {
-  const ignored = (path: string, stats?: Stats): boolean => {
-    const name = basename(path);
-    if (name === 'node_modules' || (name.startsWith('.') && name !== '.agents' && !options.dirs.some((dir) => isUnder(dir, path)))) return true;
-    return stats?.isFile() === true && name !== 'SKILL.md';
-  };
-  const roots: FSWatcher = watch([], { ignoreInitial: true, ignored, depth: MAX_SKILL_DEPTH + 1 });
-  const parents: FSWatcher = watch([], {
-    ignoreInitial: true,
-    depth: 0,
-    ignored: (path) => !options.dirs.some((dir) => isUnder(dir, path) || isUnder(path, dir)),
-  });
-  const watchedRoots = new Set<string>();
-  const watchedParents = new Set<string>();
+  const roots = options.dirs.map((dir) => resolve(dir));
+  /** Watched folders: the roots' trees, and (kind 'parent') where a missing root would appear. */
+  const watched = new Map<string, { kind: 'tree' | 'parent'; watcher: FSWatcher }>();
   let timer: TimerHandle | undefined;
   let closed = false;
+  let reported = false;
 
   const schedule = (): void => {
     if (closed) return;
@@ -60,39 +82,68 @@ export function watchSkillRoots(options: SkillsWatchOptions): SkillsWatcher {
       if (!closed) options.onChange();
     }, options.debounceMs);
   };
-  // A root that appears after the start may already hold skills, which an ignoreInitial watch does not report.
-  const arm = (initial: boolean): void => {
-    for (const dir of options.dirs) {
-      if (existsSync(dir)) {
-        if (!watchedRoots.has(dir)) {
-          watchedRoots.add(dir);
-          roots.add(dir);
-          if (!initial) schedule();
-        }
-        continue;
-      }
-      const parent = nearestExisting(dir);
-      if (!watchedParents.has(parent)) {
-        watchedParents.add(parent);
-        parents.add(parent);
-      }
+  // A full inotify table or a folder removed mid-scan: said once, and the rest stays watched.
+  const fail = (error: unknown): void => {
+    if (reported || closed) return;
+    reported = true;
+    options.onError(error);
+  };
+
+  const onTreeEvent = (dir: string, name: string | null): void => {
+    const path = name === null ? undefined : join(dir, name);
+    if (path !== undefined && name !== 'SKILL.md' && !watched.has(path) && !isDirectory(path)) return;
+    sync(false);
+    schedule();
+  };
+
+  const start = (dir: string, kind: 'tree' | 'parent'): void => {
+    try {
+      const watcher = watch(dir, { persistent: false }, (_event, name) => {
+        if (closed) return;
+        if (kind === 'parent') sync(false);
+        else onTreeEvent(dir, typeof name === 'string' ? name : null);
+      });
+      watcher.on('error', (error) => {
+        // A watched folder that was removed ends its watch; the next sync forgets it.
+        if (existsSync(dir)) fail(error);
+      });
+      watched.set(dir, { kind, watcher });
+    } catch (error) {
+      if (existsSync(dir)) fail(error);
     }
   };
-  arm(true);
-  for (const event of ['add', 'change', 'unlink', 'addDir', 'unlinkDir'] as const) roots.on(event, schedule);
-  parents.on('addDir', () => arm(false));
-  roots.on('error', options.onError);
-  parents.on('error', options.onError);
-  const ready = Promise.all([
-    new Promise<void>((resolve) => roots.once('ready', () => resolve())),
-    new Promise<void>((resolve) => parents.once('ready', () => resolve())),
-  ]).then(() => undefined);
+
+  /** Brings the watches in line with the disk; a root that appeared since the last sync is a change. */
+  const sync = (initial: boolean): void => {
+    if (closed) return;
+    const trees = new Set<string>();
+    const parents = new Set<string>();
+    let appeared = false;
+    for (const root of roots) {
+      if (isDirectory(root)) {
+        if (watched.get(root)?.kind !== 'tree') appeared = true;
+        treeOf(root, trees);
+      } else parents.add(nearestExisting(root));
+    }
+    for (const [dir, entry] of watched) {
+      const wanted = entry.kind === 'tree' ? trees.has(dir) : parents.has(dir) && !trees.has(dir);
+      if (wanted) continue;
+      entry.watcher.close();
+      watched.delete(dir);
+    }
+    for (const dir of trees) if (!watched.has(dir)) start(dir, 'tree');
+    for (const dir of parents) if (!watched.has(dir)) start(dir, 'parent');
+    if (appeared && !initial) schedule();
+  };
+
+  sync(true);
   return {
-    ready,
+    ready: Promise.resolve(),
     async close() {
       closed = true;
       if (timer) options.clock.clearTimer(timer);
-      await Promise.all([roots.close(), parents.close()]);
+      for (const { watcher } of watched.values()) watcher.close();
+      watched.clear();
     },
   };
 }

@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SkillsChange, SkillsService } from '../../source/skills/index.js';
@@ -60,6 +60,28 @@ describe('the skills watcher', () => {
     // No event without a change on disk.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(changes).toHaveLength(4);
+  });
+
+  it('follows folders made after the start, a root removed and made again, and ignores files other than SKILL.md', async () => {
+    env = makeSkillsEnv({ skills: { load: { watchDebounceMs: 50 } } });
+    const root = join(env.workspace, 'skills');
+    mkdirSync(root, { recursive: true });
+    service = env.service();
+    await service.warm();
+    const changes = record(service);
+    mkdirSync(join(root, 'category', 'deeper'), { recursive: true });
+    simpleSkill(join(root, 'category', 'deeper'), 'nested');
+    await until(() => service!.snapshot('main').listed.includes('nested'), 'the nested skill');
+    const seen = changes.length;
+    writeFileSync(join(root, 'category', 'deeper', 'nested', 'notes.txt'), 'not a skill file');
+    writeFileSync(join(root, 'category', 'README.txt'), 'neither');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(changes).toHaveLength(seen);
+    rmSync(root, { recursive: true });
+    await until(() => service!.snapshot('main').listed.length === 0, 'the removed root');
+    simpleSkill(root, 'again');
+    await until(() => service!.snapshot('main').listed.includes('again'), 'the root made again');
+    expect(changes.at(-1)?.changes).toEqual(['again added (ready)']);
   });
 
   it('notices a skills root that did not exist when it started', async () => {
