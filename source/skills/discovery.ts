@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
 import { basename, join } from 'node:path';
 import { FrontmatterError, parseFrontmatter } from './frontmatter.js';
 import { readManifest, type SkillManifest } from './manifest.js';
@@ -27,7 +27,16 @@ export const MAX_SKILL_DEPTH = 4;
 const MAX_SKILL_FILE_BYTES = 256 * 1024;
 export const SKIPPED_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', '__pycache__']);
 
-function isDirectory(path: string): boolean {
+/** A folder's entries, or undefined when it cannot be read (gone, or not a folder). */
+export function listDirSync(dir: string): Dirent[] | undefined {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return undefined;
+  }
+}
+
+export function isDirectory(path: string): boolean {
   try {
     return statSync(path).isDirectory();
   } catch {
@@ -40,12 +49,8 @@ export function findSkillDirsSync(root: string): string[] {
   const found: string[] = [];
   // One readdir per folder: its listing says both whether it is a skill and where to go next.
   const walk = (dir: string, depth: number): void => {
-    let entries;
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
+    const entries = listDirSync(dir);
+    if (!entries) return;
     if (depth > 0 && entries.some((entry) => entry.name === 'SKILL.md' && (entry.isFile() || entry.isSymbolicLink()))) {
       found.push(dir);
       return;

@@ -1,7 +1,7 @@
-import { existsSync, readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
+import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Clock, TimerHandle } from '../config/index.js';
-import { MAX_SKILL_DEPTH, SKIPPED_DIRS } from './discovery.js';
+import { isDirectory, listDirSync, MAX_SKILL_DEPTH, SKIPPED_DIRS } from './discovery.js';
 
 export interface SkillsWatcher {
   /** Resolves once the roots are watched and changes will be reported. */
@@ -23,14 +23,6 @@ function nearestExisting(dir: string): string {
   return current;
 }
 
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
 /**
  * The folders whose entries can change a snapshot: every folder discovery
  * walks under `root`, a skill's own folder (for its SKILL.md) but not its
@@ -38,12 +30,8 @@ function isDirectory(path: string): boolean {
  */
 function treeOf(root: string, into: Set<string>): void {
   const walk = (dir: string, depth: number): void => {
-    let entries;
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
+    const entries = listDirSync(dir);
+    if (!entries) return;
     into.add(dir);
     if (depth > 0 && entries.some((entry) => entry.name === 'SKILL.md')) return;
     if (depth >= MAX_SKILL_DEPTH) return;
