@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { FrontmatterError, parseFrontmatter } from './frontmatter.js';
 import { readManifest, type SkillManifest } from './manifest.js';
@@ -25,16 +25,7 @@ export type FoundSkill = {
 
 export const MAX_SKILL_DEPTH = 4;
 const MAX_SKILL_FILE_BYTES = 256 * 1024;
-export const SKIPPED_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', '__pycache__']);
-
-/** A folder's entries, or undefined when it cannot be read (gone, or not a folder). */
-export function listDirSync(dir: string): Dirent[] | undefined {
-  try {
-    return readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return undefined;
-  }
-}
+const SKIPPED_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', '__pycache__']);
 
 export function isDirectory(path: string): boolean {
   try {
@@ -44,13 +35,23 @@ export function isDirectory(path: string): boolean {
   }
 }
 
-/** Skill folders under `root`: any directory with a SKILL.md, down to MAX_SKILL_DEPTH levels; a skill's own subfolders are not searched. */
-export function findSkillDirsSync(root: string): string[] {
+/**
+ * Skill folders under `root`: any directory with a SKILL.md, down to
+ * MAX_SKILL_DEPTH levels; a skill's own subfolders are not searched. Every
+ * folder read goes into `visited` when given: the watcher watches exactly
+ * what discovery reads.
+ */
+export function findSkillDirsSync(root: string, visited?: Set<string>): string[] {
   const found: string[] = [];
   // One readdir per folder: its listing says both whether it is a skill and where to go next.
   const walk = (dir: string, depth: number): void => {
-    const entries = listDirSync(dir);
-    if (!entries) return;
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    visited?.add(dir);
     if (depth > 0 && entries.some((entry) => entry.name === 'SKILL.md' && (entry.isFile() || entry.isSymbolicLink()))) {
       found.push(dir);
       return;

@@ -1,7 +1,7 @@
 import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Clock, TimerHandle } from '../config/index.js';
-import { isDirectory, listDirSync, MAX_SKILL_DEPTH, SKIPPED_DIRS } from './discovery.js';
+import { findSkillDirsSync, isDirectory } from './discovery.js';
 
 export interface SkillsWatcher {
   /** Resolves once the roots are watched and changes will be reported. */
@@ -24,30 +24,9 @@ function nearestExisting(dir: string): string {
 }
 
 /**
- * The folders whose entries can change a snapshot: every folder discovery
- * walks under `root`, a skill's own folder (for its SKILL.md) but not its
- * subfolders, down to MAX_SKILL_DEPTH levels.
- */
-function treeOf(root: string, into: Set<string>): void {
-  const walk = (dir: string, depth: number): void => {
-    const entries = listDirSync(dir);
-    if (!entries) return;
-    into.add(dir);
-    if (depth > 0 && entries.some((entry) => entry.name === 'SKILL.md')) return;
-    if (depth >= MAX_SKILL_DEPTH) return;
-    for (const entry of entries) {
-      if (entry.name.startsWith('.') || SKIPPED_DIRS.has(entry.name)) continue;
-      const path = join(dir, entry.name);
-      if (entry.isDirectory() || (entry.isSymbolicLink() && isDirectory(path))) walk(path, depth + 1);
-    }
-  };
-  walk(root, 0);
-}
-
-/**
  * Watches the skill roots and calls onChange once per burst, `debounceMs`
  * after the last event that can change a snapshot (a SKILL.md, or a folder
- * added or removed). One inotify watch per folder discovery walks; a root
+ * added or removed). One inotify watch per folder discovery reads; a root
  * that does not exist yet is noticed through its nearest existing parent and
  * joins the watch when it appears. node's own fs.watch rather than a
  * watcher package: the start's scan then costs a few readdirs, not the
@@ -110,7 +89,7 @@ export function watchSkillRoots(options: SkillsWatchOptions): SkillsWatcher {
     for (const root of roots) {
       if (isDirectory(root)) {
         if (watched.get(root)?.kind !== 'tree') appeared = true;
-        treeOf(root, trees);
+        findSkillDirsSync(root, trees);
       } else parents.add(nearestExisting(root));
     }
     for (const [dir, entry] of watched) {

@@ -150,21 +150,15 @@ interface HistorySums {
  * next accounting of the conversation is the same messages plus a few, so
  * only those are looked up (a turn accounts hundreds of messages twice).
  */
-const runs = { openai: new WeakMap<object, { messages: readonly HistoryMessage[]; sums: HistorySums }>(), anthropic: new WeakMap() } satisfies Record<
-  WireApi,
-  WeakMap<object, { messages: readonly HistoryMessage[]; sums: HistorySums }>
->;
+const runs: Record<WireApi, WeakMap<object, { messages: readonly HistoryMessage[]; sums: HistorySums }>> = { openai: new WeakMap(), anthropic: new WeakMap() };
 
 function historySums(messages: readonly HistoryMessage[], family: WireApi): HistorySums {
   const first = messages[0];
   if (!first) return { summary: 0, conversation: 0, toolResults: 0 };
   const run = runs[family].get(first);
-  let from = 0;
-  const sums = { summary: 0, conversation: 0, toolResults: 0 };
-  if (run && run.messages.length <= messages.length && run.messages.every((message, index) => message === messages[index])) {
-    from = run.messages.length;
-    Object.assign(sums, run.sums);
-  }
+  const reused = run && run.messages.length <= messages.length && run.messages.every((message, index) => message === messages[index]);
+  const from = reused ? run.messages.length : 0;
+  const sums = reused ? { ...run.sums } : { summary: 0, conversation: 0, toolResults: 0 };
   for (let index = from; index < messages.length; index += 1) {
     const message = messages[index]!;
     const tokens = messageTokensOf(message, family);
@@ -172,8 +166,8 @@ function historySums(messages: readonly HistoryMessage[], family: WireApi): Hist
     else if (message.role === 'toolResult') sums.toolResults += tokens;
     else sums.conversation += tokens;
   }
-  runs[family].set(first, { messages: [...messages], sums: { ...sums } });
-  return sums;
+  runs[family].set(first, { messages: [...messages], sums });
+  return { ...sums };
 }
 
 /** Tokens of every part of the context, the total, and the marks that act on it. */
