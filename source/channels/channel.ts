@@ -1,5 +1,5 @@
 import type { ReplyRoute } from '../protocol/index.js';
-import type { InboundSink } from './inbound.js';
+import type { InboundSink } from '../queue/index.js';
 
 /** What `claw channels status` shows for one account of a channel. */
 export interface ChannelStatus {
@@ -51,4 +51,8 @@ export interface Channel extends ChannelOutbound {
   start(sink: InboundSink): Promise<void>;
   stop(): Promise<void>;
   status(): ChannelStatus;
+  /** Shows "typing…" in the chat while a reply is being made, where the platform has it. */
+  typing?(route: ReplyRoute): void;
+  /** Chats the platform knows beyond the config's allowlists (the `message` tool may write to them). */
+  chats?(): ReadonlyArray<{ id: string; kind: 'direct' | 'group' }>;
 }

@@ -1,8 +1,9 @@
-export type { InboundMessage, InboundSink } from './inbound.js';
 export { inboundFromChatSend, TUI_CHANNEL, type ChatSendInput } from './tui-channel.js';
 export type { Channel, ChannelOutbound, ChannelReply, ChannelSendResult, ChannelStatus } from './channel.js';
 export { ReconnectPolicy, type ReconnectPolicyOptions } from './reconnect.js';
-export { ChannelsService, type ChannelsServiceOptions } from './channels-service.js';
+export { ChannelHost, type ChannelHostOptions, type ChannelHostPorts } from './channel-host.js';
+export { CHANNEL_ADAPTERS } from './registry.js';
+export type { ChannelAdapter, AnyChannelAdapter, ChannelAccountBase, ChannelContext, ButtonPress } from './adapter.js';
 export { createPairingSlashCommand, type PairingCommandHost } from './pairing-command.js';
 export { PairingError, PairingStore, PAIRING_CODE_TTL_MS, MAX_PENDING_PAIRINGS, type PendingPairing, type ApprovedSender } from './pairing-store.js';
 export { StreamedReply, STREAM_EDIT_INTERVAL_MS } from './stream-reply.js';

@@ -1,4 +1,4 @@
-import type { InboundMessage } from './inbound.js';
+import type { InboundMessage } from '../queue/index.js';
 import type { QueueMode } from '../queue/index.js';
 
 export const TUI_CHANNEL = 'tui';

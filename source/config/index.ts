@@ -13,7 +13,7 @@ export { redactSkillSecrets, skillEnvSecrets, DEFAULT_SKILLS_PROMPT_CHARS } from
 export type { HooksConfig, WebhookMapping } from './sections/hooks.js';
 export type { SubagentsSettings } from './sections/subagents.js';
 export type { AcpSettings } from './sections/acp.js';
-export type { ChannelsConfig, TelegramAccountConfig } from './sections/channels.js';
+export { telegramAccount, type ChannelsConfig, type TelegramAccountConfig } from './sections/channels.js';
 export { resolveGatewayPort } from './gateway-port.js';
 export { CLAW_VERSION, PACKAGE_ROOT } from './version.js';
 export { agentWorkspaceDir } from './agent-workspace.js';

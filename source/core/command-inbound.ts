@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { InboundMessage } from '../channels/index.js';
+import { replyRouteOf, type InboundMessage } from '../queue/index.js';
 import { routeInbound } from '../routing/index.js';
 import type { ClawConfig } from '../config/index.js';
 import type { CommandService } from './command-service.js';
 import type { EventBus } from './event-bus.js';
 import type { AcceptResult, InboundPort } from './inbound-service.js';
-import type { Outbound } from './outbound.js';
+import type { OutboundReply } from './outbound.js';
+import type { ReplyRoute } from '../protocol/index.js';
+
+/** Ends a message that ran no turn: its origin hears the outcome, its chat gets the reply (`ReplyDelivery.settle`). */
+export type SettleMessage = (message: InboundMessage, route: ReplyRoute, reply: OutboundReply) => void;
 
 /**
  * The inbound port as triggers see it: a message that is a slash command the
@@ -20,7 +24,7 @@ export class CommandAwareInbound implements InboundPort {
     private readonly commands: CommandService,
     private readonly config: ClawConfig,
     private readonly events: EventBus,
-    private readonly outbound: Outbound,
+    private readonly settle: SettleMessage,
   ) {}
 
   accept(message: InboundMessage): Promise<AcceptResult> {
@@ -30,24 +34,19 @@ export class CommandAwareInbound implements InboundPort {
   async #runCommand(message: InboundMessage): Promise<AcceptResult> {
     const sessionKey = message.sessionKey ?? routeInbound(message, this.config).sessionKey;
     const runId = randomUUID();
-    const route = {
-      channel: message.channel,
-      ...(message.accountId ? { accountId: message.accountId } : {}),
-      peer: message.peer,
-      ...(message.threadId ? { threadId: message.threadId } : {}),
-    };
+    const route = replyRouteOf(message);
     // Answer the sender first, then run: the command's events must follow the acceptance the sender is waiting on.
     setImmediate(() => {
       // A channel's owner may do admin things from the chat; anyone else only what a chat client may.
       void this.commands.run(sessionKey, message.text.trim(), message.owner ? ['admin'] : ['write']).then(
         ({ reply }) => {
           this.events.emit('chat', { runId, sessionKey, state: 'final', text: reply });
-          void this.outbound.deliver(route, { sessionKey, runId, messageId: message.messageId, status: 'replied', text: reply });
+          this.settle(message, route, { sessionKey, runId, messageId: message.messageId, status: 'replied', text: reply });
         },
         (error: unknown) => {
           const text = error instanceof Error ? error.message : String(error);
           this.events.emit('chat', { runId, sessionKey, state: 'error', message: text, hint: '/help lists the commands.' });
-          void this.outbound.deliver(route, { sessionKey, runId, messageId: message.messageId, status: 'failed', text });
+          this.settle(message, route, { sessionKey, runId, messageId: message.messageId, status: 'failed', text });
         },
       );
     });

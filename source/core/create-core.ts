@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { trackContextReports } from './context-reports.js';
 import { join } from 'node:path';
 import { AgentRuntime, createAgentSlashCommand, createSessionsTools } from '../agent/index.js';
-import { ChannelsService, createPairingSlashCommand, type ChannelsServiceOptions } from '../channels/index.js';
+import { ChannelHost, createPairingSlashCommand, type ChannelHostOptions } from '../channels/index.js';
 import { readGatewayTokenSync, skillEnvSecrets, systemClock, type ClawConfig, type Clock, type StatePaths } from '../config/index.js';
 import { HooksService, type HooksServiceOptions } from '../hooks/index.js';
 import type { ContextPayload, GatewaySnapshot } from '../protocol/index.js';
-import { createProviders, type Providers } from '../providers/index.js';
+import { createProviders, modelProblem, type Providers } from '../providers/index.js';
 import { InboundJournal, LaneQueue, testRunnerFromEnv, type AcceptedRecord, type TurnRunner } from '../queue/index.js';
 import { defaultAgentId, parseSessionKey } from '../routing/index.js';
 import { agentWorkspaceDir, createSkillsSlashCommand, SkillsService, skillSlashCommand } from '../skills/index.js';
@@ -39,7 +39,9 @@ import { SessionsService } from './sessions-service.js';
 import { SessionEviction } from './session-eviction.js';
 import { CoreSessionsToolsHost, TurnHops } from './sessions-tools-host.js';
 import { throttle } from './throttle.js';
-import { turnEmitter } from './turn-emitter.js';
+import type { CorePorts } from './ports.js';
+import { TurnHub } from './turns.js';
+import { wireTurns } from './turn-wiring.js';
 
 export interface CoreOptions {
   config: ClawConfig;
@@ -59,8 +61,8 @@ export interface CoreOptions {
   hooks?: Pick<HooksServiceOptions, 'bundledDir' | 'userDir' | 'parentEnv'>;
   /** Subsystems added on top of the built-ins, started after them in this order. */
   services?: readonly Service[];
-  /** Channel adapters' waits (tests shorten them). */
-  channels?: Omit<ChannelsServiceOptions, 'env'>;
+  /** Channel adapters and their waits (tests shorten them). */
+  channels?: ChannelHostOptions;
 }
 
 const LANES_EVENT_INTERVAL_MS = 100;
@@ -91,12 +93,16 @@ export class Core {
   readonly inbound: InboundPort;
   readonly #messages: InboundService;
   readonly outbound: Outbound;
+  /** Typed turn events and message outcomes (`turns` port). */
+  readonly turns: TurnHub;
+  /** What services get in `start`: the ports, never this class. */
+  readonly ports: CorePorts;
   readonly commands: CommandService;
   readonly mcp: McpService;
   readonly hooks: HooksService;
   readonly schedule = new ScheduleService();
   readonly subagents = new SubagentsService();
-  readonly channels: ChannelsService;
+  readonly channels: ChannelHost;
   /** Full-text search over every transcript of the agent (`/search`, Ctrl+F). */
   readonly search: SessionsSearchHandler;
   readonly services: readonly Service[];
@@ -125,6 +131,7 @@ export class Core {
     this.config = new ConfigStore(config, paths.config, log, clock);
     this.lifecycle = new Lifecycle(log);
     this.outbound = new Outbound(log);
+    this.turns = new TurnHub(log);
     this.providers = createProviders({ config, paths, clock, ...(options.env ? { env: options.env } : {}) });
     this.skills = new SkillsService({
       config,
@@ -134,6 +141,8 @@ export class Core {
       onError: (error) => log.warn(`skills: ${String(error)}`),
     });
     const skills = this.skills;
+    const memory = new MemoryService(config, paths, log);
+    this.memory = memory;
     this.tools = createToolsRuntime({
       config,
       paths,
@@ -144,10 +153,9 @@ export class Core {
       secrets: skillEnvSecrets(config.skills).map((value) => ({ name: 'skill env', value })),
       ...(options.env ? { env: options.env } : {}),
       warn: (message) => log.warn(message),
-      memoryIndex: (agentId) => this.memory.indexFor(agentId),
+      memoryIndex: (agentId) => memory.indexFor(agentId),
     });
     this.tools.registry.register(skills.tool());
-    this.memory = new MemoryService(config, paths, log);
     this.agent = new AgentRuntime({
       config,
       paths,
@@ -167,7 +175,7 @@ export class Core {
     const hops = new TurnHops();
     const runner = this.subagents.runner(hops.track(options.runner ?? testRunnerFromEnv() ?? agentTurnRunner(this.agent)));
     const registry = new SessionRegistry({ paths, config, now, warn: (message) => log.warn(message) });
-    const replies = new ReplyDelivery({ journal, outbound: this.outbound, lifecycle: this.lifecycle, events, sessions: registry, log });
+    const replies = new ReplyDelivery({ journal, outbound: this.outbound, turns: this.turns, lifecycle: this.lifecycle, events, sessions: registry, log });
     const lanesEvent = throttle(clock, () => events.emit('lanes', this.lanes.snapshot()), LANES_EVENT_INTERVAL_MS);
     this.#stopLanesEvent = () => lanesEvent.cancel();
     this.lanes = new LaneQueue({
@@ -176,11 +184,12 @@ export class Core {
       clock,
       openSession: (key) => registry.open(key),
       onOutcome: (message, status, detail) => replies.outcome(message, status, detail),
-      emit: turnEmitter(this.events, this.lifecycle, (key) => this.sessions.changed(key, 'updated')),
+      emit: this.turns.emitter,
       onChange: () => lanesEvent.poke(),
       warn: (message) => log.warn(message),
     });
     this.sessions = new SessionsService(registry, this.lanes, events, this.lifecycle);
+    this.#unsubscribe.push(...wireTurns(this.turns, events, this.lifecycle, this.sessions));
     this.agents = new AgentsService(this.config, paths, this.sessions, this.providers);
     this.search = sessionsSearchHandler({ sessions: registry });
     this.#messages = new InboundService({
@@ -212,11 +221,14 @@ export class Core {
       sessions: this.sessions,
       agent: this.agent,
       providers: this.providers,
-      outbound: this.outbound,
+      turns: this.turns,
       inbound: this.#messages,
       hops,
     });
     for (const tool of createSessionsTools(sessionsHost)) this.tools.registry.register(tool);
+    const sample = mcpSampler({ agent: this.agent, providers: this.providers, events, log, agentId: defaultAgentId(config), now });
+    const mcp = new McpService(config, paths, this.tools.registry, log, events, now, { sample, ...options.mcp });
+    this.mcp = mcp;
     this.commands = new CommandService(
       sessionCommandHost(this.sessions, this.lanes, this.#messages, this.lifecycle, this.schedule),
       this.agent,
@@ -242,23 +254,55 @@ export class Core {
     );
     // Server prompts are slash commands too; asked for on every lookup, so a prompts/list_changed shows at once.
     this.commands.addSource((reserved) =>
-      mcpPromptSlashCommands(this.mcp.manager, reserved, (sessionKey, text) =>
+      mcpPromptSlashCommands(mcp.manager, reserved, (sessionKey, text) =>
         this.#messages.accept({ channel: 'tui', peer: { kind: 'direct', id: 'mcp-prompt' }, sessionKey, messageId: randomUUID(), text }),
       ),
     );
-    this.inbound = new McpMentionInbound(new CommandAwareInbound(this.#messages, this.commands, config, events, this.outbound), () => this.mcp.manager);
-    const sample = mcpSampler({ agent: this.agent, providers: this.providers, events, log, agentId: defaultAgentId(config), now });
-    this.mcp = new McpService(config, paths, this.tools.registry, log, events, now, { sample, ...options.mcp });
+    const commandInbound = new CommandAwareInbound(this.#messages, this.commands, config, events, (message, route, reply) =>
+      replies.settle(message, route, reply),
+    );
+    this.inbound = new McpMentionInbound(commandInbound, () => mcp.manager);
     this.hooks = new HooksService({
       paths,
-      outbound: this.outbound,
-      clock,
       capabilities: { saveConversationToMemory: (key) => saveConversationToMemory(registry, key, { config: this.config.current, paths, now, log }) },
       gatewayToken: () => readGatewayTokenSync(paths, options.env ?? process.env),
       ...options.hooks,
     });
-    this.channels = new ChannelsService({ ...options.channels, env: options.env ?? process.env });
+    this.channels = new ChannelHost(options.channels);
     this.commands.add(createPairingSlashCommand(this.channels, now));
+    const { providers, agent, lanes, sessions, schedule } = this;
+    const toolRegistry = this.tools.registry;
+    this.ports = {
+      inbound: this.inbound,
+      outbound: this.outbound,
+      turns: this.turns,
+      sessions: {
+        open: registry.open.bind(registry),
+        get: registry.get.bind(registry),
+        patch: registry.patch.bind(registry),
+        resolve: registry.resolve.bind(registry),
+        setLineage: registry.setLineage.bind(registry),
+        evictIdle: registry.evictIdle.bind(registry),
+        openCount: registry.openCount.bind(registry),
+        ensure: (key) => void sessions.ensure(key),
+      },
+      lanes: {
+        abort: (key, runId) => lanes.abort(key, runId),
+        info: (key) => lanes.laneInfo(key),
+        running: () => lanes.snapshot().lanes.flatMap((lane) => (lane.runId ? [{ sessionKey: lane.key, runId: lane.runId }] : [])),
+      },
+      tools: { register: (tool) => toolRegistry.register(tool), unregister: (name) => void toolRegistry.unregister(name), approvals: this.tools.inbox },
+      models: { resolve: (ref) => void providers.resolveModel(ref), problem: (ref) => modelProblem(providers, ref) },
+      systemEvents: { queue: (agentId, event, wakeNow) => schedule.queueSystemEvent(agentId, event, wakeNow) },
+      workspaces: { dir: (agentId) => agent.workspaceDir(agentId) },
+      lifecycle: this.lifecycle,
+      clients: events,
+      config: this.config,
+      clock,
+      log,
+      paths,
+      env: this.env,
+    };
     this.services = [
       { name: 'exec-sandbox', warm: () => this.tools.sandbox.prepare?.() },
       this.memory,
@@ -294,7 +338,7 @@ export class Core {
    * reply reach its route, and every hook hear its turn.
    */
   async start(): Promise<void> {
-    for (const service of this.services) await service.start?.(this);
+    for (const service of this.services) await service.start?.(this.ports);
     if (this.#unfinished.length > 0) {
       const { requeued, completed } = await this.#messages.recover(this.#unfinished);
       this.log.info(`inbound journal: ${requeued} unfinished message(s) re-queued, ${completed} found already answered`);

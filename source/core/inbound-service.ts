@@ -1,9 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { ClawConfig } from '../config/index.js';
-import type { InboundMessage } from '../channels/index.js';
-import { ClawError, type ReplyRoute, type SessionPeer } from '../protocol/index.js';
+import { ClawError, type SessionPeer } from '../protocol/index.js';
 import type { Lifecycle } from './lifecycle.js';
-import { resolveQueueMode, type AcceptedRecord, type InboundJournal, type LaneQueue, type QueuedMessage } from '../queue/index.js';
+import {
+  replyRouteOf,
+  resolveQueueMode,
+  type InboundMessage,
+  type AcceptedRecord,
+  type InboundJournal,
+  type LaneQueue,
+  type QueuedMessage,
+} from '../queue/index.js';
 import { routeInbound } from '../routing/index.js';
 import { RECOVERED_ENTRY, type SessionRegistry } from '../sessions/index.js';
 
@@ -34,17 +41,6 @@ export interface InboundServiceDeps {
 /** The one way in: every trigger (TUI, CLI, channels, cron, heartbeat, webhooks, announces) calls this. */
 export interface InboundPort {
   accept(message: InboundMessage): Promise<AcceptResult>;
-}
-
-/** Where the reply to a message goes, from what its channel told us. */
-function routeOf(message: InboundMessage): ReplyRoute {
-  if (message.replyRoute) return message.replyRoute;
-  return {
-    channel: message.channel,
-    ...(message.accountId !== undefined ? { accountId: message.accountId } : {}),
-    peer: message.peer,
-    ...(message.threadId !== undefined ? { threadId: message.threadId } : {}),
-  };
 }
 
 /** The chat a routed channel message came from, as the session summary names it; none for a message that named its session. */
@@ -133,7 +129,7 @@ export class InboundService implements InboundPort {
       ...(message.senderId !== undefined ? { senderId: message.senderId } : {}),
       ...(message.senderName !== undefined ? { senderName: message.senderName } : {}),
       ...(message.untrusted ? { untrusted: true as const } : {}),
-      route: routeOf(message),
+      route: replyRouteOf(message),
       ...(message.background ? { background: true as const } : {}),
       ...(message.model !== undefined ? { model: message.model } : {}),
       ...(message.timeoutSeconds !== undefined ? { timeoutSeconds: message.timeoutSeconds } : {}),

@@ -6,3 +6,20 @@ export type { OutboundPort, OutboundReply, DeliveryResult, ChannelDelivery } fro
 export { createFileLogger, silentLogger, redactSecrets, type Logger } from './logger.js';
 export { EventBus } from './event-bus.js';
 export { modelHistory, agentTurnRunner, sessionAdapter } from './agent-turn-runner.js';
+export type {
+  CorePorts,
+  TurnsPort,
+  TurnEvents,
+  TurnEventName,
+  MessageOutcome,
+  OutcomeListener,
+  ConfigPort,
+  SessionsPort,
+  LanesPort,
+  ToolsPort,
+  ModelsPort,
+  SystemEventsPort,
+  WorkspacesPort,
+  ClientsPort,
+} from './ports.js';
+export { TurnHub, type RuntimeTurnEvent } from './turns.js';

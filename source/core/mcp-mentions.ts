@@ -1,4 +1,4 @@
-import type { InboundMessage } from '../channels/index.js';
+import type { InboundMessage } from '../queue/index.js';
 import { ClawError, resourceMentions } from '../protocol/index.js';
 import { McpCallError, wrapUntrusted, type McpManager } from '../tools/index.js';
 import type { AcceptResult, InboundPort } from './inbound-service.js';

@@ -2,6 +2,7 @@ import type { EventBus } from './event-bus.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { Logger } from './logger.js';
 import type { Outbound, OutboundReply } from './outbound.js';
+import type { TurnHub } from './turns.js';
 import type { ReplyRoute } from '../protocol/index.js';
 import type { InboundJournal, OutcomeStatus, QueuedMessage } from '../queue/index.js';
 import { REPLY_DELIVERED, type SessionRegistry } from '../sessions/index.js';
@@ -9,6 +10,7 @@ import { REPLY_DELIVERED, type SessionRegistry } from '../sessions/index.js';
 export interface ReplyDeliveryDeps {
   journal: InboundJournal;
   outbound: Outbound;
+  turns: TurnHub;
   lifecycle: Lifecycle;
   events: EventBus;
   sessions: Pick<SessionRegistry, 'open'>;
@@ -20,10 +22,12 @@ function routeOf(message: QueuedMessage): ReplyRoute {
 }
 
 /**
- * Where every message ends: its journal outcome, its reply on the route it
- * came with, and `message:sent`. A reply bound for a chat platform counts as
- * answered only once it went out and that is marked on disk, so a restart
- * sends what is owed and never what was sent.
+ * Where every message ends: its journal outcome, the outcome told to the
+ * service that started it (`turns.onOutcome` of its channel), its reply on the
+ * route it came with when that route leaves the machine, and `message:sent`.
+ * A reply bound for a chat platform counts as answered only once it went out
+ * and that is marked on disk, so a restart sends what is owed and never what
+ * was sent.
  */
 export class ReplyDelivery {
   constructor(private readonly deps: ReplyDeliveryDeps) {}
@@ -42,7 +46,9 @@ export class ReplyDelivery {
       text: detail.text ?? detail.reason ?? '',
     };
     const route = routeOf(message);
-    if (status === 'replied' && outbound.durable(route.channel)) void this.#deliverDurably(route, reply).finally(finish);
+    void this.deps.turns.outcome(message.channel, reply);
+    if (!this.#delivers(message, route)) finish();
+    else if (status === 'replied' && outbound.durable(route.channel)) void this.#deliverDurably(route, reply).finally(finish);
     else {
       finish();
       void outbound.deliver(route, reply);
@@ -60,13 +66,24 @@ export class ReplyDelivery {
       message: reason,
       hint: 'A message:received hook refused it; `claw hooks list` shows your hooks.',
     });
-    void this.deps.outbound.deliver(routeOf(message), {
+    this.settle(message, routeOf(message), {
       sessionKey: message.sessionKey,
       runId: message.runId,
       messageId: message.messageId,
       status: 'dropped',
       text: reason,
     });
+  }
+
+  /** Ends a message that ran no turn (a refusal, a slash command's answer): its origin hears the outcome, its chat the reply. */
+  settle(message: { channel: string }, route: ReplyRoute, reply: OutboundReply): void {
+    void this.deps.turns.outcome(message.channel, reply);
+    if (this.#delivers(message, route)) void this.deps.outbound.deliver(route, reply);
+  }
+
+  /** A route back to an origin that hears outcomes (cron, a parent session, …) is no delivery; any other route is. */
+  #delivers(message: { channel: string }, route: ReplyRoute): boolean {
+    return route.channel !== message.channel || !this.deps.turns.hasOutcomeListener(message.channel);
   }
 
   /** Sends a reply a restart found in the transcript without its delivery mark. */

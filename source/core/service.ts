@@ -1,4 +1,4 @@
-import type { Core } from './create-core.js';
+import type { CorePorts } from './ports.js';
 
 export interface ServiceHealth {
   ok: boolean;
@@ -9,11 +9,12 @@ export interface ServiceHealth {
  * A subsystem the daemon runs. Built-ins are constructed by createCore; a
  * subsystem added later (channels, schedule, hooks, skills) is one of these,
  * listed once in createCore's service list, and reaches the rest of the
- * daemon only through the ports on `core`.
+ * daemon only through the ports it is started with. It declares the ones it
+ * uses: `start(ports: Pick<CorePorts, 'inbound' | 'clock'>)`.
  */
 export interface Service {
   readonly name: string;
-  start?(core: Core): Promise<void> | void;
+  start?(ports: CorePorts): Promise<void> | void;
   /**
    * What makes the service fully current but no accepted message waits for
    * (an index's first sync, file watchers): run in the background once the

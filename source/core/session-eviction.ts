@@ -1,6 +1,8 @@
 import type { TimerHandle } from '../config/index.js';
-import type { Core } from './create-core.js';
+import type { CorePorts } from './ports.js';
 import type { Service } from './service.js';
+
+type EvictionPorts = Pick<CorePorts, 'clock' | 'config' | 'lanes' | 'sessions' | 'log'>;
 
 /** Looks for idle sessions at most this often; a short idle time is checked at a quarter of it. */
 const SWEEP_EVERY_MS = 60_000;
@@ -14,12 +16,12 @@ const MIN_SWEEP_MS = 250;
  */
 export class SessionEviction implements Service {
   readonly name = 'session-eviction';
-  #core: Core | undefined;
+  #core: EvictionPorts | undefined;
   #timer: TimerHandle | undefined;
   #sweeping: Promise<void> | undefined;
   #stopped = false;
 
-  start(core: Core): void {
+  start(core: EvictionPorts): void {
     this.#core = core;
     this.#stopped = false;
     this.#arm();
@@ -55,12 +57,12 @@ export class SessionEviction implements Service {
     const idleMs = this.#idleMs();
     if (idleMs <= 0) return;
     const busy = (key: string): boolean => {
-      const lane = core.lanes.laneInfo(key);
+      const lane = core.lanes.info(key);
       return lane.running || lane.queued > 0;
     };
     try {
-      const evicted = await core.sessions.registry.evictIdle(idleMs, busy);
-      if (evicted > 0) core.log.debug(`sessions: closed ${evicted} idle transcript(s), ${core.sessions.registry.openCount()} open`);
+      const evicted = await core.sessions.evictIdle(idleMs, busy);
+      if (evicted > 0) core.log.debug(`sessions: closed ${evicted} idle transcript(s), ${core.sessions.openCount()} open`);
     } catch (error) {
       core.log.warn(`sessions: idle eviction failed: ${String(error)}`);
     }

@@ -5,7 +5,7 @@ import { configuredAgentIds } from '../memory/index.js';
 import type { Providers } from '../providers/index.js';
 import type { TurnRunner } from '../queue/index.js';
 import type { InboundPort } from './inbound-service.js';
-import type { OutboundPort } from './outbound.js';
+import type { TurnsPort } from './ports.js';
 import type { SessionsService } from './sessions-service.js';
 
 export interface SessionsToolsHostDeps {
@@ -14,7 +14,7 @@ export interface SessionsToolsHostDeps {
   sessions: SessionsService;
   agent: AgentRuntime;
   providers: Providers;
-  outbound: OutboundPort;
+  turns: TurnsPort;
   /** The plain message path (not the command-aware one): a sent "/reset" is text for the other session, not a command. */
   inbound: InboundPort;
   hops: TurnHops;
@@ -48,22 +48,15 @@ export class TurnHops {
  * The sessions tools' view of the daemon. A `sessions_send` message enters
  * through the inbound port on the `session` channel, so it is journaled and
  * queued like any message; its turn's outcome comes back through the
- * outbound port to the tool call waiting for it. The hop count rides in the
+ * turns port to the tool call waiting for it. The hop count rides in the
  * message id, so it survives the journal and a restart.
  */
 export class CoreSessionsToolsHost implements SessionsToolsHost {
   readonly #waiters = new Map<string, (reply: SendReply) => void>();
 
   constructor(private readonly deps: SessionsToolsHostDeps) {
-    deps.outbound.register(SESSION_CHANNEL, {
-      deliver: async (_route, reply) => {
-        const waiter = this.#waiters.get(reply.messageId);
-        // Nobody waits after a timeout or a restart: the reply stays in the target's transcript.
-        if (!waiter) return { delivered: false, error: 'the sessions_send call stopped waiting' };
-        waiter({ status: reply.status, text: reply.text });
-        return { delivered: true };
-      },
-    });
+    // Nobody waits after a timeout or a restart: the reply stays in the target's transcript.
+    deps.turns.onOutcome(SESSION_CHANNEL, (outcome) => this.#waiters.get(outcome.messageId)?.({ status: outcome.status, text: outcome.text }));
   }
 
   list() {

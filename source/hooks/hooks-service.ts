@@ -1,9 +1,8 @@
 import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { agentWorkspaceDir, type ClawConfig, type Clock, type StatePaths } from '../config/index.js';
-import type { Core, LifecycleVerdict, OutboundPort, OutboundReply, Service, ServiceHealth } from '../core/index.js';
+import { agentWorkspaceDir, type ClawConfig, type StatePaths } from '../config/index.js';
+import type { CorePorts, LifecycleVerdict, MessageOutcome, Service, ServiceHealth } from '../core/index.js';
 import type { ReplyRoute } from '../protocol/index.js';
-import { modelProblem } from '../providers/index.js';
 import { defaultAgentId } from '../routing/index.js';
 import { bundledHooksDir, discoverHooks, type HookDiscovery } from './discovery.js';
 import { HookDispatcher, type HookCapabilities, type HookStatus } from './hook-dispatcher.js';
@@ -14,9 +13,6 @@ import { ensureWebhookTokenSync } from './webhooks/webhook-token.js';
 
 export interface HooksServiceOptions {
   paths: StatePaths;
-  /** Built before recovery re-runs journalled webhook messages, so their outcomes reach the run log. */
-  outbound: OutboundPort;
-  clock: Clock;
   capabilities: HookCapabilities;
   /** The gateway token, which the webhook token must never equal. */
   gatewayToken?: () => string | undefined;
@@ -38,6 +34,9 @@ export function hookRoots(
   return { workspace: join(workspace, 'hooks'), user: options.userDir ?? join(paths.root, 'hooks'), bundled: options.bundledDir ?? bundledHooksDir() };
 }
 
+/** What hooks and webhooks use of the daemon. */
+export type HooksPorts = Pick<CorePorts, 'clock' | 'log' | 'lifecycle' | 'config' | 'inbound' | 'outbound' | 'turns' | 'systemEvents' | 'models'>;
+
 /**
  * Lifecycle hooks and webhooks as one daemon service: discovers HOOK.md
  * folders, subscribes their handlers to the lifecycle (the gated events wait
@@ -48,7 +47,7 @@ export function hookRoots(
 export class HooksService implements Service {
   readonly name = 'hooks';
   readonly runs: WebhookRunLog;
-  #core: Core | undefined;
+  #core: HooksPorts | undefined;
   #dispatcher: HookDispatcher | undefined;
   #routes: WebhookRoutes | undefined;
   #discovery: HookDiscovery = { hooks: [], invalid: [], shadowed: [] };
@@ -66,11 +65,12 @@ export class HooksService implements Service {
 
   constructor(private readonly options: HooksServiceOptions) {
     this.runs = new WebhookRunLog(join(options.paths.root, 'hooks', 'runs.jsonl'));
-    this.#unsubscribe.push(options.outbound.register(WEBHOOK_CHANNEL, { deliver: (route, reply) => this.#delivered(route, reply) }));
   }
 
-  start(core: Core): void {
+  start(core: HooksPorts): void {
     this.#core = core;
+    // Started before the journal's recovery re-runs webhook messages, so their outcomes reach the run log too.
+    this.#unsubscribe.push(core.turns.onOutcome(WEBHOOK_CHANNEL, (outcome) => this.#finished(core, outcome)));
     this.#dispatcher = new HookDispatcher({
       clock: core.clock,
       log: core.log,
@@ -94,8 +94,8 @@ export class HooksService implements Service {
       log: core.log,
       token: () => this.token(),
       runs: this.runs,
-      queueSystemEvent: (agentId, event) => core.schedule.queueSystemEvent(agentId, event, false),
-      modelProblem: (ref) => modelProblem(core.providers, ref),
+      queueSystemEvent: (agentId, event) => core.systemEvents.queue(agentId, event, false),
+      modelProblem: (ref) => core.models.problem(ref),
     });
     if (core.config.current.hooks.webhooks.enabled) this.token();
   }
@@ -202,11 +202,11 @@ export class HooksService implements Service {
     return answers.map(({ hook, result }) => ({ ...result, source: hook }));
   }
 
-  async #delivered(_route: ReplyRoute, reply: OutboundReply): Promise<{ delivered: boolean; error?: string }> {
-    const now = this.options.clock.now();
-    const run = this.runs.finished(reply.messageId, reply.runId, reply.status, reply.text, now);
-    if (!run?.deliverTo) return { delivered: true };
+  /** A webhook turn ended: its run is recorded, and its reply goes on to the chat the mapping named. */
+  async #finished(core: HooksPorts, outcome: MessageOutcome): Promise<void> {
+    const run = this.runs.finished(outcome.messageId, outcome.runId, outcome.status, outcome.text, core.clock.now());
+    if (!run?.deliverTo) return;
     const onward: ReplyRoute = { channel: run.deliverTo.channel, peer: { kind: 'direct', id: run.deliverTo.to } };
-    return this.options.outbound.deliver(onward, reply);
+    await core.outbound.deliver(onward, outcome);
   }
 }

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { ClawConfig, TimerHandle } from '../config/index.js';
-import type { Core, Service, ServiceHealth } from '../core/index.js';
+import type { CorePorts, Service, ServiceHealth } from '../core/index.js';
 import {
   quietRunEntry,
   runNoticeEntry,
@@ -13,7 +13,6 @@ import {
   type ReplyRoute,
   type ScheduleOverview,
 } from '../protocol/index.js';
-import { modelProblem } from '../providers/index.js';
 import { defaultAgentId, mainSessionKey } from '../routing/index.js';
 import { CronService } from './cron-service.js';
 import { HeartbeatRunner, type HeartbeatAgent, type SystemEvent } from './heartbeat-runner.js';
@@ -36,27 +35,33 @@ function heartbeatAgentsOf(config: ClawConfig): HeartbeatAgent[] {
   });
 }
 
+/** What the schedule uses of the daemon. */
+export type SchedulePorts = Pick<
+  CorePorts,
+  'clock' | 'config' | 'paths' | 'log' | 'inbound' | 'outbound' | 'turns' | 'lanes' | 'sessions' | 'tools' | 'models' | 'workspaces' | 'clients'
+>;
+
 /**
  * Heartbeat and cron as one daemon service. It reaches the rest of the
- * daemon only through the core's ports: inbound to start turns, the `cron`
- * and `heartbeat` outbound channels to learn how they ended (and keep quiet
- * replies from going anywhere), lifecycle for busy lanes and crash replays,
- * the tool registry for `cron` and `heartbeat_respond`.
+ * daemon only through its ports: inbound to start turns, the `cron` and
+ * `heartbeat` outcomes to learn how they ended (quiet replies go nowhere),
+ * turn events for busy lanes and crash replays, the tool registry for `cron`
+ * and `heartbeat_respond`, outbound for announces to a chat.
  */
 export class ScheduleService implements Service {
   readonly name = 'schedule';
-  #core: Core | undefined;
+  #core: SchedulePorts | undefined;
   #cron: CronService | undefined;
   #heartbeat: HeartbeatRunner | undefined;
   readonly #notices: string[] = [];
   #cleanup: Array<() => void> = [];
   #glanceTimer: TimerHandle | undefined;
 
-  async start(core: Core): Promise<void> {
+  async start(core: SchedulePorts): Promise<void> {
     this.#core = core;
     const { clock } = core;
     const tokensOf = (sessionKey: string): number => {
-      const tokens = core.sessions.registry.get(sessionKey)?.entry.tokens;
+      const tokens = core.sessions.get(sessionKey)?.entry.tokens;
       return tokens ? tokens.input + tokens.output : 0;
     };
     const notice = (text: string): void => {
@@ -72,7 +77,7 @@ export class ScheduleService implements Service {
       tokensOf,
       abort: (sessionKey, runId) => void core.lanes.abort(sessionKey, runId),
       emit: (payload) => {
-        core.events.emit('cron', payload);
+        core.clients.emit('cron', payload);
         this.#changed();
       },
       notice,
@@ -84,7 +89,7 @@ export class ScheduleService implements Service {
           defaultAgentId: defaultAgentId(config),
           checkModel: (ref) => {
             try {
-              core.providers.resolveModel(ref);
+              core.models.resolve(ref);
             } catch (error) {
               throw new ScheduleError(
                 `Model "${ref}" is not available: ${error instanceof Error ? error.message : String(error)}. Pick one from \`claw models list\`.`,
@@ -100,12 +105,12 @@ export class ScheduleService implements Service {
       clock,
       statePath: join(core.paths.cron, 'heartbeat.json'),
       agents: () => heartbeatAgentsOf(core.config.current),
-      workspaceDir: (agentId) => core.agent.workspaceDir(agentId),
+      workspaceDir: (agentId) => core.workspaces.dir(agentId),
       laneBusy: (sessionKey) => {
-        const lane = core.lanes.laneInfo(sessionKey);
+        const lane = core.lanes.info(sessionKey);
         return lane.running || lane.queued > 0;
       },
-      modelProblem: (ref) => modelProblem(core.providers, ref),
+      modelProblem: (ref) => core.models.problem(ref),
       dispatch: async (agent, messageId, text) => {
         const result = await core.inbound.accept({
           channel: 'heartbeat',
@@ -122,13 +127,13 @@ export class ScheduleService implements Service {
         return { runId: result.runId };
       },
       markQuiet: async (agent, messageId) => {
-        const session = await core.sessions.registry.open(agent.sessionKey);
+        const session = await core.sessions.open(agent.sessionKey);
         session.append(quietRunEntry(messageId));
       },
       deliverAlert: (agent, text, runId) => this.#deliverAlert(agent, text, runId),
       tokensOf,
       emit: (payload) => {
-        core.events.emit('heartbeat', payload);
+        core.clients.emit('heartbeat', payload);
         this.#changed();
       },
       notice,
@@ -136,34 +141,24 @@ export class ScheduleService implements Service {
     });
     this.#cron = cron;
     this.#heartbeat = heartbeat;
-    // The lane "delivers" a cron or heartbeat turn's outcome here: this is where it ends, never a chat.
+    // A cron or heartbeat turn ends here, never in a chat: only what it announces goes anywhere.
     this.#cleanup.push(
-      core.outbound.register('cron', {
-        deliver: async (_route, reply) => {
-          cron.outcome(reply.messageId, reply.status, reply.text);
-          return { delivered: true };
-        },
-      }),
-      core.outbound.register('heartbeat', {
-        deliver: async (_route, reply) => {
-          heartbeat.outcome(reply.messageId, reply.status, reply.text);
-          return { delivered: true };
-        },
-      }),
-      core.lifecycle.on('turn:start', ({ sessionKey, runId }) => cron.turnStarted(sessionKey, runId)),
-      core.lifecycle.on('turn:end', ({ sessionKey }) => heartbeat.turnEnded(sessionKey)),
+      core.turns.onOutcome('cron', (outcome) => void cron.outcome(outcome.messageId, outcome.status, outcome.text)),
+      core.turns.onOutcome('heartbeat', (outcome) => void heartbeat.outcome(outcome.messageId, outcome.status, outcome.text)),
+      core.turns.on('turn.start', ({ sessionKey, runId }) => cron.turnStarted(sessionKey, runId)),
+      core.turns.on('turn.end', ({ sessionKey }) => heartbeat.turnEnded(sessionKey)),
       core.config.onChange((keys) => {
         if (keys.some((key) => key === 'agents' || key.startsWith('agents.'))) heartbeat.reconfigure();
       }),
     );
-    for (const tool of [cronTool({ cron, heartbeat, agentOf: (key) => core.sessions.registry.resolve(key).agentId }), heartbeatRespondTool(heartbeat)]) {
-      core.tools.registry.register(tool);
-      this.#cleanup.push(() => void core.tools.registry.unregister(tool.name));
+    for (const tool of [cronTool({ cron, heartbeat, agentOf: (key) => core.sessions.resolve(key).agentId }), heartbeatRespondTool(heartbeat)]) {
+      core.tools.register(tool);
+      this.#cleanup.push(() => core.tools.unregister(tool.name));
     }
     await cron.start();
     heartbeat.start();
     // Runs the journal replayed before this service started are caught here; later ones by turn:start.
-    for (const lane of core.lanes.snapshot().lanes) if (lane.runId) cron.turnStarted(lane.key, lane.runId);
+    for (const { sessionKey, runId } of core.lanes.running()) cron.turnStarted(sessionKey, runId);
   }
 
   /** No new cron slot or heartbeat starts once a drain begins; running turns may still finish. */
@@ -215,7 +210,7 @@ export class ScheduleService implements Service {
     if (!core || this.#glanceTimer) return;
     this.#glanceTimer = core.clock.setTimer(() => {
       this.#glanceTimer = undefined;
-      if (this.#cron && this.#heartbeat) core.events.emit('schedule', this.glance());
+      if (this.#cron && this.#heartbeat) core.clients.emit('schedule', this.glance());
     }, GLANCE_EVERY_MS);
   }
 
@@ -299,7 +294,7 @@ export class ScheduleService implements Service {
     const sessionKey = isolated ? `cron:${job.id}` : mainSessionKey(job.agentId);
     if (job.payload.kind === 'agentTurn' && job.payload.model) {
       core.sessions.ensure(sessionKey);
-      core.sessions.registry.patch(sessionKey, { model: job.payload.model });
+      core.sessions.patch(sessionKey, { model: job.payload.model });
     }
     const text = job.payload.kind === 'systemEvent' ? `[cron: ${job.name}] ${job.payload.text}` : job.payload.message;
     const result = await core.inbound.accept({
@@ -323,7 +318,7 @@ export class ScheduleService implements Service {
     const model = job.payload.kind === 'agentTurn' ? job.payload.model : undefined;
     if (model) {
       try {
-        core.providers.resolveModel(model);
+        core.models.resolve(model);
       } catch (error) {
         return `model "${model}" is not available (${error instanceof Error ? error.message : String(error)}); change it with claw cron edit ${job.id} --model <ref>`;
       }
@@ -361,12 +356,12 @@ export class ScheduleService implements Service {
     if (to === 'main') {
       let entryId: string | undefined;
       try {
-        const session = await core.sessions.registry.open(sessionKey);
+        const session = await core.sessions.open(sessionKey);
         entryId = session.append(runNoticeEntry({ source, text, runId }))[0]?.id;
       } catch (error) {
         return { delivered: false, error: `not written to ${sessionKey}: ${error instanceof Error ? error.message : String(error)}` };
       }
-      core.events.emit('chat', { runId: deliveryRunId, sessionKey, state: 'final', text, ...(entryId ? { entryId } : {}) });
+      core.clients.emit('chat', { runId: deliveryRunId, sessionKey, state: 'final', text, ...(entryId ? { entryId } : {}) });
       return { delivered: true, messageId: entryId ? `entry:${entryId}` : `chat:${deliveryRunId}` };
     }
     const result = await core.outbound.deliver(to, { sessionKey, runId: deliveryRunId, messageId: deliveryRunId, status: 'replied', text });

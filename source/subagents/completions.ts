@@ -82,7 +82,7 @@ export class Completions {
     for (const run of state.ledger.all()) {
       if (state.resultOf(run)) continue;
       try {
-        const session = await core.sessions.registry.open(run.childKey);
+        const session = await core.sessions.open(run.childKey);
         const found = session.isAnswered(run.messageId) ? resultFromTranscript(session.entries(), run.messageId) : undefined;
         if (found) this.#record(run, found.status, found.text);
         else if (!session.hasMessage(run.messageId)) await this.deps.accept(run);

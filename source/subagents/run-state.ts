@@ -1,9 +1,15 @@
-import type { Core } from '../core/index.js';
+import type { CorePorts } from '../core/index.js';
 import type { ReplyRoute, SubagentNode } from '../protocol/index.js';
 import { ParentInbox } from './inbox.js';
 import type { ResultRecord, SpawnedRecord } from './records.js';
 import { RunLedger } from './run-ledger.js';
 import { buildNodes } from './tree.js';
+
+/** What sub-agents use of the daemon. */
+export type SubagentPorts = Pick<
+  CorePorts,
+  'paths' | 'inbound' | 'outbound' | 'turns' | 'lifecycle' | 'clock' | 'config' | 'tools' | 'lanes' | 'sessions' | 'models' | 'workspaces' | 'log' | 'clients'
+>;
 
 /**
  * What every part of the service reads about child runs: the ledger, each
@@ -19,7 +25,7 @@ export class RunState {
   readonly turnRoutes = new Map<string, ReplyRoute>();
 
   constructor(
-    readonly core: Core,
+    readonly core: SubagentPorts,
     ledgerPath: string,
     readonly inboxDir: string,
   ) {
@@ -62,7 +68,7 @@ export class RunState {
   }
 
   tokens(childKey: string): number {
-    const tokens = this.core.sessions.registry.get(childKey)?.entry.tokens;
+    const tokens = this.core.sessions.get(childKey)?.entry.tokens;
     return tokens ? tokens.input + tokens.output : 0;
   }
 
@@ -96,6 +102,6 @@ export class RunState {
       const delivery = this.inboxes.get(run.parentKey)?.delivery(run.runId);
       return { ...common, status: result.status, endedAt: result.at, tokens: result.tokens, ...(delivery ? { delivery } : {}) };
     }
-    return { ...common, status: this.core.lanes.laneInfo(run.childKey).running ? 'running' : 'queued' };
+    return { ...common, status: this.core.lanes.info(run.childKey).running ? 'running' : 'queued' };
   }
 }

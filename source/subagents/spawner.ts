@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { SubagentsSettings } from '../config/index.js';
-import type { Core } from '../core/index.js';
 import type { ReplyRoute } from '../protocol/index.js';
 import type { ThinkingLevel } from '../providers/index.js';
 import { defaultAgentId, subagentSessionKey } from '../routing/index.js';
 import type { RunLedger } from './run-ledger.js';
 import { childTaskText, SPAWN_PREFIX } from './messages.js';
 import type { SpawnedRecord } from './records.js';
+import type { SubagentPorts } from './run-state.js';
 
 /** A spawn the limits or the arguments refuse; the message says which and what to do. */
 export class SpawnError extends Error {
@@ -36,7 +36,7 @@ export interface SpawnAccepted {
 }
 
 export interface SpawnerDeps {
-  core: Core;
+  core: SubagentPorts;
   ledger: RunLedger;
   settings(): SubagentsSettings;
   running(parentKey: string): number;
@@ -76,14 +76,14 @@ export class Spawner {
       );
     }
     const config = core.config.current;
-    const parentAgent = core.sessions.registry.resolve(request.parentKey).agentId;
+    const parentAgent = core.sessions.resolve(request.parentKey).agentId;
     const agentId = request.agentId ?? parentAgent;
     const known = config.agents.list.length > 0 ? config.agents.list.map((a) => a.id) : [defaultAgentId(config)];
     if (!known.includes(agentId)) throw new SpawnError(`Unknown agent "${agentId}". Known agents: ${known.join(', ')}.`);
     const model = request.model ?? settings.model;
     if (model) {
       try {
-        core.providers.resolveModel(model);
+        core.models.resolve(model);
       } catch (error) {
         throw new SpawnError(
           `Model "${model}" is not available: ${error instanceof Error ? error.message : String(error)}. Leave model out to use the agent's.`,
@@ -96,7 +96,7 @@ export class Spawner {
     const label = request.label?.trim() || labelOf(request.task);
     const forkedContext = request.context === 'fork' ? await this.#forkedContext(request.parentKey) : undefined;
     core.sessions.ensure(childKey);
-    core.sessions.registry.patch(childKey, { label, ...(model ? { model } : {}), ...(request.thinking ? { thinking: request.thinking } : {}) });
+    core.sessions.patch(childKey, { label, ...(model ? { model } : {}), ...(request.thinking ? { thinking: request.thinking } : {}) });
     const parentRunId = this.deps.parentRunId(request.parentKey);
     const replyRoute = this.deps.parentRoute(request.parentKey);
     const run: SpawnedRecord = {
@@ -147,14 +147,14 @@ export class Spawner {
       senderName: 'parent',
       queueMode: 'followup',
     });
-    this.deps.core.sessions.registry.setLineage(run.childKey, run.parentKey, run.depth);
+    this.deps.core.sessions.setLineage(run.childKey, run.parentKey, run.depth);
   }
 
   async #start(run: SpawnedRecord): Promise<SpawnAccepted> {
     // The child's transcript file (written and synced on the thread pool) is made while the spawn
     // itself becomes durable, so the child's turn does not wait for it; a failure here is the lane's
     // to report when it opens the session for the turn.
-    void this.deps.core.sessions.registry.open(run.childKey).catch(() => undefined);
+    void this.deps.core.sessions.open(run.childKey).catch(() => undefined);
     // The spawn record and the child's journal record are synced together, not one after the other;
     // `accepted` waits for both, and the child's turn for the spawn record (see SubagentsService.runner).
     const recorded = this.deps.ledger.spawned(run);
@@ -175,7 +175,7 @@ export class Spawner {
   }
 
   async #forkedContext(parentKey: string): Promise<string | undefined> {
-    const session = await this.deps.core.sessions.registry.open(parentKey);
+    const session = await this.deps.core.sessions.open(parentKey);
     const lines: string[] = [];
     for (const entry of session.entries()) {
       if (entry.type !== 'message') continue;

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { SubagentsSettings, TimerHandle } from '../config/index.js';
-import type { Core, Service, ServiceHealth } from '../core/index.js';
+import type { Service, ServiceHealth } from '../core/index.js';
 import type { ReplyRoute, SubagentNode } from '../protocol/index.js';
 import type { QueuedMessage, TurnRunner } from '../queue/index.js';
 import { parseSessionKey } from '../routing/index.js';
@@ -11,7 +11,7 @@ import { ChildControl } from './control.js';
 import { Deliveries } from './deliveries.js';
 import type { ParentInbox } from './inbox.js';
 import { SPAWN_PREFIX } from './messages.js';
-import { RunState } from './run-state.js';
+import { RunState, type SubagentPorts } from './run-state.js';
 import { SpawnError, Spawner, type SpawnAccepted, type SpawnRequest } from './spawner.js';
 import { subagentTools } from './tools.js';
 
@@ -33,7 +33,7 @@ const TREE_EVENT_MS = 50;
  */
 export class SubagentsService implements Service {
   readonly name = 'subagents';
-  #core: Core | undefined;
+  #core: SubagentPorts | undefined;
   #state: RunState | undefined;
   #deliveries: Deliveries | undefined;
   #spawner: Spawner | undefined;
@@ -46,7 +46,7 @@ export class SubagentsService implements Service {
     return this.#core !== undefined;
   }
 
-  start(core: Core): void {
+  start(core: SubagentPorts): void {
     this.#core = core;
     const dir = join(core.paths.root, 'subagents');
     const state = new RunState(core, join(dir, 'runs.jsonl'), join(dir, 'inbox'));
@@ -81,11 +81,11 @@ export class SubagentsService implements Service {
       changed,
     });
     this.#cleanup.push(
-      core.outbound.register('subagent', { deliver: async (_route, reply) => this.#completions!.outcome(reply) }),
-      core.lifecycle.on('turn:start', ({ sessionKey, runId }) => this.#turnStarted(sessionKey, runId)),
-      core.lifecycle.on('turn:end', ({ sessionKey, runId, status }) => this.#turnEnded(sessionKey, runId, status)),
-      core.lifecycle.on('tool:before', ({ sessionKey, tool }) => {
-        if (state.ledger.byChild(sessionKey)) {
+      core.turns.onOutcome('subagent', (outcome) => void this.#completions!.outcome(outcome)),
+      core.turns.on('turn.start', ({ sessionKey, runId }) => this.#turnStarted(sessionKey, runId)),
+      core.turns.on('turn.end', ({ sessionKey, runId, status }) => this.#turnEnded(sessionKey, runId, status)),
+      core.turns.on('turn.tool', ({ sessionKey, tool, phase }) => {
+        if (phase === 'start' && state.ledger.byChild(sessionKey)) {
           state.lastTool.set(sessionKey, tool);
           this.changed();
         }
@@ -173,8 +173,8 @@ export class SubagentsService implements Service {
           const core = this.core;
           return await runAcpTurn(turn, run, name, {
             config: () => core.config.current,
-            workspaceDir: (agentId) => core.agent.workspaceDir(agentId),
-            approvals: (key) => this.approvalGate(core.tools.inbox.gate(run.agentId, key), key),
+            workspaceDir: (agentId) => core.workspaces.dir(agentId),
+            approvals: (key) => this.approvalGate(core.tools.approvals.gate(run.agentId, key), key),
             toolSeen: (key, title) => {
               state.lastTool.set(key, title);
               this.changed();
@@ -227,11 +227,11 @@ export class SubagentsService implements Service {
     if (!core || this.#treeTimer) return;
     this.#treeTimer = core.clock.setTimer(() => {
       this.#treeTimer = undefined;
-      core.events.emit('subagents', this.tree());
+      core.clients.emit('subagents', this.tree());
     }, TREE_EVENT_MS);
   }
 
-  get core(): Core {
+  get core(): SubagentPorts {
     if (!this.#core) throw new Error('the subagents service has not started');
     return this.#core;
   }
@@ -249,9 +249,9 @@ export class SubagentsService implements Service {
     return undefined;
   }
 
-  #register(core: Core, tool: ToolDefinition): void {
-    core.tools.registry.register(tool);
-    this.#cleanup.push(() => void core.tools.registry.unregister(tool.name));
+  #register(core: SubagentPorts, tool: ToolDefinition): void {
+    core.tools.register(tool);
+    this.#cleanup.push(() => core.tools.unregister(tool.name));
   }
 
   #turnStarted(sessionKey: string, runId: string): void {

@@ -22,7 +22,9 @@ describe('the floor table of DESIGN.md holds in source/', () => {
       plant('channels/planted-sideways.ts', "import { x } from '../schedule/index.js';");
       plant('cli/planted-static.ts', "import { runGatewayDaemon } from '../daemon/index.js';");
       plant('cli/planted-entry.ts', "import { runGateway } from './gateway-run.js';");
-      plant('channels/planted-type-ok.ts', "import type { Core } from '../core/index.js';");
+      plant('channels/planted-type-ok.ts', "import type { CorePorts, Service } from '../core/index.js';");
+      plant('schedule/planted-core.ts', "import type { Service, Core } from '../core/index.js';");
+      plant('subagents/planted-core-alias.ts', "import { type Core as Root } from '../core/index.js';");
       const found = architectureViolations(copy).join('\n');
       expect(found).toMatch(/queue\/planted-up\.ts:1 .* agent\/ \(floor 4\) is above queue\/ \(floor 2\)/);
       expect(found).toMatch(/memory\/planted-inner\.ts:1 .* go through config\/index\.ts/);
@@ -31,6 +33,8 @@ describe('the floor table of DESIGN.md holds in source/', () => {
       expect(found).toMatch(/cli\/planted-static\.ts:1 .* must not load daemon\/ at start-up/);
       expect(found).toMatch(/cli\/planted-entry\.ts:1 .* the daemon's entry may only be imported dynamically/);
       expect(found).not.toMatch(/planted-type-ok/);
+      expect(found).toMatch(/schedule\/planted-core\.ts:1 names the Core class/);
+      expect(found).toMatch(/subagents\/planted-core-alias\.ts:1 names the Core class/);
       // The daemon's entry itself may load it statically.
       expect(found).not.toMatch(/cli\/gateway-run\.ts/);
     } finally {

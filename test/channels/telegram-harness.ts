@@ -32,7 +32,7 @@ export async function startTelegramRig(
   const telegram = options.telegram ?? (await startFakeTelegram({ token: TOKEN }));
   const state = options.state ?? makeTempState();
   const config = { ...telegramConfig(state, telegram, options.account), ...options.config };
-  const gateway = await startTestGateway({ state, config, core: { channels: { reconnectFirstDelayMs: 50, lockRetryMs: 50 }, ...options.core } });
+  const gateway = await startTestGateway({ state, config, core: { channels: { timings: { reconnectFirstDelayMs: 50, lockRetryMs: 50 } }, ...options.core } });
   return {
     telegram,
     gateway,

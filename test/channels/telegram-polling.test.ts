@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { InboundMessage } from '../../source/channels/index.js';
+import type { InboundMessage } from '../../source/queue/index.js';
 import { TelegramChannel } from '../../source/channels/telegram/telegram-channel.js';
 import { configSchema, systemClock } from '../../source/config/index.js';
 import { echoRunner } from '../../source/queue/index.js';

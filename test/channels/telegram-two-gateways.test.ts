@@ -18,7 +18,7 @@ describe('two gateways with different state dirs on one bot token', () => {
     cleanups.push(() => telegram.close());
     const account = { dmPolicy: 'allowlist', allowFrom: [String(alice.id)] };
     // Both on the reconnect policy's doubling, 1000× faster than 5 s: ten attempts take about 5 s.
-    const channels = { reconnectFirstDelayMs: 5, lockRetryMs: 50 };
+    const channels = { timings: { reconnectFirstDelayMs: 5, lockRetryMs: 50 } };
     const first: TelegramRig = await startTelegramRig({ telegram, account, core: { runner: echoRunner, channels } });
     cleanups.push(() => first.stop());
     telegram.pushMessage(aliceChat, alice, 'before');

@@ -47,6 +47,32 @@ const NEVER_STATIC: Readonly<Record<string, readonly string[]>> = {
   cli: ['gateway', 'core', 'daemon'],
 };
 
+/**
+ * DESIGN.md §2: services get ports (`CorePorts`), never the composition root.
+ * Only these folders may name the `Core` class, even in a type-only import.
+ */
+const CORE_CLASS_ALLOWED = ['core', 'daemon', 'gateway'];
+const NAMED_IMPORT = /^\s*(?:import|export)\s+(?:type\s+)?\{([^}]*)\}\s+from\s+['"]([^'"]+)['"]/gm;
+
+/** Where a file outside CORE_CLASS_ALLOWED names `Core` from core/. */
+function coreClassUses(file: string, sourceRoot: string): number[] {
+  const text = readFileSync(file, 'utf8');
+  const lines: number[] = [];
+  for (const match of text.matchAll(NAMED_IMPORT)) {
+    const target = relative(sourceRoot, resolve(dirname(file), match[2]!)).split(sep)[0];
+    if (target !== 'core') continue;
+    const names = match[1]!.split(',').map(
+      (name) =>
+        name
+          .trim()
+          .replace(/^type\s+/, '')
+          .split(/\s+as\s+/)[0],
+    );
+    if (names.includes('Core')) lines.push(lineOf(text, match.index));
+  }
+  return lines;
+}
+
 /** The daemon's own entry, loaded only by `claw gateway run` as a bundle of its own (scripts/build.mjs). */
 const DAEMON_ENTRY = join('cli', 'gateway-run.ts');
 
@@ -92,6 +118,10 @@ export function architectureViolations(root: string): string[] {
     if (!(from in FLOORS)) {
       problems.push(`source/${from}/ is not in DESIGN.md's floor table: add it there and to FLOORS`);
       continue;
+    }
+    if (!CORE_CLASS_ALLOWED.includes(from)) {
+      for (const line of coreClassUses(file, sourceRoot))
+        problems.push(`${relative(root, file)}:${line} names the Core class: a service asks for the ports it uses (Pick<CorePorts, …>), never for Core`);
     }
     for (const edge of importsOf(file)) {
       if (!edge.specifier.startsWith('.')) continue;

@@ -7,14 +7,14 @@
  */
 import { appendFileSync } from 'node:fs';
 import { loadConfig, statePaths } from '../../source/config/index.js';
-import { createCore, EventBus, silentLogger, type Core, type Service } from '../../source/core/index.js';
+import { createCore, EventBus, silentLogger, type CorePorts, type Service } from '../../source/core/index.js';
 
 const [deliveries, text] = process.argv.slice(2);
 if (!deliveries) throw new Error('usage: fake-trigger-daemon.ts <deliveries.jsonl> [text]');
 
 const trigger: Service = {
   name: 'fake-trigger',
-  async start(core: Core) {
+  async start(core: Pick<CorePorts, 'outbound' | 'inbound'>) {
     core.outbound.register('fake', {
       async deliver(route, reply) {
         appendFileSync(deliveries, `${JSON.stringify({ route, reply })}\n`);

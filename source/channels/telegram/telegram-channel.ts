@@ -5,7 +5,7 @@ import type { Message, Update } from 'grammy/types';
 import { sleepOn, type Clock, type TelegramAccountConfig, type TimerHandle } from '../../config/index.js';
 import type { ReplyRoute } from '../../protocol/index.js';
 import type { Channel, ChannelReply, ChannelSendResult, ChannelStatus } from '../channel.js';
-import type { InboundMessage, InboundSink } from '../inbound.js';
+import type { InboundMessage, InboundSink } from '../../queue/index.js';
 import { ReconnectPolicy } from '../reconnect.js';
 import { CONFLICT_REASON, PollConflict } from './poll-conflict.js';
 import { OffsetStore, PollerLock } from './poll-state.js';

@@ -1,6 +1,6 @@
 import type { Message, User } from 'grammy/types';
 import type { TelegramAccountConfig } from '../../config/index.js';
-import type { InboundMessage } from '../inbound.js';
+import type { InboundMessage } from '../../queue/index.js';
 
 export const TELEGRAM_CHANNEL = 'telegram';
 

@@ -100,7 +100,9 @@ export const run: CommandRun = async ({ args, flags }) => {
       const key = `channels.telegram.accounts.${accountId}`;
       const existing = (raw.channels as { telegram?: { accounts?: Record<string, unknown> } } | undefined)?.telegram?.accounts?.[accountId];
       if (!existing) writeRawConfig(paths.config, setAtPath(raw, key, {}));
-      process.stdout.write(`Saved the token for telegram:${accountId} in ${file} (0600). Restart the gateway (\`claw gateway restart\`) to connect.\n`);
+      // A running gateway starts an account as soon as claw.json names it; a new token for a known account is read at its next start.
+      const next = existing ? 'Restart the gateway (`claw gateway restart`) to connect with the new token.' : 'A running gateway connects it within seconds.';
+      process.stdout.write(`Saved the token for telegram:${accountId} in ${file} (0600). ${next}\n`);
       return 0;
     }
     default:

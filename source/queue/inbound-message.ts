@@ -1,4 +1,4 @@
-import type { QueueMode } from '../queue/index.js';
+import type { QueueMode } from './modes.js';
 import type { ReplyRoute } from '../protocol/index.js';
 import type { PeerKind } from '../routing/index.js';
 
@@ -40,3 +40,14 @@ export interface InboundMessage {
 
 /** Where a channel hands its messages: resolves once the message is durable (or known as a duplicate). */
 export type InboundSink = (message: InboundMessage) => Promise<{ runId: string; status: 'started' | 'queued' | 'duplicate' | 'dropped' }>;
+
+/** Where the reply to a message goes: the route it names, else back to the chat it came from. */
+export function replyRouteOf(message: InboundMessage): ReplyRoute {
+  if (message.replyRoute) return message.replyRoute;
+  return {
+    channel: message.channel,
+    ...(message.accountId !== undefined ? { accountId: message.accountId } : {}),
+    peer: message.peer,
+    ...(message.threadId !== undefined ? { threadId: message.threadId } : {}),
+  };
+}
