@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ensureGatewayTokenSync, loadConfig, statePaths, systemClock, configSchema, writeRawConfig } from '../dist/config/index.js';
-import { GatewayServer, coreModule } from '../dist/gateway/index.js';
-import { Lifecycle, silentLogger } from '../dist/core/index.js';
+import { GatewayServer } from '../dist/gateway/index.js';
+import { createCore, EventBus, Lifecycle, silentLogger } from '../dist/core/index.js';
 import { HookDispatcher, discoverHooksSync, readWebhookTokenSync } from '../dist/hooks/index.js';
 
 const argRequests = Number(process.argv[process.argv.indexOf('--requests') + 1]);
@@ -37,15 +37,20 @@ async function acceptLatency(fsync) {
   const token = ensureGatewayTokenSync(paths, {});
   // The per-route limit (60/min by default) would refuse the benchmark's own load.
   writeRawConfig(paths.config, { hooks: { webhooks: { rateLimitPerMinute: 1_000_000 } } });
-  const server = new GatewayServer({
-    config: loadConfig(paths.config),
+  const config = loadConfig(paths.config);
+  const events = new EventBus(config.gateway.resumeBufferEvents);
+  const core = await createCore({
+    config,
     paths,
-    port: 0,
-    bind: '127.0.0.1',
-    token,
     log: silentLogger,
-    modules: [coreModule({ env: { OLLAMA_HOST: '127.0.0.1:9' }, runner: idleRunner, journalFsync: fsync, hooks: { bundledDir: join(dir, 'none') } })],
+    events,
+    env: { OLLAMA_HOST: '127.0.0.1:9' },
+    runner: idleRunner,
+    journalFsync: fsync,
+    hooks: { bundledDir: join(dir, 'none') },
   });
+  await core.start();
+  const server = new GatewayServer({ config, paths, port: 0, bind: '127.0.0.1', token, log: silentLogger, core });
   const port = await server.start();
   const webhookToken = readWebhookTokenSync(paths);
   const url = `http://127.0.0.1:${port}/hooks/agent`;

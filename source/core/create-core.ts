@@ -41,6 +41,7 @@ import { CoreSessionsToolsHost, TurnHops } from './sessions-tools-host.js';
 import { throttle } from './throttle.js';
 import type { CorePorts } from './ports.js';
 import { TurnHub } from './turns.js';
+import { Assembly } from './assembly.js';
 import { wireTurns } from './turn-wiring.js';
 
 export interface CoreOptions {
@@ -70,9 +71,10 @@ const SNAPSHOT_SESSIONS = 200;
 
 /**
  * The daemon's composition root: every service, built once in dependency
- * order and handed to each other directly — no late binding. The gateway's
- * RPC methods are thin adapters over these; a new subsystem is a `Service`
- * that gets this object in `start(core)` and uses only its ports.
+ * order and handed to each other directly — no late binding (`construction`
+ * is the order, checked as it is built). The gateway's RPC methods are thin
+ * adapters over these; a new subsystem is a `Service` that gets the ports in
+ * `start(ports)`, never this class.
  */
 export class Core {
   readonly config: ConfigStore;
@@ -100,12 +102,14 @@ export class Core {
   readonly commands: CommandService;
   readonly mcp: McpService;
   readonly hooks: HooksService;
-  readonly schedule = new ScheduleService();
-  readonly subagents = new SubagentsService();
+  readonly schedule: ScheduleService;
+  readonly subagents: SubagentsService;
   readonly channels: ChannelHost;
   /** Full-text search over every transcript of the agent (`/search`, Ctrl+F). */
   readonly search: SessionsSearchHandler;
   readonly services: readonly Service[];
+  /** Every part in the order it was built, with the parts it was handed (tests read it). */
+  readonly construction: ReadonlyArray<{ part: string; uses: readonly string[] }>;
   readonly #contexts = new Map<string, ContextPayload>();
   readonly #stopLanesEvent: () => void;
   #unsubscribe: Array<() => void> = [];
@@ -126,192 +130,257 @@ export class Core {
     const { config } = options;
     const clock = options.clock ?? systemClock;
     const now = (): number => clock.now();
-    this.clock = clock;
-    this.env = options.env ?? process.env;
-    this.config = new ConfigStore(config, paths.config, log, clock);
-    this.lifecycle = new Lifecycle(log);
-    this.outbound = new Outbound(log);
-    this.turns = new TurnHub(log);
-    this.providers = createProviders({ config, paths, clock, ...(options.env ? { env: options.env } : {}) });
-    this.skills = new SkillsService({
-      config,
-      paths,
-      workspaceDir: (agentId) => agentWorkspaceDir(config, paths, agentId),
-      clock,
-      onError: (error) => log.warn(`skills: ${String(error)}`),
-    });
-    const skills = this.skills;
-    const memory = new MemoryService(config, paths, log);
-    this.memory = memory;
-    this.tools = createToolsRuntime({
-      config,
-      paths,
-      now,
-      readRoots: (agentId) => skills.readRoots(agentId),
-      agentEnv: (agentId) => skills.execEnv(agentId),
-      // Skill env values are secrets the operator handed to exec: never shown to the model.
-      secrets: skillEnvSecrets(config.skills).map((value) => ({ name: 'skill env', value })),
-      ...(options.env ? { env: options.env } : {}),
-      warn: (message) => log.warn(message),
-      memoryIndex: (agentId) => memory.indexFor(agentId),
-    });
-    this.tools.registry.register(skills.tool());
-    this.agent = new AgentRuntime({
-      config,
-      paths,
-      providers: this.providers,
-      registry: this.tools.registry,
-      skills,
-      approvals: (sessionKey) =>
-        this.subagents.approvalGate(this.tools.inbox.gate(parseSessionKey(sessionKey)?.agentId ?? defaultAgentId(config), sessionKey), sessionKey),
-      deniedTools: (sessionKey) => this.subagents.deniedTools(sessionKey),
-      now,
-      hooks: agentHooks(this.lifecycle),
-      publishContext: (payload) => {
-        this.#contexts.set(payload.sessionKey, payload);
-        events.emit('context', payload);
-      },
-    });
-    const hops = new TurnHops();
-    const runner = this.subagents.runner(hops.track(options.runner ?? testRunnerFromEnv() ?? agentTurnRunner(this.agent)));
-    const registry = new SessionRegistry({ paths, config, now, warn: (message) => log.warn(message) });
-    const replies = new ReplyDelivery({ journal, outbound: this.outbound, turns: this.turns, lifecycle: this.lifecycle, events, sessions: registry, log });
-    const lanesEvent = throttle(clock, () => events.emit('lanes', this.lanes.snapshot()), LANES_EVENT_INTERVAL_MS);
-    this.#stopLanesEvent = () => lanesEvent.cancel();
-    this.lanes = new LaneQueue({
-      config: config.queue,
-      runner,
-      clock,
-      openSession: (key) => registry.open(key),
-      onOutcome: (message, status, detail) => replies.outcome(message, status, detail),
-      emit: this.turns.emitter,
-      onChange: () => lanesEvent.poke(),
-      warn: (message) => log.warn(message),
-    });
-    this.sessions = new SessionsService(registry, this.lanes, events, this.lifecycle);
-    this.#unsubscribe.push(...wireTurns(this.turns, events, this.lifecycle, this.sessions));
-    this.agents = new AgentsService(this.config, paths, this.sessions, this.providers);
-    this.search = sessionsSearchHandler({ sessions: registry });
-    this.#messages = new InboundService({
-      config,
-      journal,
-      lanes: this.lanes,
-      sessions: registry,
-      lifecycle: this.lifecycle,
-      refused: (message, reason) => replies.refused(message, reason),
-      sessionChanged: (key, reason) => this.sessions.changed(key, reason),
-      redeliver: (message, text) => replies.redeliver(message, text),
-      accepted: (message, sessionKey) => {
-        if (message.background) return;
-        events.emit('message.accepted', {
-          sessionKey,
-          messageId: message.messageId,
-          text: message.text,
-          channel: message.channel,
-          ...(message.channel === 'tui' && message.senderId ? { clientId: message.senderId } : {}),
-          ...(message.senderName ? { sender: message.senderName } : {}),
-          at: clock.now(),
-        });
-      },
-      warn: (message) => log.warn(message),
-    });
-    const sessionsHost = new CoreSessionsToolsHost({
-      config,
-      clock,
-      sessions: this.sessions,
-      agent: this.agent,
-      providers: this.providers,
-      turns: this.turns,
-      inbound: this.#messages,
-      hops,
-    });
-    for (const tool of createSessionsTools(sessionsHost)) this.tools.registry.register(tool);
-    const sample = mcpSampler({ agent: this.agent, providers: this.providers, events, log, agentId: defaultAgentId(config), now });
-    const mcp = new McpService(config, paths, this.tools.registry, log, events, now, { sample, ...options.mcp });
-    this.mcp = mcp;
-    this.commands = new CommandService(
-      sessionCommandHost(this.sessions, this.lanes, this.#messages, this.lifecycle, this.schedule),
-      this.agent,
-      this.providers,
-      events,
-    );
-    this.commands.add(createSkillsSlashCommand(skills));
-    this.commands.add(createAgentSlashCommand(() => this.agents.list()));
-    // A user-invocable skill is a slash command that starts a turn following that skill.
-    this.commands.addSource((reserved) =>
-      skills.commands(defaultAgentId(config), reserved).commands.map((command) =>
-        skillSlashCommand(command, async (sessionKey, message) => {
-          const accepted = await this.#messages.accept({
-            channel: 'tui',
-            peer: { kind: 'direct', id: 'skill' },
-            sessionKey,
-            messageId: randomUUID(),
-            text: message,
-          });
-          return { runId: accepted.runId };
+    const env = options.env ?? process.env;
+    const parts = new Assembly();
+    // Each part names the parts it is handed; a part used before it is built throws here, at every start and in the test.
+    const store = parts.add('config', [], () => new ConfigStore(config, paths.config, log, clock));
+    const lifecycle = parts.add('lifecycle', [], () => new Lifecycle(log));
+    const outbound = parts.add('outbound', [], () => new Outbound(log));
+    const turns = parts.add('turns', [], () => new TurnHub(log));
+    const providers = parts.add('providers', [], () => createProviders({ config, paths, clock, ...(options.env ? { env: options.env } : {}) }));
+    const skills = parts.add(
+      'skills',
+      [],
+      () =>
+        new SkillsService({
+          config,
+          paths,
+          workspaceDir: (agentId) => agentWorkspaceDir(config, paths, agentId),
+          clock,
+          onError: (error) => log.warn(`skills: ${String(error)}`),
         }),
-      ),
     );
-    // Server prompts are slash commands too; asked for on every lookup, so a prompts/list_changed shows at once.
-    this.commands.addSource((reserved) =>
-      mcpPromptSlashCommands(mcp.manager, reserved, (sessionKey, text) =>
-        this.#messages.accept({ channel: 'tui', peer: { kind: 'direct', id: 'mcp-prompt' }, sessionKey, messageId: randomUUID(), text }),
-      ),
+    const memory = parts.add('memory', [], () => new MemoryService(config, paths, log));
+    const tools = parts.add('tools', ['skills', 'memory'], () =>
+      createToolsRuntime({
+        config,
+        paths,
+        now,
+        readRoots: (agentId) => skills.readRoots(agentId),
+        agentEnv: (agentId) => skills.execEnv(agentId),
+        // Skill env values are secrets the operator handed to exec: never shown to the model.
+        secrets: skillEnvSecrets(config.skills).map((value) => ({ name: 'skill env', value })),
+        ...(options.env ? { env: options.env } : {}),
+        warn: (message) => log.warn(message),
+        memoryIndex: (agentId) => memory.indexFor(agentId),
+      }),
     );
-    const commandInbound = new CommandAwareInbound(this.#messages, this.commands, config, events, (message, route, reply) =>
-      replies.settle(message, route, reply),
+    tools.registry.register(skills.tool());
+    const schedule = parts.add('schedule', [], () => new ScheduleService());
+    const subagents = parts.add('subagents', [], () => new SubagentsService());
+    const agent = parts.add(
+      'agent',
+      ['providers', 'tools', 'skills', 'subagents', 'lifecycle'],
+      () =>
+        new AgentRuntime({
+          config,
+          paths,
+          providers,
+          registry: tools.registry,
+          skills,
+          approvals: (sessionKey) =>
+            subagents.approvalGate(tools.inbox.gate(parseSessionKey(sessionKey)?.agentId ?? defaultAgentId(config), sessionKey), sessionKey),
+          deniedTools: (sessionKey) => subagents.deniedTools(sessionKey),
+          now,
+          hooks: agentHooks(lifecycle),
+          publishContext: (payload) => {
+            this.#contexts.set(payload.sessionKey, payload);
+            events.emit('context', payload);
+          },
+        }),
     );
-    this.inbound = new McpMentionInbound(commandInbound, () => mcp.manager);
-    this.hooks = new HooksService({
-      paths,
-      capabilities: { saveConversationToMemory: (key) => saveConversationToMemory(registry, key, { config: this.config.current, paths, now, log }) },
-      gatewayToken: () => readGatewayTokenSync(paths, options.env ?? process.env),
-      ...options.hooks,
-    });
-    this.channels = new ChannelHost(options.channels);
-    this.commands.add(createPairingSlashCommand(this.channels, now));
-    const { providers, agent, lanes, sessions, schedule } = this;
-    const toolRegistry = this.tools.registry;
-    this.ports = {
-      inbound: this.inbound,
-      outbound: this.outbound,
-      turns: this.turns,
-      sessions: {
-        open: registry.open.bind(registry),
-        get: registry.get.bind(registry),
-        patch: registry.patch.bind(registry),
-        resolve: registry.resolve.bind(registry),
-        setLineage: registry.setLineage.bind(registry),
-        evictIdle: registry.evictIdle.bind(registry),
-        openCount: registry.openCount.bind(registry),
-        ensure: (key) => void sessions.ensure(key),
-      },
-      lanes: {
-        abort: (key, runId) => lanes.abort(key, runId),
-        info: (key) => lanes.laneInfo(key),
-        running: () => lanes.snapshot().lanes.flatMap((lane) => (lane.runId ? [{ sessionKey: lane.key, runId: lane.runId }] : [])),
-      },
-      tools: { register: (tool) => toolRegistry.register(tool), unregister: (name) => void toolRegistry.unregister(name), approvals: this.tools.inbox },
-      models: { resolve: (ref) => void providers.resolveModel(ref), problem: (ref) => modelProblem(providers, ref) },
-      systemEvents: { queue: (agentId, event, wakeNow) => schedule.queueSystemEvent(agentId, event, wakeNow) },
-      workspaces: { dir: (agentId) => agent.workspaceDir(agentId) },
-      lifecycle: this.lifecycle,
-      clients: events,
-      config: this.config,
-      clock,
-      log,
-      paths,
-      env: this.env,
+    const hops = new TurnHops();
+    const runner = subagents.runner(hops.track(options.runner ?? testRunnerFromEnv() ?? agentTurnRunner(agent)));
+    const registry = parts.add('session registry', [], () => new SessionRegistry({ paths, config, now, warn: (message) => log.warn(message) }));
+    const replies = parts.add(
+      'reply delivery',
+      ['outbound', 'turns', 'lifecycle', 'session registry'],
+      () => new ReplyDelivery({ journal, outbound, turns, lifecycle, events, sessions: registry, log }),
+    );
+    const lanes = parts.add(
+      'lanes',
+      ['agent', 'subagents', 'session registry', 'reply delivery', 'turns'],
+      () =>
+        new LaneQueue({
+          config: config.queue,
+          runner,
+          clock,
+          openSession: (key) => registry.open(key),
+          onOutcome: (message, status, detail) => replies.outcome(message, status, detail),
+          emit: turns.emitter,
+          warn: (message) => log.warn(message),
+        }),
+    );
+    const lanesEvent = throttle(clock, () => events.emit('lanes', lanes.snapshot()), LANES_EVENT_INTERVAL_MS);
+    const stopLanesChanges = lanes.onChange(() => lanesEvent.poke());
+    this.#stopLanesEvent = () => {
+      stopLanesChanges();
+      lanesEvent.cancel();
     };
+    const sessions = parts.add('sessions', ['session registry', 'lanes', 'lifecycle'], () => new SessionsService(registry, lanes, events, lifecycle));
+    this.#unsubscribe.push(...wireTurns(turns, events, lifecycle, sessions));
+    const agents = parts.add('agents', ['config', 'sessions', 'providers'], () => new AgentsService(store, paths, sessions, providers));
+    const messages = parts.add(
+      'messages',
+      ['lanes', 'session registry', 'lifecycle', 'reply delivery', 'sessions'],
+      () =>
+        new InboundService({
+          config,
+          journal,
+          lanes,
+          sessions: registry,
+          lifecycle,
+          refused: (message, reason) => replies.refused(message, reason),
+          sessionChanged: (key, reason) => sessions.changed(key, reason),
+          redeliver: (message, text) => replies.redeliver(message, text),
+          accepted: (message, sessionKey) => {
+            if (message.background) return;
+            events.emit('message.accepted', {
+              sessionKey,
+              messageId: message.messageId,
+              text: message.text,
+              channel: message.channel,
+              ...(message.channel === 'tui' && message.senderId ? { clientId: message.senderId } : {}),
+              ...(message.senderName ? { sender: message.senderName } : {}),
+              at: clock.now(),
+            });
+          },
+          warn: (message) => log.warn(message),
+        }),
+    );
+    const sessionsHost = parts.add(
+      'sessions tools',
+      ['sessions', 'agent', 'providers', 'turns', 'messages'],
+      () => new CoreSessionsToolsHost({ config, clock, sessions, agent, providers, turns, inbound: messages, hops }),
+    );
+    for (const tool of createSessionsTools(sessionsHost)) tools.registry.register(tool);
+    const mcp = parts.add('mcp', ['agent', 'providers', 'tools'], () => {
+      const sample = mcpSampler({ agent, providers, events, log, agentId: defaultAgentId(config), now });
+      return new McpService(config, paths, tools.registry, log, events, now, { sample, ...options.mcp });
+    });
+    const channels = parts.add('channels', [], () => new ChannelHost(options.channels));
+    const commands = parts.add(
+      'commands',
+      ['sessions', 'lanes', 'messages', 'lifecycle', 'schedule', 'agent', 'providers', 'skills', 'agents', 'mcp', 'channels'],
+      () => {
+        const registered = new CommandService(sessionCommandHost(sessions, lanes, messages, lifecycle, schedule), agent, providers, events);
+        registered.add(createSkillsSlashCommand(skills));
+        registered.add(createAgentSlashCommand(() => agents.list()));
+        // A user-invocable skill is a slash command that starts a turn following that skill.
+        registered.addSource((reserved) =>
+          skills.commands(defaultAgentId(config), reserved).commands.map((command) =>
+            skillSlashCommand(command, async (sessionKey, message) => {
+              const accepted = await messages.accept({
+                channel: 'tui',
+                peer: { kind: 'direct', id: 'skill' },
+                sessionKey,
+                messageId: randomUUID(),
+                text: message,
+              });
+              return { runId: accepted.runId };
+            }),
+          ),
+        );
+        // Server prompts are slash commands too; asked for on every lookup, so a prompts/list_changed shows at once.
+        registered.addSource((reserved) =>
+          mcpPromptSlashCommands(mcp.manager, reserved, (sessionKey, text) =>
+            messages.accept({ channel: 'tui', peer: { kind: 'direct', id: 'mcp-prompt' }, sessionKey, messageId: randomUUID(), text }),
+          ),
+        );
+        registered.add(createPairingSlashCommand(channels, now));
+        return registered;
+      },
+    );
+    const inbound = parts.add(
+      'inbound',
+      ['messages', 'commands', 'reply delivery', 'mcp'],
+      () =>
+        new McpMentionInbound(
+          new CommandAwareInbound(messages, commands, config, events, (message, route, reply) => replies.settle(message, route, reply)),
+          () => mcp.manager,
+        ),
+    );
+    const hooks = parts.add(
+      'hooks',
+      ['config', 'session registry'],
+      () =>
+        new HooksService({
+          paths,
+          capabilities: { saveConversationToMemory: (key) => saveConversationToMemory(registry, key, { config: store.current, paths, now, log }) },
+          gatewayToken: () => readGatewayTokenSync(paths, env),
+          ...options.hooks,
+        }),
+    );
+    const ports = parts.add(
+      'ports',
+      ['inbound', 'outbound', 'turns', 'session registry', 'sessions', 'lanes', 'tools', 'providers', 'schedule', 'agent', 'lifecycle', 'config'],
+      (): CorePorts => ({
+        inbound,
+        outbound,
+        turns,
+        sessions: {
+          open: registry.open.bind(registry),
+          get: registry.get.bind(registry),
+          patch: registry.patch.bind(registry),
+          resolve: registry.resolve.bind(registry),
+          setLineage: registry.setLineage.bind(registry),
+          evictIdle: registry.evictIdle.bind(registry),
+          openCount: registry.openCount.bind(registry),
+          ensure: (key) => void sessions.ensure(key),
+        },
+        lanes: {
+          abort: (key, runId) => lanes.abort(key, runId),
+          info: (key) => lanes.laneInfo(key),
+          running: () => lanes.snapshot().lanes.flatMap((lane) => (lane.runId ? [{ sessionKey: lane.key, runId: lane.runId }] : [])),
+        },
+        tools: { register: (tool) => tools.registry.register(tool), unregister: (name) => void tools.registry.unregister(name), approvals: tools.inbox },
+        models: { resolve: (ref) => void providers.resolveModel(ref), problem: (ref) => modelProblem(providers, ref) },
+        systemEvents: { queue: (agentId, event, wakeNow) => schedule.queueSystemEvent(agentId, event, wakeNow) },
+        workspaces: { dir: (agentId) => agent.workspaceDir(agentId) },
+        lifecycle,
+        clients: events,
+        config: store,
+        clock,
+        log,
+        paths,
+        env,
+      }),
+    );
+    const search = sessionsSearchHandler({ sessions: registry });
+    this.clock = clock;
+    this.env = env;
+    this.config = store;
+    this.lifecycle = lifecycle;
+    this.outbound = outbound;
+    this.turns = turns;
+    this.providers = providers;
+    this.skills = skills;
+    this.memory = memory;
+    this.tools = tools;
+    this.schedule = schedule;
+    this.subagents = subagents;
+    this.agent = agent;
+    this.lanes = lanes;
+    this.sessions = sessions;
+    this.agents = agents;
+    this.#messages = messages;
+    this.mcp = mcp;
+    this.channels = channels;
+    this.commands = commands;
+    this.inbound = inbound;
+    this.hooks = hooks;
+    this.ports = ports;
+    this.search = search;
+    this.construction = parts.order;
     this.services = [
-      { name: 'exec-sandbox', warm: () => this.tools.sandbox.prepare?.() },
-      this.memory,
+      { name: 'exec-sandbox', warm: () => tools.sandbox.prepare?.() },
+      memory,
       { name: 'skills', warm: () => skills.warm(), stop: () => skills.stop() },
-      this.mcp,
-      this.hooks,
-      this.schedule,
-      this.subagents,
-      this.channels,
+      mcp,
+      hooks,
+      schedule,
+      subagents,
+      channels,
       new SessionEviction(),
       ...(options.services ?? []),
     ];

@@ -1,9 +1,9 @@
 import { hostname } from 'node:os';
 import { CLAW_VERSION, secureStateDirSync, ensureGatewayTokenSync, loadConfig, resolveGatewayPort, type ClawConfig, type StatePaths } from '../config/index.js';
-import { GatewayServer, coreModule, isLoopbackBind, type ModuleFactory } from '../gateway/index.js';
+import { GatewayServer, isLoopbackBind } from '../gateway/index.js';
 import { hashToken } from '../config/index.js';
 import { removeGatewayInfoSync, writeGatewayInfoSync } from '../client/index.js';
-import { createFileLogger, type Logger } from '../core/index.js';
+import { createCore, createFileLogger, EventBus, type Logger } from '../core/index.js';
 import { acquireStateLockSync } from './state-lock.js';
 import { detectSupervisor, startWatchdog, systemdNotify, watchdogIntervalMs } from './supervision/index.js';
 
@@ -13,7 +13,6 @@ export interface DaemonOptions {
   bind?: string;
   /** Also print log lines to the terminal (foreground `gateway run`). */
   echo?: boolean;
-  modules?: ModuleFactory[];
   /** Called once, when the first start's background start-up work is done (the executable saves its code cache then). */
   onWarm?: () => void;
 }
@@ -37,7 +36,11 @@ export async function runGatewayDaemon(options: DaemonOptions): Promise<void> {
     const bind = options.bind ?? config.gateway.bind;
     const token = ensureGatewayTokenSync(paths);
     if (!isLoopbackBind(bind)) log.warn(`binding ${bind}: reachable from other machines; every client must present the token`);
-    const modules = options.modules ?? [coreModule()];
+    // The one root: the event bus, then the core on it, then the gateway that serves it.
+    log.addSecret(token);
+    const events = new EventBus(config.gateway.resumeBufferEvents);
+    const core = await createCore({ config, paths, log, events });
+    await core.start();
     server = new GatewayServer({
       config,
       paths,
@@ -45,11 +48,16 @@ export async function runGatewayDaemon(options: DaemonOptions): Promise<void> {
       bind,
       token,
       log,
-      modules,
+      core,
       supervisor: detectSupervisor(),
       onShutdownRequest: (restart, reason) => void (restart ? restartInPlace(reason) : shutdown(reason, 0)),
     });
-    port = await server.start();
+    try {
+      port = await server.start();
+    } catch (error) {
+      await core.stop();
+      throw error;
+    }
     boundTo = bind;
     writeGatewayInfoSync(paths, {
       pid: process.pid,

@@ -21,9 +21,9 @@ import {
 import { AuthLimiter } from './auth-limiter.js';
 import { ClientConnection, HandshakeError } from './client-connection.js';
 import { gatewayHandlers } from './gateway-handlers.js';
-import { EventBus } from '../core/index.js';
-import type { Logger } from '../core/index.js';
-import type { GatewayModule, ModuleFactory } from './module.js';
+import { EventBus, type Core, type Logger } from '../core/index.js';
+import { coreGatewayModule } from './core-adapter.js';
+import type { GatewayModule } from './module.js';
 import { RpcRouter } from './rpc-router.js';
 import { OPERATOR_SCOPES, scopesForToken, tokenMatches } from '../config/index.js';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -43,7 +43,17 @@ export interface GatewayOptions {
   bind: string;
   token: string;
   log: Logger;
-  modules: ModuleFactory[];
+  /**
+   * The daemon's core, built and started by the daemon (the one root): the
+   * gateway serves its methods, events (`core.events` is the bus), health and
+   * snapshot, and drains and stops it with itself. Absent, the gateway serves
+   * only its own methods (tests of the transport).
+   */
+  core?: Core;
+  /** More method tables served beside the core's (tests). */
+  modules?: GatewayModule[];
+  /** The event bus when there is no core (whose own bus it is otherwise). */
+  bus?: EventBus;
   /** Asked to stop or restart (by RPC); the daemon decides how. */
   onShutdownRequest?: (restart: boolean, reason: string) => void;
   now?: () => number;
@@ -61,7 +71,7 @@ export function isLoopbackBind(bind: string): boolean {
 
 const TOKEN_QUERY_KEYS = ['token', 'auth', 'access_token', 'key'];
 
-/** The gateway: one HTTP server with the WebSocket endpoint, modules behind an RPC router. */
+/** The gateway: one HTTP server with the WebSocket endpoint, the core's methods behind an RPC router. It serves the core; it does not build it. */
 export class GatewayServer {
   readonly epoch = randomUUID();
   readonly bus: EventBus;
@@ -70,7 +80,7 @@ export class GatewayServer {
   private readonly router: RpcRouter;
   private readonly limiter = new AuthLimiter();
   private readonly clients = new Map<string, ClientConnection>();
-  private modules: GatewayModule[] = [];
+  private readonly modules: GatewayModule[];
   private listeningPort = 0;
   private state: 'idle' | 'starting' | 'ready' | 'draining' | 'stopped' = 'idle';
   private tickTimer: NodeJS.Timeout | undefined;
@@ -82,7 +92,8 @@ export class GatewayServer {
   constructor(private readonly options: GatewayOptions) {
     this.now = options.now ?? Date.now;
     this.startedAt = this.now();
-    this.bus = new EventBus(options.config.gateway.resumeBufferEvents);
+    this.bus = options.core?.events ?? options.bus ?? new EventBus(options.config.gateway.resumeBufferEvents);
+    this.modules = [gatewayHandlers(this.coreHost()), ...(options.core ? [coreGatewayModule(options.core)] : []), ...(options.modules ?? [])];
     this.router = new RpcRouter(options.log);
     this.http = createServer((req, res) => this.onHttp(req, res));
     this.wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
@@ -107,9 +118,6 @@ export class GatewayServer {
     if (!token) throw new Error('The gateway needs a token; none was found or generated.');
     this.state = 'starting';
     log.addSecret(token);
-    const context = { config: this.options.config, paths: this.options.paths, bus: this.bus, log, now: this.now };
-    this.modules = [gatewayHandlers(this.coreHost())];
-    for (const factory of this.options.modules) this.modules.push(await factory(context));
     for (const module of this.modules) this.router.register(module.handlers);
     await new Promise<void>((resolve, reject) => {
       const onError = (error: NodeJS.ErrnoException): void => {

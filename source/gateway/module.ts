@@ -1,8 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
-import type { ClawConfig, StatePaths } from '../config/index.js';
 import type { GatewaySnapshot, Methods, MethodName, ResultOf } from '../protocol/index.js';
-import type { EventBus } from '../core/index.js';
 import type { Logger } from '../core/index.js';
 
 /** Who is calling: passed to every handler. */
@@ -46,13 +44,3 @@ export interface GatewayModule {
   /** Answers an HTTP request (e.g. `/hooks/*`) and returns true, or false to let the next module or the 404 have it. */
   http?(req: IncomingMessage, res: ServerResponse, path: string): boolean;
 }
-
-export interface ModuleContext {
-  config: ClawConfig;
-  paths: StatePaths;
-  bus: EventBus;
-  log: Logger;
-  now: () => number;
-}
-
-export type ModuleFactory = (context: ModuleContext) => GatewayModule | Promise<GatewayModule>;

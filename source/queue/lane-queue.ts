@@ -20,8 +20,6 @@ export interface LaneQueueOptions {
   /** Exactly once per message: how it ended. */
   onOutcome(message: QueuedMessage, status: OutcomeStatus, detail: { reason?: string; turnRunId?: string; text?: string }): void;
   emit: TurnEmitter;
-  /** Lane depths or activity changed (callers throttle the `lanes` event). */
-  onChange?(): void;
   /** Something went wrong that no message's outcome can carry (for the log). */
   warn?(message: string): void;
   clock?: Clock;
@@ -38,6 +36,7 @@ export class LaneQueue {
   private readonly clock: Clock;
   private stopped = false;
   private readonly settledWaiters = new Set<() => void>();
+  private readonly changeListeners = new Set<() => void>();
   private readonly outcomes: OutcomeDeps;
 
   constructor(private readonly options: LaneQueueOptions) {
@@ -130,6 +129,7 @@ export class LaneQueue {
   async drain(deadline: number): Promise<void> {
     this.stopped = true;
     for (const lane of this.lanes.values()) if (lane.timer) this.clock.clearTimer(lane.timer);
+    // Wall-clock time on purpose: a drain bounds how long a real process waits to exit, whatever clock its turns run on.
     while (this.runningCount() > 0 && Date.now() < deadline) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, Math.max(1, deadline - Date.now()));
@@ -142,6 +142,12 @@ export class LaneQueue {
     for (const lane of this.lanes.values()) {
       if (lane.active) this.abortTurn(lane.active, 'gateway shutting down');
     }
+  }
+
+  /** Hears every change of lane depths or activity (callers throttle the `lanes` event); returns the unsubscriber. */
+  onChange(listener: () => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
   }
 
   runningCount(): number {
@@ -306,6 +312,6 @@ export class LaneQueue {
   }
 
   private changed(): void {
-    this.options.onChange?.();
+    for (const listener of this.changeListeners) listener();
   }
 }

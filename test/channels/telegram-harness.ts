@@ -1,8 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CoreModuleOptions } from '../../source/gateway/index.js';
 import { startFakeTelegram, type FakeChat, type FakeTelegram, type FakeUser } from '../support/fake-telegram.js';
-import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
+import { startTestGateway, type TestCoreOptions, type TestGateway } from '../support/gateway-harness.js';
 import { makeTempState, type TempState } from '../support/temp-state.js';
 
 export const TOKEN = '123456:TEST_token_for_the_fake_server_only';
@@ -27,7 +26,7 @@ export function telegramConfig(state: TempState, telegram: FakeTelegram, account
 
 /** A real gateway (in process) with its Telegram channel pointed at a fresh fake Bot API server. */
 export async function startTelegramRig(
-  options: { account?: Record<string, unknown>; config?: Record<string, unknown>; core?: CoreModuleOptions; telegram?: FakeTelegram; state?: TempState } = {},
+  options: { account?: Record<string, unknown>; config?: Record<string, unknown>; core?: TestCoreOptions; telegram?: FakeTelegram; state?: TempState } = {},
 ): Promise<TelegramRig> {
   const telegram = options.telegram ?? (await startFakeTelegram({ token: TOKEN }));
   const state = options.state ?? makeTempState();

@@ -43,14 +43,26 @@ describe('turn events in-process', () => {
     const frames: string[] = [];
     client.on('chat', (payload) => frames.push(payload.state));
 
-    await gateway.core.inbound.accept({ channel: 'test-origin', sessionKey: 'agent:main:main', peer: { kind: 'direct', id: 'x' }, messageId: 'm-1', text: 'hi' });
+    await gateway.core.inbound.accept({
+      channel: 'test-origin',
+      sessionKey: 'agent:main:main',
+      peer: { kind: 'direct', id: 'x' },
+      messageId: 'm-1',
+      text: 'hi',
+    });
     await expect.poll(() => outcomes).toEqual(['replied: Hello']);
     expect(heard).toEqual(['turn.start agent:main:main', 'turn.delta Hel', 'turn.tool read start', 'turn.tool read end', 'turn.delta lo', 'turn.end end']);
     await expect.poll(() => frames).toEqual(['delta', 'delta', 'final']);
 
     // Unsubscribed listeners hear nothing more; an origin nobody listens to is a delivery that finds no channel, not a crash.
     for (const stop of stops) stop();
-    await gateway.core.inbound.accept({ channel: 'test-origin', sessionKey: 'agent:main:main', peer: { kind: 'direct', id: 'x' }, messageId: 'm-2', text: 'again' });
+    await gateway.core.inbound.accept({
+      channel: 'test-origin',
+      sessionKey: 'agent:main:main',
+      peer: { kind: 'direct', id: 'x' },
+      messageId: 'm-2',
+      text: 'again',
+    });
     await expect.poll(() => frames.length).toBe(6);
     expect(heard).toHaveLength(6);
     expect(outcomes).toHaveLength(1);

@@ -183,7 +183,6 @@ describe('gateway: token in the URL', () => {
       bind: '127.0.0.1',
       token,
       log: createFileLogger(state.paths.logs),
-      modules: [],
     });
     await server.start();
   });
@@ -244,7 +243,6 @@ describe('gateway: connect timeout', () => {
       bind: '127.0.0.1',
       token: ensureGatewayTokenSync(state.paths, {}),
       log: createFileLogger(state.paths.logs),
-      modules: [],
       connectTimeoutMs: 300,
     });
     try {

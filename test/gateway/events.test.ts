@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ModuleFactory } from '../../source/gateway/index.js';
+import type { TestModule } from '../support/gateway-harness.js';
 import { closeCodes } from '../../source/protocol/index.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 import { openConnected, waitFor, type RawClient } from './raw-client.js';
@@ -139,7 +139,7 @@ describe('events: slow consumers', () => {
 describe('idempotency keys', () => {
   it('runs a mutating request once per key and replays its result', async () => {
     let runs = 0;
-    const counter: ModuleFactory = () => ({
+    const counter: TestModule = () => ({
       name: 'counter',
       handlers: {
         'commands.run': async ({ text }) => {

@@ -2,7 +2,8 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { ensureGatewayTokenSync, loadConfig, writeRawConfig } from '../../source/config/index.js';
 import type { Logger } from '../../source/core/index.js';
-import { GatewayServer, coreModule, type CoreModuleOptions } from '../../source/gateway/index.js';
+import type { GatewayServer } from '../../source/gateway/index.js';
+import { buildTestRoot, type TestCoreOptions } from '../support/gateway-harness.js';
 import type { Core } from '../../source/core/index.js';
 import type { TurnContext, TurnOutcome, TurnRunner } from '../../source/queue/index.js';
 import { GatewayClient } from '../../source/client/index.js';
@@ -72,7 +73,7 @@ export interface HooksGateway {
 export async function startHooksGateway(
   options: {
     config?: Record<string, unknown> | ((state: TempState) => Record<string, unknown>);
-    core?: CoreModuleOptions;
+    core?: TestCoreOptions;
     bundledDir?: string;
     setup?: (state: TempState) => void | Promise<void>;
   } = {},
@@ -87,22 +88,9 @@ export async function startHooksGateway(
   const config = loadConfig(state.paths.config);
   const gatewayToken = ensureGatewayTokenSync(state.paths, {});
   const log = new RecordingLogger();
-  let core: Core | undefined;
-  const server = new GatewayServer({
-    config,
-    paths: state.paths,
-    port: 0,
-    bind: '127.0.0.1',
-    token: gatewayToken,
+  const { server, core } = await buildTestRoot(config, state.paths, gatewayToken, {
     log,
-    modules: [
-      coreModule(
-        { env: { OLLAMA_HOST: '127.0.0.1:9' }, hooks: { bundledDir: options.bundledDir ?? emptyBundled, parentEnv: process.env }, ...options.core },
-        (started) => {
-          core = started;
-        },
-      ),
-    ],
+    core: { env: { OLLAMA_HOST: '127.0.0.1:9' }, hooks: { bundledDir: options.bundledDir ?? emptyBundled, parentEnv: process.env }, ...options.core },
   });
   const port = await server.start();
   const clients: GatewayClient[] = [];

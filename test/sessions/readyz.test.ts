@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { writeFileAtomicSync } from '../../source/config/index.js';
-import type { ModuleFactory } from '../../source/gateway/index.js';
+import type { TestModule } from '../support/gateway-harness.js';
 import { InboundJournal } from '../../source/queue/index.js';
 import { WriteProbe } from '../../source/sessions/index.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
@@ -20,7 +20,7 @@ describe('/readyz and acceptance while the state dir cannot be written', () => {
     const disk = failingDisk();
     let probe: WriteProbe | undefined;
     // The wiring the sessions module gets: the probe over the journal's and the sessions' dirs.
-    const diskModule: ModuleFactory = ({ paths }) => {
+    const diskModule: TestModule = ({ paths }) => {
       const dirs = [join(paths.root, 'queue'), paths.sessionsDir('main')];
       for (const dir of dirs) writeFileAtomicSync(join(dir, '.keep'), '');
       probe = new WriteProbe({ dirs: () => dirs, fs: disk, intervalMs: 100 });

@@ -1,7 +1,7 @@
 import { render } from 'ink-testing-library';
 import { expect } from 'vitest';
 import type { GatewayClient } from '../../../source/client/index.js';
-import type { ModuleFactory } from '../../../source/gateway/index.js';
+import type { TestModule } from '../../support/gateway-harness.js';
 import { App } from '../../../source/tui/components/App.js';
 import { TuiController } from '../../../source/tui/controller.js';
 import { initialState } from '../../../source/tui/store/state.js';
@@ -51,7 +51,7 @@ export const PAUSE = 600;
 
 /** The TUI rendered by Ink on a real client connected to an in-process gateway over loopback. */
 export async function openApp(
-  modules: ModuleFactory[],
+  modules: TestModule[],
   size = { cols: 100, rows: 30 },
   gatewayOptions: Parameters<typeof startTestGateway>[0] = {},
 ): Promise<AppHarness> {

@@ -1,9 +1,10 @@
 import type { ApprovalRecord, TranscriptEntry } from '../../../source/protocol/index.js';
 import type { EventBus } from '../../../source/core/index.js';
-import type { GatewayModule, ModuleFactory } from '../../../source/gateway/index.js';
+import type { GatewayModule } from '../../../source/gateway/index.js';
+import type { TestModule } from '../../support/gateway-harness.js';
 
 export interface OperatorFake {
-  factory: ModuleFactory;
+  factory: TestModule;
   calls: Array<{ method: string; params: unknown }>;
   bus(): EventBus;
   pending: ApprovalRecord[];
@@ -47,7 +48,7 @@ export function operatorFake(options: OperatorFakeOptions = {}): OperatorFake {
   const record = (method: string, params: unknown) => {
     calls.push({ method, params });
   };
-  const factory: ModuleFactory = (context) => {
+  const factory: TestModule = (context) => {
     bus = context.bus;
     const module: GatewayModule = {
       name: 'operator-fake',

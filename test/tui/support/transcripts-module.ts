@@ -1,4 +1,4 @@
-import type { ModuleFactory } from '../../../source/gateway/index.js';
+import type { TestModule } from '../../support/gateway-harness.js';
 import { SessionRegistry } from '../../../source/sessions/index.js';
 import { sessionsSearchHandler } from '../../../source/sessions/search/index.js';
 
@@ -7,7 +7,7 @@ import { sessionsSearchHandler } from '../../../source/sessions/search/index.js'
  * the way the sessions module will mount the search handler. `seed` writes
  * messages first (key → user/assistant texts, alternating).
  */
-export function transcriptsModule(seed: Record<string, string[]>): ModuleFactory {
+export function transcriptsModule(seed: Record<string, string[]>): TestModule {
   return async ({ config, paths, now }) => {
     const registry = new SessionRegistry({ paths, config, now });
     for (const [key, texts] of Object.entries(seed)) {

@@ -1,5 +1,5 @@
-import { createCore, type Core, type CoreOptions } from '../core/index.js';
-import type { GatewayModule, ModuleFactory } from './module.js';
+import type { Core } from '../core/index.js';
+import type { GatewayModule } from './module.js';
 import { agentsRpc } from './rpc/agents-rpc.js';
 import { hooksRpc } from './rpc/hooks-rpc.js';
 import { channelsRpc } from './rpc/channels-rpc.js';
@@ -10,9 +10,7 @@ import { subagentsRpc } from './rpc/subagents-rpc.js';
 import { sessionsRpc } from './rpc/sessions-rpc.js';
 import { setupRpc } from './rpc/setup-rpc.js';
 
-export type CoreModuleOptions = Omit<CoreOptions, 'config' | 'paths' | 'log' | 'events'>;
-
-/** A started core behind the gateway: its RPC methods, health, hello snapshot, drain and stop. */
+/** The core the daemon built, as the gateway serves it: its RPC methods, health, hello snapshot, drain and stop. */
 export function coreGatewayModule(core: Core): GatewayModule {
   return {
     name: 'core',
@@ -34,15 +32,5 @@ export function coreGatewayModule(core: Core): GatewayModule {
     drain: (deadline, reason) => core.drain(deadline, reason),
     close: () => core.stop(),
     http: (req, res, path) => core.hooks.http(req, res, path),
-  };
-}
-
-/** The daemon's services, built from the gateway's context when the gateway starts. */
-export function coreModule(options: CoreModuleOptions = {}, onCore?: (core: Core) => void): ModuleFactory {
-  return async ({ config, paths, bus, log }): Promise<GatewayModule> => {
-    const core = await createCore({ ...options, config, paths, log, events: bus });
-    await core.start();
-    onCore?.(core);
-    return coreGatewayModule(core);
   };
 }
