@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
 import type { GatewaySnapshot, Methods, MethodName, ResultOf } from '../protocol/index.js';
-import type { Logger } from '../core/index.js';
 
 /** Who is calling: passed to every handler. */
 export interface CallerInfo {
