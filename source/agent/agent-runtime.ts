@@ -7,7 +7,8 @@ import { withHookBootstrap, type BootstrapFileReport, type SessionKind } from '.
 import type { AgentHooks } from './turn-hooks.js';
 import { BootstrapCache } from './bootstrap-cache.js';
 import { buildSystemPrompt, promptTime, type PromptSection, type SystemPrompt } from './system-prompt.js';
-import { ContextWindow, memoryFlushPrompt } from './compaction/index.js';
+import { memoryFlushPrompt } from './compaction/index.js';
+import { contextEngineFactory, type ContextEngine } from './context/index.js';
 import { runMemoryFlushTurn } from './memory-flush-turn.js';
 import type { SkillsPromptSnapshot, SkillsSource } from './skills-source.js';
 import { runTurnLoop, type TurnLoopContext } from './turn-loop.js';
@@ -173,7 +174,7 @@ export class AgentRuntime {
    * The context window of a session with the model it would use now, for
    * commands (`/context`, `/compact`); undefined when no model is configured.
    */
-  async contextWindow(session: TurnSession, events: TurnEvents, runId: string): Promise<ContextWindow | undefined> {
+  async contextWindow(session: TurnSession, events: TurnEvents, runId: string): Promise<ContextEngine | undefined> {
     const model = await this.resolveModel(session);
     if (!model) return undefined;
     const built = this.systemPrompt(session, model, await this.#hookText(session));
@@ -187,10 +188,11 @@ export class AgentRuntime {
     model: string,
     built: ReturnType<AgentRuntime['systemPrompt']>,
     extra: { signal?: AbortSignal; flush?: () => Promise<void> } = {},
-  ): ContextWindow {
+  ): ContextEngine {
     const entry = this.deps.config.agents.list.find((agent) => agent.id === session.agentId);
     const publish = this.deps.publishContext;
-    return new ContextWindow({
+    const engine = contextEngineFactory(entry?.contextEngine ?? this.deps.config.agents.defaults.contextEngine);
+    return engine({
       runId,
       session,
       events: this.#compactionHooks(events.context || !publish ? events : { ...events, context: publish }),
@@ -322,10 +324,10 @@ export class AgentRuntime {
    * event; after a failed one only the event. The reply is already out, so a
    * failure here is recorded for /status, not thrown.
    */
-  async #afterTurn(sessionKey: string, window: ContextWindow, answered: boolean): Promise<void> {
+  async #afterTurn(sessionKey: string, window: ContextEngine, answered: boolean): Promise<void> {
     try {
       if (answered) await window.afterTurn();
-      else await window.publish();
+      else await window.report();
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       this.#lastErrors.set(sessionKey, {

@@ -7,13 +7,12 @@ const silentEvents: TurnEvents = { chat: () => undefined, agent: () => undefined
 
 /**
  * The silent pre-compaction turn: asks the agent to append durable notes to
- * its memory file. It is recorded as done for this compaction cycle before it
- * runs, so a failing flush is never retried in a loop; its transcript entries
+ * its memory file. The engine records it as done for this compaction cycle
+ * before it runs, so a failing flush is never retried in a loop; its transcript entries
  * stay (marked synthetic) and are compacted like any others.
  */
 export async function runMemoryFlushTurn(loop: TurnLoopContext, prompt: string): Promise<void> {
   const { session } = loop.input;
-  await loop.window?.recordFlush();
   await session.append({ type: 'message', role: 'user', content: prompt, meta: { synthetic: MEMORY_FLUSH_SYNTHETIC } });
   await runTurnLoop({ ...loop, input: { runId: loop.input.runId, session, messages: [], signal: loop.signal }, events: silentEvents });
 }

@@ -8,7 +8,8 @@ import {
   type Usage,
 } from '../providers/index.js';
 import type { ToolContext, ToolRegistry } from '../tools/index.js';
-import { overflowFailure, type ContextWindow } from './compaction/index.js';
+import { overflowFailure } from './compaction/index.js';
+import type { ContextEngine } from './context/index.js';
 import { ReplyStream } from './reply-stream.js';
 import { withAttachments } from './tool-media.js';
 import { ABORTED_RESULT, runToolRound, type ToolCall } from './tool-round.js';
@@ -34,7 +35,7 @@ export interface TurnLoopContext {
   /** Failure hint for errors that are about setup (no key, unknown provider). */
   setupHint(): string;
   /** Accounting, auto-compaction, the tool-result guard and overflow recovery of the session. */
-  window?: ContextWindow;
+  window?: ContextEngine;
   hooks?: AgentHooks;
   /** The agent's sessions folder: tool-result media is kept under its `media/`. */
   sessionsDir?: string;
@@ -129,9 +130,9 @@ export async function runTurnLoop(context: TurnLoopContext): Promise<TurnOutcome
   let lastModel: string | undefined = context.model;
   while (iterations < context.maxIterations) {
     iterations += 1;
-    await window?.autoCompact();
+    await window?.beforeModelCall();
     const history = await session.history();
-    const result = await streamModel(context, window ? window.view(history) : history);
+    const result = await streamModel(context, window ? window.assemble(history) : history);
     lastModel = result.model;
     if (result.usage) {
       events.agent({ ...base, stream: 'usage', usage: result.usage, model: result.model });
@@ -181,7 +182,7 @@ export async function runTurnLoop(context: TurnLoopContext): Promise<TurnOutcome
         signal: context.signal,
         toolContext: context.toolContext,
         steerPending,
-        ...(window ? { guard: (content: string, toolName: string) => window.guard(content, toolName) } : {}),
+        ...(window ? { guard: (content: string, toolName: string) => window.ingest(content, toolName) } : {}),
         ...(context.hooks ? { hooks: context.hooks } : {}),
         ...(context.sessionsDir ? { sessionsDir: context.sessionsDir } : {}),
       },

@@ -52,7 +52,7 @@ export class CommandService {
       { chat: (p) => events.emit('chat', p), agent: (p) => events.emit('agent', p), context: (p) => events.emit('context', p) },
       `context-${randomUUID()}`,
     );
-    await window?.publish();
+    await window?.report();
   }
 
   async run(sessionKey: string, text: string, scopes?: readonly string[]): Promise<{ reply: string; data?: unknown }> {

@@ -26,3 +26,4 @@ export { splitModelRef } from './catalogue.js';
 export { credentialsPath } from './credentials.js';
 export * from './setup/index.js';
 export { modelProblem } from './model-problem.js';
+export { WIRE_ADAPTERS, wireAdapterFor, type WireAdapter } from './wire-adapters.js';

@@ -1,5 +1,4 @@
 import type { ClawConfig, StatePaths } from '../config/index.js';
-import { streamAnthropic } from './anthropic.js';
 import { builtinProviders, defaultModelFor } from './builtin-models.js';
 import { providerSettings, resolveModelRef, type ProviderSettings } from './catalogue.js';
 import { ProfileCooldowns } from './cooldowns.js';
@@ -7,9 +6,9 @@ import { authProfilesFor, credentialsPath, missingKeyMessage } from './credentia
 import { ProviderError } from './errors.js';
 import { defaultFailoverPolicy, streamWithFailover, type FailoverPolicy } from './failover.js';
 import { ollamaOrigin, probeOllamaModels } from './ollama.js';
-import { streamOpenAI } from './openai.js';
 import { systemClock, type Clock } from '../config/index.js';
 import type { AuthProfile, ModelListing, ProviderEvent, Providers, ResolvedModel, TurnRequest, WireRequest } from './types.js';
+import { wireAdapterFor, type WireAdapter } from './wire-adapters.js';
 
 export interface ProvidersOptions {
   config: ClawConfig;
@@ -20,6 +19,8 @@ export interface ProvidersOptions {
   /** In [0, 1): the retry jitter source; default Math.random. */
   random?: () => number;
   policy?: Partial<FailoverPolicy>;
+  /** Wire formats beside the built-in ones, by API name (where a plugin provider registers its own). */
+  adapters?: Readonly<Record<string, WireAdapter>>;
 }
 
 /**
@@ -61,7 +62,7 @@ export function createProviders(options: ProvidersOptions): Providers {
       return false;
     }
   };
-  const call = (request: WireRequest): AsyncIterable<ProviderEvent> => (request.model.api === 'anthropic' ? streamAnthropic(request) : streamOpenAI(request));
+  const call = (request: WireRequest): AsyncIterable<ProviderEvent> => wireAdapterFor(request.model.api, options.adapters)(request);
 
   const configuredChoice = (all: Map<string, ProviderSettings>): string | undefined => {
     for (const provider of all.values()) {

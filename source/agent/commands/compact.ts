@@ -11,7 +11,7 @@ async function undo({ sessionKey, host, contextWindow }: CommandContext): Promis
   await session.append(compactionUndoEntry(found.entry.id));
   await session.setCompactionCount(compactionHistory(session.entries()).length);
   const window = await contextWindow(session, commandRunId());
-  const account = window ? await window.publish() : undefined;
+  const account = window ? await window.report() : undefined;
   const now = account ? ` The context is now ${formatTokens(account.used)} of ${formatTokens(account.window)} tokens.` : '';
   return {
     reply: `Undid the compaction of ${new Date(found.entry.timestamp).toISOString()}: the model sees the conversation it had summarised again.${now}`,
@@ -33,7 +33,7 @@ export const compactCommand: SlashCommand = {
     const window = await contextWindow(session, commandRunId());
     if (!window)
       throw new ClawError('unavailable', 'No model is configured to write the summary. Configure a provider (claw models list), then run /compact again.');
-    const result = await window.compact(args || undefined);
+    const result = await window.compact({ instructions: args || undefined });
     if (!result.ok) {
       throw new ClawError(
         'unavailable',

@@ -23,7 +23,7 @@ export const contextCommand: SlashCommand = {
         'No model is configured, so the context window is unknown. Configure a provider (claw models list), then run /context again.',
       );
     // Publishing it brings every client's context pane up to date too.
-    const [report, account] = await Promise.all([contextReport(session), window.publish()]);
+    const [report, account] = await Promise.all([contextReport(session), window.report()]);
     const compactions = compactionHistory(session.entries());
     const data = { sessionKey, report, account, compactions, event: contextEventPayload(sessionKey, account, compactions) };
     if (view === 'json') return { reply: JSON.stringify(data, null, 2), data };

@@ -1,7 +1,7 @@
 import type { CommandArgument, CronRun, HeartbeatAgentStatus, ScheduleOverview, SessionSummary } from '../../protocol/index.js';
 import type { Providers, ThinkingLevel } from '../../providers/index.js';
 import type { ContextReport, LastError } from '../agent-runtime.js';
-import type { ContextWindow } from '../compaction/index.js';
+import type { ContextEngine } from '../context/index.js';
 import type { TurnSession } from '../turn-types.js';
 
 /**
@@ -42,7 +42,7 @@ export interface CommandContext {
   resolveModel(session: SessionSummary): Promise<string | undefined>;
   lastError(sessionKey: string): LastError | undefined;
   /** The session's context window with its current model; undefined when no model is configured. */
-  contextWindow(session: TurnSession, runId: string): Promise<ContextWindow | undefined>;
+  contextWindow(session: TurnSession, runId: string): Promise<ContextEngine | undefined>;
   /** System prompt, bootstrap files and tool schemas as a turn would get them now. */
   contextReport(session: TurnSession): Promise<ContextReport>;
   /** The registry's own list, for /help. */

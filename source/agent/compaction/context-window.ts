@@ -13,6 +13,7 @@ import {
   type ContextAccount,
   type ContextSettings,
 } from '../context/index.js';
+import type { ContextEngine, ContextEngineInfo } from '../context/engine.js';
 import type { PromptSection } from '../system-prompt.js';
 import type { HistoryMessage, TurnEvents, TurnSession } from '../turn-types.js';
 import { compactHistory, type CompactionResult, type Summariser } from './compact.js';
@@ -70,7 +71,8 @@ function lastFlushCycle(entries: readonly TranscriptEntry[]): number | undefined
  * bounded overflow recovery. Every change is announced as `agent`
  * compaction and `context` events.
  */
-export class ContextWindow {
+export class ContextWindow implements ContextEngine {
+  readonly info: ContextEngineInfo = { id: 'default', ownsCompaction: false };
   readonly window: number;
   readonly family: WireApi;
   readonly #options: ContextWindowOptions;
@@ -125,19 +127,19 @@ export class ContextWindow {
     return account;
   }
 
-  async publish(account?: ContextAccount): Promise<ContextAccount> {
+  async report(account?: ContextAccount): Promise<ContextAccount> {
     const current = account ?? (await this.account());
     this.#options.events.context?.(contextEventPayload(this.#session.key, current, compactionHistory(this.#session.entries())));
     return current;
   }
 
   /** A tool result as it may enter the transcript: at most the configured share of the window. */
-  guard(content: string, toolName: string): string {
+  ingest(content: string, toolName: string): string {
     return guardToolResult(content, toolName, toolResultCap(this.window, this.#options.settings.toolResultMaxShare), this.family).content;
   }
 
   /** The history as this turn sends it: tool results cut tighter once overflow recovery asked for it. */
-  view(messages: HistoryMessage[]): HistoryMessage[] {
+  assemble(messages: HistoryMessage[]): HistoryMessage[] {
     if (this.#shrinkShare === undefined) return messages;
     return shrinkToolResults(messages, this.window, this.#shrinkShare, this.family).messages;
   }
@@ -164,7 +166,9 @@ export class ContextWindow {
   }
 
   async #flushIfDue(account: ContextAccount): Promise<void> {
-    if (this.#options.flush && this.flushDue(account)) await this.#options.flush();
+    if (!this.#options.flush || !this.flushDue(account)) return;
+    await this.recordFlush();
+    await this.#options.flush();
   }
 
   /**
@@ -172,7 +176,13 @@ export class ContextWindow {
    * `agent` stream; on success appends the compaction entry and publishes
    * the new context.
    */
-  async compact(instructions?: string, runId = this.#options.runId): Promise<CompactionResult> {
+  async compact({
+    instructions,
+    runId = this.#options.runId,
+  }: {
+    instructions?: string | undefined;
+    runId?: string | undefined;
+  } = {}): Promise<CompactionResult> {
     const account = await this.account();
     const base = { runId, sessionKey: this.#session.key, stream: 'compaction' as const };
     const { events, settings } = this.#options;
@@ -208,7 +218,7 @@ export class ContextWindow {
       tokensAfter: result.tokensAfter,
       detail: `${result.summarisedMessages} messages summarised`,
     });
-    await this.publish();
+    await this.report();
     return result;
   }
 
@@ -217,7 +227,7 @@ export class ContextWindow {
    * memory if this cycle has not, then compact (once per call: a failed pass
    * is reported, not repeated). Inside the flush turn, nothing happens.
    */
-  async autoCompact(): Promise<void> {
+  async beforeModelCall(): Promise<void> {
     if (!this.#options.flush) return;
     let account = await this.account();
     if (account.used <= account.thresholds.compact) return;
@@ -230,8 +240,8 @@ export class ContextWindow {
   async afterTurn(): Promise<void> {
     if (!this.#options.flush) return;
     await this.#flushIfDue(await this.account());
-    await this.autoCompact();
-    await this.publish();
+    await this.beforeModelCall();
+    await this.report();
   }
 
   /**

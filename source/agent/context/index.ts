@@ -21,4 +21,6 @@ export {
   type ContextSources,
 } from './accounting.js';
 export { contextThresholds, defaultContextSettings, type ContextSettings, type ContextThresholds } from './thresholds.js';
+export type { ContextEngine, ContextEngineInfo, ContextEngineOptions } from './engine.js';
+export { CONTEXT_ENGINES, contextEngineFactory, type ContextEngineFactory } from './engines.js';
 export { guardToolResult, toolResultCap, type GuardedResult } from './tool-result-guard.js';

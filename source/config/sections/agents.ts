@@ -18,6 +18,8 @@ const agentTuning = () => ({
   skills: z.array(z.string().min(1)).optional(),
   heartbeat: heartbeatDefaults.prefault({}),
   subagents: subagentsDefaults.prefault({}),
+  /** The context engine a turn uses (agent/README.md); `default` is accounting, pruning, compaction and the memory flush. */
+  contextEngine: z.string().min(1).default('default'),
 });
 
 export const agentEntry = lazySchema(() => {
@@ -30,6 +32,8 @@ export const agentEntry = lazySchema(() => {
     model: tuning.model,
     fallbacks: z.array(z.string().min(3)).optional(),
     thinking: thinkingLevel.optional(),
+    /** Replaces agents.defaults.contextEngine for this agent. */
+    contextEngine: z.string().min(1).optional(),
     /** Replaces agents.defaults.skills for this agent. */
     skills: tuning.skills,
     heartbeat: heartbeatOverride.optional(),
