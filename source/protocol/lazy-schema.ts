@@ -6,13 +6,21 @@
  * to the schema, which is built once, at the first one. The gateway's bundle
  * stands in for zod's `z` with one too (scripts/commonjs-bundles.mjs).
  */
+const targets = new WeakMap<object, () => object>();
+
+/** The schema behind a `lazySchema` proxy (built now if it was not), or `value` itself. */
+export function resolveLazy<T>(value: T): T {
+  const real = typeof value === 'object' && value !== null ? targets.get(value) : undefined;
+  return real ? (real() as T) : value;
+}
+
 export function lazySchema<T extends object>(build: () => T): T {
   let schema: T | undefined;
   const real = (): T => {
     schema ??= build();
     return schema;
   };
-  return new Proxy({} as T, {
+  const proxy = new Proxy({} as T, {
     get: (_target, key) => Reflect.get(real(), key),
     set: (_target, key, value) => Reflect.set(real(), key, value),
     has: (_target, key) => Reflect.has(real(), key),
@@ -24,4 +32,6 @@ export function lazySchema<T extends object>(build: () => T): T {
     },
     getPrototypeOf: () => Reflect.getPrototypeOf(real()),
   });
+  targets.set(proxy, real);
+  return proxy;
 }
