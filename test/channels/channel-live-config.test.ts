@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readRawConfig, writeRawConfig } from '../../source/config/index.js';
+import { readRawConfig, validateConfig, writeRawConfig } from '../../source/config/index.js';
 import { echoRunner } from '../../source/queue/index.js';
 import { startFakeTelegram, type FakeTelegram } from '../support/fake-telegram.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
@@ -75,5 +75,18 @@ describe('channel accounts follow claw.json while the gateway runs', { timeout: 
 
     setAccount(account(gateway.state.dir, telegram, TOKEN, 'fixed'));
     await expect.poll(() => telegram.callsOf('getUpdates').length, { timeout: 2_000, interval: 25 }).toBeGreaterThan(0);
+  });
+
+  it("claw.json takes any channel's accounts for its adapter to check, and still refuses a misspelt section", () => {
+    const config = validateConfig(
+      { channels: { matrix: { accounts: { home: { homeserver: 'https://example.org', allowFrom: ['@ada:example.org'] } } } } },
+      'test',
+    );
+    expect(config.channels.matrix?.accounts.home).toEqual({ homeserver: 'https://example.org', allowFrom: ['@ada:example.org'] });
+    expect(config.channels.telegram.accounts).toEqual({});
+    expect(() => validateConfig({ channels: { matrix: { acounts: {} } } }, 'test')).toThrow(/acounts/);
+    expect(() => validateConfig({ channels: { matrix: { accounts: { 'no spaces': {} } } } }, 'test')).toThrow(
+      /channels.matrix.accounts.no spaces: Invalid key/,
+    );
   });
 });

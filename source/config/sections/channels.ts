@@ -47,12 +47,19 @@ export const telegramAccount = lazySchema(() =>
     }),
 );
 
+const accountId = lazySchema(() => z.string().regex(/^[a-z0-9][a-z0-9_-]*$/i, 'an account id like "default"'));
+
+/**
+ * Telegram's accounts are checked here; any other channel's
+ * (`channels.<name>.accounts.<id>`) by its adapter when the gateway starts
+ * the account (channels/README.md), so a new channel needs no edit here.
+ */
 export const channelsSection = lazySchema(() =>
-  z.strictObject({
-    telegram: z
-      .strictObject({ accounts: z.record(z.string().regex(/^[a-z0-9][a-z0-9_-]*$/i, 'an account id like "default"'), telegramAccount).default({}) })
-      .prefault({}),
-  }),
+  z
+    .strictObject({
+      telegram: z.strictObject({ accounts: z.record(accountId, telegramAccount).default({}) }).prefault({}),
+    })
+    .catchall(z.strictObject({ accounts: z.record(accountId, z.record(z.string(), z.unknown())).default({}) })),
 );
 
 export type ChannelsConfig = z.output<typeof channelsSection>;
