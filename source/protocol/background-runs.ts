@@ -1,3 +1,4 @@
+import type { HeartbeatAgentStatus } from './methods/schedule.js';
 import type { TranscriptEntry } from './transcript.js';
 
 /**
@@ -83,4 +84,12 @@ export function quietRunIds(entries: readonly TranscriptEntry[]): Set<string> {
 export function withoutBackgroundRuns(entries: readonly TranscriptEntry[]): TranscriptEntry[] {
   const hidden = backgroundMessageIds(entries);
   return hidden.size === 0 ? [...entries] : entries.filter((entry) => !hidden.has(entry.id));
+}
+
+/** One word (or phrase) for a heartbeat's state, the same in `claw heartbeat status`, `/heartbeat` and the TUI. */
+export function heartbeatStateWord(status: Pick<HeartbeatAgentStatus, 'enabled' | 'paused' | 'budgetExhaustedAt' | 'running'>): string {
+  if (!status.enabled) return 'off (every: 0)';
+  if (status.paused) return 'paused';
+  if (status.budgetExhaustedAt !== undefined) return 'stopped for today (budget spent)';
+  return status.running ? 'running' : 'on';
 }

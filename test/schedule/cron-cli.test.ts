@@ -54,7 +54,7 @@ describe('claw cron and claw heartbeat', () => {
 
     const status = await runCli(['heartbeat', 'status'], env);
     expect(status.stdout).toMatch(/heartbeat \(main\): on[\s\S]*every\s+30m/);
-    expect((await runCli(['heartbeat', 'pause'], env)).stdout).toMatch(/PAUSED/);
+    expect((await runCli(['heartbeat', 'pause'], env)).stdout).toMatch(/heartbeat \(main\): paused/);
     expect((await runCli(['heartbeat', 'resume'], env)).stdout).toMatch(/heartbeat \(main\): on/);
     expect((await runCli(['heartbeat', 'now'], env)).stdout).toMatch(/woken/);
     const ghost = await runCli(['heartbeat', 'status', '--agent', 'ghost'], env);

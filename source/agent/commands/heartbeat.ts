@@ -1,4 +1,4 @@
-import { ClawError } from '../../protocol/index.js';
+import { ClawError, heartbeatStateWord } from '../../protocol/index.js';
 import { parseSessionKey } from '../../routing/index.js';
 import type { SlashCommand } from './types.js';
 
@@ -23,15 +23,7 @@ export const heartbeatCommand: SlashCommand = {
     if (sub) throw new ClawError('bad_request', `Unknown /heartbeat argument "${sub}". Use /heartbeat, /heartbeat now, /heartbeat pause or /heartbeat resume.`);
     const status = schedule.overview().heartbeats.find((h) => h.agentId === (agentId ?? h.agentId));
     if (!status) throw new ClawError('not_found', `No heartbeat for agent ${agentId}.`);
-    const state = !status.enabled
-      ? 'off'
-      : status.paused
-        ? 'paused'
-        : status.budgetExhaustedAt !== undefined
-          ? 'stopped for today (budget spent)'
-          : status.running
-            ? 'running'
-            : 'on';
+    const state = heartbeatStateWord(status);
     const next = status.nextRunAt !== undefined ? new Date(status.nextRunAt).toISOString() : '—';
     const last = status.lastOutcome ? `${status.lastOutcome}${status.lastReason ? ` (${status.lastReason})` : ''}` : '—';
     const budget = status.dailyTokenBudget !== undefined ? ` of ${status.dailyTokenBudget}` : '';

@@ -1,6 +1,6 @@
 import { statePaths } from '../../config/index.js';
 import { connectLocal } from '../../client/index.js';
-import type { HeartbeatAgentStatus } from '../../protocol/index.js';
+import { heartbeatStateWord, type HeartbeatAgentStatus } from '../../protocol/index.js';
 import type { CommandRun } from '../command.js';
 import { formatDuration, printJson } from '../format.js';
 
@@ -9,17 +9,8 @@ const usage = 'Usage: claw heartbeat status|now|pause|resume [--agent ID] [--jso
 const when = (at: number | undefined): string => (at === undefined ? '-' : new Date(at).toISOString().replace('.000Z', 'Z'));
 
 function describe(status: HeartbeatAgentStatus): string {
-  const state = !status.enabled
-    ? 'off (every: 0)'
-    : status.paused
-      ? 'PAUSED'
-      : status.budgetExhaustedAt !== undefined
-        ? 'stopped for today (budget spent)'
-        : status.running
-          ? 'running'
-          : 'on';
   return [
-    `heartbeat (${status.agentId}): ${state}`,
+    `heartbeat (${status.agentId}): ${heartbeatStateWord(status)}`,
     `  every       ${status.enabled ? formatDuration(status.everyMs) : '-'}`,
     `  session     ${status.sessionKey}`,
     `  next run    ${when(status.nextRunAt)}`,
