@@ -10,9 +10,9 @@ import { mkdirSync, mkdtempSync, openSync, writeSync, fdatasyncSync, closeSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { ensureGatewayTokenSync, loadConfig, statePaths, systemClock, configSchema, writeRawConfig } from '../dist/config/index.js';
+import { ensureGatewayTokenSync, loadConfig, statePaths, systemClock, configSchema, writeRawConfig, silentLogger } from '../dist/config/index.js';
 import { GatewayServer } from '../dist/gateway/index.js';
-import { createCore, EventBus, Lifecycle, silentLogger } from '../dist/core/index.js';
+import { createCore, EventBus, Lifecycle } from '../dist/core/index.js';
 import { HookDispatcher, discoverHooksSync, readWebhookTokenSync } from '../dist/hooks/index.js';
 
 const argRequests = Number(process.argv[process.argv.indexOf('--requests') + 1]);

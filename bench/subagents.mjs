@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadConfig, statePaths, writeRawConfig } from '../source/config/index.js';
-import { createCore, EventBus, silentLogger } from '../source/core/index.js';
+import { silentLogger } from '../source/config/index.js';
+import { createCore, EventBus } from '../source/core/index.js';
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 60);
 const CONCURRENT = Number(process.env.BENCH_CHILDREN ?? 100);

@@ -32,3 +32,5 @@ export {
   type ScopedToken,
 } from './gateway-tokens.js';
 export { loadYamlSync, type YamlParser } from './yaml.js';
+export { createFileLogger, silentLogger, redactSecrets, type Logger, type LogLevel } from './logger.js';
+export { throttle } from './throttle.js';

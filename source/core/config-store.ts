@@ -1,8 +1,8 @@
+import type { Logger } from '../config/index.js';
 import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { loadConfig, type ClawConfig, type Clock, type TimerHandle } from '../config/index.js';
 import type { ConfigStatus } from '../protocol/index.js';
-import type { Logger } from './logger.js';
 
 /**
  * Keys whose new value only takes effect after `claw gateway restart`: the

@@ -1,4 +1,4 @@
-import type { Logger } from './logger.js';
+import type { Logger } from '../config/index.js';
 
 /** The daemon's own events (SPEC "Hooks"), with what each carries. */
 export interface LifecycleEvents {

@@ -1,9 +1,9 @@
+import type { Logger } from '../config/index.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { agentWorkspaceDir, type ClawConfig, type StatePaths } from '../config/index.js';
 import { closeMemoryIndex, configuredAgentIds, memoryIndexFor, watchMemory, type MemoryIndex, type MemoryWatcher } from '../memory/index.js';
 import { ClawError } from '../protocol/index.js';
-import type { Logger } from './logger.js';
 import type { Service, ServiceHealth } from './service.js';
 
 /**

@@ -1,5 +1,5 @@
+import type { Logger } from '../config/index.js';
 import type { ReplyRoute } from '../protocol/index.js';
-import type { Logger } from './logger.js';
 
 /** A turn's outcome as a channel delivers it. */
 export interface OutboundReply {

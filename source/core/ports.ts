@@ -1,3 +1,4 @@
+import type { Logger } from '../config/index.js';
 import type { ClawConfig, Clock, StatePaths } from '../config/index.js';
 import type { EventName, PayloadOf } from '../protocol/index.js';
 import type { SessionRegistry } from '../sessions/index.js';
@@ -5,7 +6,6 @@ import type { ApprovalInbox, ToolDefinition } from '../tools/index.js';
 import type { ConfigChangeListener } from './config-store.js';
 import type { InboundPort } from './inbound-service.js';
 import type { Lifecycle } from './lifecycle.js';
-import type { Logger } from './logger.js';
 import type { OutboundPort, OutboundReply } from './outbound.js';
 
 /**

@@ -1,6 +1,6 @@
+import type { Logger } from '../config/index.js';
 import type { EventBus } from './event-bus.js';
 import type { Lifecycle } from './lifecycle.js';
-import type { Logger } from './logger.js';
 import type { Outbound, OutboundReply } from './outbound.js';
 import type { TurnHub } from './turns.js';
 import type { ReplyRoute } from '../protocol/index.js';

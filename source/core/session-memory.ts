@@ -1,7 +1,7 @@
+import type { Logger } from '../config/index.js';
 import type { ClawConfig, StatePaths } from '../config/index.js';
 import { agentWorkspace, writeSessionMemory, type ConversationMessage } from '../memory/index.js';
 import type { SessionRegistry } from '../sessions/index.js';
-import type { Logger } from './logger.js';
 
 /**
  * Saves a session's recent conversation as `memory/YYYY-MM-DD-<slug>.md` so

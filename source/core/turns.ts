@@ -1,6 +1,6 @@
+import type { Logger } from '../config/index.js';
 import type { AgentEventPayload, ChatEventPayload } from '../protocol/index.js';
 import type { TurnEmitter } from '../queue/index.js';
-import type { Logger } from './logger.js';
 import type { MessageOutcome, OutcomeListener, TurnEventName, TurnEvents, TurnsPort } from './ports.js';
 
 /** What the agent runtime streams for one turn, before anything is serialised. */

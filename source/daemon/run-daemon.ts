@@ -1,9 +1,10 @@
+import { createFileLogger, type Logger } from '../config/index.js';
 import { hostname } from 'node:os';
 import { CLAW_VERSION, secureStateDirSync, ensureGatewayTokenSync, loadConfig, resolveGatewayPort, type ClawConfig, type StatePaths } from '../config/index.js';
 import { GatewayServer, isLoopbackBind } from '../gateway/index.js';
 import { hashToken } from '../config/index.js';
 import { removeGatewayInfoSync, writeGatewayInfoSync } from '../client/index.js';
-import { createCore, createFileLogger, EventBus, type Logger } from '../core/index.js';
+import { createCore, EventBus } from '../core/index.js';
 import { acquireStateLockSync } from './state-lock.js';
 import { detectSupervisor, startWatchdog, systemdNotify, watchdogIntervalMs } from './supervision/index.js';
 

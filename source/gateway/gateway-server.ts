@@ -1,3 +1,4 @@
+import type { Logger } from '../config/index.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
@@ -21,7 +22,7 @@ import {
 import { AuthLimiter } from './auth-limiter.js';
 import { ClientConnection, HandshakeError } from './client-connection.js';
 import { gatewayHandlers } from './gateway-handlers.js';
-import { EventBus, type Core, type Logger } from '../core/index.js';
+import { EventBus, type Core } from '../core/index.js';
 import { coreGatewayModule } from './core-adapter.js';
 import type { GatewayModule } from './module.js';
 import { RpcRouter } from './rpc-router.js';

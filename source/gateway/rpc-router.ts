@@ -1,7 +1,7 @@
+import type { Logger } from '../config/index.js';
 import { ClawError, hasScope, isMethodName, methods, type RequestFrame, type ResponseFrame } from '../protocol/index.js';
 import type { CallerInfo, HandlerTable, MethodHandler } from './module.js';
 import { IdempotencyCache } from './idempotency-cache.js';
-import type { Logger } from '../core/index.js';
 
 function describeIssues(error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> }): string {
   return error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.map(String).join('.') : 'params'}: ${issue.message}`).join('; ');

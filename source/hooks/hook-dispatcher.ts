@@ -1,7 +1,7 @@
+import type { Logger } from '../config/index.js';
 import { statSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { Clock, HooksConfig } from '../config/index.js';
-import type { Logger } from '../core/index.js';
 import { HookTimeoutError, runHookCommand } from './command-handler.js';
 import { blockingEvents, type HookEvent, type HookPayload } from './hook-events.js';
 import { hookEnvironment } from './hook-env.js';

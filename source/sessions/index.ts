@@ -6,3 +6,4 @@ export { loadTranscriptSync, TranscriptAppender, ABORTED_TOOL_RESULT, type Loade
 export { resetDue, type ResetPolicy } from './reset-policy.js';
 export { WriteProbe, type WriteProbeOptions, type WriteStatus } from './write-probe.js';
 export * from './search/index.js';
+export { SessionEviction } from './session-eviction.js';

@@ -1,6 +1,7 @@
+import { silentLogger } from '../../source/config/index.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../source/config/index.js';
-import { createCore, EventBus, silentLogger, type Core } from '../../source/core/index.js';
+import { createCore, EventBus, type Core } from '../../source/core/index.js';
 import { Assembly } from '../../source/core/assembly.js';
 import { makeTempState, type TempState } from '../support/temp-state.js';
 

@@ -1,10 +1,10 @@
+import { createFileLogger } from '../../source/config/index.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../source/config/index.js';
 import { GatewayServer } from '../../source/gateway/index.js';
 import { ensureGatewayTokenSync } from '../../source/config/index.js';
-import { createFileLogger } from '../../source/core/index.js';
 import type { GatewayClient } from '../../source/client/index.js';
 import { PRE_AUTH_MAX_BYTES, PROTOCOL_VERSION, closeCodes } from '../../source/protocol/index.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';

@@ -1,7 +1,7 @@
+import type { Logger } from '../../source/config/index.js';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureGatewayTokenSync, loadConfig, writeRawConfig } from '../../source/config/index.js';
-import type { Logger } from '../../source/core/index.js';
 import type { GatewayServer } from '../../source/gateway/index.js';
 import { buildTestRoot, type TestCoreOptions } from '../support/gateway-harness.js';
 import type { Core } from '../../source/core/index.js';

@@ -1,10 +1,10 @@
+import { silentLogger } from '../../source/config/index.js';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configSchema, systemClock } from '../../source/config/index.js';
-import { silentLogger } from '../../source/core/index.js';
 import {
   discoverHooksSync,
   FrontmatterError,

@@ -1,4 +1,5 @@
-import { Lifecycle, silentLogger } from '../../source/core/index.js';
+import { silentLogger } from '../../source/config/index.js';
+import { Lifecycle } from '../../source/core/index.js';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configSchema } from '../../source/config/index.js';

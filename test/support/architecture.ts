@@ -13,6 +13,7 @@ export const FLOORS: Readonly<Record<string, number>> = {
   hooks: 5,
   skills: 5,
   subagents: 5,
+  mcp: 5,
   agent: 4,
   tools: 3,
   sessions: 3,

@@ -6,8 +6,8 @@
  * It prints the accept result as one JSON line, then runs until killed.
  */
 import { appendFileSync } from 'node:fs';
-import { loadConfig, statePaths } from '../../source/config/index.js';
-import { createCore, EventBus, silentLogger, type CorePorts, type Service } from '../../source/core/index.js';
+import { loadConfig, silentLogger, statePaths } from '../../source/config/index.js';
+import { createCore, EventBus, type CorePorts, type Service } from '../../source/core/index.js';
 
 const [deliveries, text] = process.argv.slice(2);
 if (!deliveries) throw new Error('usage: fake-trigger-daemon.ts <deliveries.jsonl> [text]');

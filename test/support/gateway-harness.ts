@@ -1,7 +1,8 @@
+import { silentLogger, type Logger } from '../../source/config/index.js';
 import { ensureGatewayTokenSync, loadConfig, writeRawConfig, type ClawConfig, type StatePaths } from '../../source/config/index.js';
 import { GatewayClient, type GatewayClientOptions } from '../../source/client/index.js';
 import { GatewayServer, type GatewayModule } from '../../source/gateway/index.js';
-import { createCore, EventBus, silentLogger, type Core, type CoreOptions, type Logger } from '../../source/core/index.js';
+import { createCore, EventBus, type Core, type CoreOptions } from '../../source/core/index.js';
 import { makeTempState, type TempState } from './temp-state.js';
 
 /** What a test may set of the core beside the config, paths, logger and bus the harness gives it. */

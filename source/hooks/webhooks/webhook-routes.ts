@@ -1,7 +1,8 @@
+import type { Logger } from '../../config/index.js';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock, HooksConfig, WebhookMapping } from '../../config/index.js';
-import type { InboundPort, Logger } from '../../core/index.js';
+import type { InboundPort } from '../../core/index.js';
 import { BodyTooLarge, readBodyLimited } from './request-body.js';
 import { RateLimiter } from './rate-limiter.js';
 import { ReplayGuard } from './replay-guard.js';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CommandRegistry } from '../../../source/agent/index.js';
 import { configSchema } from '../../../source/config/index.js';
-import { mcpPromptSlashCommands } from '../../../source/core/mcp-commands.js';
+import { mcpPromptSlashCommands } from '../../../source/mcp/index.js';
 import { elicitationFields } from '../../../source/protocol/index.js';
 import { formKey, selectActiveElicitation } from '../../../source/tui/store/elicitation.js';
 import { initialState } from '../../../source/tui/store/state.js';

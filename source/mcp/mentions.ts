@@ -1,7 +1,7 @@
 import type { InboundMessage } from '../queue/index.js';
 import { ClawError, resourceMentions } from '../protocol/index.js';
 import { McpCallError, wrapUntrusted, type McpManager } from '../tools/index.js';
-import type { AcceptResult, InboundPort } from './inbound-service.js';
+import type { AcceptResult, InboundPort } from '../core/index.js';
 
 /** Per attached resource; a longer one is cut with a note, so one mention cannot fill the message limit. */
 export const MAX_MENTION_CHARS = 50_000;

@@ -1,6 +1,5 @@
 import type { TimerHandle } from '../config/index.js';
-import type { CorePorts } from './ports.js';
-import type { Service } from './service.js';
+import type { CorePorts, Service } from '../core/index.js';
 
 type EvictionPorts = Pick<CorePorts, 'clock' | 'config' | 'lanes' | 'sessions' | 'log'>;
 

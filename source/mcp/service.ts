@@ -1,10 +1,9 @@
 import { resolve } from 'node:path';
 import { agentWorkspaceDir, type ClawConfig, type StatePaths } from '../config/index.js';
 import { ElicitationInbox, McpManager, mcpApprovalsFile, type McpManagerOptions, type McpServerStatus, type ToolRegistry } from '../tools/index.js';
-import type { mcpSampler } from './mcp-sampling.js';
-import type { EventBus } from './event-bus.js';
-import type { Logger } from './logger.js';
-import type { Service, ServiceHealth } from './service.js';
+import type { Logger } from '../config/index.js';
+import type { ClientsPort, Service, ServiceHealth } from '../core/index.js';
+import type { mcpSampler } from './sampling.js';
 
 export interface McpServiceOptions {
   backoff?: McpManagerOptions['backoff'];
@@ -40,7 +39,7 @@ export class McpService implements Service {
     paths: StatePaths,
     registry: ToolRegistry,
     private readonly log: Logger,
-    events: EventBus,
+    events: ClientsPort,
     now: () => number,
     options: McpServiceOptions = {},
   ) {

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { CreateMessageRequest, CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentRuntime } from '../agent/index.js';
 import type { ProviderMessage, Providers } from '../providers/index.js';
-import type { EventBus } from './event-bus.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../config/index.js';
+import type { ClientsPort } from '../core/index.js';
 
 /** The most output one server request may spend, whatever maxTokens it asks for. */
 export const SAMPLING_MAX_TOKENS = 4096;
@@ -26,7 +26,7 @@ function providerMessages(params: SamplingParams): ProviderMessage[] {
 export interface SamplerDeps {
   agent: Pick<AgentRuntime, 'resolveModel'>;
   providers: Pick<Providers, 'streamTurn'>;
-  events: EventBus;
+  events: ClientsPort;
   log: Logger;
   agentId: string;
   now(): number;

@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from '../config/index.js';
+import type { Clock, TimerHandle } from './clock.js';
 
 /** At most one call per interval, always delivering the last change. */
 export function throttle(clock: Clock, fn: () => void, intervalMs: number): { poke(): void; cancel(): void } {
