@@ -16,6 +16,7 @@ export * from './background-runs.js';
 export * from './methods/sessions.js';
 export * from './methods/chat.js';
 export * from './methods/commands.js';
+export * from './methods/command-data.js';
 export * from './methods/approvals.js';
 export * from './methods/tools.js';
 export * from './methods/memory.js';

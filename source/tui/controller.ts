@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
 import type { GatewayClient } from '../client/index.js';
-import { ClawError, type ApprovalRecord, type CommandInfo, type MethodName, type ParamsOf, type ResultOf, lazySchema } from '../protocol/index.js';
+import { ClawError, commandDataOf, type ApprovalRecord, type CommandInfo, type MethodName, type ParamsOf, type ResultOf } from '../protocol/index.js';
 import { appendItems, updateChat } from './store/chat-reducer.js';
 import { placeAnswer } from './store/command-answers.js';
 import { HistoryLoader } from './history-loader.js';
@@ -13,8 +12,6 @@ import type { ChatItem, SearchUi } from './store/state.js';
 import { setUi } from './ui-actions.js';
 import type { TuiStore } from './store/store.js';
 import { watchMcp } from './mcp-sync.js';
-
-const modelReport = lazySchema(() => z.object({ model: z.string().nullish(), models: z.array(z.unknown()) }));
 
 const SEARCH_LIMIT = 50;
 /** A search jump pages back at most this far (10k entries). */
@@ -338,9 +335,9 @@ export class TuiController {
     try {
       const key = this.store.getState().currentKey;
       const { data } = await this.call('commands.run', { sessionKey: key, text: '/model' });
-      const parsed = modelReport.safeParse(data);
-      if (parsed.success) {
-        const model = parsed.data.model ?? undefined;
+      const report = commandDataOf('model', data);
+      if (report) {
+        const model = report.model ?? undefined;
         this.store.update((s) => ({ ...s, modelMissing: !model, defaultModel: { ...s.defaultModel, [key]: model } }));
       }
     } catch {

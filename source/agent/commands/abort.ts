@@ -1,3 +1,4 @@
+import type { CommandData } from '../../protocol/index.js';
 import type { SlashCommand } from './types.js';
 
 export const abortCommand: SlashCommand = {
@@ -7,6 +8,6 @@ export const abortCommand: SlashCommand = {
   description: 'Stop the running turn (queued messages stay queued).',
   async run({ sessionKey, host }) {
     const aborted = await host.abort(sessionKey);
-    return { reply: aborted ? 'turn aborted' : 'nothing is running', data: { aborted } };
+    return { reply: aborted ? 'turn aborted' : 'nothing is running', data: { aborted } satisfies CommandData<'abort'> };
   },
 };

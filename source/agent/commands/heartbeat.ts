@@ -1,4 +1,4 @@
-import { ClawError, heartbeatStateWord } from '../../protocol/index.js';
+import { ClawError, heartbeatStateWord, type CommandData } from '../../protocol/index.js';
 import { parseSessionKey } from '../../routing/index.js';
 import type { SlashCommand } from './types.js';
 
@@ -18,7 +18,7 @@ export const heartbeatCommand: SlashCommand = {
     }
     if (sub === 'pause' || sub === 'resume') {
       const status = schedule.pauseHeartbeat(agentId, sub === 'pause');
-      return { reply: `heartbeat of ${status.agentId} ${status.paused ? 'paused' : 'resumed'}`, data: status };
+      return { reply: `heartbeat of ${status.agentId} ${status.paused ? 'paused' : 'resumed'}`, data: status satisfies CommandData<'heartbeat'> };
     }
     if (sub) throw new ClawError('bad_request', `Unknown /heartbeat argument "${sub}". Use /heartbeat, /heartbeat now, /heartbeat pause or /heartbeat resume.`);
     const status = schedule.overview().heartbeats.find((h) => h.agentId === (agentId ?? h.agentId));
@@ -27,6 +27,9 @@ export const heartbeatCommand: SlashCommand = {
     const next = status.nextRunAt !== undefined ? new Date(status.nextRunAt).toISOString() : '—';
     const last = status.lastOutcome ? `${status.lastOutcome}${status.lastReason ? ` (${status.lastReason})` : ''}` : '—';
     const budget = status.dailyTokenBudget !== undefined ? ` of ${status.dailyTokenBudget}` : '';
-    return { reply: `heartbeat ${status.agentId}: ${state} · next ${next} · last ${last} · ${status.tokensToday}${budget} tokens today`, data: status };
+    return {
+      reply: `heartbeat ${status.agentId}: ${state} · next ${next} · last ${last} · ${status.tokensToday}${budget} tokens today`,
+      data: status satisfies CommandData<'heartbeat'>,
+    };
   },
 };

@@ -1,5 +1,5 @@
 import { isProviderError } from '../../providers/index.js';
-import { ClawError, type CommandArgument } from '../../protocol/index.js';
+import { ClawError, type CommandArgument, type CommandData } from '../../protocol/index.js';
 import type { Providers } from '../../providers/index.js';
 import type { SlashCommand } from './types.js';
 
@@ -35,15 +35,18 @@ export const modelCommand: SlashCommand = {
       const lines = listing.map((m) => `  ${m.ref === current ? '*' : ' '} ${m.ref}${m.ready ? '' : ' (no key)'}`);
       return {
         reply: [`model: ${current ?? 'none configured'}`, ...(lines.length ? ['available:', ...lines] : [])].join('\n'),
-        data: { model: current, models: listing },
+        data: { model: current, models: listing } satisfies CommandData<'model'>,
       };
     }
     if (args === 'default') {
       const session = await host.patch(sessionKey, { model: null });
-      return { reply: `model override cleared; using ${(await resolveModel(session)) ?? 'none configured'}`, data: { model: session.model } };
+      return {
+        reply: `model override cleared; using ${(await resolveModel(session)) ?? 'none configured'}`,
+        data: { model: session.model } satisfies CommandData<'model'>,
+      };
     }
     await checkModelRef(providers, args);
     await host.patch(sessionKey, { model: args });
-    return { reply: `model set to ${args} for this session`, data: { model: args } };
+    return { reply: `model set to ${args} for this session`, data: { model: args } satisfies CommandData<'model'> };
   },
 };

@@ -1,3 +1,4 @@
+import type { CommandData } from '../../protocol/index.js';
 import type { SlashCommand } from './types.js';
 
 export const retryCommand: SlashCommand = {
@@ -7,6 +8,6 @@ export const retryCommand: SlashCommand = {
   description: 'Run the last message again (after fixing a key or switching models).',
   async run({ sessionKey, host }) {
     const { runId } = await host.retry(sessionKey);
-    return { reply: 'retrying the last message', data: { runId } };
+    return { reply: 'retrying the last message', data: { runId } satisfies CommandData<'retry'> };
   },
 };

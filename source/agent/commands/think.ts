@@ -1,4 +1,4 @@
-import { ClawError, thinkingLevelName } from '../../protocol/index.js';
+import { ClawError, thinkingLevelName, type CommandData } from '../../protocol/index.js';
 import type { SlashCommand } from './types.js';
 
 export const thinkCommand: SlashCommand = {
@@ -10,11 +10,11 @@ export const thinkCommand: SlashCommand = {
   async run({ sessionKey, args, host }) {
     if (!args) {
       const session = await host.session(sessionKey);
-      return { reply: `thinking: ${session.thinking ?? 'agent default'}`, data: { thinking: session.thinking } };
+      return { reply: `thinking: ${session.thinking ?? 'agent default'}`, data: { thinking: session.thinking } satisfies CommandData<'think'> };
     }
     const level = thinkingLevelName.safeParse(args.toLowerCase());
     if (!level.success) throw new ClawError('bad_request', `Unknown thinking level "${args}". Use one of: ${thinkingLevelName.options.join(', ')}.`);
     await host.patch(sessionKey, { thinking: level.data });
-    return { reply: `thinking set to ${level.data}`, data: { thinking: level.data } };
+    return { reply: `thinking set to ${level.data}`, data: { thinking: level.data } satisfies CommandData<'think'> };
   },
 };
