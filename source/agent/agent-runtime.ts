@@ -1,5 +1,5 @@
 import { hostname, platform, release } from 'node:os';
-import { agentWorkspaceDir, type ClawConfig, type StatePaths } from '../config/index.js';
+import { agentWorkspaceDir, type ClawConfig, type StatePaths, type Clock } from '../config/index.js';
 import type { ContextPayload } from '../protocol/index.js';
 import type { Providers, ThinkingLevel, ToolSchema } from '../providers/index.js';
 import { policyLayers, type ApprovalGate, type ToolRegistry } from '../tools/index.js';
@@ -22,7 +22,7 @@ export interface AgentRuntimeDeps {
   registry: ToolRegistry;
   /** The operator approval gate for a session's tool calls (per session: `session` approvals are remembered per key). */
   approvals: (sessionKey: string) => ApprovalGate;
-  now: () => number;
+  clock: Pick<Clock, 'now'>;
   /** The skills catalogue of an agent; without it the prompt has no skills section. */
   skills?: SkillsSource;
   /** Where `context` events go when the turn's events have no context sink (the gateway bus). */
@@ -125,7 +125,7 @@ export class AgentRuntime {
     }
     if (!this.#bootstrapped.has(workspaceDir) && !isFirstRunSync(workspaceDir)) this.#bootstrapped.add(workspaceDir);
     const bootstrap = withHookBootstrap(
-      this.#bootstrap.load(workspaceDir, { kind: session.kind, firstRun: !this.#bootstrapped.has(workspaceDir), now: this.deps.now() }),
+      this.#bootstrap.load(workspaceDir, { kind: session.kind, firstRun: !this.#bootstrapped.has(workspaceDir), now: this.deps.clock.now() }),
       hookText,
     );
     const tools = this.#tools(session);
@@ -142,7 +142,7 @@ export class AgentRuntime {
         host: hostname(),
         os: `${platform()} ${release()}`,
         workspaceDir,
-        now: promptTime(this.deps.now()),
+        now: promptTime(this.deps.clock.now()),
       },
       bootstrap,
     });
@@ -286,12 +286,12 @@ export class AgentRuntime {
       };
       // The flush turn gets a window without a flush of its own: it never flushes or compacts.
       const flushLoop = { ...loop, window: this.#window(session, events, input.runId, model, built, { signal }) };
-      const flush = (): Promise<void> => runMemoryFlushTurn(flushLoop, memoryFlushPrompt(this.deps.now(), localTimeZone()));
+      const flush = (): Promise<void> => runMemoryFlushTurn(flushLoop, memoryFlushPrompt(this.deps.clock.now(), localTimeZone()));
       const window = this.#window(session, events, input.runId, model, built, { signal, flush });
       const outcome = await runTurnLoop({ ...loop, window });
       if (outcome.status === 'completed' || outcome.status === 'suppressed') {
         if (!this.#bootstrapped.has(workspaceDir)) {
-          markFirstRunCompleteSync(workspaceDir, this.deps.now());
+          markFirstRunCompleteSync(workspaceDir, this.deps.clock.now());
           this.#bootstrapped.add(workspaceDir);
         }
         this.#lastErrors.delete(session.key);
@@ -331,7 +331,7 @@ export class AgentRuntime {
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       this.#lastErrors.set(sessionKey, {
-        at: this.deps.now(),
+        at: this.deps.clock.now(),
         message: `Context maintenance after the turn failed: ${message}`,
         hint: 'Run /compact to try again, or /new to start a fresh session.',
       });
@@ -340,7 +340,7 @@ export class AgentRuntime {
 
   #failed(sessionKey: string, outcome: TurnOutcome): TurnOutcome {
     const error = outcome.error ?? { message: 'The turn failed.' };
-    this.#lastErrors.set(sessionKey, { at: this.deps.now(), ...error });
+    this.#lastErrors.set(sessionKey, { at: this.deps.clock.now(), ...error });
     return { ...outcome, error };
   }
 }

@@ -85,7 +85,7 @@ export class ChannelHost implements Service {
   async start(ports: ChannelHostPorts): Promise<void> {
     this.#ports = ports;
     this.#stopped = false;
-    this.#pairing = new PairingStore(join(ports.paths.root, 'channels', 'pairing.json'), () => ports.clock.now());
+    this.#pairing = new PairingStore(join(ports.paths.root, 'channels', 'pairing.json'), ports.clock);
     for (const adapter of this.#adapters) {
       this.#cleanup.push(ports.outbound.register(adapter.id, { deliver: (route, reply) => this.#deliver(adapter, route, reply), durable: true }));
     }

@@ -1,3 +1,4 @@
+import type { Clock } from '../config/index.js';
 import type { SlashCommand } from '../agent/index.js';
 import { ClawError, hasScope } from '../protocol/index.js';
 import type { ApprovedSender, PendingPairing } from './pairing-store.js';
@@ -32,7 +33,7 @@ async function answered<T>(action: () => T | Promise<T>): Promise<T> {
  * (the sender may talk to the agent and is told) and `reject CODE`. Answering
  * a code needs admin: an operator client's token, or the owner in a chat.
  */
-export function createPairingSlashCommand(host: PairingCommandHost, now: () => number): SlashCommand {
+export function createPairingSlashCommand(host: PairingCommandHost, clock: Pick<Clock, 'now'>): SlashCommand {
   return {
     name: 'pairing',
     aliases: [],
@@ -57,7 +58,7 @@ export function createPairingSlashCommand(host: PairingCommandHost, now: () => n
       if (!action || action === 'list') {
         const pending = host.pendingPairings();
         if (pending.length === 0) return { reply: 'No pairing code is waiting for an answer.', data: { pending } };
-        const lines = pending.map((p) => `${p.code}  ${who(p)} · ${minutesLeft(p.expiresAt, now())}`);
+        const lines = pending.map((p) => `${p.code}  ${who(p)} · ${minutesLeft(p.expiresAt, clock.now())}`);
         return { reply: [...lines, 'Answer with /pairing approve CODE or /pairing reject CODE.'].join('\n'), data: { pending } };
       }
       if (action !== 'approve' && action !== 'reject') {

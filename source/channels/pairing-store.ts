@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { writeFileAtomicSync } from '../config/index.js';
+import { writeFileAtomicSync, type Clock } from '../config/index.js';
 import { approvedSender, pendingPairing, lazySchema } from '../protocol/index.js';
 
 export const PAIRING_CODE_TTL_MS = 60 * 60_000;
@@ -29,7 +29,7 @@ export class PairingStore {
 
   constructor(
     private readonly file: string,
-    private readonly now: () => number,
+    private readonly clock: Pick<Clock, 'now'>,
   ) {
     const loaded = readPairings(file);
     this.#pending = loaded.pending;
@@ -66,7 +66,7 @@ export class PairingStore {
     let code = '';
     do code = Array.from({ length: 8 }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
     while (this.#pending.some((p) => p.code === code));
-    const createdAt = this.now();
+    const createdAt = this.clock.now();
     this.#pending.push({ ...input, code, createdAt, expiresAt: createdAt + PAIRING_CODE_TTL_MS });
     this.#persist();
     return { code, created: true };
@@ -76,7 +76,7 @@ export class PairingStore {
     const pending = this.#take(code);
     const owner = !this.owner(pending.channel, pending.accountId);
     const { code: _code, createdAt: _c, expiresAt: _e, ...sender } = pending;
-    const approved: ApprovedSender = { ...sender, approvedAt: this.now(), owner };
+    const approved: ApprovedSender = { ...sender, approvedAt: this.clock.now(), owner };
     this.#approved.push(approved);
     this.#persist();
     return approved;
@@ -103,7 +103,7 @@ export class PairingStore {
   }
 
   #expire(): void {
-    const now = this.now();
+    const now = this.clock.now();
     const before = this.#pending.length;
     this.#pending = this.#pending.filter((p) => p.expiresAt > now);
     if (this.#pending.length !== before) this.#persist();

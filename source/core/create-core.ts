@@ -124,7 +124,6 @@ export class Core {
     this.#unfinished = unfinished;
     const { config } = options;
     const clock = options.clock ?? systemClock;
-    const now = (): number => clock.now();
     const env = options.env ?? process.env;
     const parts = new Assembly();
     // Each part names the parts it is handed; a part used before it is built throws here, at every start and in the test.
@@ -150,7 +149,7 @@ export class Core {
       createToolsRuntime({
         config,
         paths,
-        now,
+        clock,
         readRoots: (agentId) => skills.readRoots(agentId),
         agentEnv: (agentId) => skills.execEnv(agentId),
         // Skill env values are secrets the operator handed to exec: never shown to the model.
@@ -176,7 +175,7 @@ export class Core {
           approvals: (sessionKey) =>
             subagents.approvalGate(tools.inbox.gate(parseSessionKey(sessionKey)?.agentId ?? defaultAgentId(config), sessionKey), sessionKey),
           deniedTools: (sessionKey) => subagents.deniedTools(sessionKey),
-          now,
+          clock,
           hooks: agentHooks(lifecycle),
           publishContext: (payload) => {
             this.#contexts.set(payload.sessionKey, payload);
@@ -186,7 +185,7 @@ export class Core {
     );
     const hops = new TurnHops();
     const runner = subagents.runner(hops.track(options.runner ?? testRunnerFromEnv() ?? agentTurnRunner(agent)));
-    const registry = parts.add('session registry', [], () => new SessionRegistry({ paths, config, now, warn: (message) => log.warn(message) }));
+    const registry = parts.add('session registry', [], () => new SessionRegistry({ paths, config, clock, warn: (message) => log.warn(message) }));
     const replies = parts.add(
       'reply delivery',
       ['outbound', 'turns', 'lifecycle', 'session registry'],
@@ -250,8 +249,8 @@ export class Core {
     );
     for (const tool of createSessionsTools(sessionsHost)) tools.registry.register(tool);
     const mcp = parts.add('mcp', ['agent', 'providers', 'tools'], () => {
-      const sample = mcpSampler({ agent, providers, events, log, agentId: defaultAgentId(config), now });
-      return new McpService(config, paths, tools.registry, log, events, now, { sample, ...options.mcp });
+      const sample = mcpSampler({ agent, providers, events, log, agentId: defaultAgentId(config), clock });
+      return new McpService(config, paths, tools.registry, log, events, clock, { sample, ...options.mcp });
     });
     const channels = parts.add('channels', [], () => new ChannelHost(options.channels));
     const commands = parts.add(
@@ -282,7 +281,7 @@ export class Core {
             messages.accept({ channel: 'tui', peer: { kind: 'direct', id: 'mcp-prompt' }, sessionKey, messageId: randomUUID(), text }),
           ),
         );
-        registered.add(createPairingSlashCommand(channels, now));
+        registered.add(createPairingSlashCommand(channels, clock));
         return registered;
       },
     );
@@ -301,7 +300,7 @@ export class Core {
       () =>
         new HooksService({
           paths,
-          capabilities: { saveConversationToMemory: (key) => saveConversationToMemory(registry, key, { config: store.current, paths, now, log }) },
+          capabilities: { saveConversationToMemory: (key) => saveConversationToMemory(registry, key, { config: store.current, paths, clock, log }) },
           gatewayToken: () => readGatewayTokenSync(paths, env),
           ...options.hooks,
         }),
@@ -389,7 +388,7 @@ export class Core {
     // Nothing is acknowledged while the journal's or a session store's folder refuses writes.
     const probe = new WriteProbe({ dirs: () => [queueDir, ...configuredAgentIds(config).map((id) => paths.sessionsDir(id))], clock });
     const { journal, unfinished } = await InboundJournal.open(join(queueDir, 'inbound.jsonl'), {
-      now: () => clock.now(),
+      clock,
       admit: () => probe.refusal(),
       ...(options.journalFsync === false ? { fsync: false } : {}),
     });

@@ -1,5 +1,4 @@
-import type { Logger } from '../config/index.js';
-import type { ClawConfig, StatePaths } from '../config/index.js';
+import type { ClawConfig, Clock, Logger, StatePaths } from '../config/index.js';
 import { agentWorkspace, writeSessionMemory, type ConversationMessage } from '../memory/index.js';
 import type { SessionRegistry } from '../sessions/index.js';
 
@@ -12,7 +11,7 @@ import type { SessionRegistry } from '../sessions/index.js';
 export async function saveConversationToMemory(
   sessions: SessionRegistry,
   key: string,
-  deps: { config: ClawConfig; paths: StatePaths; now: () => number; log?: Logger },
+  deps: { config: ClawConfig; paths: StatePaths; clock: Pick<Clock, 'now'>; log?: Logger },
 ): Promise<string | undefined> {
   if (!deps.config.memory.enabled || !sessions.get(key)) return undefined;
   try {
@@ -30,7 +29,7 @@ export async function saveConversationToMemory(
       workspace: agentWorkspace(deps.config, deps.paths, session.agentId),
       messages,
       sessionKey: key,
-      now: new Date(deps.now()),
+      now: new Date(deps.clock.now()),
     });
   } catch (error) {
     deps.log?.warn(`could not save ${key} to memory before the reset: ${String(error)}`);

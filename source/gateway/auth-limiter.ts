@@ -1,8 +1,10 @@
+import { systemClock, type Clock } from '../config/index.js';
+
 export interface AuthLimiterOptions {
   maxFailures: number;
   windowMs: number;
   lockoutMs: number;
-  now?: () => number;
+  clock?: Pick<Clock, 'now'>;
 }
 
 /**
@@ -19,10 +21,10 @@ export function limiterKey(address: string): string {
 export class AuthLimiter {
   private readonly failures = new Map<string, number[]>();
   private readonly lockedUntil = new Map<string, number>();
-  private readonly now: () => number;
+  private readonly clock: Pick<Clock, 'now'>;
 
   constructor(private readonly options: AuthLimiterOptions = { maxFailures: 10, windowMs: 60_000, lockoutMs: 300_000 }) {
-    this.now = options.now ?? Date.now;
+    this.clock = options.clock ?? systemClock;
   }
 
   /** Milliseconds left on a lockout, or 0 when the address may try. */
@@ -30,7 +32,7 @@ export class AuthLimiter {
     address = limiterKey(address);
     const until = this.lockedUntil.get(address);
     if (until === undefined) return 0;
-    const left = until - this.now();
+    const left = until - this.clock.now();
     if (left <= 0) {
       this.lockedUntil.delete(address);
       return 0;
@@ -40,7 +42,7 @@ export class AuthLimiter {
 
   recordFailure(address: string): void {
     address = limiterKey(address);
-    const now = this.now();
+    const now = this.clock.now();
     const recent = (this.failures.get(address) ?? []).filter((t) => now - t < this.options.windowMs);
     recent.push(now);
     if (recent.length >= this.options.maxFailures) {

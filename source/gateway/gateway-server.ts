@@ -1,4 +1,4 @@
-import type { Logger } from '../config/index.js';
+import { type Logger, systemClock, type Clock } from '../config/index.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
@@ -57,7 +57,7 @@ export interface GatewayOptions {
   bus?: EventBus;
   /** Asked to stop or restart (by RPC); the daemon decides how. */
   onShutdownRequest?: (restart: boolean, reason: string) => void;
-  now?: () => number;
+  clock?: Pick<Clock, 'now'>;
   /** The service manager running the daemon (reported by `status`). */
   supervisor?: 'systemd' | 'launchd' | 'none';
   /** Time a new socket has to send `connect`; shorter only in tests. */
@@ -88,11 +88,11 @@ export class GatewayServer {
   private warming: Promise<void> = Promise.resolve();
   private lastHealthText = '';
   private readonly startedAt: number;
-  private readonly now: () => number;
+  private readonly clock: Pick<Clock, 'now'>;
 
   constructor(private readonly options: GatewayOptions) {
-    this.now = options.now ?? Date.now;
-    this.startedAt = this.now();
+    this.clock = options.clock ?? systemClock;
+    this.startedAt = this.clock.now();
     this.bus = options.core?.events ?? options.bus ?? new EventBus(options.config.gateway.resumeBufferEvents);
     this.modules = [gatewayHandlers(this.coreHost()), ...(options.core ? [coreGatewayModule(options.core)] : []), ...(options.modules ?? [])];
     this.router = new RpcRouter(options.log);
@@ -157,7 +157,7 @@ export class GatewayServer {
     clearInterval(this.tickTimer);
     this.bus.emit('shutdown', restartExpectedMs === undefined ? { reason } : { reason, restartExpectedMs });
     const closed = new Promise<void>((resolve) => this.http.close(() => resolve()));
-    const deadline = this.now() + this.options.config.gateway.drainTimeoutMs;
+    const deadline = this.clock.now() + this.options.config.gateway.drainTimeoutMs;
     await Promise.all(
       this.modules.map(async (module) => {
         try {
@@ -194,7 +194,7 @@ export class GatewayServer {
       if (result) checks[module.name] = result;
       Object.assign(checks, module.healthChecks?.());
     }
-    return { ok: Object.values(checks).every((c) => c.ok), uptimeMs: this.now() - this.startedAt, checks };
+    return { ok: Object.values(checks).every((c) => c.ok), uptimeMs: this.clock.now() - this.startedAt, checks };
   }
 
   snapshot(): GatewaySnapshot {
@@ -220,7 +220,7 @@ export class GatewayServer {
   }
 
   private onTick(): void {
-    this.bus.emit('tick', { ts: this.now() });
+    this.bus.emit('tick', { ts: this.clock.now() });
     const health = this.health();
     const text = JSON.stringify(health.checks);
     if (text !== this.lastHealthText) {
@@ -386,7 +386,7 @@ export class GatewayServer {
       ...(params.client.name ? { clientName: params.client.name } : {}),
       version: params.client.version,
       address: conn.address,
-      connectedAt: this.now(),
+      connectedAt: this.clock.now(),
       scopes: granted,
     };
     const resumable = params.resume && params.resume.epoch === this.epoch && this.bus.since(params.resume.sinceSeq) !== undefined;

@@ -1,15 +1,17 @@
+import { systemClock, type Clock } from '../config/index.js';
+
 /** Remembers results of mutating requests by idempotency key for a while. */
 export class IdempotencyCache {
   private readonly entries = new Map<string, { expires: number; result: Promise<unknown> }>();
 
   constructor(
     private readonly ttlMs = 5 * 60_000,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Pick<Clock, 'now'> = systemClock,
   ) {}
 
   /** Returns the earlier result for `key`, or runs `work` and remembers it. */
   run(key: string, work: () => Promise<unknown>): Promise<unknown> {
-    const now = this.now();
+    const now = this.clock.now();
     this.prune(now);
     const hit = this.entries.get(key);
     if (hit) return hit.result;

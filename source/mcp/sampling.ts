@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CreateMessageRequest, CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentRuntime } from '../agent/index.js';
 import type { ProviderMessage, Providers } from '../providers/index.js';
-import type { Logger } from '../config/index.js';
+import type { Clock, Logger } from '../config/index.js';
 import type { ClientsPort } from '../core/index.js';
 
 /** The most output one server request may spend, whatever maxTokens it asks for. */
@@ -29,7 +29,7 @@ export interface SamplerDeps {
   events: ClientsPort;
   log: Logger;
   agentId: string;
-  now(): number;
+  clock: Pick<Clock, 'now'>;
 }
 
 /**
@@ -45,7 +45,7 @@ export function mcpSampler(deps: SamplerDeps) {
     const maxTokens = Math.max(1, Math.min(params.maxTokens, SAMPLING_MAX_TOKENS));
     const id = randomUUID();
     const base = { id, server, model, maxTokens };
-    deps.events.emit('mcp.sampling', { ...base, phase: 'start', at: deps.now() });
+    deps.events.emit('mcp.sampling', { ...base, phase: 'start', at: deps.clock.now() });
     deps.log.info(`MCP server "${server}" asked ${model} for a completion (at most ${maxTokens} tokens)`);
     try {
       let text = '';
@@ -66,7 +66,7 @@ export function mcpSampler(deps: SamplerDeps) {
           model: event.model,
           phase: 'end',
           ...(outputTokens !== undefined ? { outputTokens } : {}),
-          at: deps.now(),
+          at: deps.clock.now(),
         });
         return {
           role: 'assistant',
@@ -78,7 +78,7 @@ export function mcpSampler(deps: SamplerDeps) {
       throw new Error('the model stream ended without a final message');
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      deps.events.emit('mcp.sampling', { ...base, phase: 'error', error: message, at: deps.now() });
+      deps.events.emit('mcp.sampling', { ...base, phase: 'error', error: message, at: deps.clock.now() });
       throw new Error(`claw could not sample ${model} for "${server}": ${message}`);
     }
   };

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { agentWorkspaceDir, type ClawConfig, type StatePaths } from '../config/index.js';
+import { agentWorkspaceDir, type ClawConfig, type StatePaths, type Clock } from '../config/index.js';
 import { ElicitationInbox, McpManager, mcpApprovalsFile, type McpManagerOptions, type McpServerStatus, type ToolRegistry } from '../tools/index.js';
 import type { Logger } from '../config/index.js';
 import type { ClientsPort, Service, ServiceHealth } from '../core/index.js';
@@ -40,16 +40,16 @@ export class McpService implements Service {
     registry: ToolRegistry,
     private readonly log: Logger,
     events: ClientsPort,
-    now: () => number,
+    clock: Pick<Clock, 'now'>,
     options: McpServiceOptions = {},
   ) {
-    this.elicitations = new ElicitationInbox({ now, ...(options.elicitationTimeoutMs ? { timeoutMs: options.elicitationTimeoutMs } : {}) });
+    this.elicitations = new ElicitationInbox({ clock, ...(options.elicitationTimeoutMs ? { timeoutMs: options.elicitationTimeoutMs } : {}) });
     this.#unsubscribe = this.elicitations.on((event, elicitation) =>
       events.emit(event === 'requested' ? 'mcp.elicitation.requested' : 'mcp.elicitation.resolved', { elicitation }),
     );
     this.manager = new McpManager(config.mcpServers, {
       registry,
-      now,
+      clock,
       approvalsFile: mcpApprovalsFile(paths),
       roots: () => rootFolders(config, paths),
       elicit: (server, params, signal) => this.elicitations.ask(server, params, signal),

@@ -1,4 +1,4 @@
-import type { ClawConfig, StatePaths } from '../config/index.js';
+import { type ClawConfig, type StatePaths, systemClock, type Clock } from '../config/index.js';
 import { embeddingProviderFromConfig, EmbeddingError, type EmbeddingErrorKind, type EmbeddingProvider } from './embeddings.js';
 import { IndexStore } from './index-store.js';
 import { readMemoryLines } from './memory-get.js';
@@ -20,7 +20,7 @@ export interface MemoryIndexOptions {
   provider?: EmbeddingProvider | null;
   /** Loads the vector extension from this file instead of the sqlite-vec package. */
   vecExtensionPath?: string;
-  now?: () => number;
+  clock?: Pick<Clock, 'now'>;
 }
 
 export interface SyncOptions {
@@ -41,7 +41,7 @@ export class MemoryIndex {
   readonly store: IndexStore;
   readonly provider: EmbeddingProvider | undefined;
   private readonly config: ClawConfig;
-  private readonly now: () => number;
+  private readonly clock: Pick<Clock, 'now'>;
   private embeddingError: EmbeddingError | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   private pendingSyncs = 0;
@@ -52,7 +52,7 @@ export class MemoryIndex {
   constructor(options: MemoryIndexOptions) {
     this.agentId = options.agentId;
     this.config = options.config;
-    this.now = options.now ?? Date.now;
+    this.clock = options.clock ?? systemClock;
     this.roots = memoryRoots(options.config, options.paths, options.agentId);
     this.provider = options.provider === null ? undefined : (options.provider ?? embeddingProviderFromConfig(options.config));
     this.store = new IndexStore(options.paths.memoryIndex(options.agentId), options.vecExtensionPath ? { vecExtensionPath: options.vecExtensionPath } : {});
@@ -121,7 +121,7 @@ export class MemoryIndex {
       }
     }
     if (this.provider && !this.closed) stats.pendingEmbeddings = this.store.countPending(this.provider.model);
-    this.lastSyncAt = this.now();
+    this.lastSyncAt = this.clock.now();
     if (!this.closed) this.store.setMeta('last_sync_at', String(this.lastSyncAt));
     stats.durationMs = Math.round(performance.now() - started);
     return stats;
@@ -171,7 +171,7 @@ export class MemoryIndex {
     }
     const pending = queryVector ? this.store.countUnembedded() : 0;
     if (pending > 0) warnings.push(`${pending} chunks are still waiting for embeddings; they are found by keyword only.`);
-    return searchIndex(this.store, params, this.searchSettings(), { queryVector, now: this.now(), warnings, parsed });
+    return searchIndex(this.store, params, this.searchSettings(), { queryVector, now: this.clock.now(), warnings, parsed });
   }
 
   get(params: MemoryGetParams): MemoryGetResult {

@@ -34,7 +34,7 @@ export function createProviders(options: ProvidersOptions): Providers {
   const clock = options.clock ?? systemClock;
   const random = options.random ?? Math.random;
   const policy = { ...defaultFailoverPolicy, ...options.policy };
-  const cooldowns = new ProfileCooldowns(() => clock.now());
+  const cooldowns = new ProfileCooldowns(clock);
   // Derived from the config until reload(); a bad provider entry rethrows on every use.
   let cached: { settings: Map<string, ProviderSettings> } | { error: unknown } | undefined;
   const settings = (): Map<string, ProviderSettings> => {

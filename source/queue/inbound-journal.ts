@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ClawError } from '../protocol/index.js';
-import { errorCode, nodeFileOps, writeFileAtomicSync, writeFully, type FileOps } from '../config/index.js';
+import { errorCode, nodeFileOps, writeFileAtomicSync, writeFully, type FileOps, systemClock, type Clock } from '../config/index.js';
 import { journalRecord, type AcceptedRecord, type JournalRecord, type OutcomeRecord, type OutcomeStatus } from './journal-records.js';
 
 export interface JournalOptions {
-  now?: () => number;
+  clock?: Pick<Clock, 'now'>;
   /** Duplicates of a message within this window are acknowledged but not run again. */
   dedupeMs?: number;
   /** Off only for benchmarks that measure the cost without it. */
@@ -66,7 +66,7 @@ export class InboundJournal {
   private readonly open = new Map<number, AcceptedRecord>();
   private pending: Batch = { lines: [], sync: false, retry: [], waiters: [] };
   private flushing: Promise<void> | undefined;
-  private readonly now: () => number;
+  private readonly clock: Pick<Clock, 'now'>;
   private readonly dedupeMs: number;
   private readonly ops: FileOps;
   /** Bytes of the file that are complete, durable records. */
@@ -87,7 +87,7 @@ export class InboundJournal {
     readonly path: string,
     private readonly options: JournalOptions,
   ) {
-    this.now = options.now ?? Date.now;
+    this.clock = options.clock ?? systemClock;
     this.dedupeMs = options.dedupeMs ?? 5 * 60_000;
     this.ops = options.fs ?? nodeFileOps;
     this.goodSize = this.ops.fstatSync(fd).size;
@@ -106,7 +106,7 @@ export class InboundJournal {
     }
     const existed = existsSync(path);
     const read = existed
-      ? readRecordsSync(path, options.compactAbove ?? 20_000, options.now?.() ?? Date.now(), options.dedupeMs ?? 5 * 60_000)
+      ? readRecordsSync(path, options.compactAbove ?? 20_000, (options.clock ?? systemClock).now(), options.dedupeMs ?? 5 * 60_000)
       : { records: [], garbled: 0 };
     const records = read.records;
     const fd = (options.fs ?? nodeFileOps).openSync(path, 'a', 0o600);
@@ -123,7 +123,7 @@ export class InboundJournal {
   remember(received: ReadonlyArray<{ dedupeKey: string; at: number; sessionKey: string }>): number {
     let count = 0;
     for (const item of [...received].sort((a, b) => a.at - b.at)) {
-      if (this.now() - item.at >= this.dedupeMs || this.dedupe.has(item.dedupeKey)) continue;
+      if (this.clock.now() - item.at >= this.dedupeMs || this.dedupe.has(item.dedupeKey)) continue;
       this.dedupe.set(item.dedupeKey, { seq: 0, at: item.at, runId: '', sessionKey: item.sessionKey });
       count += 1;
     }
@@ -144,7 +144,7 @@ export class InboundJournal {
     const refusal = this.options.admit?.();
     if (refusal) return Promise.reject(new ClawError('unavailable', refusal));
     this.seq += 1;
-    const record: AcceptedRecord = { t: 'accepted', seq: this.seq, at: this.now(), ...input };
+    const record: AcceptedRecord = { t: 'accepted', seq: this.seq, at: this.clock.now(), ...input };
     this.prune();
     this.dedupe.set(record.dedupeKey, dedupeEntry(record));
     this.open.set(record.seq, record);
@@ -162,7 +162,7 @@ export class InboundJournal {
   finish(seq: number, status: OutcomeStatus, extra: { reason?: string; turnRunId?: string } = {}): Promise<void> {
     if (!this.open.has(seq)) return Promise.resolve();
     this.open.delete(seq);
-    const record: OutcomeRecord = { t: 'outcome', seq, at: this.now(), status, ...extra };
+    const record: OutcomeRecord = { t: 'outcome', seq, at: this.clock.now(), status, ...extra };
     return this.write(record, true);
   }
 
@@ -207,7 +207,7 @@ export class InboundJournal {
     this.seq = Math.max(this.seq, record.seq);
     if (record.t === 'accepted') {
       this.open.set(record.seq, record);
-      if (this.now() - record.at < this.dedupeMs) this.dedupe.set(record.dedupeKey, dedupeEntry(record));
+      if (this.clock.now() - record.at < this.dedupeMs) this.dedupe.set(record.dedupeKey, dedupeEntry(record));
       return;
     }
     this.open.delete(record.seq);
@@ -302,7 +302,7 @@ export class InboundJournal {
   }
 
   private prune(): void {
-    const cutoff = this.now() - this.dedupeMs;
+    const cutoff = this.clock.now() - this.dedupeMs;
     for (const [key, record] of this.dedupe) {
       if (record.at >= cutoff) break;
       this.dedupe.delete(key);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, existsSync, openSync, readSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { errorCode, nodeFileOps, writeFileAtomic, type ClawConfig, type FileOps, type StatePaths } from '../config/index.js';
+import { errorCode, nodeFileOps, writeFileAtomic, type ClawConfig, type FileOps, type StatePaths, systemClock, type Clock } from '../config/index.js';
 import { ClawError, withoutBackgroundRuns, type SessionPeer, type TranscriptEntry, type TranscriptHeader } from '../protocol/index.js';
 import type { SessionMeta, SessionMetaPatch } from '../queue/index.js';
 import { defaultAgentId, parseSessionKey, sessionKeyShapes, type ParsedSessionKey } from '../routing/index.js';
@@ -14,7 +14,7 @@ import { TranscriptSession } from './transcript-session.js';
 export interface SessionRegistryOptions {
   paths: StatePaths;
   config: Pick<ClawConfig, 'agents' | 'session'>;
-  now?: () => number;
+  clock?: Pick<Clock, 'now'>;
   warn?: (message: string) => void;
   /** The disk transcripts and sessions.json are written through; tests pass one that fails. */
   fs?: FileOps;
@@ -47,7 +47,7 @@ export class SessionRegistry {
    * writer of the same file; once nobody holds it, reopening reads the disk.
    */
   private readonly evicted = new Map<string, WeakRef<TranscriptSession>>();
-  private readonly now: () => number;
+  private readonly clock: Pick<Clock, 'now'>;
   private readonly warn: (message: string) => void;
   /** The agents of the config as last read; the config is live, so `claw agents add|remove` applies without a restart. */
   private agents: { list: unknown; defaultAgent: string; known: Set<string> } | undefined;
@@ -59,7 +59,7 @@ export class SessionRegistry {
   readonly repairs: Array<{ key: string; path: string; repair: TranscriptRepair }> = [];
 
   constructor(private readonly options: SessionRegistryOptions) {
-    this.now = options.now ?? Date.now;
+    this.clock = options.clock ?? systemClock;
     this.warn = options.warn ?? (() => undefined);
   }
 
@@ -128,7 +128,7 @@ export class SessionRegistry {
   ensure(key: string, lastChannel?: string, peer?: SessionPeer): EnsureResult {
     const { agentId, kind } = this.resolve(key);
     const store = this.store(agentId);
-    const now = this.now();
+    const now = this.clock.now();
     const existing = store.get(key);
     if (!existing) {
       const entry: SessionEntry = {
@@ -159,8 +159,8 @@ export class SessionRegistry {
     const next: SessionEntry = {
       ...entry,
       sessionId: randomUUID(),
-      createdAt: this.now(),
-      updatedAt: this.now(),
+      createdAt: this.clock.now(),
+      updatedAt: this.clock.now(),
       tokens: { input: 0, output: 0, context: 0 },
       compactionCount: 0,
       ...(options.model ? { model: options.model } : {}),
@@ -179,7 +179,7 @@ export class SessionRegistry {
 
   patch(key: string, patch: SettingsPatch): SessionEntry {
     const { agentId, entry } = this.require(key);
-    const next: Record<string, unknown> = { ...entry, updatedAt: this.now() };
+    const next: Record<string, unknown> = { ...entry, updatedAt: this.clock.now() };
     for (const [name, value] of Object.entries(patch)) {
       if (value === undefined) continue;
       if (value === null) delete next[name];
@@ -201,7 +201,7 @@ export class SessionRegistry {
     const cached = this.sessions.get(key);
     const { entry } = this.get(key) ?? { entry: this.ensure(key).entry };
     if (cached) {
-      cached.lastUsed = this.now();
+      cached.lastUsed = this.clock.now();
       return cached.promise.then((session) => (session.sessionId === entry.sessionId ? session : this.reopen(key)));
     }
     return this.reopen(key);
@@ -248,7 +248,7 @@ export class SessionRegistry {
     const found = this.get(key);
     if (found) this.store(found.agentId).set(key, { ...found.entry, ...patch });
     const open = this.sessions.get(key);
-    if (open) open.lastUsed = this.now();
+    if (open) open.lastUsed = this.clock.now();
   }
 
   /** How many transcripts are open in memory (for health, tests and figures). */
@@ -263,7 +263,7 @@ export class SessionRegistry {
    * replaced are closed the same way. Resolves with how many were evicted.
    */
   async evictIdle(idleMs: number, busy: (key: string) => boolean): Promise<number> {
-    const cutoff = this.now() - idleMs;
+    const cutoff = this.clock.now() - idleMs;
     const closing: Array<Promise<void>> = [];
     for (const [key, open] of this.sessions) {
       if (!open.loaded || open.lastUsed > cutoff || busy(key)) continue;
@@ -320,9 +320,9 @@ export class SessionRegistry {
 
   private reopen(key: string): Promise<TranscriptSession> {
     const old = this.sessions.get(key);
-    if (old) this.retired.set(old.promise, { key, at: this.now() });
+    if (old) this.retired.set(old.promise, { key, at: this.clock.now() });
     const promise = this.revive(key) ?? this.load(key);
-    const open: OpenSession = { promise, loaded: undefined, lastUsed: this.now() };
+    const open: OpenSession = { promise, loaded: undefined, lastUsed: this.clock.now() };
     this.sessions.set(key, open);
     promise.then(
       (session) => {
@@ -352,11 +352,11 @@ export class SessionRegistry {
     let loaded: LoadedTranscript | undefined;
     if (existsSync(path) && !headerless(path)) {
       try {
-        loaded = loadTranscriptSync(path, this.now());
+        loaded = loadTranscriptSync(path, this.clock.now());
       } catch (error) {
         if (!(error instanceof TranscriptHeaderError)) throw error;
         // Refusing the file forever would make the session unusable; keep it for the operator and start fresh.
-        const aside = `${path}.corrupt.${this.now()}`;
+        const aside = `${path}.corrupt.${this.clock.now()}`;
         renameSync(path, aside);
         this.warn(
           `${path} had no valid transcript header (garbage or a binary file); moved it to ${aside} and started a fresh transcript for ${key}. Inspect or delete the moved file.`,
@@ -390,15 +390,15 @@ export class SessionRegistry {
         );
       }
     }
-    return new TranscriptSession(key, agentId, entry.sessionId, path, entries, this, this.now, this.options.fs ?? nodeFileOps);
+    return new TranscriptSession(key, agentId, entry.sessionId, path, entries, this, this.clock, this.options.fs ?? nodeFileOps);
   }
 
   private archive(agentId: string, key: string, entry: SessionEntry, why: 'reset' | 'deleted'): void {
     const path = this.transcriptPath(agentId, entry.sessionId);
-    if (existsSync(path)) renameSync(path, `${path}.${why}.${this.now()}`);
+    if (existsSync(path)) renameSync(path, `${path}.${why}.${this.clock.now()}`);
     const old = this.sessions.get(key);
     if (old) {
-      this.retired.set(old.promise, { key, at: this.now() });
+      this.retired.set(old.promise, { key, at: this.clock.now() });
       this.sessions.delete(key);
     }
     const evicted = this.evicted.get(key)?.deref();
@@ -409,7 +409,7 @@ export class SessionRegistry {
   private store(agentId: string): SessionStore {
     let store = this.stores.get(agentId);
     if (!store) {
-      store = new SessionStore(this.options.paths.sessionsDir(agentId), this.warn, this.options.fs, this.now);
+      store = new SessionStore(this.options.paths.sessionsDir(agentId), this.warn, this.options.fs, this.clock);
       this.stores.set(agentId, store);
     }
     return store;

@@ -1,6 +1,6 @@
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { errorCode, nodeFileOps, writeFileAtomic, type FileOps } from '../config/index.js';
+import { errorCode, nodeFileOps, writeFileAtomic, type FileOps, systemClock, type Clock } from '../config/index.js';
 import { transcriptHeader } from '../protocol/index.js';
 import { parseSessionKey } from '../routing/index.js';
 import { sessionStoreFile, type SessionEntry } from './session-entry.js';
@@ -62,7 +62,7 @@ export class SessionStore {
     readonly dir: string,
     private readonly warn: StoreWarning = () => undefined,
     private readonly ops: FileOps = nodeFileOps,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Pick<Clock, 'now'> = systemClock,
   ) {
     this.file = join(dir, 'sessions.json');
     mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -173,7 +173,7 @@ export class SessionStore {
   /** One line per WARN_INTERVAL_MS however often the write fails: a full disk must not also fill the log. */
   private reportFailure(error: unknown): void {
     this.unreported += 1;
-    const now = this.now();
+    const now = this.clock.now();
     if (now - this.lastWarnAt < WARN_INTERVAL_MS) return;
     this.lastWarnAt = now;
     const count = this.unreported;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { nodeFileOps, type FileOps } from '../config/index.js';
+import { nodeFileOps, type FileOps, type Clock } from '../config/index.js';
 import type { TranscriptEntry } from '../protocol/index.js';
 import type { NewTranscriptEntry, SessionHandle, SessionMeta, SessionMetaPatch } from '../queue/index.js';
 import { readEntriesSync, TranscriptAppender } from './transcript-file.js';
@@ -75,7 +75,7 @@ export class TranscriptSession implements SessionHandle {
     private readonly path: string,
     loaded: TranscriptEntry[],
     private readonly owner: SessionOwner,
-    private readonly now: () => number,
+    private readonly clock: Pick<Clock, 'now'>,
     private readonly fs: FileOps = nodeFileOps,
   ) {
     this.appender = new TranscriptAppender(path, fs);
@@ -122,7 +122,7 @@ export class TranscriptSession implements SessionHandle {
 
   append(...inputs: NewTranscriptEntry[]): TranscriptEntry[] {
     if (inputs.length === 0) return [];
-    const timestamp = this.now();
+    const timestamp = this.clock.now();
     let parentId = this.recent[this.recent.length - 1]?.id ?? null;
     const stamped = inputs.map((input) => {
       const entry = { ...input, id: randomUUID(), parentId, timestamp } as TranscriptEntry;
@@ -144,7 +144,7 @@ export class TranscriptSession implements SessionHandle {
   }
 
   updateMeta(patch: SessionMetaPatch): void {
-    this.owner.update(this.key, { ...patch, updatedAt: this.now() });
+    this.owner.update(this.key, { ...patch, updatedAt: this.clock.now() });
   }
 
   hasMessage(messageId: string): boolean {

@@ -1,4 +1,4 @@
-import type { ClawConfig, StatePaths } from '../config/index.js';
+import { systemClock, type ClawConfig, type StatePaths, type Clock } from '../config/index.js';
 import { join } from 'node:path';
 import { ApprovalInbox } from './approvals/inbox.js';
 import { execAlwaysHandler } from './exec/always.js';
@@ -34,7 +34,7 @@ export interface ToolsRuntime {
 export interface ToolsRuntimeOptions {
   config: ClawConfig;
   paths: StatePaths;
-  now?: () => number;
+  clock?: Pick<Clock, 'now'>;
   /** The gateway's environment: where provider keys come from (default process.env). */
   env?: NodeJS.ProcessEnv;
   /** Secrets known to the caller: the gateway token, webhook tokens, channel bot tokens. */
@@ -59,9 +59,12 @@ export function approvalRequestsFile(paths: StatePaths): string {
 }
 
 /** What "always" stores, by request kind: exec rules in exec-approvals.json, MCP tools in mcp-approvals.json. */
-function alwaysHandlerByKind(paths: StatePaths, now: () => number): (record: ApprovalRecord, history: readonly ApprovalRecord[]) => AlwaysEffect | undefined {
-  const exec = execAlwaysHandler(paths.execApprovals, now);
-  const mcp = mcpAlwaysHandler(mcpApprovalsFile(paths), now);
+function alwaysHandlerByKind(
+  paths: StatePaths,
+  clock: Pick<Clock, 'now'>,
+): (record: ApprovalRecord, history: readonly ApprovalRecord[]) => AlwaysEffect | undefined {
+  const exec = execAlwaysHandler(paths.execApprovals, clock);
+  const mcp = mcpAlwaysHandler(mcpApprovalsFile(paths), clock);
   // An external agent's permission has no rule to store: "always" counts for the request at hand.
   return (record, history) => (record.kind === 'acp' ? undefined : record.kind === 'mcp' ? mcp(record, history) : exec(record, history));
 }
@@ -69,13 +72,13 @@ function alwaysHandlerByKind(paths: StatePaths, now: () => number): (record: App
 /** Builds the registry with the built-in tools (fs, exec, process, web_fetch, memory) and the inbox that exec asks. */
 export function createToolsRuntime(options: ToolsRuntimeOptions): ToolsRuntime {
   const { config, paths } = options;
-  const now = options.now ?? Date.now;
+  const clock = options.clock ?? systemClock;
   const exec = config.tools.exec;
   const inbox = new ApprovalInbox({
     file: approvalRequestsFile(paths),
-    now,
+    clock,
     timeoutMs: exec.approvalTimeoutMinutes * 60_000,
-    onAlways: alwaysHandlerByKind(paths, now),
+    onAlways: alwaysHandlerByKind(paths, clock),
   });
   const jobs = new JobManager(exec.maxOutputChars);
   const env = options.env ?? process.env;

@@ -1,5 +1,5 @@
 import { AgentRuntime } from '../../source/agent/index.js';
-import { loadConfig, writeRawConfig } from '../../source/config/index.js';
+import { loadConfig, writeRawConfig, systemClock } from '../../source/config/index.js';
 import { agentTurnRunner } from '../../source/core/index.js';
 import type { GatewayClient } from '../../source/client/index.js';
 import type { ChatEventPayload, TranscriptEntry } from '../../source/protocol/index.js';
@@ -38,7 +38,7 @@ export async function startAgentGateway(options: {
   const registry = new ToolRegistry();
   for (const tool of createFsTools({ roots: [], maxReadBytes: 1_000_000 })) registry.register(tool as unknown as ToolDefinition);
   for (const tool of options.tools ?? []) registry.register(tool);
-  const runtime = new AgentRuntime({ config, paths: state.paths, providers, registry, approvals: () => refusingGate, now: Date.now });
+  const runtime = new AgentRuntime({ config, paths: state.paths, providers, registry, approvals: () => refusingGate, clock: systemClock });
   const gateway = await startTestGateway({ state, core: { runner: agentTurnRunner(runtime) } });
   return {
     ...gateway,

@@ -17,7 +17,7 @@ describe('pairing store', () => {
     state = makeTempState();
     const clock = new ManualClock();
     const file = join(state.dir, 'pairing.json');
-    const store = new PairingStore(file, () => clock.now());
+    const store = new PairingStore(file, clock);
     const first = store.request(sender('1'))!;
     expect(first.code).toMatch(/^[A-HJ-KM-NP-Z2-9]{8}$/);
     expect(store.request(sender('1'))).toEqual({ code: first.code, created: false });
@@ -36,14 +36,14 @@ describe('pairing store', () => {
     state = makeTempState();
     const clock = new ManualClock();
     const file = join(state.dir, 'pairing.json');
-    const store = new PairingStore(file, () => clock.now());
+    const store = new PairingStore(file, clock);
     const a = store.request(sender('1'))!;
     const b = store.request(sender('2'))!;
     expect(store.approve(a.code.toLowerCase()).owner).toBe(true);
     expect(store.deny(b.code).senderId).toBe('2');
     const again = store.request(sender('2'))!;
     expect(store.approve(again.code).owner).toBe(false);
-    const reopened = new PairingStore(file, () => clock.now());
+    const reopened = new PairingStore(file, clock);
     expect(reopened.isApproved('telegram', 'default', '1')).toBe(true);
     expect(reopened.owner('telegram', 'default')?.senderId).toBe('1');
     expect(reopened.isApproved('telegram', 'default', '3')).toBe(false);

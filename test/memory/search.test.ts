@@ -89,7 +89,7 @@ describe('temporal decay', () => {
     fx.write('memory/2026-01-15.md', text);
     fx.write('memory/2026-06-28.md', text);
     fx.write('memory/heron.md', text);
-    const index = fx.open({ now: () => now });
+    const index = fx.open({ clock: { now: () => now } });
     await index.sync();
     const { results } = await index.search({ query: 'heron release train', minScore: 0 });
     const byPath = new Map(results.map((r) => [r.path, r.score]));
@@ -100,7 +100,7 @@ describe('temporal decay', () => {
 
     const withoutDecay = memoryFixture();
     withoutDecay.write('memory/2026-01-15.md', text);
-    const plain = withoutDecay.open({ now: () => now });
+    const plain = withoutDecay.open({ clock: { now: () => now } });
     await plain.sync();
     expect((await plain.search({ query: 'heron release train' })).results[0]?.score).toBe(1);
     await withoutDecay.cleanup();

@@ -77,18 +77,18 @@ describe('setup model list and test request', () => {
 
     const refusedList = await fetchModelIds(candidate, 'sk-wrong');
     expect(refusedList).toMatchObject({ ok: false, error: expect.stringContaining('Incorrect API key provided') });
-    const refused = await runTestRequest(candidate, 'm1', 'sk-wrong', () => 0);
+    const refused = await runTestRequest(candidate, 'm1', 'sk-wrong', { now: () => 0 });
     expect(refused).toMatchObject({ ok: false, error: expect.stringMatching(/HTTP 401.*Incorrect API key provided/) });
 
     expect(await fetchModelIds(candidate, 'sk-right')).toEqual({ ok: true, models: ['m1'] });
     local.reply({ text: 'ok' });
-    expect(await runTestRequest(candidate, 'm1', 'sk-right', () => 0)).toMatchObject({ ok: true, text: 'ok' });
+    expect(await runTestRequest(candidate, 'm1', 'sk-right', { now: () => 0 })).toMatchObject({ ok: true, text: 'ok' });
     expect(local.requests.at(-1)?.body.model).toBe('m1');
   });
 
   it('names an unreachable server as a connection failure', async () => {
     const candidate = customSetupCandidate(`127.0.0.1:${await closedPort()}`);
-    const result = await runTestRequest(candidate, 'm', undefined, () => 0);
+    const result = await runTestRequest(candidate, 'm', undefined, { now: () => 0 });
     expect(result.ok).toBe(false);
     expect(result.error).toMatch(/connection failed/);
   });

@@ -43,12 +43,12 @@ describe('inbound journal', () => {
     state = makeTempState();
     let now = 1_000_000;
     const path = join(state.dir, 'inbound.jsonl');
-    ({ journal } = await InboundJournal.open(path, { now: () => now }));
+    ({ journal } = await InboundJournal.open(path, { clock: { now: () => now } }));
     await journal.accept(input('x'));
     expect(journal.lookup('tui\u0000x')?.runId).toBe('run-x');
     expect(journal.lookup('telegram\u0000x')).toBeUndefined();
     await journal.close();
-    ({ journal } = await InboundJournal.open(path, { now: () => now }));
+    ({ journal } = await InboundJournal.open(path, { clock: { now: () => now } }));
     expect(journal.lookup('tui\u0000x')?.runId).toBe('run-x');
     now += 5 * 60_000 + 1;
     expect(journal.lookup('tui\u0000x')).toBeUndefined();
@@ -112,14 +112,14 @@ describe('inbound journal', () => {
     state = makeTempState();
     let now = 0;
     const path = join(state.dir, 'inbound.jsonl');
-    ({ journal } = await InboundJournal.open(path, { now: () => now, fsync: false }));
+    ({ journal } = await InboundJournal.open(path, { clock: { now: () => now }, fsync: false }));
     for (let i = 0; i < 30; i += 1) {
       const record = await journal.accept(input(`m${i}`));
       if (i % 10 !== 0) await journal.finish(record.seq, 'replied');
     }
     await journal.close();
     now = 10 * 60_000;
-    const reopened = await InboundJournal.open(path, { now: () => now, compactAbove: 10 });
+    const reopened = await InboundJournal.open(path, { clock: { now: () => now }, compactAbove: 10 });
     journal = reopened.journal;
     expect(reopened.unfinished.map((r) => r.messageId)).toEqual(['m0', 'm10', 'm20']);
     expect(readFileSync(path, 'utf8').trim().split('\n').length).toBeLessThanOrEqual(4);

@@ -24,7 +24,7 @@ export function laneHarness(runner: TurnRunner, queue: NonNullable<ClawConfigInp
   const state = makeTempState();
   const config = configSchema.parse({ queue: { mode: 'followup', ...queue } });
   const clock = new ManualClock();
-  const registry = new SessionRegistry({ paths: state.paths, config, now: () => clock.now(), ...(options.fs ? { fs: options.fs } : {}) });
+  const registry = new SessionRegistry({ paths: state.paths, config, clock, ...(options.fs ? { fs: options.fs } : {}) });
   const outcomes: LaneHarness['outcomes'] = [];
   const chat: ChatEventPayload[] = [];
   const agent: AgentEventPayload[] = [];

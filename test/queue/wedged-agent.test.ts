@@ -52,7 +52,7 @@ async function wedgedGateway(): Promise<{ h: LaneHarness; llm: FakeLlmServer }> 
     providers,
     registry: new ToolRegistry(),
     approvals: () => refusingGate,
-    now: () => harness.clock.now(),
+    clock: harness.clock,
   });
   runner = agentTurnRunner(runtime);
   return { h: harness, llm: server };

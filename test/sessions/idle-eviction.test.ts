@@ -124,7 +124,7 @@ describe('idle sessions are evicted from memory', () => {
   it('a caller still holding an evicted session writes to the same transcript, and reopening hands that same object back', async () => {
     state = makeTempState();
     let now = 1_000_000;
-    registry = new SessionRegistry({ paths: state.paths, config: configSchema.parse({}), now: () => now });
+    registry = new SessionRegistry({ paths: state.paths, config: configSchema.parse({}), clock: { now: () => now } });
     const key = 'agent:main:main';
     const held = await registry.open(key);
     held.append({ type: 'message', role: 'user', content: 'one', meta: { messageId: 'm1' } });

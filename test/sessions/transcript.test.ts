@@ -95,7 +95,7 @@ describe('session registry', () => {
   it('reset starts a new sessionId and archives the old transcript', async () => {
     state = makeTempState();
     let now = 1_000;
-    const registry = new SessionRegistry({ paths: state.paths, config, now: () => now });
+    const registry = new SessionRegistry({ paths: state.paths, config, clock: { now: () => now } });
     const first = registry.ensure('agent:main:main').entry;
     (await registry.open('agent:main:main')).append({ type: 'message', role: 'user', content: 'old' });
     now = 2_000;
@@ -114,7 +114,11 @@ describe('session registry', () => {
   it('applies idle and daily resets when the next message arrives', async () => {
     state = makeTempState();
     let now = new Date(2026, 0, 1, 10, 0).getTime();
-    const idle = new SessionRegistry({ paths: state.paths, config: configSchema.parse({ session: { reset: { idleMinutes: 30 } } }), now: () => now });
+    const idle = new SessionRegistry({
+      paths: state.paths,
+      config: configSchema.parse({ session: { reset: { idleMinutes: 30 } } }),
+      clock: { now: () => now },
+    });
     const first = idle.ensure('agent:main:main').entry;
     now += 29 * 60_000;
     expect(idle.ensure('agent:main:main').reset).toBeUndefined();
@@ -124,7 +128,11 @@ describe('session registry', () => {
     expect(after.entry.sessionId).not.toBe(first.sessionId);
     await idle.close();
 
-    const daily = new SessionRegistry({ paths: state.paths, config: configSchema.parse({ session: { reset: { daily: '04:00' } } }), now: () => now });
+    const daily = new SessionRegistry({
+      paths: state.paths,
+      config: configSchema.parse({ session: { reset: { daily: '04:00' } } }),
+      clock: { now: () => now },
+    });
     daily.ensure('agent:main:telegram:direct:1');
     now = new Date(2026, 0, 2, 3, 59).getTime();
     expect(daily.ensure('agent:main:telegram:direct:1').reset).toBeUndefined();

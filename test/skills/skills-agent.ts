@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AgentRuntime, CommandRegistry, type TurnEvents, type TurnOutcome } from '../../source/agent/index.js';
-import { loadConfig, writeRawConfig } from '../../source/config/index.js';
+import { loadConfig, writeRawConfig, systemClock } from '../../source/config/index.js';
 import { sessionAdapter } from '../../source/core/index.js';
 import { createProviders } from '../../source/providers/index.js';
 import { SessionRegistry } from '../../source/sessions/index.js';
@@ -54,7 +54,7 @@ export function startSkillsAgent(env: SkillsEnv, llm: FakeLlmServer, raw: Record
   registry.register(skills.tool());
   for (const tool of extraTools) registry.register(tool);
   const providers = createProviders({ config, paths: env.state.paths, env: {} });
-  const runtime = new AgentRuntime({ config, paths: env.state.paths, providers, registry, approvals: () => refusingGate, now: Date.now, skills });
+  const runtime = new AgentRuntime({ config, paths: env.state.paths, providers, registry, approvals: () => refusingGate, clock: systemClock, skills });
   const sessions = new SessionRegistry({ paths: env.state.paths, config });
   const commands = new CommandRegistry();
   return {

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { configSchema } from '../../source/config/index.js';
+import { configSchema, systemClock } from '../../source/config/index.js';
 import { ApprovalInbox, ToolRegistry, type ToolContext } from '../../source/tools/index.js';
 import { McpManager, mcpAlwaysHandler, type McpChange, type McpManagerOptions, type McpServerStatus } from '../../source/tools/mcp/index.js';
 import { waitFor } from './mcp-servers.js';
@@ -48,7 +48,7 @@ export function mcpTestEnv(servers: Record<string, unknown>, cleanups: Array<() 
       options.onChange?.(change);
     },
   });
-  const inbox = new ApprovalInbox({ file: join(state.dir, 'approval-requests.json'), onAlways: mcpAlwaysHandler(approvalsFile, Date.now) });
+  const inbox = new ApprovalInbox({ file: join(state.dir, 'approval-requests.json'), onAlways: mcpAlwaysHandler(approvalsFile, systemClock) });
   const controller = new AbortController();
   let stopped = false;
   const stop = async () => {

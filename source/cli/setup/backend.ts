@@ -65,7 +65,7 @@ export function localBackend(paths: StatePaths, env: NodeJS.ProcessEnv): SetupBa
       const listed = await fetchModelIds(candidate, keyFor(candidate, apiKey));
       return listed.ok ? { models: listed.models } : { models: [], error: listed.error };
     },
-    test: (candidate, model, apiKey) => runTestRequest(candidate, model, keyFor(candidate, apiKey), () => systemClock.now()),
+    test: (candidate, model, apiKey) => runTestRequest(candidate, model, keyFor(candidate, apiKey), systemClock),
     apply: async ({ candidate, model, apiKey, role, agentName, userName }) => {
       const written = applySetupSync(paths, { candidate, model, apiKey, role });
       const config = loadConfig(paths.config);

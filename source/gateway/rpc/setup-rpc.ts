@@ -25,7 +25,7 @@ export function setupRpc(core: Core): HandlerTable {
       const listed = await fetchModelIds(candidate, keyFor(candidate, apiKey));
       return listed.ok ? { models: listed.models } : { models: [], error: listed.error };
     },
-    'setup.test': ({ candidate, model, apiKey }) => runTestRequest(candidate, model, keyFor(candidate, apiKey), () => core.clock.now()),
+    'setup.test': ({ candidate, model, apiKey }) => runTestRequest(candidate, model, keyFor(candidate, apiKey), core.clock),
     'setup.apply': async ({ candidate, model, apiKey, role, agentName, userName }) => {
       let written: ReturnType<typeof applySetupSync>;
       try {

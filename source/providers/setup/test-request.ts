@@ -1,3 +1,4 @@
+import type { Clock } from '../../config/index.js';
 import { streamAnthropic } from '../anthropic.js';
 import { isProviderError } from '../errors.js';
 import { streamOpenAI } from '../openai.js';
@@ -17,9 +18,9 @@ export async function runTestRequest(
   candidate: Pick<SetupCandidate, 'provider' | 'api' | 'baseUrl'>,
   modelId: string,
   apiKey: string | undefined,
-  now: () => number,
+  clock: Pick<Clock, 'now'>,
 ): Promise<SetupTestResult> {
-  const started = now();
+  const started = clock.now();
   const model: ResolvedModel = {
     ref: `${candidate.provider}/${modelId}`,
     provider: candidate.provider,
@@ -49,9 +50,9 @@ export async function runTestRequest(
     const stream = candidate.api === 'anthropic' ? streamAnthropic(request) : streamOpenAI(request);
     for await (const event of stream) if (event.type === 'text_delta') text += event.text;
   } catch (error) {
-    return { ok: false, error: isProviderError(error) || error instanceof Error ? error.message : String(error), ms: now() - started };
+    return { ok: false, error: isProviderError(error) || error instanceof Error ? error.message : String(error), ms: clock.now() - started };
   }
   const answer = text.trim();
-  if (!answer) return { ok: false, error: `${model.ref} answered with no text; try another model.`, ms: now() - started };
-  return { ok: true, text: answer.slice(0, 500), ms: now() - started };
+  if (!answer) return { ok: false, error: `${model.ref} answered with no text; try another model.`, ms: clock.now() - started };
+  return { ok: true, text: answer.slice(0, 500), ms: clock.now() - started };
 }

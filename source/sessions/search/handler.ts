@@ -22,11 +22,11 @@ export interface SessionsSearchHandler {
  * The index (and the search library with it) is made by the first call, so a
  * gateway that nobody searches never loads it.
  */
-export function sessionsSearchHandler(options: { sessions: SearchableSessions; now?: () => number }): SessionsSearchHandler {
+export function sessionsSearchHandler(options: { sessions: SearchableSessions }): SessionsSearchHandler {
   let index: Promise<TranscriptSearchIndex> | undefined;
-  const clock = options.now ?? (() => performance.now());
   const handler = (async (params) => {
-    const started = clock();
+    // A stopwatch for tookMs, not the time of day: performance.now, not the Clock.
+    const started = performance.now();
     // Concurrent first calls share one index; after the await, catch-up and lookup run without yielding.
     index ??= TranscriptSearchIndex.open().catch((error: unknown) => {
       // A failed load is not remembered: the next call tries again.
@@ -42,7 +42,7 @@ export function sessionsSearchHandler(options: { sessions: SearchableSessions; n
     }));
     current.sync(sources);
     const hits = current.search(params.query, { agentId: params.agentId, limit: params.limit ?? DEFAULT_LIMIT });
-    return { hits, tookMs: Math.max(0, clock() - started) };
+    return { hits, tookMs: Math.max(0, performance.now() - started) };
   }) as SessionsSearchHandler;
   // The index is memory only: closing drops it, and a later call rebuilds it from the transcripts.
   handler.close = () => {

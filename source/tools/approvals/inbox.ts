@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { writeFileAtomicSync } from '../../config/index.js';
+import { writeFileAtomicSync, systemClock, type Clock } from '../../config/index.js';
 import { ClawError, approvalRecord, type ApprovalRecord, lazySchema } from '../../protocol/index.js';
 import type { ApprovalDecision, ApprovalGate, ApprovalKind, ApprovalOutcome, ApprovalRequestInput } from '../types.js';
 
@@ -15,7 +15,7 @@ export interface AlwaysEffect {
 export interface InboxOptions {
   /** Where records persist (survives a gateway restart). */
   file: string;
-  now?: () => number;
+  clock?: Pick<Clock, 'now'>;
   timeoutMs?: number;
   /** Writes what an `always` decision means for this kind of request. */
   onAlways?(record: ApprovalRecord, history: readonly ApprovalRecord[]): AlwaysEffect | undefined;
@@ -39,7 +39,7 @@ const fileShape = lazySchema(() => z.strictObject({ version: z.literal(1), recor
  */
 export class ApprovalInbox {
   readonly #options: InboxOptions;
-  readonly #now: () => number;
+  readonly #clock: Pick<Clock, 'now'>;
   readonly #timeoutMs: number;
   #records: ApprovalRecord[];
   readonly #waiters = new Map<string, (record: ApprovalRecord) => void>();
@@ -52,7 +52,7 @@ export class ApprovalInbox {
 
   constructor(options: InboxOptions) {
     this.#options = options;
-    this.#now = options.now ?? Date.now;
+    this.#clock = options.clock ?? systemClock;
     this.#timeoutMs = options.timeoutMs ?? 30 * 60_000;
     this.#records = readRecords(options.file);
     for (const record of this.#records) if (record.status === 'pending') this.#schedule(record);
@@ -87,7 +87,7 @@ export class ApprovalInbox {
   }
 
   async request(input: ApprovalRequestInput & { agentId: string; sessionKey: string }, signal?: AbortSignal): Promise<ApprovalOutcome> {
-    const createdAt = this.#now();
+    const createdAt = this.#clock.now();
     const record: ApprovalRecord = {
       id: randomUUID(),
       kind: input.kind,
@@ -145,7 +145,7 @@ export class ApprovalInbox {
 
   /** Denies every pending request whose time is up (also runs on a timer). */
   expireDue(): void {
-    const now = this.#now();
+    const now = this.#clock.now();
     for (const record of this.#records) if (record.status === 'pending' && record.expiresAt <= now) this.#finish(record.id, 'expired', undefined, 'timeout');
   }
 
@@ -161,7 +161,7 @@ export class ApprovalInbox {
     const index = this.#records.findIndex((r) => r.id === id);
     const current = this.#records[index];
     if (current?.status !== 'pending') return undefined;
-    const final: ApprovalRecord = { ...current, status, resolvedBy, resolvedAt: this.#now() };
+    const final: ApprovalRecord = { ...current, status, resolvedBy, resolvedAt: this.#clock.now() };
     if (decision) final.decision = decision;
     this.#records[index] = final;
     this.#persist();
@@ -176,7 +176,7 @@ export class ApprovalInbox {
 
   #schedule(record: ApprovalRecord): void {
     // Timers follow the wall clock; an injected clock drives expiry through expireDue().
-    const delay = Math.max(0, Math.min(record.expiresAt - this.#now(), 2 ** 31 - 1));
+    const delay = Math.max(0, Math.min(record.expiresAt - this.#clock.now(), 2 ** 31 - 1));
     const timer = setTimeout(() => this.expireDue(), delay);
     timer.unref();
     this.#timers.set(record.id, timer);

@@ -1,3 +1,4 @@
+import type { Clock } from '../../config/index.js';
 import type { ApprovalRecord } from '../../protocol/index.js';
 import type { AlwaysEffect } from '../approvals/inbox.js';
 import { addExecRules, ruleMatchesCommand, ruleMatchesText, ruleText, type ExecRule } from './approvals-policy.js';
@@ -38,12 +39,12 @@ function wouldMatch(rules: readonly ExecRule[], plan: BoundPlan): boolean {
  * approved (argv, redirections, env, workdir, network, script hash), joins
  * the agent's allowlist; a shell command is remembered by its exact text.
  */
-export function execAlwaysHandler(approvalsFile: string, now: () => number) {
+export function execAlwaysHandler(approvalsFile: string, clock: Pick<Clock, 'now'>) {
   return (record: ApprovalRecord, history: readonly ApprovalRecord[]): AlwaysEffect | undefined => {
     if (record.kind !== 'exec') return undefined;
     const plan = boundPlan(record);
     if (!plan) return undefined;
-    const rules = rulesForAlways(plan, now());
+    const rules = rulesForAlways(plan, clock.now());
     addExecRules(approvalsFile, record.agentId, rules);
     const recent = history.filter((r) => r.kind === 'exec' && r.agentId === record.agentId && r.id !== record.id).slice(-RECENT);
     return {

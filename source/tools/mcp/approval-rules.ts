@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { lazySchema } from '../../protocol/index.js';
-import { writeFileAtomicSync, type StatePaths } from '../../config/index.js';
+import { writeFileAtomicSync, type StatePaths, type Clock } from '../../config/index.js';
 import type { ApprovalRecord } from '../../protocol/index.js';
 import type { AlwaysEffect } from '../approvals/inbox.js';
 
@@ -58,13 +58,13 @@ export function describeMcpRule(agentId: string, plan: McpApprovalPlan, file: st
  * mcp-approvals.json, which the gateway reads again at start, the way exec
  * rules live in exec-approvals.json.
  */
-export function mcpAlwaysHandler(file: string, now: () => number) {
+export function mcpAlwaysHandler(file: string, clock: Pick<Clock, 'now'>) {
   return (record: ApprovalRecord, history: readonly ApprovalRecord[]): AlwaysEffect | undefined => {
     const plan = record.kind === 'mcp' ? parseMcpPlan(record.plan) : undefined;
     if (!plan) return undefined;
     const rules = readRules(file);
     const list = rules.agents[record.agentId] ?? [];
-    if (!list.some((r) => r.server === plan.server && r.tool === plan.tool)) list.push({ ...plan, addedAt: now() });
+    if (!list.some((r) => r.server === plan.server && r.tool === plan.tool)) list.push({ ...plan, addedAt: clock.now() });
     rules.agents[record.agentId] = list;
     writeFileAtomicSync(file, `${JSON.stringify(rules, null, 2)}\n`, 0o600);
     const same = history

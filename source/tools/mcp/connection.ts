@@ -91,7 +91,7 @@ export class McpConnection {
     readonly config: McpServerConfig,
     private readonly hooks: ConnectionHooks,
   ) {
-    this.stderr = new StderrLog(hooks.now);
+    this.stderr = new StderrLog(hooks);
   }
 
   get transportKind(): 'stdio' | 'http' | 'sse' {

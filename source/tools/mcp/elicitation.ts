@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../../config/index.js';
 import { randomUUID } from 'node:crypto';
 import type { ElicitRequestFormParams, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -18,7 +19,7 @@ export type ElicitationAnswer = Pick<ElicitResult, 'action' | 'content'>;
 type Listener = (event: 'requested' | 'resolved', record: ElicitationRecord) => void;
 
 export interface ElicitationInboxOptions {
-  now?: () => number;
+  clock?: Pick<Clock, 'now'>;
   /** How long the operator has to answer before the request is declined. */
   timeoutMs?: number;
 }
@@ -42,13 +43,13 @@ export function checkElicitationContent(schema: ElicitationRecord['schema'], con
  * nobody answers in time or the server gives up.
  */
 export class ElicitationInbox {
-  readonly #now: () => number;
+  readonly #clock: Pick<Clock, 'now'>;
   readonly #timeoutMs: number;
   readonly #pending = new Map<string, { record: ElicitationRecord; settle: (answer: ElicitationAnswer) => void; timer: NodeJS.Timeout }>();
   readonly #listeners = new Set<Listener>();
 
   constructor(options: ElicitationInboxOptions = {}) {
-    this.#now = options.now ?? Date.now;
+    this.#clock = options.clock ?? systemClock;
     this.#timeoutMs = options.timeoutMs ?? 10 * 60_000;
   }
 
@@ -63,7 +64,7 @@ export class ElicitationInbox {
 
   /** Waits for the operator's answer; the server's cancellation or the timeout declines. */
   ask(server: string, params: ElicitRequestFormParams, signal: AbortSignal): Promise<ElicitResult> {
-    const createdAt = this.#now();
+    const createdAt = this.#clock.now();
     const record: ElicitationRecord = {
       id: randomUUID(),
       server,

@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../../config/index.js';
 import type { Root } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolRegistry } from '../registry.js';
 import { McpApprovalMemory } from './approval-rules.js';
@@ -21,7 +22,7 @@ export interface McpManagerOptions extends Partial<Pick<ClientRequestHandlers, '
   registry: ToolRegistry;
   backoff?: BackoffOptions;
   connectTimeoutMs?: number;
-  now?: () => number;
+  clock?: Pick<Clock, 'now'>;
   /** mcp-approvals.json: MCP tools allowed with "always" (read at start). */
   approvalsFile?: string;
   /** Folders offered to servers as roots (absolute paths). */
@@ -174,7 +175,7 @@ export class McpManager {
     const connection: McpConnection = new McpConnection(name, config, {
       backoff: options.backoff ?? DEFAULT_BACKOFF,
       connectTimeoutMs: options.connectTimeoutMs ?? 30_000,
-      now: options.now ?? Date.now,
+      now: () => (options.clock ?? systemClock).now(),
       roots: () => rootsOf(options.roots?.() ?? []),
       ...(options.elicit ? { elicit: options.elicit } : {}),
       ...(options.sample ? { sample: options.sample } : {}),

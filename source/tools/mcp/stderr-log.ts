@@ -1,3 +1,5 @@
+import type { Clock } from '../../config/index.js';
+
 export interface StderrLine {
   at: number;
   text: string;
@@ -17,7 +19,7 @@ export class StderrLog {
   readonly #lines: StderrLine[] = [];
   #partial = '';
 
-  constructor(private readonly now: () => number) {}
+  constructor(private readonly clock: Pick<Clock, 'now'>) {}
 
   write(chunk: string): void {
     const parts = (this.#partial + chunk).split(/\r?\n/);
@@ -34,7 +36,7 @@ export class StderrLog {
   /** Marks where a new process starts, so `claw mcp logs` shows which run said what. */
   mark(text: string): void {
     this.flush();
-    this.#lines.push({ at: this.now(), text, marker: true });
+    this.#lines.push({ at: this.clock.now(), text, marker: true });
     this.#trim();
   }
 
@@ -51,7 +53,7 @@ export class StderrLog {
   #push(text: string): void {
     const trimmed = text.trimEnd();
     if (trimmed === '') return;
-    this.#lines.push({ at: this.now(), text: trimmed.slice(0, MAX_LINE_CHARS) });
+    this.#lines.push({ at: this.clock.now(), text: trimmed.slice(0, MAX_LINE_CHARS) });
     this.#trim();
   }
 

@@ -9,7 +9,7 @@ import { sessionsSearchHandler } from '../../../source/sessions/search/index.js'
  */
 export function transcriptsModule(seed: Record<string, string[]>): TestModule {
   return async ({ config, paths, now }) => {
-    const registry = new SessionRegistry({ paths, config, now });
+    const registry = new SessionRegistry({ paths, config, clock: { now } });
     for (const [key, texts] of Object.entries(seed)) {
       registry.ensure(key);
       const session = await registry.open(key);
