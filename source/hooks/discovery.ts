@@ -38,17 +38,18 @@ function hookFolders(root: string): string[] {
 }
 
 /**
- * Workspace hooks win over the user's, the user's over the bundled ones, by
- * name. Yields before reading each HOOK.md, so the gateway's discovery can let
+ * The user's hooks win over the bundled ones, and both over the workspace's,
+ * by name: the agent can write to its workspace, so a hook it planted there
+ * never takes the place of one the owner installed (it is listed as shadowed). Yields before reading each HOOK.md, so the gateway's discovery can let
  * requests through between files.
  */
 function* discoverySteps(roots: HookRoots): Generator<string, HookDiscovery> {
   const result: HookDiscovery = { hooks: [], invalid: [], shadowed: [] };
   const byName = new Map<string, HookDefinition>();
   const order: Array<[HookSource, string | undefined]> = [
-    ['workspace', roots.workspace],
     ['user', roots.user],
     ['bundled', roots.bundled],
+    ['workspace', roots.workspace],
   ];
   for (const [source, root] of order) {
     if (!root) continue;

@@ -1,11 +1,9 @@
-import type { Logger } from '../config/index.js';
-import { statSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import type { Clock, HooksConfig } from '../config/index.js';
+import type { Clock, HooksConfig, Logger } from '../config/index.js';
 import { HookTimeoutError, runHookCommand } from './command-handler.js';
 import { blockingEvents, type HookEvent, type HookPayload } from './hook-events.js';
 import { hookEnvironment } from './hook-env.js';
-import type { HookDefinition, HookSource } from './hook-manifest.js';
+import { hookDigestSync, type HookDefinition, type HookSource } from './hook-manifest.js';
 import { readHookResult, type HookResult } from './hook-result.js';
 import { unmetRequirements } from './requirements.js';
 
@@ -41,6 +39,8 @@ export interface HookStatus {
   enabled: boolean;
   /** Why an enabled hook does not run here; empty when it runs. */
   unmet: string[];
+  /** Why a hook that is switched on is held back: its files are not the ones enabling pinned. */
+  blocked?: string;
   runs: number;
   failures: number;
   lastError?: { at: number; event: HookEvent; message: string };
@@ -68,9 +68,26 @@ export interface DispatcherOptions {
 }
 
 /** Bundled hooks run unless switched off; a user's or workspace's hook only once the operator enables it. */
-export function hookEnabled(definition: HookDefinition, config: HooksConfig): boolean {
+/** Why a hook that is switched on does not run: its folder or files are not the ones enabling pinned. */
+export function hookBlocked(definition: HookDefinition, config: HooksConfig): string | undefined {
+  const entry = config.entries[definition.manifest.name];
+  if (!hookSwitchedOn(definition, config)) return undefined;
+  const pin = entry?.pin;
+  const again = `run \`claw hooks enable ${definition.manifest.name}\` to approve what is there now`;
+  if (!pin) return definition.source === 'workspace' ? `a workspace hook runs only once enabled with its content pinned: ${again}` : undefined;
+  if (pin.dir !== definition.dir) return `enabled for ${pin.dir}, but this one is in ${definition.dir}: ${again}`;
+  if (pin.sha256 !== definition.digest) return `its files changed since it was enabled: ${again}`;
+  return undefined;
+}
+
+function hookSwitchedOn(definition: HookDefinition, config: HooksConfig): boolean {
   if (!config.enabled) return false;
   return config.entries[definition.manifest.name]?.enabled ?? definition.source === 'bundled';
+}
+
+/** Whether a hook runs: switched on, and (when pinned, or from the workspace) exactly the files that were enabled. */
+export function hookEnabled(definition: HookDefinition, config: HooksConfig): boolean {
+  return hookSwitchedOn(definition, config) && hookBlocked(definition, config) === undefined;
 }
 
 /**
@@ -94,6 +111,7 @@ export class HookDispatcher {
       const listed = config.entries[manifest.name]?.env ?? {};
       const env = hookEnvironment(parent, listed, { CLAW_HOOK_NAME: manifest.name, CLAW_HOOK_DIR: definition.dir, CLAW_STATE_DIR: this.options.stateDir });
       const enabled = hookEnabled(definition, config);
+      const blocked = hookBlocked(definition, config);
       const old = previous.get(definition.dir);
       const status: HookStatus = {
         name: manifest.name,
@@ -104,6 +122,7 @@ export class HookDispatcher {
         handler: definition.handler.kind,
         enabled,
         unmet: enabled ? unmetRequirements(manifest, { ...env, PATH: env.PATH ?? parent.PATH }) : [],
+        ...(blocked ? { blocked } : {}),
         runs: old?.runs ?? 0,
         failures: old?.failures ?? 0,
         ...(old?.lastError ? { lastError: old.lastError } : {}),
@@ -139,6 +158,11 @@ export class HookDispatcher {
   }
 
   async #runOne(hook: LoadedHook, envelope: HookEventEnvelope): Promise<HookResult | undefined> {
+    // The files may have changed since discovery (the agent writes to its workspace): run only what was enabled.
+    if (hookDigestSync(hook.definition.dir) !== hook.definition.digest) {
+      this.#hold(hook, `its files changed since they were loaded: run \`claw hooks enable ${hook.status.name}\` to approve what is there now`);
+      return undefined;
+    }
     hook.status.runs += 1;
     try {
       const result =
@@ -190,11 +214,28 @@ export class HookDispatcher {
     }
   }
 
-  /** Imports a handler module once per version of its file, so an edit is picked up without a restart. */
+  /** A hook whose files changed stops running (and says why) until it is enabled again. */
+  #hold(hook: LoadedHook, reason: string): void {
+    if (hook.status.blocked === reason) return;
+    hook.status.enabled = false;
+    hook.status.blocked = reason;
+    for (const [event, hooks] of this.#byEvent)
+      this.#byEvent.set(
+        event,
+        hooks.filter((other) => other !== hook),
+      );
+    this.options.log.warn(`hook ${hook.status.name} not run: ${reason}`);
+  }
+
+  /**
+   * Imports a handler module once per content of its folder (the digest that
+   * was enabled, checked before every run), never again because a file's
+   * mtime moved.
+   */
   async #handlerOf(hook: LoadedHook): Promise<ModuleHandler> {
     if (hook.definition.handler.kind !== 'module') throw new Error('not a module hook');
     const { path } = hook.definition.handler;
-    const version = String(statSync(path).mtimeMs);
+    const version = hook.definition.digest;
     const cached = this.#modules.get(path);
     if (cached?.version === version) return cached.handler;
     const loaded = (await import(`${pathToFileURL(path).href}?v=${version}`)) as { default?: unknown };

@@ -1,5 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { FrontmatterError, parseFrontmatter, type FrontValue } from './frontmatter.js';
 import { hookEvents, isHookEvent, type HookEvent } from './hook-events.js';
 
@@ -20,6 +21,44 @@ export interface HookDefinition {
   dir: string;
   source: HookSource;
   handler: HookHandler;
+  /** sha256 of every file in the folder as discovered: what enabling pins (`hookDigestSync`). */
+  digest: string;
+}
+
+/** Past this many files or bytes a folder is not a hook anyone reviewed: it hashes as changed every time. */
+const DIGEST_MAX_FILES = 500;
+const DIGEST_MAX_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The content hash of a hook folder: every file under it (names and bytes,
+ * in sorted order, symlinks followed), so a rewritten handler, script or
+ * HOOK.md, or a file added beside them, gives another hash.
+ */
+export function hookDigestSync(dir: string): string {
+  const hash = createHash('sha256');
+  const files: string[] = [];
+  const walk = (folder: string): void => {
+    for (const name of readdirSync(folder).sort()) {
+      const path = join(folder, name);
+      const stat = statSync(path, { throwIfNoEntry: false });
+      if (stat?.isDirectory()) walk(path);
+      else if (stat?.isFile()) files.push(path);
+      if (files.length > DIGEST_MAX_FILES) throw new Error(`${dir} holds more than ${DIGEST_MAX_FILES} files`);
+    }
+  };
+  let bytes = 0;
+  try {
+    walk(dir);
+    for (const file of files) {
+      const content = readFileSync(file);
+      bytes += content.length;
+      if (bytes > DIGEST_MAX_BYTES) throw new Error(`${dir} holds more than ${DIGEST_MAX_BYTES} bytes`);
+      hash.update(`${relative(dir, file)}\0${content.length}\0`).update(content);
+    }
+  } catch (error) {
+    return `unreadable: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  return hash.digest('hex');
 }
 
 export class HookManifestError extends Error {
@@ -84,5 +123,6 @@ export function readHookSync(dir: string, source: HookSource): HookDefinition {
     dir,
     source,
     handler: command !== undefined ? { kind: 'command', command: (command as string).trim() } : { kind: 'module', path: join(dir, moduleFile!) },
+    digest: hookDigestSync(dir),
   };
 }

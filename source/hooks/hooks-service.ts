@@ -23,7 +23,7 @@ export interface HooksServiceOptions {
   parentEnv?: NodeJS.ProcessEnv;
 }
 
-/** Where hooks are found for a config: `<workspace>/hooks` > `<state>/hooks` > bundled. */
+/** Where hooks are found for a config; by name, `<state>/hooks` wins over bundled, and both over `<workspace>/hooks` (discovery.ts). */
 export function hookRoots(
   config: ClawConfig,
   paths: StatePaths,

@@ -1,7 +1,15 @@
 export { HooksService, hookRoots, type HooksServiceOptions } from './hooks-service.js';
 export { discoverHooks, discoverHooksSync, bundledHooksDir, type HookDiscovery, type HookRoots } from './discovery.js';
-export { readHookSync, HookManifestError, type HookDefinition, type HookManifest, type HookSource, type HookHandler } from './hook-manifest.js';
-export { HookDispatcher, hookEnabled, type HookContext, type HookStatus, type HookCapabilities, type HookEventEnvelope } from './hook-dispatcher.js';
+export { readHookSync, hookDigestSync, HookManifestError, type HookDefinition, type HookManifest, type HookSource, type HookHandler } from './hook-manifest.js';
+export {
+  HookDispatcher,
+  hookBlocked,
+  hookEnabled,
+  type HookContext,
+  type HookStatus,
+  type HookCapabilities,
+  type HookEventEnvelope,
+} from './hook-dispatcher.js';
 export { hookEvents, blockingEvents, type HookEvent } from './hook-events.js';
 export { unmetRequirements } from './requirements.js';
 export { parseFrontmatter, FrontmatterError } from './frontmatter.js';

@@ -67,7 +67,7 @@ describe('HOOK.md front matter', () => {
 });
 
 describe('hook discovery', () => {
-  it('prefers the workspace over the user over the bundled hook of the same name, and reports invalid folders', () => {
+  it('prefers the user over the bundled over the workspace hook of the same name, and reports invalid folders', () => {
     const [workspace, user, bundled] = [tempDir(), tempDir(), tempDir()];
     writeHook(workspace, 'notes', 'events: [turn:end]', 'export default () => "workspace";\n');
     writeHook(user, 'notes', 'events: [turn:end]', 'export default () => "user";\n');
@@ -77,10 +77,10 @@ describe('hook discovery', () => {
     mkdirSync(join(user, 'not-a-hook'));
     const found = discoverHooksSync({ workspace, user, bundled });
     expect(found.hooks.map((h) => [h.manifest.name, h.source])).toEqual([
-      ['notes', 'workspace'],
+      ['notes', 'user'],
       ['other', 'bundled'],
     ]);
-    expect(found.shadowed.map((s) => s.dir)).toEqual([join(user, 'notes'), join(bundled, 'notes')]);
+    expect(found.shadowed.map((s) => s.dir)).toEqual([join(bundled, 'notes'), join(workspace, 'notes')]);
     expect(found.invalid).toEqual([expect.objectContaining({ dir: join(user, 'bad'), error: expect.stringContaining('unknown event "nope"') })]);
   });
 });

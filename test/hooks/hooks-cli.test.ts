@@ -33,7 +33,10 @@ describe('claw hooks', () => {
     );
     const enabled = await runCli(['hooks', 'enable', 'audit'], state.env);
     expect(enabled.code).toBe(0);
-    expect((readRawConfig(state.paths.config) as { hooks: { entries: Record<string, { enabled: boolean }> } }).hooks.entries.audit).toEqual({ enabled: true });
+    expect((readRawConfig(state.paths.config) as { hooks: { entries: Record<string, { enabled: boolean }> } }).hooks.entries.audit).toEqual({
+      enabled: true,
+      pin: { dir: join(state.dir, 'hooks', 'audit'), sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
+    });
     const disabled = await runCli(['hooks', 'disable', 'session-memory'], state.env);
     expect(disabled.code).toBe(0);
     const text = await runCli(['hooks', 'list'], state.env);

@@ -24,10 +24,11 @@ interface Listing {
 
 /** What the hooks look like without a gateway: same discovery and checks, no run counts. */
 async function offlineListing(config: ClawConfig, paths: StatePaths): Promise<Listing> {
-  const { discoverHooksSync, hookRoots, hookEnabled, unmetRequirements } = await import('../../hooks/index.js');
+  const { discoverHooksSync, hookRoots, hookBlocked, hookEnabled, unmetRequirements } = await import('../../hooks/index.js');
   const discovery = discoverHooksSync(hookRoots(config, paths));
   const hooks = discovery.hooks.map((definition): HookInfo => {
     const enabled = hookEnabled(definition, config.hooks);
+    const blocked = hookBlocked(definition, config.hooks);
     const env = { PATH: process.env.PATH, ...config.hooks.entries[definition.manifest.name]?.env };
     return {
       name: definition.manifest.name,
@@ -38,6 +39,7 @@ async function offlineListing(config: ClawConfig, paths: StatePaths): Promise<Li
       handler: definition.handler.kind,
       enabled,
       unmet: enabled ? unmetRequirements(definition.manifest, env) : [],
+      ...(blocked ? { blocked } : {}),
       runs: 0,
       failures: 0,
     };
@@ -58,6 +60,7 @@ async function listing(paths: StatePaths): Promise<Listing> {
 }
 
 function stateOf(hook: HookInfo): string {
+  if (hook.blocked) return 'held';
   if (!hook.enabled) return 'disabled';
   if (hook.unmet.length > 0) return 'unmet';
   return 'on';
@@ -69,6 +72,7 @@ function printListing(list: Listing): void {
   for (const hook of list.hooks) {
     process.stdout.write(`${hook.name.padEnd(22)} ${stateOf(hook).padEnd(9)} ${hook.source.padEnd(10)} ${hook.events.join(', ')}\n`);
     process.stdout.write(`  ${hook.description}\n`);
+    if (hook.blocked) process.stdout.write(`  not running: ${hook.blocked}\n`);
     for (const reason of hook.unmet) process.stdout.write(`  not running: ${reason}\n`);
     if (list.gateway) process.stdout.write(`  runs ${hook.runs}, failures ${hook.failures}\n`);
     if (hook.lastError)
@@ -81,13 +85,22 @@ function printListing(list: Listing): void {
 
 async function setEnabled(paths: StatePaths, name: string | undefined, enabled: boolean): Promise<number> {
   if (!name) return fail(`${enabled ? 'enable' : 'disable'} needs a hook NAME (see \`claw hooks list\`).`);
-  const known = (await offlineListing(loadConfig(paths.config), paths)).hooks.map((hook) => hook.name);
-  if (!known.includes(name)) return fail(`no hook named "${name}". Installed: ${known.join(', ') || 'none'}.`, 1);
+  const { discoverHooksSync, hookRoots } = await import('../../hooks/index.js');
+  const discovery = discoverHooksSync(hookRoots(loadConfig(paths.config), paths));
+  const hook = discovery.hooks.find((definition) => definition.manifest.name === name);
+  if (!hook) return fail(`no hook named "${name}". Installed: ${discovery.hooks.map((h) => h.manifest.name).join(', ') || 'none'}.`, 1);
   const raw = readRawConfig(paths.config);
   const hooks = (raw.hooks ?? {}) as Record<string, unknown>;
   const entries = (hooks.entries ?? {}) as Record<string, Record<string, unknown>>;
-  writeRawConfig(paths.config, { ...raw, hooks: { ...hooks, entries: { ...entries, [name]: { ...entries[name], enabled } } } });
-  process.stdout.write(`${enabled ? 'Enabled' : 'Disabled'} hook "${name}" in ${paths.config}; a running gateway picks it up at once.\n`);
+  const { pin: _old, ...entry } = entries[name] ?? {};
+  // Enabling approves these files: the hook runs only while its folder holds exactly them.
+  const next = enabled ? { ...entry, enabled, pin: { dir: hook.dir, sha256: hook.digest } } : { ...entry, enabled };
+  writeRawConfig(paths.config, { ...raw, hooks: { ...hooks, entries: { ...entries, [name]: next } } });
+  const what = enabled ? `Enabled hook "${name}" (${hook.source}, ${hook.dir}, sha256 ${hook.digest.slice(0, 12)}…)` : `Disabled hook "${name}"`;
+  process.stdout.write(
+    `${what} in ${paths.config}; a running gateway picks it up at once.${enabled ? ' A change to its files holds it until you enable it again.' : ''}\n`,
+  );
+  for (const hidden of discovery.shadowed.filter((s) => s.name === name)) process.stdout.write(`(${hidden.dir} has the same name and does not run.)\n`);
   return 0;
 }
 

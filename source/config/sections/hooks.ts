@@ -5,6 +5,12 @@ import { lazySchema } from '../../protocol/index.js';
 const hookEntry = lazySchema(() =>
   z.strictObject({
     enabled: z.boolean().optional(),
+    /**
+     * What `claw hooks enable NAME` approved: the folder and the sha256 of its
+     * files. A hook whose folder or files differ does not run until enabled
+     * again; a workspace hook (the agent can write there) never runs without one.
+     */
+    pin: z.strictObject({ dir: z.string().min(1), sha256: z.string().min(1) }).optional(),
     /** Extra variables for the hook's process or module: the only secrets a hook ever sees. */
     env: z.record(z.string(), z.string()).default({}),
   }),

@@ -13,6 +13,8 @@ export const hookInfo = lazySchema(() =>
     enabled: z.boolean(),
     /** Why an enabled hook does not run here (missing bin, env, wrong OS); empty when it runs. */
     unmet: z.array(z.string()),
+    /** Why a hook that is switched on is held back: its folder or files are not the ones `claw hooks enable` pinned. */
+    blocked: z.string().optional(),
     runs: z.number().int(),
     failures: z.number().int(),
     lastError: z.strictObject({ at: z.number(), event: z.string(), message: z.string() }).optional(),
