@@ -90,8 +90,8 @@ export class CoreSessionsToolsHost implements SessionsToolsHost {
     return configuredAgentIds(this.deps.config);
   }
 
-  visibility() {
-    return this.deps.config.tools.sessions.visibility;
+  reach() {
+    return this.deps.config.tools.sessions;
   }
 
   hopsOf(sessionKey: string): number {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { mayReachAgent, unreachableAgent } from '../agent/index.js';
 import type { SubagentsSettings } from '../config/index.js';
 import type { ReplyRoute } from '../protocol/index.js';
 import type { ThinkingLevel } from '../providers/index.js';
@@ -80,6 +81,7 @@ export class Spawner {
     const agentId = request.agentId ?? parentAgent;
     const known = config.agents.list.length > 0 ? config.agents.list.map((a) => a.id) : [defaultAgentId(config)];
     if (!known.includes(agentId)) throw new SpawnError(`Unknown agent "${agentId}". Known agents: ${known.join(', ')}.`);
+    if (!mayReachAgent(parentAgent, agentId, config.tools.sessions)) throw new SpawnError(unreachableAgent(agentId, parentAgent));
     const model = request.model ?? settings.model;
     if (model) {
       try {

@@ -1,4 +1,5 @@
 import type { SessionSummary, TranscriptEntry } from '../../protocol/index.js';
+import type { SessionsReach } from './visibility.js';
 
 /** What the target session made of a `sessions_send` message, as its lane reported it. */
 export interface SendReply {
@@ -45,7 +46,7 @@ export interface SessionsToolsHost {
   model(session: SessionSummary): Promise<SessionModelInfo>;
   /** Agent ids the config knows. */
   agentIds(): string[];
-  visibility(): 'agent' | 'all';
+  reach(): SessionsReach;
   /** Hops of the inter-session message the session's running turn answers; 0 when it answers anyone else. */
   hopsOf(sessionKey: string): number;
   /** Queues the message on the target's lane through the inbound port; with waitMs, waits for the turn that answers it. */

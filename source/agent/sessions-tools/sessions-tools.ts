@@ -5,7 +5,7 @@ import { defineTool, toolError, toolOk, type ToolDefinition } from '../../tools/
 import type { SessionsToolsHost } from './host.js';
 import { MAX_SEND_HOPS } from './send-hops.js';
 import { sessionStatus } from './session-status.js';
-import { canSeeSession, invisibleSession } from './visibility.js';
+import { canSeeSession, invisibleSession, mayReachAgent } from './visibility.js';
 
 const sessionKinds = ['main', 'direct', 'group', 'cron', 'hook', 'subagent'] as const;
 const LIST_MAX = 100;
@@ -61,7 +61,7 @@ function historyItems(entries: readonly TranscriptEntry[], includeTools: boolean
 /**
  * `sessions_list`, `sessions_history`, `sessions_send` and `session_status`
  * (group `sessions`). An agent sees its own sessions and its children's
- * (`tools.sessions.visibility: all` widens that to every agent's); a chain of
+ * (`tools.sessions.allowAgents` adds named agents, `visibility: all` every agent's); a chain of
  * sends stops after MAX_SEND_HOPS, and a send back to a session that is
  * waiting for the sender's own reply is refused instead of deadlocking.
  */
@@ -72,7 +72,7 @@ export function createSessionsTools(host: SessionsToolsHost): ToolDefinition[] {
   function visible(callerAgentId: string, key: string): SessionSummary | string {
     const session = host.get(key);
     if (!session) return `No session ${key}. sessions_list shows the sessions you can see.`;
-    return canSeeSession(callerAgentId, session, host.visibility()) ? session : invisibleSession(key, callerAgentId);
+    return canSeeSession(callerAgentId, session, host.reach()) ? session : invisibleSession(key, callerAgentId);
   }
 
   function waitsForCaller(target: string, caller: string): boolean {
@@ -97,11 +97,11 @@ export function createSessionsTools(host: SessionsToolsHost): ToolDefinition[] {
       }),
     ),
     async execute(args, context) {
-      const visibility = host.visibility();
+      const reach = host.reach();
       const since = args.activeMinutes === undefined ? undefined : host.now() - args.activeMinutes * 60_000;
       const all = host
         .list()
-        .filter((session) => canSeeSession(context.agentId, session, visibility))
+        .filter((session) => canSeeSession(context.agentId, session, reach))
         .filter((session) => args.kind === undefined || session.kind === args.kind)
         .filter((session) => since === undefined || session.updatedAt >= since)
         .sort((a, b) => b.updatedAt - a.updatedAt);
@@ -168,12 +168,12 @@ export function createSessionsTools(host: SessionsToolsHost): ToolDefinition[] {
       }
       const known = host.get(target);
       if (known) {
-        if (!canSeeSession(context.agentId, known, host.visibility())) return toolError(invisibleSession(target, context.agentId));
+        if (!canSeeSession(context.agentId, known, host.reach())) return toolError(invisibleSession(target, context.agentId));
       } else {
         const agentId = /^agent:([^:]+):/.exec(target)?.[1];
         if (!agentId) return toolError(`No session ${target}. sessions_list shows the sessions you can see.`);
         if (!host.agentIds().includes(agentId)) return toolError(`No agent "${agentId}". Known agents: ${host.agentIds().join(', ')}.`);
-        if (agentId !== context.agentId && host.visibility() !== 'all') return toolError(invisibleSession(target, context.agentId));
+        if (!mayReachAgent(context.agentId, agentId, host.reach())) return toolError(invisibleSession(target, context.agentId));
       }
       if (waitsForCaller(target, from)) {
         return toolError(

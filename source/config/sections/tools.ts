@@ -79,6 +79,12 @@ export const toolsSection = lazySchema(() =>
     /** web_fetch: reachable private hosts, body and time caps. */
     web: webToolSection.prefault({}),
     /** The sessions tools: `agent` shows an agent its own sessions and their children; `all` shows every agent's. */
-    sessions: z.strictObject({ visibility: z.enum(['agent', 'all']).default('agent') }).prefault({}),
+    sessions: z
+      .strictObject({
+        visibility: z.enum(['agent', 'all']).default('agent'),
+        /** Other agents whose sessions every agent may read, message and spawn children as (besides its own); `visibility: all` is every agent. */
+        allowAgents: z.array(z.string().min(1)).default([]),
+      })
+      .prefault({}),
   }),
 );
