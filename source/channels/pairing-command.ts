@@ -1,6 +1,6 @@
 import type { Clock } from '../config/index.js';
 import type { SlashCommand } from '../agent/index.js';
-import { ClawError, hasScope } from '../protocol/index.js';
+import { ClawError } from '../protocol/index.js';
 import type { ApprovedSender, PendingPairing } from './pairing-store.js';
 import { PairingError } from './pairing-store.js';
 
@@ -36,6 +36,7 @@ async function answered<T>(action: () => T | Promise<T>): Promise<T> {
 export function createPairingSlashCommand(host: PairingCommandHost, clock: Pick<Clock, 'now'>): SlashCommand {
   return {
     name: 'pairing',
+    ownerOnly: true,
     aliases: [],
     args: '[approve CODE | reject CODE]',
     description: 'Pairing codes of senders waiting for an answer; `/pairing approve CODE` lets one talk to the agent, `/pairing reject CODE` refuses.',
@@ -53,7 +54,7 @@ export function createPairingSlashCommand(host: PairingCommandHost, clock: Pick<
         { name: 'code', required: false, values: pending.map((p) => ({ value: p.code, description: who(p) })) },
       ];
     },
-    async run({ args, scopes }) {
+    async run({ args }) {
       const [action, code, ...rest] = args.split(/\s+/).filter(Boolean);
       if (!action || action === 'list') {
         const pending = host.pendingPairings();
@@ -65,9 +66,6 @@ export function createPairingSlashCommand(host: PairingCommandHost, clock: Pick<
         throw new ClawError('bad_request', `Unknown /pairing action "${action}". Use /pairing, /pairing approve CODE or /pairing reject CODE.`);
       }
       if (!code || rest.length > 0) throw new ClawError('bad_request', `Usage: /pairing ${action} CODE (\`/pairing\` lists the pending codes).`);
-      if (!hasScope(scopes ?? [], 'admin')) {
-        throw new ClawError('forbidden', `Only the owner answers pairing codes: run /pairing ${action} ${code} from the TUI or \`claw pairing\`.`);
-      }
       const upper = code.toUpperCase();
       if (action === 'reject') {
         const denied = await answered(() => host.denyPairing(upper));

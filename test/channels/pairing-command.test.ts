@@ -16,7 +16,7 @@ afterEach(async () => {
 const codeIn = (text: string): string => /code is ([A-Z0-9]{8})/.exec(text)?.[1] ?? '';
 
 describe('/pairing in the command registry', () => {
-  it('lists pending codes, completes them through commands.list, approves and rejects; only admin callers and the owner may answer', async () => {
+  it('lists pending codes, completes them through commands.list, approves and rejects; only admin callers and the owner may list or answer', async () => {
     rig = await startTelegramRig({ account: { groups: { [String(team.id)]: { requireMention: false } } }, core: { runner: echoRunner } });
     const { telegram, gateway } = rig;
     const client = await gateway.connect();
@@ -39,12 +39,12 @@ describe('/pairing in the command registry', () => {
     expect(listed.reply).toContain(`${aliceCode}  @alice (telegram:default, id 4001)`);
     expect(listed.reply).toContain(bobCode);
 
-    // A client whose token is not admin may list but not answer.
+    // A client whose token is not admin may neither list the codes nor answer them.
     const { token } = createScopedToken(gateway.state.paths, ['write']);
     const writer = await gateway.connect({ token });
-    await expect(writer.request('commands.run', { sessionKey: key, text: `/pairing approve ${bobCode}` })).rejects.toThrow(
-      /Only the owner answers pairing codes/,
-    );
+    for (const text of ['/pairing', `/pairing approve ${bobCode}`]) {
+      await expect(writer.request('commands.run', { sessionKey: key, text })).rejects.toThrow(/\/pairing is for the owner of this assistant only/);
+    }
 
     const approved = await client.request('commands.run', { sessionKey: key, text: `/pairing approve ${aliceCode.toLowerCase()}` });
     expect(approved.reply).toMatch(/^Approved @alice .* as the owner; they were told in their chat\.$/);
@@ -53,7 +53,7 @@ describe('/pairing in the command registry', () => {
 
     // In a group, a member who is not the owner cannot answer; the owner can, from her own chat.
     telegram.pushMessage(team, carol, `/pairing reject ${bobCode}`);
-    await expect.poll(() => sentTo(telegram, team.id), { timeout: 5000 }).toEqual([expect.stringMatching(/Only the owner answers pairing codes/)]);
+    await expect.poll(() => sentTo(telegram, team.id), { timeout: 5000 }).toEqual([expect.stringMatching(/\/pairing is for the owner of this assistant only/)]);
     expect(gateway.core.channels.pendingPairings().map((p) => p.code)).toEqual([bobCode]);
     telegram.pushMessage(aliceChat, alice, `/pairing reject ${bobCode}`);
     await expect.poll(() => sentTo(telegram, alice.id).at(-1), { timeout: 5000 }).toMatch(new RegExp(`^Rejected ${bobCode}: @bob`));

@@ -12,6 +12,7 @@ type AgentEntry = Pick<AgentInfo, 'id' | 'name' | 'default'>;
 export function createAgentSlashCommand(agents: () => readonly AgentEntry[]): SlashCommand {
   return {
     name: 'agent',
+    ownerOnly: true,
     aliases: ['agents'],
     args: '[id]',
     description: "List the agents, or switch to agent ID's main session.",

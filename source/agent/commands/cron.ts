@@ -5,6 +5,7 @@ const when = (at: number | undefined): string => (at === undefined ? '—' : new
 
 export const cronCommand: SlashCommand = {
   name: 'cron',
+  ownerOnly: true,
   aliases: [],
   args: '[run <job id>]',
   description: 'Cron jobs with their next run and last status; `/cron run <id>` runs one now.',

@@ -4,6 +4,7 @@ import type { SlashCommand } from './types.js';
 
 export const heartbeatCommand: SlashCommand = {
   name: 'heartbeat',
+  ownerOnly: true,
   aliases: [],
   args: '[now|pause|resume]',
   description: "This agent's heartbeat: its state, or wake it now, pause or resume it.",

@@ -23,6 +23,7 @@ export async function modelArgument(providers: Providers, name: string, withDefa
 
 export const modelCommand: SlashCommand = {
   name: 'model',
+  ownerOnly: true,
   aliases: ['models'],
   args: '[provider/model | default]',
   description: 'Show the session model, or switch it (default clears the override).',

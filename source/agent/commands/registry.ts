@@ -1,4 +1,4 @@
-import { ClawError, type CommandInfo } from '../../protocol/index.js';
+import { ClawError, hasScope, type CommandInfo } from '../../protocol/index.js';
 import type { Providers } from '../../providers/index.js';
 import { abortCommand } from './abort.js';
 import { compactCommand } from './compact.js';
@@ -78,6 +78,12 @@ export class CommandRegistry {
     if (!parsed) throw new ClawError('bad_request', `"${text}" is not a slash command. Commands start with /, e.g. /status; /help lists them.`);
     const command = this.#byName.get(parsed.name);
     if (!command) throw new ClawError('not_found', `Unknown command /${parsed.name}. Run /help for the list.`);
+    if (command.ownerOnly && !hasScope(context.scopes ?? [], 'admin')) {
+      throw new ClawError(
+        'forbidden',
+        `/${command.name} is for the owner of this assistant only; ask them to run it (from their own chat, the TUI or the claw CLI).`,
+      );
+    }
     return command.run({ ...context, args: parsed.args, list: () => this.list() });
   }
 }

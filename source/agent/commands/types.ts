@@ -66,6 +66,12 @@ export interface SlashCommand {
   /** Usage of the arguments, e.g. `[provider/model]`; empty when there are none. */
   args: string;
   description: string;
+  /**
+   * Only the owner runs it (admin scope: the operator's TUI and CLI, the
+   * owner's own chat): what changes the schedule, pairing, the agent, the
+   * model or approvals. Anyone else gets a refusal that says so.
+   */
+  ownerOnly?: boolean;
   /** The argument and, when it is one of a known set, its values now (for completion and pickers). */
   argument?(providers: Providers): Promise<CommandArgument | CommandArgument[]> | CommandArgument | CommandArgument[];
   run(context: CommandContext): Promise<CommandReply>;
