@@ -3,7 +3,9 @@ import { systemClock, type Clock } from '../config/index.js';
 export interface AuthLimiterOptions {
   maxFailures: number;
   windowMs: number;
+  /** The first lockout; each one that follows while failures go on is twice as long, up to `maxLockoutMs`. */
   lockoutMs: number;
+  maxLockoutMs: number;
   clock?: Pick<Clock, 'now'>;
 }
 
@@ -17,13 +19,19 @@ export function limiterKey(address: string): string {
   return plain === '::1' || /^127\./.test(plain) ? 'loopback' : plain;
 }
 
-/** Counts failed auth per key (see limiterKey): too many within the window locks it out. */
+/**
+ * Counts failed auth per key (see limiterKey): too many within the window
+ * lock that key out for wrong tokens, longer each time (exponential). The
+ * gateway checks a presented token first, so the right one is never refused.
+ */
 export class AuthLimiter {
   private readonly failures = new Map<string, number[]>();
   private readonly lockedUntil = new Map<string, number>();
+  /** Lockouts in a row per key; forgotten once a window passes without a failure after the last one. */
+  private readonly streak = new Map<string, { count: number; lastAt: number }>();
   private readonly clock: Pick<Clock, 'now'>;
 
-  constructor(private readonly options: AuthLimiterOptions = { maxFailures: 10, windowMs: 60_000, lockoutMs: 300_000 }) {
+  constructor(private readonly options: AuthLimiterOptions = { maxFailures: 10, windowMs: 60_000, lockoutMs: 5_000, maxLockoutMs: 300_000 }) {
     this.clock = options.clock ?? systemClock;
   }
 
@@ -46,15 +54,14 @@ export class AuthLimiter {
     const recent = (this.failures.get(address) ?? []).filter((t) => now - t < this.options.windowMs);
     recent.push(now);
     if (recent.length >= this.options.maxFailures) {
-      this.lockedUntil.set(address, now + this.options.lockoutMs);
+      const last = this.streak.get(address);
+      const count = last && now - last.lastAt < this.options.windowMs ? last.count + 1 : 1;
+      const lockout = Math.min(this.options.maxLockoutMs, this.options.lockoutMs * 2 ** (count - 1));
+      this.streak.set(address, { count, lastAt: now + lockout });
+      this.lockedUntil.set(address, now + lockout);
       this.failures.delete(address);
     } else {
       this.failures.set(address, recent);
     }
-  }
-
-  recordSuccess(address: string): void {
-    address = limiterKey(address);
-    this.failures.delete(address);
   }
 }

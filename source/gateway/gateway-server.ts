@@ -280,21 +280,19 @@ export class GatewayServer {
       const message = `Browser origin ${JSON.stringify(origin).slice(0, 100)} is not allowed. Add it to gateway.allowedOrigins in claw.json if it should connect.`;
       return { refused: { status: 403, code: 'forbidden', message } };
     }
+    const authorization = req.headers.authorization;
+    if (!authorization) return { scopes: undefined };
+    const token = /^Bearer\s+(.+)$/i.exec(authorization)?.[1]?.trim();
+    // The right token is always let in: a process that sends wrong ones must not lock the operator out.
+    const scopes = token ? this.tokenScopes(token) : undefined;
+    if (scopes) return { scopes };
     const lockedFor = this.limiter.lockedFor(address);
     if (lockedFor > 0) {
       const headers = { 'retry-after': String(Math.ceil(lockedFor / 1000)) };
       return { refused: { status: 429, code: 'rate_limited', message: 'Too many failed auth attempts; try again later.', headers } };
     }
-    const authorization = req.headers.authorization;
-    if (!authorization) return { scopes: undefined };
-    const token = /^Bearer\s+(.+)$/i.exec(authorization)?.[1]?.trim();
-    const scopes = token ? this.tokenScopes(token) : undefined;
-    if (!scopes) {
-      this.limiter.recordFailure(address);
-      return { refused: { status: 401, code: 'unauthorized', message: 'Wrong gateway token; get the right one with `claw gateway token`.' } };
-    }
-    this.limiter.recordSuccess(address);
-    return { scopes };
+    this.limiter.recordFailure(address);
+    return { refused: { status: 401, code: 'unauthorized', message: 'Wrong gateway token; get the right one with `claw gateway token`.' } };
   }
 
   private onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
@@ -354,13 +352,13 @@ export class GatewayServer {
         `protocol mismatch: gateway speaks ${PROTOCOL_VERSION}, client ${params.minProtocol}-${params.maxProtocol}; upgrade the older side`,
       );
     }
-    const lockedFor = this.limiter.lockedFor(conn.address);
-    if (lockedFor > 0) throw new HandshakeError(closeCodes.lockedOut, 'rate_limited', 'too many failed auth attempts; try again later', lockedFor);
     let tokenScopes = conn.preAuthScopes;
     if (!tokenScopes) {
       const token = params.auth?.token;
       tokenScopes = token ? this.tokenScopes(token) : undefined;
       if (!tokenScopes) {
+        const lockedFor = this.limiter.lockedFor(conn.address);
+        if (lockedFor > 0) throw new HandshakeError(closeCodes.lockedOut, 'rate_limited', 'too many failed auth attempts; try again later', lockedFor);
         this.limiter.recordFailure(conn.address);
         throw new HandshakeError(
           closeCodes.unauthorized,
@@ -369,7 +367,6 @@ export class GatewayServer {
         );
       }
     }
-    this.limiter.recordSuccess(conn.address);
     // Scopes come from the token; a client may ask for fewer, never for more.
     const granted = params.scopes.filter((wanted) => hasScope(tokenScopes, wanted));
     if (granted.length === 0) {
