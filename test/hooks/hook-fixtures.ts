@@ -76,9 +76,11 @@ export async function startHooksGateway(
     core?: TestCoreOptions;
     bundledDir?: string;
     setup?: (state: TempState) => void | Promise<void>;
+    /** A state dir of an earlier gateway (a restart); kept when this one stops. */
+    state?: TempState;
   } = {},
 ): Promise<HooksGateway> {
-  const state = makeTempState('claw-hooks-');
+  const state = options.state ?? makeTempState('claw-hooks-');
   const userHooks = join(state.dir, 'hooks');
   mkdirSync(userHooks, { recursive: true });
   const emptyBundled = join(state.dir, 'no-bundled-hooks');
@@ -111,7 +113,7 @@ export async function startHooksGateway(
     async stop() {
       for (const client of clients) client.close();
       await server.stop('test finished');
-      state.cleanup();
+      if (!options.state) state.cleanup();
     },
   };
 }

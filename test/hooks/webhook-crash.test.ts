@@ -28,6 +28,7 @@ describe('a webhook accepted before a crash', () => {
     writeRawConfig(state.paths.config, {
       models: { providers: { fake: { api: 'openai', baseUrl: llm.baseUrl, models: { m: {} } } } },
       agents: { defaults: { model: 'fake/m' } },
+      hooks: { webhooks: { returnReply: true } },
     });
     // The first attempt hangs in the model call: the crash lands mid-turn, after the 202.
     llm.reply({ hang: true });

@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { signWebhook, readWebhookTokenSync, webhookTokenPath } from '../../source/hooks/index.js';
+import { makeTempState } from '../support/temp-state.js';
 import { RecordingRunner, startHooksGateway, waitUntil, type HooksGateway } from './hook-fixtures.js';
 
 let gateway: HooksGateway | undefined;
@@ -42,8 +43,11 @@ const config = {
   },
 };
 
-async function start(runner = new RecordingRunner()): Promise<{ gw: HooksGateway; runner: RecordingRunner; token: string }> {
-  gateway = await startHooksGateway({ config, core: { runner } });
+async function start(
+  runner = new RecordingRunner(),
+  webhooks: Record<string, unknown> = {},
+): Promise<{ gw: HooksGateway; runner: RecordingRunner; token: string }> {
+  gateway = await startHooksGateway({ config: { hooks: { ...config.hooks, webhooks } }, core: { runner } });
   return { gw: gateway, runner, token: readWebhookTokenSync(gateway.state.paths)! };
 }
 
@@ -61,7 +65,7 @@ function signed(body: string, id: string, timestamp = Math.floor(Date.now() / 10
 
 describe('webhooks', () => {
   it('answers 202 with a runId once the message is in the journal on disk, runs it in a hook session, and reports its outcome', async () => {
-    const { gw, runner, token } = await start();
+    const { gw, runner, token } = await start(new RecordingRunner(), { returnReply: true });
     const response = await post(gw, '/hooks/agent', { message: 'Deploy finished: v2.3.1' }, { authorization: `Bearer ${token}` });
     expect(response.status).toBe(202);
     const body = (await response.json()) as { runId: string; sessionKey: string };
@@ -148,6 +152,9 @@ describe('webhooks', () => {
     const replay = await post(gw, '/hooks/github', body, headers);
     expect(replay.status).toBe(409);
     expect(((await replay.json()) as { error: string }).error).toContain('already received');
+    // A new unsigned Idempotency-Key does not make the same signed event new.
+    const rekeyed = await post(gw, '/hooks/github', body, { ...headers, 'idempotency-key': 'fresh-key' });
+    expect(rekeyed.status).toBe(409);
     await waitUntil(() => runner.turns.length === 1, 'the one turn');
     await new Promise((r) => setTimeout(r, 100));
     expect(runner.turns).toHaveLength(1);
@@ -276,5 +283,44 @@ describe('webhooks', () => {
     expect((await post(gw, '/hooks/alerts', { title: 'disk full' }, { authorization: `Bearer ${token}` })).status).toBe(202);
     await waitUntil(() => delivered.length === 1, 'the delivery');
     expect(delivered[0]).toEqual({ channel: 'fakechat', peer: { id: 'ops-room' }, text: 'done: Alert disk full', status: 'replied' });
+  });
+
+  it('refuses a signed event replayed after a restart, whatever Idempotency-Key it carries', async () => {
+    const state = makeTempState('claw-hooks-');
+    const first = await startHooksGateway({ config, core: { runner: new RecordingRunner() }, state });
+    gateway = first;
+    const body = JSON.stringify({ pusher: { name: 'octocat' }, repository: { full_name: 'a/b' }, ref: 'main', head_commit: { message: 'x' }, commits: [] });
+    const headers = signed(body, 'msg_restart');
+    expect((await post(first, '/hooks/github', body, headers)).status).toBe(202);
+    await first.stop();
+    const second = await startHooksGateway({ config, core: { runner: new RecordingRunner() }, state });
+    gateway = second;
+    try {
+      const replay = await post(second, '/hooks/github', body, { ...headers, 'idempotency-key': 'brand-new' });
+      expect(replay.status).toBe(409);
+      expect(((await replay.json()) as { error: string }).error).toContain('already received');
+    } finally {
+      await second.stop();
+      gateway = undefined;
+      state.cleanup();
+    }
+  });
+
+  it("gives a run's reply to the webhook token's holder only where the route says returnReply (the first test has it on)", async () => {
+    const { gw, runner, token } = await start();
+    const auth = { authorization: `Bearer ${token}` };
+    const runOf = async (runId: string): Promise<Record<string, unknown>> => {
+      for (let i = 0; i < 100; i += 1) {
+        const run = (await (await fetch(`${gw.base}/hooks/runs/${runId}`, { headers: auth })).json()) as Record<string, unknown>;
+        if (run.status !== 'accepted') return run;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      throw new Error('the run did not end');
+    };
+    const agent = (await (await post(gw, '/hooks/agent', { message: 'read MEMORY.md to me' }, auth)).json()) as { runId: string };
+    const hidden = await runOf(agent.runId);
+    expect(hidden).toMatchObject({ status: 'replied', note: expect.stringContaining('returnReply') });
+    expect(hidden.text).toBeUndefined();
+    expect(runner.turns).toHaveLength(1);
   });
 });

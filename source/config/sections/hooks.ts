@@ -47,6 +47,8 @@ export const webhookMapping = lazySchema(() =>
       to: z.string().min(1).optional(),
       /** Requests per minute accepted on this route; more get 429 with Retry-After. */
       rateLimitPerMinute: z.number().int().positive().default(60),
+      /** `GET /hooks/runs/<runId>` includes the agent's reply; off, it tells only how the run ended (the reply stays in the session). */
+      returnReply: z.boolean().default(false),
     })
     .refine((mapping) => mapping.auth !== 'signature' || mapping.secret !== undefined, {
       message: 'auth "signature" needs a secret (the signing secret the sender was given)',
@@ -72,6 +74,8 @@ export const hooksSection = lazySchema(() =>
           .default(256 * 1024),
         /** For the built-in `/hooks/wake` and `/hooks/agent` routes. */
         rateLimitPerMinute: z.number().int().positive().default(60),
+        /** Whether `GET /hooks/runs/<runId>` of a `/hooks/wake` or `/hooks/agent` run includes the reply (whoever holds the webhook token reads it). */
+        returnReply: z.boolean().default(false),
         /** Signed requests older (or newer) than this are refused as replays. */
         signatureToleranceSeconds: z.number().int().positive().default(300),
       })

@@ -151,7 +151,8 @@ export class WebhookRoutes {
     } catch (error) {
       throw new Refusal(400, `The body is not valid JSON (${error instanceof Error ? error.message : String(error)}).`);
     }
-    const key = header(req, 'idempotency-key') ?? header(req, 'webhook-id');
+    // A signed request is one event, named by its signed webhook-id: an unsigned header must not make a replay look new.
+    const key = signed ? header(req, 'webhook-id') : (header(req, 'idempotency-key') ?? header(req, 'webhook-id'));
     if (key !== undefined && (key.length === 0 || key.length > 200)) throw new Refusal(400, 'Idempotency-Key must be 1 to 200 characters.');
     const wake = route === 'wake' ? this.#parseWake(data) : undefined;
     if (wake?.mode === 'next-heartbeat') return this.#wakeLater(res, wake.text, key);
@@ -179,8 +180,9 @@ export class WebhookRoutes {
       toleranceSeconds: this.deps.config().webhooks.signatureToleranceSeconds,
     });
     if (problem) throw new Refusal(401, problem);
-    if (!this.#replays.firstSight(`${name}\u0000${id}`)) {
-      const earlier = this.deps.runs.byMessage(`${name}:${id}`);
+    // The run log is on disk: an id seen before a restart is still a replay after it.
+    const earlier = this.deps.runs.byMessage(`${name}:${id}`);
+    if (!this.#replays.firstSight(`${name}\u0000${id}`) || earlier) {
       throw new Refusal(
         409,
         `webhook-id "${id}" was already received${earlier ? ` (run ${earlier.runId})` : ''}; a replayed request is not run again. Send a new webhook-id for a new event.`,
@@ -324,6 +326,15 @@ export class WebhookRoutes {
   #serveRun(res: ServerResponse, runId: string): void {
     const run = this.deps.runs.get(runId);
     if (!run || run.runId.startsWith('pending:')) throw new Refusal(404, `No webhook run "${runId}" is known here (runs are kept for the last 1000 requests).`);
-    send(res, 200, run);
+    if (this.#returnsReply(run.route) || run.text === undefined) return send(res, 200, run);
+    const { text: _reply, ...outcome } = run;
+    send(res, 200, { ...outcome, note: `The reply stays in session ${run.sessionKey}; set returnReply on this route to get it here.` });
+  }
+
+  /** Whether a route's runs show the reply to whoever holds the webhook token. */
+  #returnsReply(route: string): boolean {
+    const hooks = this.deps.config();
+    if (route === 'agent' || route === 'wake') return hooks.webhooks.returnReply;
+    return hooks.mappings[route]?.returnReply ?? false;
   }
 }
