@@ -11,7 +11,7 @@ export interface InstallPlan {
   dir: string;
   manifest: SkillManifest;
   warnings: string[];
-  /** Files (relative) with an executable bit, a `#!` line, or under scripts/. */
+  /** Files (relative) that run: an executable bit, a `#!` line, a script's extension, or a build file whose recipes a tool runs (Makefile, package.json, …). */
   executables: string[];
   fileCount: number;
   /** Removes the temp extraction, if any. */
@@ -22,7 +22,10 @@ export class InstallError extends Error {
   override name = 'InstallError';
 }
 
-const SCRIPT_EXTENSIONS = /\.(?:sh|bash|zsh|fish|py|js|mjs|cjs|ts|rb|pl|php|ps1|bat|cmd|exe|bin|jar)$/i;
+const SCRIPT_EXTENSIONS = /\.(?:sh|bash|zsh|fish|py|js|mjs|cjs|ts|rb|pl|php|ps1|bat|cmd|exe|bin|jar|mk)$/i;
+/** Files a build tool runs as commands when it is invoked in the folder (`make`, `npm run`, `just`, …). */
+const BUILD_FILES =
+  /^(?:GNUmakefile|makefile|Makefile|justfile|Justfile|Rakefile|Taskfile\.ya?ml|package\.json|CMakeLists\.txt|build\.gradle(?:\.kts)?|Dockerfile|meson\.build)$/;
 
 function archiveKind(path: string): 'tar' | 'zip' | undefined {
   if (/\.(?:tar\.gz|tgz)$/i.test(path)) return 'tar';
@@ -77,7 +80,7 @@ function inventory(dir: string): { files: string[]; executables: string[] } {
       }
       if (!stats.isFile()) throw new InstallError(`${rel} is not a regular file; remove it from the skill.`);
       files.push(rel);
-      if ((stats.mode & 0o111) !== 0 || rel.split(/[\\/]/)[0] === 'scripts' || SCRIPT_EXTENSIONS.test(name) || startsWithShebang(path)) executables.push(rel);
+      if ((stats.mode & 0o111) !== 0 || SCRIPT_EXTENSIONS.test(name) || BUILD_FILES.test(name) || startsWithShebang(path)) executables.push(rel);
     }
   };
   walk(dir);

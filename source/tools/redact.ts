@@ -39,6 +39,15 @@ export class SecretRedactor {
     return this.#byName.size;
   }
 
+  /** The name of a known secret `text` carries (as is, URL-encoded or base64), or undefined. */
+  find(text: string): string | undefined {
+    if (!this.#pattern || text.length === 0) return undefined;
+    this.#pattern.lastIndex = 0;
+    const match = this.#pattern.exec(text);
+    this.#pattern.lastIndex = 0;
+    return match ? (this.#names.get(match[0]) ?? 'secret') : undefined;
+  }
+
   redact(text: string): string {
     if (!this.#pattern || text.length === 0) return text;
     return text.replace(this.#pattern, (match) => `[redacted: ${this.#names.get(match) ?? 'secret'}]`);

@@ -116,7 +116,7 @@ export function createToolsRuntime(options: ToolsRuntimeOptions): ToolsRuntime {
       maxOutputChars: exec.maxOutputChars,
     }) as ToolDefinition,
     createProcessTool(jobs) as ToolDefinition,
-    createWebFetchTool(config.tools.web) as ToolDefinition,
+    createWebFetchTool(config.tools.web, { secretIn: (text) => redactor.find(text) }) as ToolDefinition,
     ...(config.memory.enabled
       ? (createMemoryTools({ config, paths, ...(options.memoryIndex ? { index: options.memoryIndex } : {}) }) as ToolDefinition[])
       : []),

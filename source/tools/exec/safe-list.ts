@@ -23,6 +23,11 @@ interface SafeEntry {
    * text; `none`: no positional; `date-format`: only `+FORMAT`; `find`: see findSafe.
    */
   positional: 'paths' | 'pattern-paths' | 'text' | 'none' | 'date-format' | 'find';
+  /**
+   * At most this many positionals: a command whose next one would be a file
+   * it writes (`uniq IN OUT`) is safe only with fewer.
+   */
+  maxPositionals?: number;
 }
 
 const safeCommands: Record<string, SafeEntry> = {
@@ -89,7 +94,8 @@ const safeCommands: Record<string, SafeEntry> = {
     longValue: ['--key', '--field-separator'],
     positional: 'paths',
   },
-  uniq: { flags: 'cdui', positional: 'paths' },
+  // `uniq IN OUT` writes OUT.
+  uniq: { flags: 'cdui', positional: 'paths', maxPositionals: 1 },
   find: { positional: 'find' },
 };
 
@@ -185,6 +191,7 @@ export function isSafeCommand(executable: string, argv: readonly string[], conte
   const parsed = positionals(entry, args);
   if (!parsed) return false;
   const { values, patternGiven } = parsed;
+  if (entry.maxPositionals !== undefined && values.length > entry.maxPositionals) return false;
   switch (entry.positional) {
     case 'none':
       return values.length === 0;

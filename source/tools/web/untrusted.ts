@@ -13,8 +13,12 @@ function attribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** Any spelling of the tag a page might use to fake the end of the fence: spaces, `-`, full-width `<`, any case. */
-const LOOK_ALIKE = /[<\uff1c\ufe64]\s*([/\uff0f]?)\s*untrusted[\s_\-\u200b\u2060]*content/gi;
+/** Whitespace and the invisible characters (zero-width, joiners, bidi marks, soft hyphen, BOM) a page can slip between a tag's parts. */
+const INVISIBLE = '\\s\\u00ad\\u180e\\u200b-\\u200f\\u2028-\\u202f\\u205f-\\u206f\\ufeff';
+const GAP = `[${INVISIBLE}]*`;
+
+/** Any spelling of the tag a page might use to fake the end of the fence: spaces or invisible characters anywhere, `-`, full-width `<` and `/`, any case. */
+const LOOK_ALIKE = new RegExp(`[<\\uff1c\\ufe64]${GAP}([/\\uff0f]?)${GAP}untrusted[_\\-${INVISIBLE}]*content`, 'gi');
 
 export function fenceNonce(): string {
   return randomBytes(8).toString('hex');

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ToolRegistry, type ToolContext, type ToolResult } from '../../../source/tools/index.js';
+import { SecretRedactor, ToolRegistry, type ToolContext, type ToolResult } from '../../../source/tools/index.js';
 import { createWebFetchTool, type Resolver, type WebToolConfig } from '../../../source/tools/web/index.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -87,6 +87,22 @@ describe('web_fetch', () => {
     expect(result.content).not.toContain('color:red');
     const nonce = /nonce="([0-9a-f]{16})"/.exec(result.content)![1];
     expect(result.content.trimEnd().endsWith(`</untrusted_content nonce="${nonce}">`)).toBe(true);
+  });
+
+  it('sends no request whose URL carries a known secret, in any encoding the redactor knows', async () => {
+    const site = await serve((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('ok'));
+    const key = 'sk-live-0123456789abcdef0123';
+    const redactor = new SecretRedactor([{ name: 'OPENAI_API_KEY', value: key }]);
+    const registry = new ToolRegistry();
+    registry.register(createWebFetchTool(config({ allowPrivate: ['127.0.0.1'] }), { secretIn: (text) => redactor.find(text) }));
+    for (const url of [`${site.url}/?k=${key}`, `${site.url}/${Buffer.from(key).toString('base64url')}`]) {
+      const result = await registry.invoke('web_fetch', { url }, context());
+      expect(result.isError).toBe(true);
+      expect(result.content).toContain('carries a secret (OPENAI_API_KEY)');
+      expect(result.content).not.toContain(key);
+    }
+    expect(site.hits).toEqual([]);
+    expect((await registry.invoke('web_fetch', { url: `${site.url}/plain` }, context())).isError).toBe(false);
   });
 
   it('refuses loopback when it is not allow-listed, before any request is made', async () => {
