@@ -55,12 +55,13 @@ describe('gateway: GET /status', () => {
     }
   });
 
-  it('counts wrong tokens toward the same lockout as WebSocket connects', async () => {
+  it('counts wrong tokens toward the same lockout as WebSocket connects, and lets the right token in', async () => {
     gw = await startTestGateway();
     for (let i = 0; i < 10; i += 1) expect((await get(gw, { authorization: `Bearer wrong-${i}` })).status).toBe(401);
-    const locked = await get(gw, { authorization: `Bearer ${gw.token}` });
-    expect(locked.status).toBe(429);
-    await expect(gw.connect()).rejects.toThrow(/too many failed auth attempts/i);
+    expect((await get(gw, { authorization: 'Bearer wrong-again' })).status).toBe(429);
+    await expect(gw.connect({ token: 'wrong over the socket' })).rejects.toThrow(/too many failed auth attempts/i);
+    expect((await get(gw, { authorization: `Bearer ${gw.token}` })).status).toBe(200);
+    expect((await (await gw.connect()).request('health')).ok).toBe(true);
   });
 
   it('refuses a browser origin, and methods other than GET', async () => {
