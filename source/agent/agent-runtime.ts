@@ -1,6 +1,6 @@
 import { hostname, platform, release } from 'node:os';
 import { agentWorkspaceDir, type ClawConfig, type StatePaths, type Clock } from '../config/index.js';
-import type { ContextPayload } from '../protocol/index.js';
+import { principalKind, type ContextPayload } from '../protocol/index.js';
 import type { Providers, ThinkingLevel, ToolSchema } from '../providers/index.js';
 import { policyLayers, type ApprovalGate, type ToolRegistry } from '../tools/index.js';
 import { withHookBootstrap, type BootstrapFileReport, type SessionKind } from './bootstrap.js';
@@ -101,10 +101,11 @@ export class AgentRuntime {
     return this.#lastErrors.get(sessionKey);
   }
 
-  #tools(session: Pick<TurnSession, 'kind' | 'agentId'> & { key?: string }): ToolSchema[] {
+  #tools(session: Pick<TurnSession, 'kind' | 'agentId' | 'principal'> & { key?: string }): ToolSchema[] {
     const { tools, agents } = this.deps.config;
     const agentLayer = agents.list.find((agent) => agent.id === session.agentId)?.tools;
-    const layers = policyLayers(tools, { agentId: session.agentId, sessionType: session.kind }, agentLayer);
+    const scope = { agentId: session.agentId, sessionType: session.kind, principalKind: principalKind(session.principal ?? 'owner') };
+    const layers = policyLayers(tools, scope, agentLayer);
     // Children and cron runs act on no one's behalf: no user-messaging tools.
     if (SUBAGENT_OR_CRON.has(session.kind)) layers.push({ deny: ['group:messaging'] });
     const denied = session.key !== undefined ? this.deps.deniedTools?.(session.key) : undefined;
@@ -114,7 +115,7 @@ export class AgentRuntime {
 
   /** Builds the system prompt a turn of this session would get. */
   systemPrompt(
-    session: Pick<TurnSession, 'agentId' | 'kind' | 'channel'> & { key?: string },
+    session: Pick<TurnSession, 'agentId' | 'kind' | 'channel' | 'principal'> & { key?: string },
     model: string,
     hookText: ReadonlyArray<{ source: string; text: string }> = [],
   ): { prompt: SystemPrompt; bootstrap: BootstrapFileReport[]; tools: ToolSchema[]; skills: SkillsPromptSnapshot } {

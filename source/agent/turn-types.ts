@@ -29,6 +29,8 @@ export interface TurnSession {
   /** Session override (`/model`), else the agent's model. */
   model: string | undefined;
   thinking: ThinkingLevel | undefined;
+  /** Who asked for this turn (the least trusted of its messages): picks the tool profile. Absent: the owner. */
+  principal?: string | undefined;
   /** This turn's limit when its trigger set one; else agents.defaults.turnTimeoutSeconds. */
   timeoutSeconds?: number | undefined;
   /** Messages the model should see, oldest first (after the last compaction). */

@@ -1,5 +1,5 @@
 import { assembleContext, type AgentRuntime, type HistoryMessage, type TurnOutcome as AgentOutcome, type TurnSession } from '../agent/index.js';
-import type { TranscriptEntry } from '../protocol/index.js';
+import { leastTrusted, type TranscriptEntry } from '../protocol/index.js';
 import type { SessionHandle, TurnContext, TurnOutcome, TurnRunner } from '../queue/index.js';
 
 /** What the model sees of a transcript (the compaction in force honoured, undone ones not). */
@@ -11,8 +11,10 @@ function turnSession(turn: TurnContext, session: SessionHandle): TurnSession {
   const adapted = sessionAdapter(session, turn.messages[0]?.channel);
   // A trigger's own model and time limit (heartbeat.model, /hooks/agent) hold for this turn only.
   const first = turn.messages[0];
+  const principal = leastTrusted(turn.messages.map((message) => message.principal));
   return {
     ...adapted,
+    ...(principal !== undefined ? { principal } : {}),
     ...(first?.model !== undefined ? { model: first.model } : {}),
     ...(first?.timeoutSeconds !== undefined ? { timeoutSeconds: first.timeoutSeconds } : {}),
   };

@@ -3,6 +3,7 @@ import type { ClawConfig } from '../config/index.js';
 import { ClawError, type SessionPeer } from '../protocol/index.js';
 import type { Lifecycle } from './lifecycle.js';
 import {
+  principalOf,
   replyRouteOf,
   resolveQueueMode,
   type InboundMessage,
@@ -68,6 +69,7 @@ function queued(record: AcceptedRecord): QueuedMessage {
     ...(record.senderId !== undefined ? { senderId: record.senderId } : {}),
     ...(record.senderName !== undefined ? { senderName: record.senderName } : {}),
     ...(record.untrusted ? { untrusted: true } : {}),
+    ...(record.principal !== undefined ? { principal: record.principal } : record.untrusted ? { principal: 'contact' } : {}),
     ...(record.route !== undefined ? { route: record.route } : {}),
     ...(record.dedupeKey.startsWith(RETRY_PREFIX) ? { rerun: true } : {}),
     ...(record.background ? { background: true } : {}),
@@ -129,6 +131,7 @@ export class InboundService implements InboundPort {
       ...(message.senderId !== undefined ? { senderId: message.senderId } : {}),
       ...(message.senderName !== undefined ? { senderName: message.senderName } : {}),
       ...(message.untrusted ? { untrusted: true as const } : {}),
+      principal: principalOf(message),
       route: replyRouteOf(message),
       ...(message.background ? { background: true as const } : {}),
       ...(message.model !== undefined ? { model: message.model } : {}),

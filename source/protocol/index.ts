@@ -17,6 +17,7 @@ export * from './methods/sessions.js';
 export * from './methods/chat.js';
 export * from './methods/commands.js';
 export * from './methods/command-data.js';
+export * from './principal.js';
 export * from './methods/approvals.js';
 export * from './methods/tools.js';
 export * from './methods/memory.js';

@@ -44,6 +44,8 @@ export const messageMeta = lazySchema(() =>
     senderName: z.string().optional(),
     /** Content from a non-owner or a tool: shown to the model as untrusted. */
     untrusted: z.boolean().optional(),
+    /** Who asked (`contact`, `webhook:<route>`, `cron:<job>`, …); absent for the owner. */
+    principal: z.string().optional(),
     /** Synthetic messages (heartbeat, cron, memory flush) the user did not type. */
     synthetic: z.string().optional(),
   }),

@@ -1,5 +1,5 @@
 import type { QueueMode } from './modes.js';
-import type { ReplyRoute } from '../protocol/index.js';
+import type { Principal, ReplyRoute } from '../protocol/index.js';
 import type { PeerKind } from '../routing/index.js';
 
 /** Every trigger becomes this: one message for one session, before access control and routing. */
@@ -18,6 +18,11 @@ export interface InboundMessage {
   text: string;
   senderId?: string | undefined;
   senderName?: string | undefined;
+  /**
+   * Who is asking, set by the trigger (never read from the text). Absent, it
+   * follows from the channel (`principalOf`): anything unknown is a contact.
+   */
+  principal?: Principal | undefined;
   /** Set by a channel for its account's owner: their slash commands may do admin things (`/pairing approve`). */
   owner?: boolean | undefined;
   /** Set by a channel for anyone but the owner: the text reaches the model fenced as untrusted. */
@@ -50,4 +55,35 @@ export function replyRouteOf(message: InboundMessage): ReplyRoute {
     peer: message.peer,
     ...(message.threadId !== undefined ? { threadId: message.threadId } : {}),
   };
+}
+
+/**
+ * The principal of a message: the one its trigger set, else what its channel
+ * implies (the operator's TUI and CLI are the owner; cron, heartbeat, a parent
+ * session and sessions_send name themselves); any other channel's sender,
+ * or one marked untrusted, is a contact.
+ */
+export function principalOf(message: Pick<InboundMessage, 'principal' | 'channel' | 'untrusted' | 'owner' | 'peer' | 'senderId'>): Principal {
+  if (message.principal !== undefined) return message.principal;
+  if (message.untrusted) return message.peer.kind === 'group' ? 'group-member' : 'contact';
+  switch (message.channel) {
+    case 'tui':
+      return 'owner';
+    case 'heartbeat':
+      return 'heartbeat';
+    case 'cron':
+      return `cron:${message.peer.id}`;
+    case 'webhook':
+      return `webhook:${message.peer.id}`;
+    case 'subagent':
+      return `subagent-of:${message.peer.id}`;
+    case 'session':
+      return `agent:${agentOfSessionKey(message.senderId ?? message.peer.id)}`;
+    default:
+      return message.owner ? 'owner' : message.peer.kind === 'group' ? 'group-member' : 'contact';
+  }
+}
+
+function agentOfSessionKey(key: string): string {
+  return /^agent:([^:]+):/.exec(key)?.[1] ?? key;
 }

@@ -11,4 +11,4 @@ export { InboundJournal, type JournalOptions, type AcceptInput, type JournalStat
 export { journalRecord, type AcceptedRecord, type OutcomeRecord, type JournalRecord, type OutcomeStatus } from './journal-records.js';
 export { noModelRunner, echoRunner, testRunnerFromEnv } from './builtin-runners.js';
 export type { TurnEmitter } from './active-turn.js';
-export { replyRouteOf, type InboundMessage, type InboundSink } from './inbound-message.js';
+export { principalOf, replyRouteOf, type InboundMessage, type InboundSink } from './inbound-message.js';

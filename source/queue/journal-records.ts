@@ -19,6 +19,8 @@ export const acceptedRecord = lazySchema(() =>
     senderName: z.string().optional(),
     /** From someone other than the channel's owner: the model sees it fenced as untrusted. */
     untrusted: z.literal(true).optional(),
+    /** Who asked; absent in journals written before principals (read as the owner, or a contact when untrusted). */
+    principal: z.string().optional(),
     /** Absent in journals written before routes were kept: such replies go to the session's events only. */
     route: replyRoute.optional(),
     /** A heartbeat or cron turn: kept out of chat views (see InboundMessage.background). */

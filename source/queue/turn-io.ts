@@ -18,6 +18,7 @@ export function appendUserMessages(session: SessionHandle, messages: readonly Qu
           ...(m.senderId !== undefined ? { senderId: m.senderId } : {}),
           ...(m.senderName !== undefined ? { senderName: m.senderName } : {}),
           ...(m.untrusted ? { untrusted: true } : {}),
+          ...(m.principal !== undefined && m.principal !== 'owner' ? { principal: m.principal } : {}),
           ...(m.background ? { synthetic: m.channel } : {}),
         },
       }),

@@ -59,6 +59,8 @@ export interface QueuedMessage {
   senderName?: string | undefined;
   /** From someone other than the channel's owner: kept in the transcript as `meta.untrusted`. */
   untrusted?: boolean | undefined;
+  /** Who asked (see InboundMessage.principal); absent for the owner. */
+  principal?: string | undefined;
   route?: ReplyRoute | undefined;
   /** `/retry`: runs although the transcript already answers this messageId. */
   rerun?: boolean | undefined;

@@ -82,19 +82,34 @@ interface ToolsPolicyConfig extends PolicyLayer {
   agents?: Record<string, PolicyLayer>;
   sessionTypes?: Record<string, PolicyLayer>;
   subagentRoles?: Record<string, PolicyLayer>;
+  profiles?: Record<string, PolicyLayer>;
 }
 
 export interface PolicyScope {
   agentId: string;
   sessionType: string;
   subagentRole?: string;
+  /** Who asked for the turn (a principal kind: `owner`, `contact`, `webhook`, …). */
+  principalKind?: string;
 }
+
+/**
+ * What a turn asked for by someone outside the owner's control keeps: no
+ * tool that reads or writes files, runs a command, reads memory, fetches the
+ * web, messages anyone, reaches other sessions or an MCP server. The owner
+ * widens it per kind with `tools.profiles.<kind>`.
+ */
+const OUTSIDE_PROFILE: PolicyLayer = {
+  deny: ['group:fs', 'group:runtime', 'group:memory', 'group:web', 'group:messaging', 'group:sessions', 'group:automation', 'group:mcp'],
+};
+const defaultProfiles: Record<string, PolicyLayer> = { contact: OUTSIDE_PROFILE, 'group-member': OUTSIDE_PROFILE, webhook: OUTSIDE_PROFILE };
 
 /** What a session type gets when the config says nothing about it: a subagent does not message people on its own. */
 const defaultSessionTypeLayers: Record<string, PolicyLayer> = { subagent: { deny: ['message'] } };
 
 /**
- * The four pipeline levels for one turn, read from the `tools` config section;
+ * The pipeline levels for one turn (global, agent, session type, subagent
+ * role, the principal's profile), read from the `tools` config section;
  * `agentLayer` (an `agents.list[].tools` entry) replaces `tools.agents.<id>`.
  */
 export function policyLayers(config: ToolsPolicyConfig, scope: PolicyScope, agentLayer?: PolicyLayer): PolicyLayer[] {
@@ -105,5 +120,6 @@ export function policyLayers(config: ToolsPolicyConfig, scope: PolicyScope, agen
     agentLayer ?? config.agents?.[scope.agentId] ?? {},
     config.sessionTypes?.[scope.sessionType] ?? defaultSessionTypeLayers[scope.sessionType] ?? {},
     scope.subagentRole ? (config.subagentRoles?.[scope.subagentRole] ?? {}) : {},
+    scope.principalKind ? (config.profiles?.[scope.principalKind] ?? defaultProfiles[scope.principalKind] ?? {}) : {},
   ];
 }

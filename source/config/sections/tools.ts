@@ -42,6 +42,14 @@ export const toolsSection = lazySchema(() =>
     /** Per-agent, per-session-type (`main`, `direct`, `group`, `cron`, `subagent`, …) and per-subagent-role levels. */
     agents: z.record(z.string(), policyLayer).default({}),
     sessionTypes: z.record(z.string(), policyLayer).default({}),
+    /**
+     * The tools a turn keeps by who asked (`owner`, `contact`, `group-member`,
+     * `webhook`, `cron`, `heartbeat`, `subagent`, `agent`): a layer here
+     * replaces that kind's default. By default a contact, a group member and a
+     * webhook get no tools that touch files, run commands, read memory, fetch
+     * the web, message anyone, use other sessions or MCP servers.
+     */
+    profiles: z.record(z.string(), policyLayer).default({}),
     subagentRoles: z.record(z.string(), policyLayer).default({}),
     exec: z
       .strictObject({
