@@ -50,6 +50,8 @@ describe('several agents on one gateway', () => {
       peer: { kind: 'direct', id: 'alice' },
       messageId: 'm1',
       text: 'answer on it',
+      // A channel sets who asked; both are their bots' owners here.
+      principal: 'owner',
     });
     const bob = await core.inbound.accept({
       channel: 'chat',
@@ -57,6 +59,7 @@ describe('several agents on one gateway', () => {
       peer: { kind: 'direct', id: 'bob' },
       messageId: 'm2',
       text: 'answer hi bob',
+      principal: 'owner',
     });
     await idle(core);
     expect(alice.sessionKey).toBe('agent:work:chat:direct:alice');
