@@ -65,8 +65,9 @@ function alwaysHandlerByKind(
 ): (record: ApprovalRecord, history: readonly ApprovalRecord[]) => AlwaysEffect | undefined {
   const exec = execAlwaysHandler(paths.execApprovals, clock);
   const mcp = mcpAlwaysHandler(mcpApprovalsFile(paths), clock);
-  // An external agent's permission has no rule to store: "always" counts for the request at hand.
-  return (record, history) => (record.kind === 'acp' ? undefined : record.kind === 'mcp' ? mcp(record, history) : exec(record, history));
+  // An external agent's permission or a change to an owner-only file has no rule to store: "always" counts for the request at hand.
+  return (record, history) =>
+    record.kind === 'acp' || record.kind === 'fs' ? undefined : record.kind === 'mcp' ? mcp(record, history) : exec(record, history);
 }
 
 /** Builds the registry with the built-in tools (fs, exec, process, web_fetch, memory) and the inbox that exec asks. */

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { lazySchema } from '../../protocol/index.js';
 import { defineTool } from '../define-tool.js';
 import { inside, PathRefused } from '../fs/confine.js';
+import { ownerOnlyPath, ownerOnlyPaths } from '../fs/owner-paths.js';
 import { openConfinedSync } from '../fs/safe-open.js';
 import { bubblewrapArgs, type SandboxStatus } from '../sandbox/sandbox.js';
 import { childEnv } from '../sandbox/child-env.js';
@@ -180,14 +181,21 @@ export function createExecTool(options: ExecToolOptions): ToolDefinition<z.outpu
           commandEnv = { ...env, ...hardened.env, ...explicitEnv };
         }
         if (sandbox.status.kind !== 'bubblewrap') return { file: executable, args: commandArgs, env: commandEnv, keepArgv0: true };
-        const wrapped = bubblewrapArgs(sandbox.status.path, { writable: roots, hidden: sandbox.hidden, network }, cwd, executable, commandArgs);
+        // What becomes code or instructions is the owner's: read-only in here, whatever the command does.
+        const readOnly = ownerOnlyPaths(context.workspaceDir);
+        const wrapped = bubblewrapArgs(sandbox.status.path, { writable: roots, hidden: sandbox.hidden, network, readOnly }, cwd, executable, commandArgs);
         return { file: wrapped.file, args: wrapped.args, env: commandEnv, keepArgv0: false };
       };
       const openRedirect = sandboxed
         ? (target: string, op: '<' | '>' | '>>') =>
             op === '<'
               ? openReadable(target, roots, sandbox.hidden)
-              : openConfinedSync(target, context.workspaceDir, options.roots ?? [], op === '>' ? 'write' : 'append').fd
+              : openOwnFile(
+                  target,
+                  cwd,
+                  context.workspaceDir,
+                  () => openConfinedSync(target, context.workspaceDir, options.roots ?? [], op === '>' ? 'write' : 'append').fd,
+                )
         : undefined;
       const listeners: ((text: string) => void)[] = [];
       const run = new PlanRun(plan, {
@@ -218,4 +226,20 @@ export function createExecTool(options: ExecToolOptions): ToolDefinition<z.outpu
       return formatRunResult(await run.result, plan.text);
     },
   });
+}
+
+/** A redirect into a file only the owner changes (hooks/, skills/, .agents/, bootstrap files) is refused; `write` asks the owner instead. */
+function openOwnFile(target: string, cwd: string, workspaceDir: string, open: () => number): number {
+  const path = isAbsolute(target) ? target : resolve(cwd, target);
+  const rel = ownerOnlyPath(realpathOrSelf(path), workspaceDir);
+  if (rel) throw new PathRefused(`${rel} is one of the files only the owner changes; a redirect may not write it. Use the write tool, which asks the owner.`);
+  return open();
+}
+
+function realpathOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }

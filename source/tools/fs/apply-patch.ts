@@ -5,6 +5,7 @@ import { writeFileAtomicSync } from '../../config/index.js';
 import { defineTool } from '../define-tool.js';
 import { toolError, toolOk, type ToolContext } from '../types.js';
 import { PathRefused } from './confine.js';
+import { ownerApprovalFor } from './owner-paths.js';
 import { addedText, applyHunks, HunkMismatch } from './patch-hunks.js';
 import { parsePatch, PatchError, type PatchOperation } from './patch-parser.js';
 
@@ -134,6 +135,11 @@ function describeSummary(summary: PatchSummary): string {
   return `Applied the patch:\n${lines.join('\n')}`;
 }
 
+/** Every path a patch adds, updates, deletes or moves to, before anything is applied. */
+function patchTargets(patch: string): string[] {
+  return [...patch.matchAll(/^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/gm)].map((match) => match[1]!.trim());
+}
+
 export function createApplyPatchTool(confineIn: (path: string, context: ToolContext) => string) {
   return defineTool({
     name: 'apply_patch',
@@ -149,6 +155,10 @@ export function createApplyPatchTool(confineIn: (path: string, context: ToolCont
     input: lazySchema(() => z.strictObject({ patch: z.string().min(1).describe('The whole patch text, from "*** Begin Patch" to "*** End Patch".') })),
     async execute(args, context) {
       try {
+        for (const path of patchTargets(args.patch)) {
+          const refused = await ownerApprovalFor(context, confineIn(path, context), { patch: args.patch });
+          if (refused) return refused;
+        }
         const summary = applyPatchText(args.patch, (path) => confineIn(path, context));
         return toolOk(describeSummary(summary), { ...summary });
       } catch (error) {

@@ -5,6 +5,7 @@ import { defineTool } from '../define-tool.js';
 import { toolError, toolOk, type ToolContext, type ToolResult } from '../types.js';
 import { createApplyPatchTool } from './apply-patch.js';
 import { confinePath, PathRefused } from './confine.js';
+import { ownerApprovalFor } from './owner-paths.js';
 import { openConfinedSync, type OpenMode } from './safe-open.js';
 import { wrapUntrusted } from '../web/untrusted.js';
 
@@ -26,6 +27,24 @@ function guarded(fn: () => ToolResult): ToolResult {
     if (e.code === 'ENOENT') return toolError(`No such file: ${e.path ?? ''}. Check the path (relative paths start at the workspace).`);
     if (e.code === 'EISDIR') return toolError(`${e.path ?? 'That path'} is a directory, not a file.`);
     throw error;
+  }
+}
+
+async function guardedAsync(fn: () => Promise<ToolResult | undefined>): Promise<ToolResult | undefined> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (error instanceof PathRefused) return toolError(error.message);
+    throw error;
+  }
+}
+
+/** The text of a file that exists, for the owner's diff; undefined when it does not (yet). */
+function existingText(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
   }
 }
 
@@ -99,6 +118,11 @@ export function createFsTools(options: FsToolOptions) {
     description: 'Create or overwrite a file with the given content (parent folders are created).',
     input: lazySchema(() => z.strictObject({ path: z.string().min(1), content: z.string() })),
     async execute(args, context) {
+      const refused = await guardedAsync(async () => {
+        const target = where(args.path, context);
+        return ownerApprovalFor(context, target, { before: existingText(target), after: args.content });
+      });
+      if (refused) return refused;
       return guarded(() => {
         const file = open(args.path, context, 'write');
         withFile(file, (fd) => writeAll(fd, args.content));
@@ -114,6 +138,14 @@ export function createFsTools(options: FsToolOptions) {
     description: 'Replace one exact, unique occurrence of oldText with newText in a file.',
     input: lazySchema(() => z.strictObject({ path: z.string().min(1), oldText: z.string().min(1), newText: z.string() })),
     async execute(args, context) {
+      const refused = await guardedAsync(async () => {
+        const target = where(args.path, context);
+        const before = existingText(target);
+        // Only a change that would apply is shown to the owner; a missing or repeated oldText fails below without asking.
+        if (before === undefined || before.split(args.oldText).length !== 2) return undefined;
+        return ownerApprovalFor(context, target, { before, after: before.replace(args.oldText, () => args.newText) });
+      });
+      if (refused) return refused;
       return guarded(() => {
         const file = open(args.path, context, 'update');
         return withFile(file, (fd) => {

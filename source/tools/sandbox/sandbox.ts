@@ -10,6 +10,8 @@ export interface SandboxPolicy {
   hidden: readonly string[];
   /** Whether the command keeps the host network; without it only a private loopback exists. */
   network: boolean;
+  /** Paths inside a writable folder that stay read-only (the workspace's hooks/, skills/, bootstrap files); missing ones are skipped. */
+  readOnly?: readonly string[];
 }
 
 export type SandboxStatus = { kind: 'bubblewrap'; path: string } | { kind: 'none'; reason: string };
@@ -156,6 +158,12 @@ export function bubblewrapArgs(bwrap: string, policy: SandboxPolicy, cwd: string
   for (const path of writable) out.push('--bind', path, path);
   for (const path of last) out.push(...hide(path));
   for (const path of writable) if (last.some((h) => within(h, path) && h !== path)) out.push('--bind', path, path);
+  for (const path of new Set((policy.readOnly ?? []).map((p) => realOrSelf(resolve(p))))) {
+    const root = writable.find((w) => within(w, path));
+    // A path hidden inside its writable root stays hidden; a hidden folder around the root (the state dir) does not count.
+    const hiddenWithin = root !== undefined && hidden.some((h) => within(h, path) && within(root, h));
+    if (root && !hiddenWithin && existsSync(path)) out.push('--ro-bind', path, path);
+  }
   out.push('--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try');
   if (!policy.network) out.push('--unshare-net');
   out.push('--die-with-parent', '--new-session', '--chdir', cwd, '--', executable, ...args);
