@@ -1,11 +1,13 @@
 import { existsSync, watch, type FSWatcher } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { Clock, TimerHandle } from '../config/index.js';
 import { findSkillDirsSync, isDirectory } from './discovery.js';
 
 export interface SkillsWatcher {
   /** Resolves once the roots are watched and changes will be reported. */
   ready: Promise<void>;
+  /** How many times the watched folders were listed again (a measure of the watcher's own cost under churn). */
+  rescans(): number;
   close(): Promise<void>;
 }
 
@@ -37,9 +39,16 @@ export function watchSkillRoots(options: SkillsWatchOptions): SkillsWatcher {
   const roots = options.dirs.map((dir) => resolve(dir));
   /** Watched folders: the roots' trees, and (kind 'parent') where a missing root would appear. */
   const watched = new Map<string, { kind: 'tree' | 'parent'; watcher: FSWatcher }>();
+  /**
+   * Per parent watch, the names on the way to the missing roots it stands in
+   * for: any other file changing there (a busy workspace root) is ignored at
+   * once, without a rescan.
+   */
+  const awaited = new Map<string, Set<string>>();
   let timer: TimerHandle | undefined;
   let closed = false;
   let reported = false;
+  let rescans = 0;
 
   const schedule = (): void => {
     if (closed) return;
@@ -67,8 +76,10 @@ export function watchSkillRoots(options: SkillsWatchOptions): SkillsWatcher {
     try {
       const watcher = watch(dir, { persistent: false }, (_event, name) => {
         if (closed) return;
-        if (kind === 'parent') sync(false);
-        else onTreeEvent(dir, typeof name === 'string' ? name : null);
+        if (kind === 'parent') {
+          if (typeof name === 'string' && !awaited.get(dir)?.has(name)) return;
+          sync(false);
+        } else onTreeEvent(dir, typeof name === 'string' ? name : null);
       });
       watcher.on('error', (error) => {
         // A watched folder that was removed ends its watch; the next sync forgets it.
@@ -83,14 +94,22 @@ export function watchSkillRoots(options: SkillsWatchOptions): SkillsWatcher {
   /** Brings the watches in line with the disk; a root that appeared since the last sync is a change. */
   const sync = (initial: boolean): void => {
     if (closed) return;
+    rescans += 1;
     const trees = new Set<string>();
     const parents = new Set<string>();
     let appeared = false;
+    awaited.clear();
     for (const root of roots) {
       if (isDirectory(root)) {
         if (watched.get(root)?.kind !== 'tree') appeared = true;
         findSkillDirsSync(root, trees);
-      } else parents.add(nearestExisting(root));
+      } else {
+        const parent = nearestExisting(root);
+        parents.add(parent);
+        const names = awaited.get(parent) ?? new Set<string>();
+        names.add(relative(parent, root).split(sep)[0]!);
+        awaited.set(parent, names);
+      }
     }
     for (const [dir, entry] of watched) {
       const wanted = entry.kind === 'tree' ? trees.has(dir) : parents.has(dir) && !trees.has(dir);
@@ -106,6 +125,7 @@ export function watchSkillRoots(options: SkillsWatchOptions): SkillsWatcher {
   sync(true);
   return {
     ready: Promise.resolve(),
+    rescans: () => rescans,
     async close() {
       closed = true;
       if (timer) options.clock.clearTimer(timer);
