@@ -1,4 +1,4 @@
-import type { LanesPayload } from '../protocol/index.js';
+import { leastTrusted, type LanesPayload } from '../protocol/index.js';
 import { ActiveTurn, type TurnEmitter } from './active-turn.js';
 import { systemClock, type Clock } from '../config/index.js';
 import { newLane, takeBatch, type Lane } from './lane.js';
@@ -223,6 +223,8 @@ export class LaneQueue {
       } else {
         if (overflow.length > 0) session.append(overflowNote(overflow));
         appendUserMessages(session, turn.messages);
+        const principal = leastTrusted(turn.messages.map((message) => message.principal)) ?? 'owner';
+        if (session.meta().principal !== principal) session.updateMeta({ principal });
         const context = turn.context(
           session,
           this.options.emit,

@@ -23,8 +23,9 @@ export type SessionMeta = Pick<
   | 'lastChannel'
   | 'spawnedBy'
   | 'spawnDepth'
+  | 'principal'
 >;
-export type SessionMetaPatch = Partial<Pick<SessionMeta, 'model' | 'tokens' | 'costUsd' | 'compactionCount'>>;
+export type SessionMetaPatch = Partial<Pick<SessionMeta, 'model' | 'tokens' | 'costUsd' | 'compactionCount' | 'principal'>>;
 
 /** The open session a turn works on (implemented by sessions/). */
 export interface SessionHandle {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { readWebhookTokenSync } from '../../source/hooks/index.js';
+import { sessionLabel } from '../../source/tui/text/session-origin.js';
 import type { TranscriptEntry } from '../../source/protocol/index.js';
 import { startFakeOpenAI, type FakeLlmServer } from '../support/fake-openai-server.js';
 import type { RecordedRequest } from '../support/fake-llm-common.js';
@@ -81,6 +82,10 @@ describe('the tools a turn gets follow who asked', () => {
     const client = await gateway.connect();
     const { sessions } = await client.request('sessions.list', {});
     const direct = sessions.find((session) => session.key.includes(`direct:${bob.id}`))!;
+    expect(direct.principal).toBe('contact');
+    expect(sessions.find((session) => session.key.includes(`direct:${alice.id}`))?.principal).toBe('owner');
+    expect(sessions.find((session) => session.key.includes(`group:${team.id}`))?.principal).toBe('group-member');
+    expect(sessionLabel(direct)).toMatch(/ · contact$/);
     const { entries } = await client.request('sessions.history', { key: direct.key, limit: 10 });
     const asked = entries.find((entry): entry is Extract<TranscriptEntry, { role: 'user' }> => entry.type === 'message' && entry.role === 'user');
     expect(asked?.meta?.principal).toBe('contact');

@@ -1,7 +1,7 @@
 import { clientName } from '../client-name.js';
 import { statePaths } from '../../config/index.js';
 import { connectLocal } from '../../client/index.js';
-import type { SessionSummary } from '../../protocol/index.js';
+import { principalKind, type SessionSummary } from '../../protocol/index.js';
 import type { CommandRun } from '../command.js';
 import { formatDuration, printJson } from '../format.js';
 import { stringFlag } from './flag-values.js';
@@ -15,6 +15,8 @@ function row(session: SessionSummary, now: number): string {
     state.padEnd(10),
     String(tokens).padStart(9),
     `  ${session.model ?? '-'}`,
+    // Who asked decides the tools a turn gets: said for every session the owner did not ask in last.
+    ...(session.principal && session.principal !== 'owner' ? [` · asked by ${session.principal}, tools of a ${principalKind(session.principal)}`] : []),
   ].join(' ');
 }
 

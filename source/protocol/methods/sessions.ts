@@ -45,6 +45,8 @@ export const sessionSummary = lazySchema(() =>
     peer: sessionPeer.optional(),
     spawnedBy: z.string().optional(),
     spawnDepth: z.number().int().min(0).optional(),
+    /** Who asked for its latest turn (the least trusted of that turn's messages): its kind names the tool profile the turn had. */
+    principal: z.string().optional(),
     /** Live lane state, filled by the gateway. */
     running: z.boolean(),
     queued: z.number().int().min(0),

@@ -1,6 +1,6 @@
 import type { ApprovalRecord, SessionSummary, SubagentNode } from '../../protocol/index.js';
 import { footerModel } from '../setup/setup-state.js';
-import { sessionOrigin } from '../text/session-origin.js';
+import { sessionLabel } from '../text/session-origin.js';
 import { descendantsOf } from '../text/tree.js';
 import { scheduleGlance, scheduleNeedsAttention } from './schedule-view.js';
 import { emptyChat, SIDE_PANES, type ChatLog, type PaneId, type TuiState } from './state.js';
@@ -42,7 +42,7 @@ export function selectSessionRows(state: TuiState): SessionRow[] {
       rows.push({
         kind: 'session',
         key: s.key,
-        label: s.label ?? sessionOrigin(s) ?? s.key,
+        label: sessionLabel(s),
         // Lane events are live; the session summary is only as fresh as its last change.
         running: state.lanes ? Boolean(lane?.active) : Boolean(s.running) || selectChat(state, s.key).running,
         queued: state.lanes ? (lane?.depth ?? 0) : (s.queued ?? 0),
