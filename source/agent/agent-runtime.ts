@@ -2,7 +2,7 @@ import { hostname, platform, release } from 'node:os';
 import { agentWorkspaceDir, type ClawConfig, type StatePaths, type Clock } from '../config/index.js';
 import { principalKind, type ContextPayload } from '../protocol/index.js';
 import type { Providers, ThinkingLevel, ToolSchema } from '../providers/index.js';
-import { policyLayers, type ApprovalGate, type ToolRegistry } from '../tools/index.js';
+import { policyLayers, type ApprovalGate, type PolicyLayer, type ToolRegistry } from '../tools/index.js';
 import { withHookBootstrap, type BootstrapFileReport, type SessionKind } from './bootstrap.js';
 import type { AgentHooks } from './turn-hooks.js';
 import { BootstrapCache } from './bootstrap-cache.js';
@@ -41,6 +41,10 @@ export interface ContextReport {
   systemPromptChars: number;
   toolSchemaChars: number;
   tools: string[];
+  /** Registered tools this session's turns do not get, and the policy level that took each away. */
+  withheld: Array<{ name: string; reason: string }>;
+  /** Who asked for the latest turn: its kind is the tool profile (`tools.profiles.<kind>`). */
+  principal: string;
   /** Which skills the prompt lists, which it left out for its budget, and which were not offered and why. */
   skills: SkillsPromptSnapshot;
 }
@@ -101,7 +105,8 @@ export class AgentRuntime {
     return this.#lastErrors.get(sessionKey);
   }
 
-  #tools(session: Pick<TurnSession, 'kind' | 'agentId' | 'principal'> & { key?: string }): ToolSchema[] {
+  /** The policy levels a turn of this session gets (global, agent, session type, role, who asked, the session's own denials). */
+  #layers(session: Pick<TurnSession, 'kind' | 'agentId' | 'principal'> & { key?: string }): PolicyLayer[] {
     const { tools, agents } = this.deps.config;
     const agentLayer = agents.list.find((agent) => agent.id === session.agentId)?.tools;
     const scope = { agentId: session.agentId, sessionType: session.kind, principalKind: principalKind(session.principal ?? 'owner') };
@@ -110,7 +115,11 @@ export class AgentRuntime {
     if (SUBAGENT_OR_CRON.has(session.kind)) layers.push({ deny: ['group:messaging'] });
     const denied = session.key !== undefined ? this.deps.deniedTools?.(session.key) : undefined;
     if (denied && denied.length > 0) layers.push({ deny: [...denied] });
-    return this.deps.registry.effective(layers).map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters }));
+    return layers;
+  }
+
+  #tools(session: Pick<TurnSession, 'kind' | 'agentId' | 'principal'> & { key?: string }): ToolSchema[] {
+    return this.deps.registry.effective(this.#layers(session)).map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters }));
   }
 
   /** Builds the system prompt a turn of this session would get. */
@@ -156,7 +165,7 @@ export class AgentRuntime {
     return this.deps.hooks.bootstrap({ sessionKey: session.key, agentId: session.agentId });
   }
 
-  async contextReport(session: Pick<TurnSession, 'agentId' | 'kind' | 'channel' | 'model'> & { key?: string }): Promise<ContextReport> {
+  async contextReport(session: Pick<TurnSession, 'agentId' | 'kind' | 'channel' | 'model' | 'principal'> & { key?: string }): Promise<ContextReport> {
     const model = await this.resolveModel(session);
     const built = this.systemPrompt(session, model ?? 'none', await this.#hookText(session));
     return {
@@ -167,6 +176,11 @@ export class AgentRuntime {
       systemPromptChars: built.prompt.text.length,
       toolSchemaChars: JSON.stringify(built.tools).length,
       tools: built.tools.map((tool) => tool.name),
+      withheld: this.deps.registry
+        .decisions(this.#layers(session))
+        .filter((decision) => !decision.allowed)
+        .map(({ name, reason }) => ({ name, reason })),
+      principal: session.principal ?? 'owner',
       skills: built.skills,
     };
   }

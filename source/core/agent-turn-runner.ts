@@ -30,6 +30,7 @@ export function sessionAdapter(session: SessionHandle, channel?: string): TurnSe
     channel: channel ?? meta.lastChannel ?? 'tui',
     model: meta.model,
     thinking: meta.thinking,
+    ...(meta.principal !== undefined ? { principal: meta.principal } : {}),
     history: async () => modelHistory(session.entries()),
     append: async (entry) => {
       const [stamped] = session.append(entry);

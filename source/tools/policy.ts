@@ -65,7 +65,7 @@ export function decideTools(tools: readonly PolicyTool[], layers: readonly Polic
   });
 }
 
-const levelNames = ['global', 'agent', 'session type', 'subagent role'];
+const levelNames = ['global', 'agent', 'session type', 'subagent role', 'who asked: tools.profiles'];
 function levelName(level: number): string {
   return levelNames[level] ?? `level ${level}`;
 }

@@ -86,6 +86,10 @@ describe('the tools a turn gets follow who asked', () => {
     expect(sessions.find((session) => session.key.includes(`direct:${alice.id}`))?.principal).toBe('owner');
     expect(sessions.find((session) => session.key.includes(`group:${team.id}`))?.principal).toBe('group-member');
     expect(sessionLabel(direct)).toMatch(/ · contact$/);
+    const context = await client.request('commands.run', { sessionKey: direct.key, text: '/context list' });
+    expect(context.reply).toContain('asked by       contact (tool profile: tools.profiles.contact)');
+    expect(context.reply).toMatch(/withheld\s+\d+ tools/);
+    expect(context.reply).toMatch(/\n {2}write\s+denied by "group:fs" \(who asked: tools\.profiles\)/);
     const { entries } = await client.request('sessions.history', { key: direct.key, limit: 10 });
     const asked = entries.find((entry): entry is Extract<TranscriptEntry, { role: 'user' }> => entry.type === 'message' && entry.role === 'user');
     expect(asked?.meta?.principal).toBe('contact');

@@ -1,4 +1,4 @@
-import { formatTokens } from '../../protocol/index.js';
+import { formatTokens, principalKind } from '../../protocol/index.js';
 import type { ContextAccount, CompactionRecord } from '../context/index.js';
 import type { ContextReport } from '../agent-runtime.js';
 
@@ -43,6 +43,11 @@ export function formatContextList(report: ContextReport, account: ContextAccount
   }
   lines.push(...skillsLines(report));
   lines.push(`tool schemas   ${report.tools.length} tools, ${chars(report.toolSchemaChars)} chars`);
+  if (report.principal !== 'owner') lines.push(`asked by       ${report.principal} (tool profile: tools.profiles.${principalKind(report.principal)})`);
+  if (report.withheld.length > 0) {
+    lines.push(`withheld       ${report.withheld.length} tools`);
+    for (const tool of report.withheld) lines.push(`  ${pad(tool.name, 14)}${tool.reason}`);
+  }
   lines.push(compactionsLine(compactions));
   return lines.join('\n');
 }
