@@ -21,4 +21,3 @@ export type {
   WorkspacesPort,
   ClientsPort,
 } from './ports.js';
-export { TurnHub, type RuntimeTurnEvent } from './turns.js';
