@@ -14,7 +14,6 @@ import { createMemoryTools } from './memory-tools.js';
 import type { MemoryIndex } from '../memory/index.js';
 import { collectKnownSecrets, SecretRedactor, type KnownSecret } from './redact.js';
 import { execSandboxFor } from './sandbox/exec-sandbox.js';
-import { hiddenPaths } from './sandbox/sandbox.js';
 import type { ExecSandbox } from './exec/exec-tool.js';
 import { mcpAlwaysHandler, mcpApprovalsFile } from './mcp/index.js';
 import type { AlwaysEffect } from './approvals/inbox.js';
@@ -100,7 +99,8 @@ export function createToolsRuntime(options: ToolsRuntimeOptions): ToolsRuntime {
   const builtins: ToolDefinition[] = [
     ...(createFsTools({
       roots: config.tools.fsRoots,
-      hidden: hiddenPaths(paths.root, exec.sandbox.hiddenPaths),
+      // The same list the exec sandbox hides: what no command sees, no fs tool opens.
+      hidden: sandbox.hidden,
       maxReadBytes: config.tools.fs.maxReadBytes,
       ...(options.readRoots ? { readRoots: options.readRoots } : {}),
     }) as ToolDefinition[]),

@@ -90,6 +90,25 @@ describe.skipIf(Boolean(reason))('exec inside the bubblewrap sandbox', () => {
     }
   });
 
+  it('a channel token file is hidden wherever it lives, from commands and from the read tool', async () => {
+    state = makeTempState();
+    fakeHome = mkdtempSync(join(tmpdir(), 'claw-home-'));
+    const tokenFile = join(fakeHome, 'bots', 'telegram.token');
+    mkdirSync(join(fakeHome, 'bots'));
+    writeFileSync(tokenFile, '123456:TOKEN_that_must_never_be_seen_abcdef');
+    writeRawConfig(state.paths.config, { channels: { telegram: { accounts: { home: { tokenFile } } } }, tools: { fsRoots: [fakeHome] } });
+    writeExecApprovalsFile(state.paths.execApprovals, { version: 1, security: 'full', ask: 'on-miss', safeList: true, agents: {} });
+    ensureGatewayTokenSync(state.paths, {});
+    runtime = createToolsRuntime({ config: loadConfig(state.paths.config), paths: state.paths, env: process.env });
+    const workspaceDir = state.paths.workspace('main');
+    mkdirSync(workspaceDir, { recursive: true });
+    context = mainSessionContext(runtime, workspaceDir);
+    expect((await exec(`cat ${tokenFile}`)).content).not.toContain('TOKEN_that_must');
+    expect((await exec(`ls ${join(fakeHome, 'bots')}`)).content).toContain('telegram.token');
+    const read = await runtime.registry.invoke('read', { path: tokenFile }, context);
+    expect(read.content).not.toContain('TOKEN_that_must');
+  });
+
   it('secret folders and files are hidden', async () => {
     setup();
     expect((await exec(`ls -a ${join(fakeHome, '.ssh')}`)).content).not.toContain('id_ed25519');

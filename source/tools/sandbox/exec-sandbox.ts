@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { ClawConfig, StatePaths } from '../../config/index.js';
 import type { ExecSandbox } from '../exec/exec-tool.js';
 import { hiddenPaths, probeSandbox, probeSandboxInBackground, type SandboxStatus } from './sandbox.js';
@@ -15,10 +16,26 @@ export function execSandboxFor(config: ClawConfig, paths: StatePaths): ExecSandb
     get status(): SandboxStatus {
       return off ?? probeSandbox();
     },
-    hidden: hiddenPaths(paths.root, settings.hiddenPaths),
+    hidden: [...hiddenPaths(paths.root, settings.hiddenPaths), ...tokenFilesOf(config)],
     network: settings.network,
     prepare: () => (off ? Promise.resolve() : probeSandboxInBackground()),
   };
+}
+
+/**
+ * Every `tokenFile` a channel account names, wherever it lives: a secret the
+ * operator handed claw, so no command sees it (as of the config the gateway
+ * started with).
+ */
+function tokenFilesOf(config: ClawConfig): string[] {
+  const files: string[] = [];
+  for (const section of Object.values(config.channels) as Array<{ accounts?: Record<string, unknown> }>) {
+    for (const account of Object.values(section.accounts ?? {})) {
+      const file = (account as { tokenFile?: unknown }).tokenFile;
+      if (typeof file === 'string' && file.length > 0) files.push(resolve(file));
+    }
+  }
+  return files;
 }
 
 /** One line for doctor, status and the TUI header; `warning` is set when exec runs unsandboxed. */
