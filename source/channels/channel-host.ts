@@ -253,9 +253,8 @@ export class ChannelHost implements Service {
     const ports = this.#p;
     // Only the owner's words are instructions; anyone else's (group members, other paired senders) reach the model fenced.
     const owner = received.accountId !== undefined && received.senderId !== undefined && received.senderId === this.#ownerId(channel.id, received.accountId);
-    const message: InboundMessage = owner
-      ? { ...received, owner: true, principal: 'owner' }
-      : { ...received, untrusted: true, principal: received.peer.kind === 'group' ? 'group-member' : 'contact' };
+    // The principal follows from these (principalOf): the owner, else a contact or, in a group, a group member.
+    const message: InboundMessage = owner ? { ...received, owner: true } : { ...received, untrusted: true };
     const result = await ports.inbound.accept(message);
     const route = replyRouteOf(message);
     this.#sessionRoutes.set(result.sessionKey, route);

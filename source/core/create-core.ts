@@ -1,29 +1,27 @@
-import { randomUUID } from 'node:crypto';
 import { trackContextReports } from './context-reports.js';
 import { join } from 'node:path';
-import { AgentRuntime, createAgentSlashCommand, createSessionsTools } from '../agent/index.js';
-import { ChannelHost, createPairingSlashCommand, type ChannelHostOptions } from '../channels/index.js';
+import { AgentRuntime, createSessionsTools } from '../agent/index.js';
+import { ChannelHost, type ChannelHostOptions } from '../channels/index.js';
 import { readGatewayTokenSync, skillEnvSecrets, systemClock, throttle, type ClawConfig, type Clock, type Logger, type StatePaths } from '../config/index.js';
 import { HooksService, type HooksServiceOptions } from '../hooks/index.js';
 import type { ContextPayload, GatewaySnapshot } from '../protocol/index.js';
-import { createProviders, modelProblem, type Providers } from '../providers/index.js';
+import { createProviders, type Providers } from '../providers/index.js';
 import { InboundJournal, LaneQueue, testRunnerFromEnv, type AcceptedRecord, type TurnRunner } from '../queue/index.js';
 import { defaultAgentId, parseSessionKey } from '../routing/index.js';
-import { agentWorkspaceDir, createSkillsSlashCommand, SkillsService, skillSlashCommand } from '../skills/index.js';
+import { agentWorkspaceDir, SkillsService } from '../skills/index.js';
 import { SessionEviction, SessionRegistry, WriteProbe, sessionsSearchHandler, type SessionsSearchHandler } from '../sessions/index.js';
 import { configuredAgentIds } from '../memory/index.js';
 import { createToolsRuntime, describeExecSandbox, type ToolsRuntime } from '../tools/index.js';
 import { ScheduleService } from '../schedule/index.js';
 import { SubagentsService } from '../subagents/index.js';
 import { agentTurnRunner } from './agent-turn-runner.js';
-import { CommandService } from './command-service.js';
-import { sessionCommandHost } from './command-host.js';
+import type { CommandService } from './command-service.js';
 import { ConfigStore } from './config-store.js';
 import type { EventBus } from './event-bus.js';
 import { CommandAwareInbound } from './command-inbound.js';
 import { InboundService, type InboundPort } from './inbound-service.js';
 import { Lifecycle } from './lifecycle.js';
-import { McpMentionInbound, McpService, mcpPromptSlashCommands, mcpSampler, type McpServiceOptions } from '../mcp/index.js';
+import { McpMentionInbound, McpService, mcpSampler, type McpServiceOptions } from '../mcp/index.js';
 import { MemoryService } from './memory-service.js';
 import { Outbound } from './outbound.js';
 import { ReplyDelivery } from './reply-delivery.js';
@@ -35,6 +33,8 @@ import { SessionsService } from './sessions-service.js';
 import { CoreSessionsToolsHost, TurnHops } from './sessions-tools-host.js';
 
 import type { CorePorts } from './ports.js';
+import { buildPorts } from './core-ports.js';
+import { buildCommands } from './core-commands.js';
 import { TurnHub } from './turns.js';
 import { Assembly } from './assembly.js';
 import { wireTurns } from './turn-wiring.js';
@@ -256,34 +256,7 @@ export class Core {
     const commands = parts.add(
       'commands',
       ['sessions', 'lanes', 'messages', 'lifecycle', 'schedule', 'agent', 'providers', 'skills', 'agents', 'mcp', 'channels'],
-      () => {
-        const registered = new CommandService(sessionCommandHost(sessions, lanes, messages, lifecycle, schedule), agent, providers, events);
-        registered.add(createSkillsSlashCommand(skills));
-        registered.add(createAgentSlashCommand(() => agents.list()));
-        // A user-invocable skill is a slash command that starts a turn following that skill.
-        registered.addSource((reserved) =>
-          skills.commands(defaultAgentId(config), reserved).commands.map((command) =>
-            skillSlashCommand(command, async (sessionKey, message) => {
-              const accepted = await messages.accept({
-                channel: 'tui',
-                peer: { kind: 'direct', id: 'skill' },
-                sessionKey,
-                messageId: randomUUID(),
-                text: message,
-              });
-              return { runId: accepted.runId };
-            }),
-          ),
-        );
-        // Server prompts are slash commands too; asked for on every lookup, so a prompts/list_changed shows at once.
-        registered.addSource((reserved) =>
-          mcpPromptSlashCommands(mcp.manager, reserved, (sessionKey, text) =>
-            messages.accept({ channel: 'tui', peer: { kind: 'direct', id: 'mcp-prompt' }, sessionKey, messageId: randomUUID(), text }),
-          ),
-        );
-        registered.add(createPairingSlashCommand(channels, clock));
-        return registered;
-      },
+      () => buildCommands({ config, clock, events, sessions, lanes, messages, lifecycle, schedule, agent, providers, skills, agents, mcp, channels }),
     );
     const inbound = parts.add(
       'inbound',
@@ -308,37 +281,26 @@ export class Core {
     const ports = parts.add(
       'ports',
       ['inbound', 'outbound', 'turns', 'session registry', 'sessions', 'lanes', 'tools', 'providers', 'schedule', 'agent', 'lifecycle', 'config'],
-      (): CorePorts => ({
-        inbound,
-        outbound,
-        turns,
-        sessions: {
-          open: registry.open.bind(registry),
-          get: registry.get.bind(registry),
-          patch: registry.patch.bind(registry),
-          resolve: registry.resolve.bind(registry),
-          setLineage: registry.setLineage.bind(registry),
-          evictIdle: registry.evictIdle.bind(registry),
-          openCount: registry.openCount.bind(registry),
-          ensure: (key) => void sessions.ensure(key),
-        },
-        lanes: {
-          abort: (key, runId) => lanes.abort(key, runId),
-          info: (key) => lanes.laneInfo(key),
-          running: () => lanes.snapshot().lanes.flatMap((lane) => (lane.runId ? [{ sessionKey: lane.key, runId: lane.runId }] : [])),
-        },
-        tools: { register: (tool) => tools.registry.register(tool), unregister: (name) => void tools.registry.unregister(name), approvals: tools.inbox },
-        models: { resolve: (ref) => void providers.resolveModel(ref), problem: (ref) => modelProblem(providers, ref) },
-        systemEvents: { queue: (agentId, event, wakeNow) => schedule.queueSystemEvent(agentId, event, wakeNow) },
-        workspaces: { dir: (agentId) => agent.workspaceDir(agentId) },
-        lifecycle,
-        clients: events,
-        config: store,
-        clock,
-        log,
-        paths,
-        env,
-      }),
+      () =>
+        buildPorts({
+          inbound,
+          outbound,
+          turns,
+          registry,
+          sessions,
+          lanes,
+          tools,
+          providers,
+          schedule,
+          agent,
+          lifecycle,
+          events,
+          store,
+          clock,
+          log,
+          paths,
+          env,
+        }),
     );
     const search = sessionsSearchHandler({ sessions: registry });
     this.clock = clock;

@@ -3,7 +3,7 @@ import type { Clock, HooksConfig, Logger } from '../config/index.js';
 import { HookTimeoutError, runHookCommand } from './command-handler.js';
 import { blockingEvents, type HookEvent, type HookPayload } from './hook-events.js';
 import { hookEnvironment } from './hook-env.js';
-import { hookDigestSync, type HookDefinition, type HookSource } from './hook-manifest.js';
+import { hookDigestSync, hookSignatureSync, type HookDefinition, type HookSource } from './hook-manifest.js';
 import { readHookResult, type HookResult } from './hook-result.js';
 import { unmetRequirements } from './requirements.js';
 
@@ -99,6 +99,8 @@ export class HookDispatcher {
   #byEvent = new Map<HookEvent, LoadedHook[]>();
   #all: LoadedHook[] = [];
   readonly #modules = new Map<string, { version: string; handler: ModuleHandler }>();
+  /** Per hook folder, the file signature last seen to hash to the enabled digest. */
+  readonly #verified = new Map<string, string>();
 
   constructor(private readonly options: DispatcherOptions) {}
 
@@ -159,7 +161,7 @@ export class HookDispatcher {
 
   async #runOne(hook: LoadedHook, envelope: HookEventEnvelope): Promise<HookResult | undefined> {
     // The files may have changed since discovery (the agent writes to its workspace): run only what was enabled.
-    if (hookDigestSync(hook.definition.dir) !== hook.definition.digest) {
+    if (!this.#unchanged(hook.definition)) {
       this.#hold(hook, `its files changed since they were loaded: run \`claw hooks enable ${hook.status.name}\` to approve what is there now`);
       return undefined;
     }
@@ -212,6 +214,16 @@ export class HookDispatcher {
     } finally {
       if (timer) this.options.clock.clearTimer(timer);
     }
+  }
+
+  /** Whether the folder still holds the files that were loaded: hashed again only when a file's signature moved. */
+  #unchanged(definition: HookDefinition): boolean {
+    const signature = hookSignatureSync(definition.dir);
+    if (this.#verified.get(definition.dir) === signature) return true;
+    const same = hookDigestSync(definition.dir) === definition.digest;
+    if (same) this.#verified.set(definition.dir, signature);
+    else this.#verified.delete(definition.dir);
+    return same;
   }
 
   /** A hook whose files changed stops running (and says why) until it is enabled again. */

@@ -36,6 +36,22 @@ const DIGEST_MAX_BYTES = 8 * 1024 * 1024;
  */
 export function hookDigestSync(dir: string): string {
   const hash = createHash('sha256');
+  let bytes = 0;
+  try {
+    for (const file of hookFilesSync(dir)) {
+      const content = readFileSync(file);
+      bytes += content.length;
+      if (bytes > DIGEST_MAX_BYTES) throw new Error(`${dir} holds more than ${DIGEST_MAX_BYTES} bytes`);
+      hash.update(`${relative(dir, file)}\0${content.length}\0`).update(content);
+    }
+  } catch (error) {
+    return `unreadable: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  return hash.digest('hex');
+}
+
+/** Every file under a hook folder, in sorted order (symlinks followed); throws past DIGEST_MAX_FILES. */
+function hookFilesSync(dir: string): string[] {
   const files: string[] = [];
   const walk = (folder: string): void => {
     for (const name of readdirSync(folder).sort()) {
@@ -46,19 +62,27 @@ export function hookDigestSync(dir: string): string {
       if (files.length > DIGEST_MAX_FILES) throw new Error(`${dir} holds more than ${DIGEST_MAX_FILES} files`);
     }
   };
-  let bytes = 0;
+  walk(dir);
+  return files;
+}
+
+/**
+ * A cheap stand-in for the digest between runs: each file's inode, size and
+ * change time. A write always moves ctime, which no process can set back, so
+ * an unchanged signature means unchanged files and the hash need not be
+ * computed again on every event.
+ */
+export function hookSignatureSync(dir: string): string {
   try {
-    walk(dir);
-    for (const file of files) {
-      const content = readFileSync(file);
-      bytes += content.length;
-      if (bytes > DIGEST_MAX_BYTES) throw new Error(`${dir} holds more than ${DIGEST_MAX_BYTES} bytes`);
-      hash.update(`${relative(dir, file)}\0${content.length}\0`).update(content);
-    }
+    return hookFilesSync(dir)
+      .map((file) => {
+        const stat = statSync(file);
+        return `${relative(dir, file)}:${stat.ino}:${stat.size}:${stat.ctimeMs}`;
+      })
+      .join('\n');
   } catch (error) {
     return `unreadable: ${error instanceof Error ? error.message : String(error)}`;
   }
-  return hash.digest('hex');
 }
 
 export class HookManifestError extends Error {

@@ -1,6 +1,6 @@
 import type { QueueMode } from './modes.js';
 import type { Principal, ReplyRoute } from '../protocol/index.js';
-import type { PeerKind } from '../routing/index.js';
+import { parseSessionKey, type PeerKind } from '../routing/index.js';
 
 /** Every trigger becomes this: one message for one session, before access control and routing. */
 export interface InboundMessage {
@@ -78,12 +78,8 @@ export function principalOf(message: Pick<InboundMessage, 'principal' | 'channel
     case 'subagent':
       return `subagent-of:${message.peer.id}`;
     case 'session':
-      return `agent:${agentOfSessionKey(message.senderId ?? message.peer.id)}`;
+      return `agent:${parseSessionKey(message.senderId ?? message.peer.id)?.agentId ?? message.senderId ?? message.peer.id}`;
     default:
       return message.owner ? 'owner' : message.peer.kind === 'group' ? 'group-member' : 'contact';
   }
-}
-
-function agentOfSessionKey(key: string): string {
-  return /^agent:([^:]+):/.exec(key)?.[1] ?? key;
 }

@@ -3,7 +3,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { lazySchema } from '../../protocol/index.js';
 import { defineTool } from '../define-tool.js';
-import { inside, PathRefused } from '../fs/confine.js';
+import { inside, PathRefused, realOrSelf } from '../fs/confine.js';
 import { ownerOnlyPath, ownerOnlyPaths } from '../fs/owner-paths.js';
 import { openConfinedSync } from '../fs/safe-open.js';
 import { bubblewrapArgs, type SandboxStatus } from '../sandbox/sandbox.js';
@@ -231,15 +231,7 @@ export function createExecTool(options: ExecToolOptions): ToolDefinition<z.outpu
 /** A redirect into a file only the owner changes (hooks/, skills/, .agents/, bootstrap files) is refused; `write` asks the owner instead. */
 function openOwnFile(target: string, cwd: string, workspaceDir: string, open: () => number): number {
   const path = isAbsolute(target) ? target : resolve(cwd, target);
-  const rel = ownerOnlyPath(realpathOrSelf(path), workspaceDir);
+  const rel = ownerOnlyPath(realOrSelf(path), workspaceDir);
   if (rel) throw new PathRefused(`${rel} is one of the files only the owner changes; a redirect may not write it. Use the write tool, which asks the owner.`);
   return open();
-}
-
-function realpathOrSelf(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
 }

@@ -5,7 +5,7 @@ import { writeFileAtomicSync } from '../../config/index.js';
 import { defineTool } from '../define-tool.js';
 import { toolError, toolOk, type ToolContext } from '../types.js';
 import { PathRefused } from './confine.js';
-import { ownerApprovalFor } from './owner-paths.js';
+import { ownerApprovalFor, ownerOnlyPath } from './owner-paths.js';
 import { addedText, applyHunks, HunkMismatch } from './patch-hunks.js';
 import { parsePatch, PatchError, type PatchOperation } from './patch-parser.js';
 
@@ -155,10 +155,12 @@ export function createApplyPatchTool(confineIn: (path: string, context: ToolCont
     input: lazySchema(() => z.strictObject({ patch: z.string().min(1).describe('The whole patch text, from "*** Begin Patch" to "*** End Patch".') })),
     async execute(args, context) {
       try {
-        for (const path of patchTargets(args.patch)) {
-          const refused = await ownerApprovalFor(context, confineIn(path, context), { patch: args.patch });
-          if (refused) return refused;
-        }
+        // One question for the whole patch, shown whole, when any file it touches is the owner's.
+        const owned = patchTargets(args.patch)
+          .map((path) => confineIn(path, context))
+          .find((target) => ownerOnlyPath(target, context.workspaceDir));
+        const refused = owned ? await ownerApprovalFor(context, owned, () => ({ patch: args.patch })) : undefined;
+        if (refused) return refused;
         const summary = applyPatchText(args.patch, (path) => confineIn(path, context));
         return toolOk(describeSummary(summary), { ...summary });
       } catch (error) {

@@ -3,7 +3,8 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'nod
 
 export class PathRefused extends Error {}
 
-function realOrSelf(path: string): string {
+/** The real path of what exists, else the path as given (a file about to be created). */
+export function realOrSelf(path: string): string {
   try {
     return realpathSync(path);
   } catch {

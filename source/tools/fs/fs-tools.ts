@@ -120,7 +120,7 @@ export function createFsTools(options: FsToolOptions) {
     async execute(args, context) {
       const refused = await guardedAsync(async () => {
         const target = where(args.path, context);
-        return ownerApprovalFor(context, target, { before: existingText(target), after: args.content });
+        return ownerApprovalFor(context, target, () => ({ before: existingText(target), after: args.content }));
       });
       if (refused) return refused;
       return guarded(() => {
@@ -140,10 +140,12 @@ export function createFsTools(options: FsToolOptions) {
     async execute(args, context) {
       const refused = await guardedAsync(async () => {
         const target = where(args.path, context);
-        const before = existingText(target);
-        // Only a change that would apply is shown to the owner; a missing or repeated oldText fails below without asking.
-        if (before === undefined || before.split(args.oldText).length !== 2) return undefined;
-        return ownerApprovalFor(context, target, { before, after: before.replace(args.oldText, () => args.newText) });
+        return ownerApprovalFor(context, target, () => {
+          const before = existingText(target);
+          // Only a change that would apply is shown to the owner; a missing or repeated oldText fails below without asking.
+          if (before === undefined || before.split(args.oldText).length !== 2) return undefined;
+          return { before, after: before.replace(args.oldText, () => args.newText) };
+        });
       });
       if (refused) return refused;
       return guarded(() => {

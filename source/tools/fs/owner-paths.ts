@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
+import { realOrSelf } from './confine.js';
 import { toolError, type ToolContext, type ToolResult } from '../types.js';
 
 /** Workspace folders whose files become code or standing instructions: hooks, skills, other agents' rules. */
@@ -11,21 +11,13 @@ const CODE_FOLDERS = ['hooks', 'skills', '.agents'];
  */
 const INSTRUCTION_FILES = ['agents.md', 'soul.md', 'tools.md', 'identity.md', 'user.md', 'heartbeat.md', 'bootstrap.md'];
 
-function real(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}
-
 /**
  * The workspace-relative path when `target` is one only the owner changes
  * (a file under hooks/, skills/ or .agents/, or a bootstrap file), else
  * undefined. Compared without case, so a case-insensitive disk is covered.
  */
 export function ownerOnlyPath(target: string, workspaceDir: string): string | undefined {
-  const rel = relative(real(workspaceDir), target);
+  const rel = relative(realOrSelf(workspaceDir), target);
   if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return undefined;
   const parts = rel.split(sep);
   const first = parts[0]!.toLowerCase();
@@ -65,10 +57,13 @@ function diffOf(before: string | undefined, after: string): string {
 export async function ownerApprovalFor(
   context: ToolContext,
   target: string,
-  change: { before?: string | undefined; after: string } | { patch: string },
+  /** The change to show, asked for only when the path is the owner's (most writes never read the old file). */
+  describe: () => { before?: string | undefined; after: string } | { patch: string } | undefined,
 ): Promise<ToolResult | undefined> {
   const rel = ownerOnlyPath(target, context.workspaceDir);
   if (!rel) return undefined;
+  const change = describe();
+  if (!change) return undefined;
   const shown = 'patch' in change ? change.patch : diffOf(change.before, change.after);
   const binding = `fs\u0000${rel}\u0000${createHash('sha256').update(shown).digest('hex')}`;
   if (context.approvals.approvedForSession('fs', binding)) return undefined;

@@ -1,5 +1,6 @@
+import { realOrSelf } from '../fs/confine.js';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 
@@ -97,14 +98,6 @@ function bwrapCandidate(): string | SandboxStatus {
 
 function trialStatus(path: string, status: number | null, stderr: string | undefined): SandboxStatus {
   return status === 0 ? { kind: 'bubblewrap', path } : { kind: 'none', reason: `bubblewrap cannot start here: ${(stderr || `exit ${status}`).trim()}` };
-}
-
-function realOrSelf(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
 }
 
 function within(parent: string, child: string): boolean {
