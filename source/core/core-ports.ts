@@ -3,7 +3,7 @@ import { modelProblem, type Providers } from '../providers/index.js';
 import type { LaneQueue } from '../queue/index.js';
 import type { ScheduleService } from '../schedule/index.js';
 import type { SessionRegistry } from '../sessions/index.js';
-import type { ToolsRuntime } from '../tools/index.js';
+import { confineCommand, type ToolsRuntime } from '../tools/index.js';
 import type { AgentRuntime } from '../agent/index.js';
 import type { ConfigStore } from './config-store.js';
 import type { EventBus } from './event-bus.js';
@@ -57,7 +57,12 @@ export function buildPorts(s: PortSources): CorePorts {
       info: (key) => lanes.laneInfo(key),
       running: () => lanes.snapshot().lanes.flatMap((lane) => (lane.runId ? [{ sessionKey: lane.key, runId: lane.runId }] : [])),
     },
-    tools: { register: (tool) => tools.registry.register(tool), unregister: (name) => void tools.registry.unregister(name), approvals: tools.inbox },
+    tools: {
+      register: (tool) => tools.registry.register(tool),
+      unregister: (name) => void tools.registry.unregister(name),
+      approvals: tools.inbox,
+      confine: (command, policy) => confineCommand(tools.sandbox, command, policy),
+    },
     models: { resolve: (ref) => void providers.resolveModel(ref), problem: (ref) => modelProblem(providers, ref) },
     systemEvents: { queue: (agentId, event, wakeNow) => schedule.queueSystemEvent(agentId, event, wakeNow) },
     workspaces: { dir: (agentId) => agent.workspaceDir(agentId) },

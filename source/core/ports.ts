@@ -2,7 +2,7 @@ import type { Logger } from '../config/index.js';
 import type { ClawConfig, Clock, StatePaths } from '../config/index.js';
 import type { EventName, PayloadOf } from '../protocol/index.js';
 import type { SessionRegistry } from '../sessions/index.js';
-import type { ApprovalInbox, ToolDefinition } from '../tools/index.js';
+import type { ApprovalInbox, ConfinedCommand, ToolDefinition } from '../tools/index.js';
 import type { ConfigChangeListener } from './config-store.js';
 import type { InboundPort } from './inbound-service.js';
 import type { Lifecycle } from './lifecycle.js';
@@ -69,6 +69,8 @@ export interface ToolsPort {
   unregister(name: string): void;
   /** Pending and decided approval requests (exec, MCP). */
   readonly approvals: ApprovalInbox;
+  /** `/bin/sh -c command` inside the exec sandbox (what a hook's command runs in), or why it cannot be confined here. */
+  confine(command: string, policy: ConfinedCommand): { file: string; args: string[] } | { unavailable: string };
 }
 
 export interface ModelsPort {

@@ -6,7 +6,10 @@ export const BLOCK_EXIT_CODE = 2;
 const OUTPUT_LIMIT = 64 * 1024;
 
 export interface CommandRun {
+  /** The hook's `command:`, as messages name it. */
   command: string;
+  /** What is started: `/bin/sh -c command`, or the sandbox wrapped around it. */
+  launch: { file: string; args: readonly string[] };
   cwd: string;
   env: Record<string, string>;
   input: string;
@@ -16,6 +19,11 @@ export interface CommandRun {
 
 export class HookTimeoutError extends Error {}
 
+/** A hook command started as is, outside any sandbox. */
+export function shellLaunch(command: string): CommandRun['launch'] {
+  return { file: '/bin/sh', args: ['-c', command] };
+}
+
 /**
  * Runs a hook's `command:` through /bin/sh in its folder with the event as
  * JSON on stdin. Exit 0: stdout may hold a JSON result; exit 2: blocked, the
@@ -24,7 +32,7 @@ export class HookTimeoutError extends Error {}
  */
 export function runHookCommand(run: CommandRun): Promise<HookResult | undefined> {
   return new Promise((resolve, reject) => {
-    const child = spawn('/bin/sh', ['-c', run.command], { cwd: run.cwd, env: run.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const child = spawn(run.launch.file, [...run.launch.args], { cwd: run.cwd, env: run.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     let stdout = '';
     let stderr = '';
     let timedOut = false;

@@ -1,6 +1,8 @@
 import { pathToFileURL } from 'node:url';
 import type { Clock, HooksConfig, Logger } from '../config/index.js';
-import { HookTimeoutError, runHookCommand } from './command-handler.js';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { HookTimeoutError, runHookCommand, shellLaunch, type CommandRun } from './command-handler.js';
 import { blockingEvents, type HookEvent, type HookPayload } from './hook-events.js';
 import { hookEnvironment } from './hook-env.js';
 import { hookDigestSync, hookSignatureSync, type HookDefinition, type HookSource } from './hook-manifest.js';
@@ -41,6 +43,8 @@ export interface HookStatus {
   unmet: string[];
   /** Why a hook that is switched on is held back: its files are not the ones enabling pinned. */
   blocked?: string;
+  /** Why a command hook runs outside the exec sandbox. */
+  unsandboxed?: string;
   runs: number;
   failures: number;
   lastError?: { at: number; event: HookEvent; message: string };
@@ -56,6 +60,19 @@ interface LoadedHook {
   status: HookStatus;
   env: Record<string, string>;
   timeoutMs: number;
+  /** A command hook's entry: whether it runs confined (`sandbox`), and with the host network. */
+  sandbox: boolean;
+  network: boolean;
+}
+
+/** Where a command hook runs: the exec sandbox (tools.confine) around its folder and the agent's workspace. */
+export interface HookCommandSandbox {
+  confine(
+    command: string,
+    policy: { cwd: string; writable: readonly string[]; readOnly: readonly string[]; network: boolean },
+  ): CommandRun['launch'] | { unavailable: string };
+  /** The workspace a hook may write (the default agent's), and the files in it that stay read-only (code and instructions). */
+  workspace(): { dir: string; readOnly: readonly string[] };
 }
 
 export interface DispatcherOptions {
@@ -65,6 +82,8 @@ export interface DispatcherOptions {
   /** The gateway's environment, of which a hook's process gets only the harmless part. */
   parentEnv?: NodeJS.ProcessEnv;
   stateDir: string;
+  /** Confines command hooks; absent, they run as the gateway's user (and say so). */
+  sandbox?: HookCommandSandbox;
 }
 
 /** Bundled hooks run unless switched off; a user's or workspace's hook only once the operator enables it. */
@@ -111,7 +130,13 @@ export class HookDispatcher {
     this.#all = definitions.map((definition) => {
       const { manifest } = definition;
       const listed = config.entries[manifest.name]?.env ?? {};
-      const env = hookEnvironment(parent, listed, { CLAW_HOOK_NAME: manifest.name, CLAW_HOOK_DIR: definition.dir, CLAW_STATE_DIR: this.options.stateDir });
+      const entry = config.entries[manifest.name];
+      const env = hookEnvironment(parent, listed, {
+        CLAW_HOOK_NAME: manifest.name,
+        CLAW_HOOK_DIR: definition.dir,
+        CLAW_HOOK_DATA: this.#dataDir(manifest.name),
+        CLAW_STATE_DIR: this.options.stateDir,
+      });
       const enabled = hookEnabled(definition, config);
       const blocked = hookBlocked(definition, config);
       const old = previous.get(definition.dir);
@@ -129,7 +154,17 @@ export class HookDispatcher {
         failures: old?.failures ?? 0,
         ...(old?.lastError ? { lastError: old.lastError } : {}),
       };
-      return { definition, status, env, timeoutMs: manifest.timeoutMs ?? config.timeoutMs };
+      const loaded: LoadedHook = {
+        definition,
+        status,
+        env,
+        timeoutMs: manifest.timeoutMs ?? config.timeoutMs,
+        sandbox: entry?.sandbox ?? true,
+        network: entry?.network ?? false,
+      };
+      const outside = definition.handler.kind === 'command' ? this.#unsandboxed(loaded) : undefined;
+      if (outside) status.unsandboxed = outside;
+      return loaded;
     });
     this.#byEvent = new Map();
     for (const hook of this.#all) {
@@ -171,6 +206,7 @@ export class HookDispatcher {
         hook.definition.handler.kind === 'command'
           ? await runHookCommand({
               command: hook.definition.handler.command,
+              launch: this.#launch(hook, hook.definition.handler.command),
               cwd: hook.definition.dir,
               env: hook.env,
               input: JSON.stringify(envelope),
@@ -214,6 +250,40 @@ export class HookDispatcher {
     } finally {
       if (timer) this.options.clock.clearTimer(timer);
     }
+  }
+
+  #dataDir(name: string): string {
+    return join(this.options.stateDir, 'hook-data', name);
+  }
+
+  #unsandboxed(hook: LoadedHook): string | undefined {
+    if (!hook.sandbox) return `hooks.entries.${hook.status.name}.sandbox is false: it runs as the gateway's user`;
+    if (!this.options.sandbox) return 'no exec sandbox is wired in';
+    const probe = this.options.sandbox.confine('true', { cwd: hook.definition.dir, writable: [], readOnly: [], network: false });
+    return 'unavailable' in probe ? `no sandbox can start here (${probe.unavailable})` : undefined;
+  }
+
+  /**
+   * The process a command hook starts: confined to its folder (read-only),
+   * its data folder and the workspace (writable but for code and
+   * instructions), without the network unless its entry grants it.
+   */
+  #launch(hook: LoadedHook, command: string): CommandRun['launch'] {
+    const data = this.#dataDir(hook.status.name);
+    mkdirSync(data, { recursive: true, mode: 0o700 });
+    const sandbox = this.options.sandbox;
+    if (!hook.sandbox || !sandbox) return shellLaunch(command);
+    const workspace = sandbox.workspace();
+    const dir = hook.definition.dir;
+    const confined = sandbox.confine(command, {
+      cwd: dir,
+      writable: [workspace.dir, data, dir],
+      readOnly: [dir, ...workspace.readOnly],
+      network: hook.network,
+    });
+    if (!('unavailable' in confined)) return confined;
+    hook.status.unsandboxed = `no sandbox can start here (${confined.unavailable})`;
+    return shellLaunch(command);
   }
 
   /** Whether the folder still holds the files that were loaded: hashed again only when a file's signature moved. */

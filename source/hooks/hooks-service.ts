@@ -4,6 +4,7 @@ import { agentWorkspaceDir, type ClawConfig, type StatePaths } from '../config/i
 import type { CorePorts, LifecycleVerdict, MessageOutcome, Service, ServiceHealth } from '../core/index.js';
 import type { ReplyRoute } from '../protocol/index.js';
 import { defaultAgentId } from '../routing/index.js';
+import { ownerOnlyPaths } from '../tools/index.js';
 import { bundledHooksDir, discoverHooks, type HookDiscovery } from './discovery.js';
 import { HookDispatcher, type HookCapabilities, type HookStatus } from './hook-dispatcher.js';
 import type { HookEvent } from './hook-events.js';
@@ -35,7 +36,10 @@ export function hookRoots(
 }
 
 /** What hooks and webhooks use of the daemon. */
-export type HooksPorts = Pick<CorePorts, 'clock' | 'log' | 'lifecycle' | 'config' | 'inbound' | 'outbound' | 'turns' | 'systemEvents' | 'models'>;
+export type HooksPorts = Pick<
+  CorePorts,
+  'clock' | 'log' | 'lifecycle' | 'config' | 'inbound' | 'outbound' | 'turns' | 'systemEvents' | 'models' | 'tools' | 'workspaces'
+>;
 
 /**
  * Lifecycle hooks and webhooks as one daemon service: discovers HOOK.md
@@ -77,6 +81,13 @@ export class HooksService implements Service {
       capabilities: this.options.capabilities,
       stateDir: this.options.paths.root,
       ...(this.options.parentEnv ? { parentEnv: this.options.parentEnv } : {}),
+      sandbox: {
+        confine: (command, policy) => core.tools.confine(command, policy),
+        workspace: () => {
+          const dir = core.workspaces.dir(defaultAgentId(core.config.current));
+          return { dir, readOnly: ownerOnlyPaths(dir) };
+        },
+      },
     });
     core.lifecycle.until(() => this.discovered());
     this.#unsubscribe.push(

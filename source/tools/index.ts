@@ -78,7 +78,7 @@ export {
 } from './exec/approvals-policy.js';
 export { hardenGit, gitConfigEnv } from './exec/git-guard.js';
 export { probeSandbox, probeSandboxInBackground, bubblewrapArgs, hiddenPaths, type SandboxPolicy, type SandboxStatus } from './sandbox/sandbox.js';
-export { execSandboxFor, describeExecSandbox } from './sandbox/exec-sandbox.js';
+export { execSandboxFor, describeExecSandbox, confineCommand, type ConfinedCommand } from './sandbox/exec-sandbox.js';
 export { childEnv } from './sandbox/child-env.js';
 export { SecretRedactor, collectKnownSecrets, type KnownSecret, type SecretSources } from './redact.js';
 export { openConfinedSync, type OpenMode, type ConfinedFile } from './fs/safe-open.js';
@@ -90,3 +90,4 @@ export { createExecTool, type ExecSandbox, type ExecToolOptions } from './exec/e
 export { createProcessTool } from './exec/process-tool.js';
 export { createFsTools } from './fs/fs-tools.js';
 export { confinePath } from './fs/confine.js';
+export { ownerOnlyPaths } from './fs/owner-paths.js';

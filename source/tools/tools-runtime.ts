@@ -88,7 +88,7 @@ export function createToolsRuntime(options: ToolsRuntimeOptions): ToolsRuntime {
   const redactor = new SecretRedactor(
     collectKnownSecrets({ credentialsDir: paths.credentials, env, extraEnvNames: apiKeyEnvs, values: options.secrets ?? [] }),
   );
-  const sandbox = execSandboxFor(config, paths);
+  const sandbox = execSandboxFor(config, paths, env);
   const groups = new ProcessGroupLedger(execGroupsDir(paths));
   for (const leftover of groups.endLeftovers()) {
     options.warn?.(

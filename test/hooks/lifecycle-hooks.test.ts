@@ -123,20 +123,20 @@ describe('lifecycle hooks', () => {
     gateway = await startHooksGateway({
       core: { runner, hooks: { parentEnv: { ...process.env, OPENAI_API_KEY: 'sk-must-not-leak-1234', CLAW_GATEWAY_TOKEN: 'gateway-token-must-not-leak' } } },
       setup: (state) => {
-        envFile = join(state.dir, 'env.txt');
+        envFile = join(state.dir, 'hook-data', 'env-dump', 'env.txt');
         writeHook(join(state.dir, 'hooks'), 'thrower', 'events: [message:received]', 'export default () => { throw new Error("the hook broke"); };\n');
         writeHook(join(state.dir, 'hooks'), 'sleeper', 'events: [message:received]\ntimeoutMs: 300', 'export default () => new Promise(() => undefined);\n');
-        writeHook(join(state.dir, 'hooks'), 'env-dump', 'events: [message:received]\ncommand: env > "$DUMP"');
+        writeHook(join(state.dir, 'hooks'), 'env-dump', 'events: [message:received]\ncommand: env > "$CLAW_HOOK_DATA/env.txt"');
       },
-      config: (state) => ({
+      config: {
         hooks: {
           entries: {
             thrower: { enabled: true },
             sleeper: { enabled: true },
-            'env-dump': { enabled: true, env: { DUMP: join(state.dir, 'env.txt'), GITHUB_TOKEN: 'listed-for-this-hook' } },
+            'env-dump': { enabled: true, env: { GITHUB_TOKEN: 'listed-for-this-hook' } },
           },
         },
-      }),
+      },
     });
     const gw = gateway;
     const client = await gw.connect();

@@ -116,6 +116,45 @@ describe.skipIf(Boolean(reason))('exec inside the bubblewrap sandbox', () => {
     expect((await exec(`cat ${join(fakeHome, '.netrc')}`)).content).not.toContain('hunter2');
   });
 
+  it('home is empty inside but for the workspace, fsRoots, tools.exec.sandbox.readable and the toolchains on PATH', async () => {
+    // Outside /tmp, which is a private tmpfs inside anyway: this home is only hidden if home itself is.
+    const home = mkdtempSync(join('/var/tmp', 'claw-home-'));
+    try {
+      mkdirSync(join(home, '.codex'));
+      writeFileSync(join(home, '.codex', 'auth.json'), '{"token":"codex-secret-abcdef"}');
+      writeFileSync(join(home, '.bash_history'), 'export TOKEN=history-secret-abcdef');
+      writeFileSync(join(home, '.gitconfig'), '[user]\n\tname = Visible Person\n');
+      writeFileSync(join(home, 'notes.txt'), 'shared notes');
+      mkdirSync(join(home, 'shared'));
+      writeFileSync(join(home, 'shared', 'data.txt'), 'root data');
+      mkdirSync(join(home, '.toolchain', 'v1', 'bin'), { recursive: true });
+      mkdirSync(join(home, '.toolchain', 'v1', 'lib'));
+      writeFileSync(join(home, '.toolchain', 'v1', 'lib', 'message'), 'from the toolchain');
+      writeFileSync(join(home, '.toolchain', 'v1', 'bin', 'mytool'), '#!/bin/sh\ncat "$(dirname "$0")/../lib/message"\n', { mode: 0o755 });
+      state = makeTempState();
+      writeRawConfig(state.paths.config, { tools: { fsRoots: [join(home, 'shared')], exec: { sandbox: { readable: ['.gitconfig', 'notes.txt'] } } } });
+      writeExecApprovalsFile(state.paths.execApprovals, { version: 1, security: 'full', ask: 'on-miss', safeList: true, agents: {} });
+      ensureGatewayTokenSync(state.paths, {});
+      const env = { ...process.env, HOME: home, PATH: `${join(home, '.toolchain', 'v1', 'bin')}:${process.env.PATH}` };
+      runtime = createToolsRuntime({ config: loadConfig(state.paths.config), paths: state.paths, env });
+      const workspaceDir = state.paths.workspace('main');
+      mkdirSync(workspaceDir, { recursive: true });
+      context = mainSessionContext(runtime, workspaceDir);
+      expect((await exec(`cat ${join(home, '.codex', 'auth.json')}`)).content).not.toContain('codex-secret');
+      expect((await exec(`cat ${join(home, '.bash_history')}`)).content).not.toContain('history-secret');
+      expect((await exec(`ls -a ${home}`)).content).not.toContain('.codex');
+      const redirected = await exec(`cat < ${join(home, '.codex', 'auth.json')}`);
+      expect(redirected.content).not.toContain('codex-secret');
+      expect(redirected.content).toContain('hidden from commands');
+      expect((await exec(`cat ${join(home, '.gitconfig')}`)).content).toContain('Visible Person');
+      expect((await exec(`cat ${join(home, 'notes.txt')}`)).content).toContain('shared notes');
+      expect((await exec(`cat ${join(home, 'shared', 'data.txt')}`)).content).toContain('root data');
+      expect((await exec('mytool')).content).toContain('from the toolchain');
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
   it('the network is unreachable unless the call asks for it (and it is approved)', async () => {
     setup();
     const url = `http://127.0.0.1:${port}/`;

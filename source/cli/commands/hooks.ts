@@ -25,11 +25,14 @@ interface Listing {
 /** What the hooks look like without a gateway: same discovery and checks, no run counts. */
 async function offlineListing(config: ClawConfig, paths: StatePaths): Promise<Listing> {
   const { discoverHooksSync, hookRoots, hookBlocked, hookEnabled, unmetRequirements } = await import('../../hooks/index.js');
+  const { probeSandbox } = await import('../../tools/index.js');
   const discovery = discoverHooksSync(hookRoots(config, paths));
   const hooks = discovery.hooks.map((definition): HookInfo => {
     const enabled = hookEnabled(definition, config.hooks);
     const blocked = hookBlocked(definition, config.hooks);
-    const env = { PATH: process.env.PATH, ...config.hooks.entries[definition.manifest.name]?.env };
+    const entry = config.hooks.entries[definition.manifest.name];
+    const env = { PATH: process.env.PATH, ...entry?.env };
+    const unsandboxed = definition.handler.kind === 'command' ? unsandboxedReason(entry?.sandbox ?? true, definition.manifest.name, probeSandbox) : undefined;
     return {
       name: definition.manifest.name,
       description: definition.manifest.description,
@@ -40,11 +43,19 @@ async function offlineListing(config: ClawConfig, paths: StatePaths): Promise<Li
       enabled,
       unmet: enabled ? unmetRequirements(definition.manifest, env) : [],
       ...(blocked ? { blocked } : {}),
+      ...(unsandboxed ? { unsandboxed } : {}),
       runs: 0,
       failures: 0,
     };
   });
   return { gateway: false, hooks, invalid: discovery.invalid, shadowed: discovery.shadowed };
+}
+
+/** Why a command hook would run outside the sandbox, as the gateway would say it. */
+function unsandboxedReason(sandbox: boolean, name: string, probeSandbox: () => { kind: string; reason?: string }): string | undefined {
+  if (!sandbox) return `hooks.entries.${name}.sandbox is false: it runs as the gateway's user`;
+  const status = probeSandbox();
+  return status.kind === 'none' ? `no sandbox can start here (${status.reason ?? 'unknown'})` : undefined;
 }
 
 async function listing(paths: StatePaths): Promise<Listing> {
@@ -73,6 +84,7 @@ function printListing(list: Listing): void {
     process.stdout.write(`${hook.name.padEnd(22)} ${stateOf(hook).padEnd(9)} ${hook.source.padEnd(10)} ${hook.events.join(', ')}\n`);
     process.stdout.write(`  ${hook.description}\n`);
     if (hook.blocked) process.stdout.write(`  not running: ${hook.blocked}\n`);
+    if (hook.unsandboxed) process.stdout.write(`  runs unsandboxed: ${hook.unsandboxed}\n`);
     for (const reason of hook.unmet) process.stdout.write(`  not running: ${reason}\n`);
     if (list.gateway) process.stdout.write(`  runs ${hook.runs}, failures ${hook.failures}\n`);
     if (hook.lastError)

@@ -13,6 +13,15 @@ const hookEntry = lazySchema(() =>
     pin: z.strictObject({ dir: z.string().min(1), sha256: z.string().min(1) }).optional(),
     /** Extra variables for the hook's process or module: the only secrets a hook ever sees. */
     env: z.record(z.string(), z.string()).default({}),
+    /**
+     * A command hook runs inside the exec sandbox: its folder readable, the
+     * workspace and its data folder writable, no network. `false` runs it as
+     * the gateway's user with everything that user can reach (the owner's
+     * choice: only the config file says so, no tool can).
+     */
+    sandbox: z.boolean().default(true),
+    /** Give the sandboxed command the host network (to call a webhook, say). */
+    network: z.boolean().default(false),
   }),
 );
 

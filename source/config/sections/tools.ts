@@ -19,6 +19,9 @@ export const DEFAULT_SECRET_PATHS = [
   '.password-store',
 ];
 
+/** Home-relative files a command may read by default: git's own settings, which hold no secrets. */
+export const DEFAULT_READABLE = ['.gitconfig', '.config/git'];
+
 export const toolProfiles = ['minimal', 'messaging', 'coding', 'full'] as const;
 
 /** One level of the tool policy pipeline below the global one. */
@@ -66,6 +69,12 @@ export const toolsSection = lazySchema(() =>
             mode: z.enum(['auto', 'off']).default('auto'),
             /** Secret locations hidden inside (home-relative or absolute); the claw state dir is always hidden. */
             hiddenPaths: z.array(z.string()).default(DEFAULT_SECRET_PATHS),
+            /**
+             * What a command may read of the home folder (home-relative or absolute): home is
+             * otherwise empty inside, except the workspace, tools.fsRoots and the toolchains on
+             * PATH. `["."]` shows all of it again (hiddenPaths stay hidden).
+             */
+            readable: z.array(z.string()).default(DEFAULT_READABLE),
             /** Give every command the host network; otherwise only a call that asks for it, once approved. */
             network: z.boolean().default(false),
             /** Neutralise git's code-running settings (core.fsmonitor, hooks, pager, textconv, filters, aliases). */

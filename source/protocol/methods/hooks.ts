@@ -15,6 +15,8 @@ export const hookInfo = lazySchema(() =>
     unmet: z.array(z.string()),
     /** Why a hook that is switched on is held back: its folder or files are not the ones `claw hooks enable` pinned. */
     blocked: z.string().optional(),
+    /** Why a command hook runs outside the exec sandbox (its entry says \`sandbox: false\`, or no sandbox can start here). */
+    unsandboxed: z.string().optional(),
     runs: z.number().int(),
     failures: z.number().int(),
     lastError: z.strictObject({ at: z.number(), event: z.string(), message: z.string() }).optional(),

@@ -3,10 +3,10 @@ import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { lazySchema } from '../../protocol/index.js';
 import { defineTool } from '../define-tool.js';
-import { inside, PathRefused, realOrSelf } from '../fs/confine.js';
+import { PathRefused, realOrSelf } from '../fs/confine.js';
 import { ownerOnlyPath, ownerOnlyPaths } from '../fs/owner-paths.js';
 import { openConfinedSync } from '../fs/safe-open.js';
-import { bubblewrapArgs, type SandboxStatus } from '../sandbox/sandbox.js';
+import { bubblewrapArgs, visibleInSandbox, type ConcealedHome, type SandboxStatus } from '../sandbox/sandbox.js';
 import { childEnv } from '../sandbox/child-env.js';
 import { toolError, toolOk, type ToolContext, type ToolDefinition, type ToolResult } from '../types.js';
 import { wrapUntrusted } from '../web/untrusted.js';
@@ -26,6 +26,8 @@ export interface ExecSandbox {
   status: SandboxStatus;
   /** The state dir and secret folders; never visible inside. */
   hidden: readonly string[];
+  /** Home, empty inside but for its readable list (absent: home is visible, read-only). */
+  home?: ConcealedHome | undefined;
   /** Whether every command gets the host network (tools.exec.sandbox.network); otherwise only calls that ask and are approved. */
   network: boolean;
   /** Finds out `status` in the background, so reading it later does not block. */
@@ -85,12 +87,13 @@ function openedPath(fd: number, fallback: string): string {
 }
 
 /** A `<` source inside the sandbox: anything visible there, so nothing hidden, checked on the opened file. */
-function openReadable(target: string, roots: readonly string[], hidden: readonly string[]): number {
+function openReadable(target: string, roots: readonly string[], sandbox: ExecSandbox): number {
   const fd = openSync(target, constants.O_RDONLY);
-  const real = openedPath(fd, target);
-  if (!roots.some((root) => inside(root, real)) && hidden.some((path) => inside(path, real))) {
+  if (!visibleInSandbox(openedPath(fd, target), roots, sandbox.hidden, sandbox.home)) {
     closeSync(fd);
-    throw new PathRefused(`${target} is hidden from commands (the claw state dir and secret folders); it cannot be redirected in.`);
+    throw new PathRefused(
+      `${target} is hidden from commands (the claw state dir, secret folders, and home outside tools.exec.sandbox.readable); it cannot be redirected in.`,
+    );
   }
   return fd;
 }
@@ -183,13 +186,19 @@ export function createExecTool(options: ExecToolOptions): ToolDefinition<z.outpu
         if (sandbox.status.kind !== 'bubblewrap') return { file: executable, args: commandArgs, env: commandEnv, keepArgv0: true };
         // What becomes code or instructions is the owner's: read-only in here, whatever the command does.
         const readOnly = ownerOnlyPaths(context.workspaceDir);
-        const wrapped = bubblewrapArgs(sandbox.status.path, { writable: roots, hidden: sandbox.hidden, network, readOnly }, cwd, executable, commandArgs);
+        const wrapped = bubblewrapArgs(
+          sandbox.status.path,
+          { writable: roots, hidden: sandbox.hidden, network, readOnly, home: sandbox.home },
+          cwd,
+          executable,
+          commandArgs,
+        );
         return { file: wrapped.file, args: wrapped.args, env: commandEnv, keepArgv0: false };
       };
       const openRedirect = sandboxed
         ? (target: string, op: '<' | '>' | '>>') =>
             op === '<'
-              ? openReadable(target, roots, sandbox.hidden)
+              ? openReadable(target, roots, sandbox)
               : openOwnFile(
                   target,
                   cwd,

@@ -1,7 +1,8 @@
+import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { ClawConfig, StatePaths } from '../../config/index.js';
 import type { ExecSandbox } from '../exec/exec-tool.js';
-import { hiddenPaths, probeSandbox, probeSandboxInBackground, type SandboxStatus } from './sandbox.js';
+import { bubblewrapArgs, concealedHome, hiddenPaths, probeSandbox, probeSandboxInBackground, type SandboxStatus, type WrappedCommand } from './sandbox.js';
 
 /**
  * The sandbox exec uses under this config: probed once, `off` only when the
@@ -9,7 +10,7 @@ import { hiddenPaths, probeSandbox, probeSandboxInBackground, type SandboxStatus
  * once the gateway listens, or when the status is first read before that
  * finished (an exec call, a status or hello snapshot).
  */
-export function execSandboxFor(config: ClawConfig, paths: StatePaths): ExecSandbox {
+export function execSandboxFor(config: ClawConfig, paths: StatePaths, env: NodeJS.ProcessEnv = process.env): ExecSandbox {
   const settings = config.tools.exec.sandbox;
   const off: SandboxStatus | undefined = settings.mode === 'off' ? { kind: 'none', reason: 'tools.exec.sandbox.mode is "off"' } : undefined;
   return {
@@ -17,6 +18,7 @@ export function execSandboxFor(config: ClawConfig, paths: StatePaths): ExecSandb
       return off ?? probeSandbox();
     },
     hidden: [...hiddenPaths(paths.root, settings.hiddenPaths), ...tokenFilesOf(config)],
+    home: concealedHome(settings.readable, env.PATH, env.HOME || homedir()),
     network: settings.network,
     prepare: () => (off ? Promise.resolve() : probeSandboxInBackground()),
   };
@@ -43,4 +45,23 @@ export function describeExecSandbox(sandbox: Pick<ExecSandbox, 'status'>): { san
   if (sandbox.status.kind === 'bubblewrap') return { sandboxed: true, text: `exec sandboxed (bubblewrap, ${sandbox.status.path})` };
   const warning = `exec UNSANDBOXED: ${sandbox.status.reason}; every command asks for approval`;
   return { sandboxed: false, text: warning, warning };
+}
+
+/** What a command outside the exec tool (a hook's) may touch inside the sandbox. */
+export interface ConfinedCommand {
+  cwd: string;
+  /** Writable folders; one also listed in `readOnly` is only visible. */
+  writable: readonly string[];
+  readOnly: readonly string[];
+  network: boolean;
+}
+
+/**
+ * `/bin/sh -c command` inside the exec sandbox, with its hidden paths and
+ * concealed home; or why it cannot be confined here.
+ */
+export function confineCommand(sandbox: ExecSandbox, command: string, policy: ConfinedCommand): WrappedCommand | { unavailable: string } {
+  const status = sandbox.status;
+  if (status.kind !== 'bubblewrap') return { unavailable: status.reason };
+  return bubblewrapArgs(status.path, { ...policy, hidden: sandbox.hidden, home: sandbox.home }, policy.cwd, '/bin/sh', ['-c', command]);
 }

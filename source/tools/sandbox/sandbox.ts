@@ -1,8 +1,8 @@
 import { realOrSelf } from '../fs/confine.js';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readlinkSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, delimiter, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 
 export interface SandboxPolicy {
   /** Folders the command may write (workspace, tools.fsRoots); everything else is read-only. */
@@ -13,6 +13,14 @@ export interface SandboxPolicy {
   network: boolean;
   /** Paths inside a writable folder that stay read-only (the workspace's hooks/, skills/, bootstrap files); missing ones are skipped. */
   readOnly?: readonly string[];
+  /** The home folder, replaced by an empty one in which only `readable` (and the writable roots) come back. */
+  home?: ConcealedHome | undefined;
+}
+
+export interface ConcealedHome {
+  path: string;
+  /** Absolute paths under `path` a command may read: tools.exec.sandbox.readable and the toolchains on PATH. */
+  readable: readonly string[];
 }
 
 export type SandboxStatus = { kind: 'bubblewrap'; path: string } | { kind: 'none'; reason: string };
@@ -110,6 +118,59 @@ export function hiddenPaths(stateDir: string, secretPaths: readonly string[], ho
   return [stateDir, ...secretPaths.map((path) => (isAbsolute(path) ? path : join(home, path)))];
 }
 
+/**
+ * What a command may read of the home folder besides the workspace and
+ * tools.fsRoots: the configured `readable` entries (home-relative or
+ * absolute) and every PATH folder under home, so a toolchain installed
+ * there (nvm, cargo, pyenv) keeps working. For a `bin` folder its parent
+ * comes too (a node from nvm needs its lib/), except for home itself and
+ * ~/.local, whose share/ holds other programs' data.
+ */
+export function concealedHome(readable: readonly string[], pathVariable = process.env.PATH ?? '', home = homedir()): ConcealedHome {
+  const inHome = (path: string) => within(home, path) && path !== home;
+  const toolchains = pathVariable
+    .split(delimiter)
+    .filter((entry) => isAbsolute(entry) && inHome(resolve(entry)))
+    .map((entry) => {
+      const parent = dirname(resolve(entry));
+      return basename(entry) === 'bin' && parent !== home && basename(parent) !== '.local' ? parent : resolve(entry);
+    });
+  const listed = readable.map((path) => (isAbsolute(path) ? resolve(path) : join(home, path)));
+  return { path: home, readable: [...new Set([...listed, ...toolchains])] };
+}
+
+/**
+ * Whether a command inside the sandbox would see `real` (a resolved path):
+ * inside a root it does; a hidden path or, when home is concealed, a path
+ * in home outside the readable list it does not.
+ */
+export function visibleInSandbox(real: string, roots: readonly string[], hidden: readonly string[], home: ConcealedHome | undefined): boolean {
+  if (roots.some((root) => within(realOrSelf(root), real))) return true;
+  if (hidden.some((path) => within(realOrSelf(path), real))) return false;
+  if (!home || !within(realOrSelf(home.path), real)) return true;
+  return home.readable.some((path) => within(realOrSelf(path), real));
+}
+
+/**
+ * Home as an empty tmpfs with the readable entries bound back read-only.
+ * A readable symlink (a dotfile kept in a dotfiles repo) comes back as the
+ * same link plus its target. Nothing happens for a home of `/` or none.
+ */
+function concealHome(home: ConcealedHome | undefined): string[] {
+  if (!home || !existsSync(home.path)) return [];
+  const root = realOrSelf(resolve(home.path));
+  if (root === '/') return [];
+  const out = ['--tmpfs', root];
+  for (const path of home.readable) {
+    const real = realOrSelf(path);
+    if (!existsSync(real) || !within(root, real) || real === root) continue;
+    out.push('--ro-bind', real, real);
+    const link = join(root, relative(home.path, path));
+    if (link !== real && within(root, link) && lstatSync(path).isSymbolicLink()) out.push('--symlink', readlinkSync(path), link);
+  }
+  return out;
+}
+
 function hide(path: string): string[] {
   if (!existsSync(path)) return [];
   // A folder becomes an empty tmpfs, a file an empty read-only file.
@@ -133,7 +194,8 @@ function runtimeDir(): string[] {
 
 /**
  * The bubblewrap command line that runs `executable argv…` with a read-only
- * root, a private /tmp and /proc, only `writable` writable, `hidden` gone,
+ * root, a private /tmp and /proc, an empty home but for what `home` lists,
+ * only `writable` writable, `hidden` gone,
  * and no network unless granted. A hidden folder that holds a writable one
  * (the state dir holds the workspace) is hidden first and the writable one
  * bound back on top; any other hidden path is hidden last, so a writable
@@ -146,7 +208,7 @@ export function bubblewrapArgs(bwrap: string, policy: SandboxPolicy, cwd: string
   const holders = hidden.filter((h) => writable.some((w) => within(h, w) && w !== h));
   // Hidden last: everything not hidden before the binds, plus a holder some writable root would otherwise expose again.
   const last = hidden.filter((h) => !holders.includes(h) || writable.some((w) => within(w, h)));
-  const out = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', ...runtimeDir()];
+  const out = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', ...runtimeDir(), ...concealHome(policy.home)];
   for (const path of holders) out.push(...hide(path));
   for (const path of writable) out.push('--bind', path, path);
   for (const path of last) out.push(...hide(path));
