@@ -2,7 +2,7 @@ import { hostname, platform, release } from 'node:os';
 import { agentWorkspaceDir, type ClawConfig, type StatePaths, type Clock } from '../config/index.js';
 import { principalKind, type ContextPayload } from '../protocol/index.js';
 import type { Providers, ThinkingLevel, ToolSchema } from '../providers/index.js';
-import { policyLayers, type ApprovalGate, type PolicyLayer, type ToolRegistry } from '../tools/index.js';
+import { allowedToolNames, policyLayers, type ApprovalGate, type PolicyLayer, type ToolRegistry } from '../tools/index.js';
 import { withHookBootstrap, type BootstrapFileReport, type SessionKind } from './bootstrap.js';
 import type { AgentHooks } from './turn-hooks.js';
 import { BootstrapCache } from './bootstrap-cache.js';
@@ -106,7 +106,7 @@ export class AgentRuntime {
   }
 
   /** The policy levels a turn of this session gets (global, agent, session type, role, who asked, the session's own denials). */
-  #layers(session: Pick<TurnSession, 'kind' | 'agentId' | 'principal'> & { key?: string }): PolicyLayer[] {
+  #layers(session: Pick<TurnSession, 'kind' | 'agentId' | 'principal' | 'actingFor'> & { key?: string }): PolicyLayer[] {
     const { tools, agents } = this.deps.config;
     const agentLayer = agents.list.find((agent) => agent.id === session.agentId)?.tools;
     const scope = { agentId: session.agentId, sessionType: session.kind, principalKind: principalKind(session.principal ?? 'owner') };
@@ -115,16 +115,34 @@ export class AgentRuntime {
     if (SUBAGENT_OR_CRON.has(session.kind)) layers.push({ deny: ['group:messaging'] });
     const denied = session.key !== undefined ? this.deps.deniedTools?.(session.key) : undefined;
     if (denied && denied.length > 0) layers.push({ deny: [...denied] });
+    if (session.actingFor) layers.push(...this.#inherited(session.actingFor, session.kind));
     return layers;
   }
 
-  #tools(session: Pick<TurnSession, 'kind' | 'agentId' | 'principal'> & { key?: string }): ToolSchema[] {
+  /**
+   * A child gets nothing its line would not: for each agent it acts for, a
+   * level denying every tool that agent's policy, with the principal of
+   * the turn that spawned the line, does not give.
+   */
+  #inherited(actingFor: NonNullable<TurnSession['actingFor']>, sessionType: string): PolicyLayer[] {
+    const { tools, agents } = this.deps.config;
+    const registered = this.deps.registry.list();
+    const kind = principalKind(actingFor.principal);
+    return actingFor.agents.flatMap((agentId) => {
+      const agentLayer = agents.list.find((agent) => agent.id === agentId)?.tools;
+      const theirs = allowedToolNames(registered, policyLayers(tools, { agentId, sessionType, principalKind: kind }, agentLayer));
+      const deny = registered.filter((tool) => !theirs.has(tool.name)).map((tool) => tool.name);
+      return deny.length > 0 ? [{ deny, label: `acts for agent ${agentId}, asked by ${actingFor.principal}` }] : [];
+    });
+  }
+
+  #tools(session: Pick<TurnSession, 'kind' | 'agentId' | 'principal' | 'actingFor'> & { key?: string }): ToolSchema[] {
     return this.deps.registry.effective(this.#layers(session)).map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters }));
   }
 
   /** Builds the system prompt a turn of this session would get. */
   systemPrompt(
-    session: Pick<TurnSession, 'agentId' | 'kind' | 'channel' | 'principal'> & { key?: string },
+    session: Pick<TurnSession, 'agentId' | 'kind' | 'channel' | 'principal' | 'actingFor'> & { key?: string },
     model: string,
     hookText: ReadonlyArray<{ source: string; text: string }> = [],
   ): { prompt: SystemPrompt; bootstrap: BootstrapFileReport[]; tools: ToolSchema[]; skills: SkillsPromptSnapshot } {
@@ -165,7 +183,9 @@ export class AgentRuntime {
     return this.deps.hooks.bootstrap({ sessionKey: session.key, agentId: session.agentId });
   }
 
-  async contextReport(session: Pick<TurnSession, 'agentId' | 'kind' | 'channel' | 'model' | 'principal'> & { key?: string }): Promise<ContextReport> {
+  async contextReport(
+    session: Pick<TurnSession, 'agentId' | 'kind' | 'channel' | 'model' | 'principal' | 'actingFor'> & { key?: string },
+  ): Promise<ContextReport> {
     const model = await this.resolveModel(session);
     const built = this.systemPrompt(session, model ?? 'none', await this.#hookText(session));
     return {
@@ -290,6 +310,7 @@ export class AgentRuntime {
         timedOut: () => timeout.signal.aborted && !input.signal.aborted,
         toolContext: {
           agentId: session.agentId,
+          ...(session.actingFor ? { actingForAgents: session.actingFor.agents } : {}),
           sessionKey: session.key,
           sessionType: session.kind,
           workspaceDir,

@@ -31,6 +31,8 @@ export interface TurnSession {
   thinking: ThinkingLevel | undefined;
   /** Who asked for this turn (the least trusted of its messages): picks the tool profile. Absent: the owner. */
   principal?: string | undefined;
+  /** A child's: the principal and agents it acts for (its tools and commands are the stricter of its own and theirs). */
+  actingFor?: { principal: string; agents: readonly string[] } | undefined;
   /** This turn's limit when its trigger set one; else agents.defaults.turnTimeoutSeconds. */
   timeoutSeconds?: number | undefined;
   /** Messages the model should see, oldest first (after the last compaction). */

@@ -31,6 +31,7 @@ export function sessionAdapter(session: SessionHandle, channel?: string): TurnSe
     model: meta.model,
     thinking: meta.thinking,
     ...(meta.principal !== undefined ? { principal: meta.principal } : {}),
+    ...(meta.actingFor !== undefined ? { actingFor: meta.actingFor } : {}),
     history: async () => modelHistory(session.entries()),
     append: async (entry) => {
       const [stamped] = session.append(entry);

@@ -24,6 +24,7 @@ export type SessionMeta = Pick<
   | 'spawnedBy'
   | 'spawnDepth'
   | 'principal'
+  | 'actingFor'
 >;
 export type SessionMetaPatch = Partial<Pick<SessionMeta, 'model' | 'tokens' | 'costUsd' | 'compactionCount' | 'principal'>>;
 

@@ -190,10 +190,12 @@ export class SessionRegistry {
   }
 
   /** A child session names the session that spawned it: the sessions tools' visibility and `session_status` read it. */
-  setLineage(key: string, spawnedBy: string, spawnDepth: number): void {
+  setLineage(key: string, spawnedBy: string, spawnDepth: number, actingFor?: SessionEntry['actingFor']): void {
     const found = this.get(key);
-    if (!found || (found.entry.spawnedBy === spawnedBy && found.entry.spawnDepth === spawnDepth)) return;
-    this.store(found.agentId).set(key, { ...found.entry, spawnedBy, spawnDepth });
+    if (!found) return;
+    const same = found.entry.spawnedBy === spawnedBy && found.entry.spawnDepth === spawnDepth;
+    if (same && JSON.stringify(found.entry.actingFor) === JSON.stringify(actingFor)) return;
+    this.store(found.agentId).set(key, { ...found.entry, spawnedBy, spawnDepth, ...(actingFor ? { actingFor } : {}) });
   }
 
   /** The open transcript of a key (creating the entry and file when new). */

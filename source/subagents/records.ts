@@ -22,6 +22,8 @@ export const spawnedRecord = lazySchema(() =>
     runtime: z.string().optional(),
     /** The chat platform route of the parent turn that spawned it: the parent's answer to the result goes there too. */
     replyRoute: replyRoute.optional(),
+    /** Whom the child acts for (session summary `actingFor`); absent in records written before it, read as the parent's now. */
+    actingFor: z.object({ principal: z.string(), agents: z.array(z.string()) }).optional(),
     at: z.number(),
   }),
 );

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mayReachAgent, unreachableAgent } from '../agent/index.js';
 import type { SubagentsSettings } from '../config/index.js';
-import type { ReplyRoute } from '../protocol/index.js';
+import { leastTrusted, type ReplyRoute } from '../protocol/index.js';
 import type { ThinkingLevel } from '../providers/index.js';
 import { defaultAgentId, subagentSessionKey } from '../routing/index.js';
 import type { RunLedger } from './run-ledger.js';
@@ -116,6 +116,7 @@ export class Spawner {
       timeoutSeconds: request.runTimeoutSeconds ?? settings.runTimeoutSeconds,
       ...(runtime ? { runtime } : {}),
       ...(replyRoute ? { replyRoute } : {}),
+      actingFor: this.#actingFor(request.parentKey),
       at: core.clock.now(),
     };
     return this.#start(run);
@@ -127,8 +128,17 @@ export class Spawner {
     const parentRunId = this.deps.parentRunId(previous.parentKey);
     const replyRoute = this.deps.parentRoute(previous.parentKey) ?? previous.replyRoute;
     const { parentRunId: _old, replyRoute: _route, ...rest } = previous;
+    const now = this.#actingFor(previous.parentKey);
+    // The parent may be asked by someone less trusted now than when it spawned: the child keeps the stricter of both.
+    const actingFor = previous.actingFor
+      ? {
+          principal: leastTrusted([previous.actingFor.principal, now.principal]) ?? now.principal,
+          agents: [...new Set([...previous.actingFor.agents, ...now.agents])],
+        }
+      : now;
     return this.#start({
       ...rest,
+      actingFor,
       ...(parentRunId ? { parentRunId } : {}),
       ...(replyRoute ? { replyRoute } : {}),
       runId,
@@ -140,6 +150,9 @@ export class Spawner {
 
   /** The child's message into its own session; a second accept of the same run is a journal duplicate. */
   async accept(run: SpawnedRecord): Promise<void> {
+    // Lineage first: the child's first turn may start as soon as its message is accepted, and must already act for its line.
+    this.deps.core.sessions.ensure(run.childKey);
+    this.deps.core.sessions.setLineage(run.childKey, run.parentKey, run.depth, run.actingFor ?? this.#actingFor(run.parentKey));
     await this.deps.core.inbound.accept({
       channel: 'subagent',
       sessionKey: run.childKey,
@@ -149,7 +162,20 @@ export class Spawner {
       senderName: 'parent',
       queueMode: 'followup',
     });
-    this.deps.core.sessions.setLineage(run.childKey, run.parentKey, run.depth);
+  }
+
+  /**
+   * Whom a child of this parent acts for: the principal of the parent's
+   * turn (for a parent that is itself a child, whom it acts for) and the
+   * agents of the whole line, so neither a spawn nor a spawn of a spawn
+   * gains a tool or a command its ancestors did not have.
+   */
+  #actingFor(parentKey: string): { principal: string; agents: string[] } {
+    const parent = this.deps.core.sessions.get(parentKey);
+    const agentId = parent?.agentId ?? this.deps.core.sessions.resolve(parentKey).agentId;
+    const inherited = parent?.entry.actingFor;
+    if (inherited) return { principal: inherited.principal, agents: [...new Set([...inherited.agents, agentId])] };
+    return { principal: parent?.entry.principal ?? 'owner', agents: [agentId] };
   }
 
   async #start(run: SpawnedRecord): Promise<SpawnAccepted> {

@@ -10,6 +10,8 @@ export interface PolicyLayer {
   allow?: readonly string[];
   /** Tool names or `group:<name>` removed; a deny at any level beats an allow at any level. */
   deny?: readonly string[];
+  /** What this level is, in the words `/context list` gives a withheld tool (levels past the pipeline's five). */
+  label?: string;
 }
 
 export interface PolicyTool {
@@ -56,18 +58,18 @@ export function decideTools(tools: readonly PolicyTool[], layers: readonly Polic
   const denies = layers.flatMap((layer, level) => (layer.deny ?? []).map((entry) => ({ entry, level })));
   return tools.map((tool) => {
     const denied = denies.find(({ entry }) => matches(entry, tool));
-    if (denied) return { name: tool.name, allowed: false, reason: `denied by "${denied.entry}" (${levelName(denied.level)})` };
+    if (denied) return { name: tool.name, allowed: false, reason: `denied by "${denied.entry}" (${levelName(denied.level, layers)})` };
     const fromProfile = firstMatch(base, tool);
     if (fromProfile) return { name: tool.name, allowed: true, reason: `profile ${profile}` };
     const allowed = allows.find(({ entry }) => matches(entry, tool));
-    if (allowed) return { name: tool.name, allowed: true, reason: `allowed by "${allowed.entry}" (${levelName(allowed.level)})` };
+    if (allowed) return { name: tool.name, allowed: true, reason: `allowed by "${allowed.entry}" (${levelName(allowed.level, layers)})` };
     return { name: tool.name, allowed: false, reason: `not in profile ${profile}` };
   });
 }
 
 const levelNames = ['global', 'agent', 'session type', 'subagent role', 'who asked: tools.profiles'];
-function levelName(level: number): string {
-  return levelNames[level] ?? `level ${level}`;
+function levelName(level: number, layers: readonly PolicyLayer[]): string {
+  return layers[level]?.label ?? levelNames[level] ?? `level ${level}`;
 }
 
 export function allowedToolNames(tools: readonly PolicyTool[], layers: readonly PolicyLayer[]): Set<string> {

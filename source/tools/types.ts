@@ -67,6 +67,8 @@ export interface ApprovalGate {
 
 export interface ToolContext {
   agentId: string;
+  /** A child's line of agents (session `actingFor`): a command runs unasked only if every one's exec policy lets it. */
+  actingForAgents?: readonly string[];
   sessionKey: string;
   /** `main`, `direct`, `group`, `cron`, `hook`, `subagent`, … (routing decides). */
   sessionType: string;

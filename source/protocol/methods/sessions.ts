@@ -45,6 +45,12 @@ export const sessionSummary = lazySchema(() =>
     peer: sessionPeer.optional(),
     spawnedBy: z.string().optional(),
     spawnDepth: z.number().int().min(0).optional(),
+    /**
+     * A child's authority: the principal its root ancestor's spawning turn had,
+     * and every ancestor's agent. Its turns get no tool and run no command
+     * that any of those would not.
+     */
+    actingFor: z.strictObject({ principal: z.string(), agents: z.array(z.string()) }).optional(),
     /** Who asked for its latest turn (the least trusted of that turn's messages): its kind names the tool profile the turn had. */
     principal: z.string().optional(),
     /** Live lane state, filled by the gateway. */

@@ -13,6 +13,8 @@ import { isSafeCommand } from './safe-list.js';
 export interface AuthorizeInput {
   plan: BoundPlan;
   agentId: string;
+  /** Agents a child acts for: their policies hold too, the strictest answer wins. */
+  actingFor?: readonly string[];
   approvals: ExecApprovalsFile;
   /** Whether this exact plan (by its key) was approved with `session` earlier in the same session. */
   sessionApproved: boolean;
@@ -48,13 +50,28 @@ function safeListAllows(plan: BoundPlan, command: BoundCommand, roots: readonly 
   return isSafeCommand(command.executable, command.argv, context);
 }
 
+const STRICTNESS: Record<AuthorizeResult['action'], number> = { run: 0, ask: 1, deny: 2 };
+
 /**
  * Decides whether a bound plan runs, needs an operator, or is refused. Pure:
  * the caller resolved executables, hashed scripts and read the approvals file.
  * Every approval (rule, session, once) matches the whole plan, never its text.
+ * A child acting for other agents gets the strictest of their answers and its own.
  */
 export function authorizeExec(input: AuthorizeInput): AuthorizeResult {
-  const policy = agentExecPolicy(input.approvals, input.agentId);
+  const own = authorizeFor(input, input.agentId);
+  let strictest = own;
+  for (const agentId of new Set(input.actingFor ?? [])) {
+    if (agentId === input.agentId) continue;
+    const theirs = authorizeFor(input, agentId);
+    if (STRICTNESS[theirs.action] > STRICTNESS[strictest.action])
+      strictest = { ...theirs, reason: `${theirs.reason} (the exec policy of agent "${agentId}", which this child acts for)` };
+  }
+  return strictest;
+}
+
+function authorizeFor(input: AuthorizeInput, agentId: string): AuthorizeResult {
+  const policy = agentExecPolicy(input.approvals, agentId);
   const { plan } = input;
   if (policy.security === 'deny') return { action: 'deny', reason: 'exec is disabled for this agent (security "deny" in exec-approvals.json)' };
   if (input.sessionApproved) return { action: 'run', reason: 'this exact plan was approved for the session' };

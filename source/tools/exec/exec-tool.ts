@@ -145,6 +145,7 @@ export function createExecTool(options: ExecToolOptions): ToolDefinition<z.outpu
       const verdict = authorizeExec({
         plan: bound,
         agentId: context.agentId,
+        ...(context.actingForAgents ? { actingFor: context.actingForAgents } : {}),
         approvals: readExecApprovalsFile(options.approvalsFile),
         sessionApproved: context.approvals.approvedForSession('exec', bound.key),
         sandboxed,
