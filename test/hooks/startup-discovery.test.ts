@@ -123,9 +123,10 @@ describe('hook folders read after the gateway listens', () => {
     expect(existsSync(join(import.meta.dirname, '..', '..', 'dist', 'chunks', 'yaml.cjs'))).toBe(true);
 
     state = makeTempState('claw-hooks-startup-');
-    const out = join(state.dir, 'startup.json');
-    writeHook(join(state.dir, 'hooks'), 'startup-note', 'events: [gateway:startup]\ncommand: cat > "$OUT"');
-    writeRawConfig(state.paths.config, { hooks: { entries: { 'startup-note': { enabled: true, env: { OUT: out } } } } });
+    // A command hook runs in the exec sandbox: its data folder is where it may write.
+    const out = join(state.dir, 'hook-data', 'startup-note', 'startup.json');
+    writeHook(join(state.dir, 'hooks'), 'startup-note', 'events: [gateway:startup]\ncommand: cat > "$CLAW_HOOK_DATA/startup.json"');
+    writeRawConfig(state.paths.config, { hooks: { entries: { 'startup-note': { enabled: true } } } });
     child = await startGatewayChild(state);
     await waitUntil(() => existsSync(out) && readFileSync(out, 'utf8').endsWith('}'), 'the gateway:startup hook');
     const envelope = JSON.parse(readFileSync(out, 'utf8')) as { event: string; payload: { port?: number } };
