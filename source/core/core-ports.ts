@@ -61,7 +61,7 @@ export function buildPorts(s: PortSources): CorePorts {
       register: (tool) => tools.registry.register(tool),
       unregister: (name) => void tools.registry.unregister(name),
       approvals: tools.inbox,
-      confine: (command, policy) => confineCommand(tools.sandbox, command, policy),
+      confine: (file, args, policy) => confineCommand(tools.sandbox, file, args, policy),
     },
     models: { resolve: (ref) => void providers.resolveModel(ref), problem: (ref) => modelProblem(providers, ref) },
     systemEvents: { queue: (agentId, event, wakeNow) => schedule.queueSystemEvent(agentId, event, wakeNow) },

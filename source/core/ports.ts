@@ -69,8 +69,8 @@ export interface ToolsPort {
   unregister(name: string): void;
   /** Pending and decided approval requests (exec, MCP). */
   readonly approvals: ApprovalInbox;
-  /** `/bin/sh -c command` inside the exec sandbox (what a hook's command runs in), or why it cannot be confined here. */
-  confine(command: string, policy: ConfinedCommand): { file: string; args: string[] } | { unavailable: string };
+  /** `file args…` inside the exec sandbox (what a hook's command and an external agent run in), or why it cannot be confined here. */
+  confine(file: string, args: readonly string[], policy: ConfinedCommand): { file: string; args: string[] } | { unavailable: string };
 }
 
 export interface ModelsPort {

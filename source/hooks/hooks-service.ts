@@ -82,7 +82,7 @@ export class HooksService implements Service {
       stateDir: this.options.paths.root,
       ...(this.options.parentEnv ? { parentEnv: this.options.parentEnv } : {}),
       sandbox: {
-        confine: (command, policy) => core.tools.confine(command, policy),
+        confine: (command, policy) => core.tools.confine('/bin/sh', ['-c', command], policy),
         workspace: () => {
           const dir = core.workspaces.dir(defaultAgentId(core.config.current));
           return { dir, readOnly: ownerOnlyPaths(dir) };

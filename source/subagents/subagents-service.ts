@@ -5,7 +5,7 @@ import type { ReplyRoute, SubagentNode } from '../protocol/index.js';
 import type { QueuedMessage, TurnRunner } from '../queue/index.js';
 import { parseSessionKey } from '../routing/index.js';
 import type { ApprovalGate, ToolDefinition } from '../tools/index.js';
-import { acpAgentName, runAcpTurn } from './acp-child.js';
+import { acpAgentName, runAcpTurn } from './acp/acp-child.js';
 import { Completions } from './completions.js';
 import { ChildControl } from './control.js';
 import { Deliveries } from './deliveries.js';
@@ -179,6 +179,7 @@ export class SubagentsService implements Service {
               state.lastTool.set(key, title);
               this.changed();
             },
+            confine: (file, args, policy) => core.tools.confine(file, args, policy),
             baseEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/' },
             stateDir: core.paths.root,
           });

@@ -90,4 +90,4 @@ export { createExecTool, type ExecSandbox, type ExecToolOptions } from './exec/e
 export { createProcessTool } from './exec/process-tool.js';
 export { createFsTools } from './fs/fs-tools.js';
 export { confinePath } from './fs/confine.js';
-export { ownerOnlyPaths } from './fs/owner-paths.js';
+export { changeDiff, ownerOnlyPaths } from './fs/owner-paths.js';

@@ -56,6 +56,8 @@ export interface ApprovalOutcome {
   /** Absent when the request expired or was cancelled. */
   decision?: ApprovalDecision;
   status: 'approved' | 'denied' | 'expired';
+  /** Who answered (`tui:…`, `telegram:Ada`), or `cancelled` / `timeout` when nobody did. */
+  resolvedBy?: string;
 }
 
 /** How a tool reaches an operator decision; the gateway's approval inbox implements it. */

@@ -76,7 +76,13 @@ describe('external coding agents as children (runtime acp)', () => {
     const node = await waitFor('the child to be delivered', () => gateway.core.subagents.list(PARENT).find((n) => n.delivery === 'delivered'), 20_000);
     expect(node.status).toBe('done');
     expect(readFileSync(join(workspace, 'acp-output.txt'), 'utf8')).toBe('notes said: hello notes\n');
-    expect(assistantTexts(await entriesOf(gateway.core, node.key))).toEqual(['Working on it. Wrote acp-output.txt from notes (hello notes).']);
+    // The child's transcript holds what the agent did, as a claw turn would: text, the tool call, its result, the reply.
+    const entries = await entriesOf(gateway.core, node.key);
+    expect(assistantTexts(entries)).toEqual(['Working on it. ', 'Wrote acp-output.txt from notes (hello notes).']);
+    expect(entries.flatMap((e) => (e.type === 'message' && e.role === 'assistant' ? e.content.filter((b) => b.type === 'toolCall') : []))).toEqual([
+      { type: 'toolCall', id: 't1', name: 'Write acp-output.txt', arguments: {} },
+    ]);
+    expect(entries.find((e) => e.type === 'message' && e.role === 'toolResult')).toMatchObject({ toolCallId: 't1', isError: false });
     const result = await waitFor('the result in the parent', async () =>
       userMessages(await entriesOf(gateway.core, PARENT)).find((m) => m.text.startsWith('[subagent_result]')),
     );

@@ -10,6 +10,16 @@ export const acpAgentEntry = lazySchema(() =>
     env: z.record(z.string(), z.string()).default({}),
     /** Working folder of the agent (and the root its file reads and writes are confined to besides tools.fsRoots); default the agent's workspace. */
     cwd: z.string().optional(),
+    /**
+     * The agent runs inside the exec sandbox: its cwd and tools.fsRoots writable,
+     * the state dir, secret folders and home hidden. `false` runs it as your user
+     * (only claw.json can say so).
+     */
+    sandbox: z.boolean().default(true),
+    /** Inside the sandbox: the network, which an agent needs to call its own model. */
+    network: z.boolean().default(true),
+    /** What of home it may read, home-relative or absolute: its own config folder (`.codex`, `.claude`). */
+    readable: z.array(z.string()).default([]),
   }),
 );
 

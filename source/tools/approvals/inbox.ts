@@ -119,6 +119,7 @@ export class ApprovalInbox {
       status: final.status === 'approved' ? 'approved' : final.status === 'expired' ? 'expired' : 'denied',
     };
     if (final.decision) outcome.decision = final.decision;
+    if (final.resolvedBy) outcome.resolvedBy = final.resolvedBy;
     return outcome;
   }
 

@@ -34,7 +34,8 @@ export function ownerOnlyPaths(workspaceDir: string): string[] {
 
 const DIFF_CHARS = 6000;
 
-function diffOf(before: string | undefined, after: string): string {
+/** A change as removed and added lines around what stayed, capped for an approval prompt. */
+export function changeDiff(before: string | undefined, after: string): string {
   const old = before === undefined ? [] : before.split('\n');
   const next = after.split('\n');
   let head = 0;
@@ -64,7 +65,7 @@ export async function ownerApprovalFor(
   if (!rel) return undefined;
   const change = describe();
   if (!change) return undefined;
-  const shown = 'patch' in change ? change.patch : diffOf(change.before, change.after);
+  const shown = 'patch' in change ? change.patch : changeDiff(change.before, change.after);
   const binding = `fs\u0000${rel}\u0000${createHash('sha256').update(shown).digest('hex')}`;
   if (context.approvals.approvedForSession('fs', binding)) return undefined;
   const outcome = await context.approvals.request(

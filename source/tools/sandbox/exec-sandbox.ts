@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import type { ClawConfig, StatePaths } from '../../config/index.js';
 import type { ExecSandbox } from '../exec/exec-tool.js';
 import { bubblewrapArgs, concealedHome, hiddenPaths, probeSandbox, probeSandboxInBackground, type SandboxStatus, type WrappedCommand } from './sandbox.js';
@@ -47,21 +47,30 @@ export function describeExecSandbox(sandbox: Pick<ExecSandbox, 'status'>): { san
   return { sandboxed: false, text: warning, warning };
 }
 
-/** What a command outside the exec tool (a hook's) may touch inside the sandbox. */
+/** What a process started outside the exec tool (a hook's command, an external agent) may touch inside the sandbox. */
 export interface ConfinedCommand {
   cwd: string;
   /** Writable folders; one also listed in `readOnly` is only visible. */
   writable: readonly string[];
   readOnly: readonly string[];
   network: boolean;
+  /** Paths in home (home-relative or absolute) it may read besides tools.exec.sandbox.readable (an agent's own config folder). */
+  readable?: readonly string[];
 }
 
 /**
- * `/bin/sh -c command` inside the exec sandbox, with its hidden paths and
- * concealed home; or why it cannot be confined here.
+ * `file args…` inside the exec sandbox, with its hidden paths and concealed
+ * home; or why it cannot be confined here.
  */
-export function confineCommand(sandbox: ExecSandbox, command: string, policy: ConfinedCommand): WrappedCommand | { unavailable: string } {
+export function confineCommand(
+  sandbox: ExecSandbox,
+  file: string,
+  args: readonly string[],
+  policy: ConfinedCommand,
+): WrappedCommand | { unavailable: string } {
   const status = sandbox.status;
   if (status.kind !== 'bubblewrap') return { unavailable: status.reason };
-  return bubblewrapArgs(status.path, { ...policy, hidden: sandbox.hidden, home: sandbox.home }, policy.cwd, '/bin/sh', ['-c', command]);
+  const extra = (policy.readable ?? []).map((path) => (isAbsolute(path) || !sandbox.home ? path : join(sandbox.home.path, path)));
+  const home = sandbox.home && extra.length > 0 ? { ...sandbox.home, readable: [...sandbox.home.readable, ...extra] } : sandbox.home;
+  return bubblewrapArgs(status.path, { ...policy, hidden: sandbox.hidden, home }, policy.cwd, file, args);
 }

@@ -1,0 +1,83 @@
+import { existsSync, realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join, relative } from 'node:path';
+import type { ClawConfig } from '../../config/index.js';
+import { ownerOnlyPaths, resolveExecutable, type ApprovalGate, type ConfinedCommand } from '../../tools/index.js';
+import { answerWord } from './acp-permission.js';
+import type { AcpLaunch } from './acp-process.js';
+
+export type Confine = (file: string, args: readonly string[], policy: ConfinedCommand) => { file: string; args: string[] } | { unavailable: string };
+
+/**
+ * Where the agent's own program lives, when that is in home (hidden inside
+ * the sandbox): the executable and every absolute path among its arguments,
+ * each as the package folder around it (the nearest folder with a
+ * package.json below home), else its own folder. `node ~/agents/x.js` or an
+ * npm-installed agent under ~/.npm-global then still starts.
+ */
+export function programFolders(command: string, args: readonly string[], cwd: string, pathVar: string | undefined, home = homedir()): string[] {
+  const files = [resolveExecutable(command, cwd, pathVar), ...args.filter((arg) => isAbsolute(arg) && existsSync(arg))];
+  const folders = new Set<string>();
+  for (const file of files) {
+    if (!file) continue;
+    const real = realpathSync(file);
+    if (!inside(home, real)) continue;
+    let folder = dirname(real);
+    for (let at = folder; inside(home, at) && at !== home; at = dirname(at)) {
+      if (existsSync(join(at, 'package.json'))) {
+        folder = at;
+        break;
+      }
+    }
+    folders.add(folder);
+  }
+  return [...folders];
+}
+
+function inside(parent: string, child: string): boolean {
+  const rel = relative(parent, child);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+}
+
+type AcpAgentSettings = ClawConfig['acp']['agents'][string];
+
+/**
+ * How the agent starts: inside the exec sandbox (cwd and tools.fsRoots
+ * writable but for the workspace's code and instructions, the state dir,
+ * secret folders and the rest of home hidden but for `readable`, the
+ * network on unless `network: false`, since it calls its own model). With
+ * no sandbox here it runs only if the owner approves running it as is, and
+ * `sandbox: false` (the owner's choice in claw.json) skips the sandbox.
+ */
+export async function launchOf(
+  name: string,
+  settings: AcpAgentSettings,
+  where: { cwd: string; roots: readonly string[]; workspace: string; env: NodeJS.ProcessEnv },
+  deps: { confine: Confine },
+  gate: ApprovalGate,
+  signal: AbortSignal,
+): Promise<AcpLaunch | { refused: string }> {
+  const env = Object.fromEntries(Object.entries(where.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  const plain: AcpLaunch = { file: settings.command, args: settings.args, cwd: where.cwd, env };
+  if (!settings.sandbox) return plain;
+  const confined = deps.confine(settings.command, settings.args, {
+    cwd: where.cwd,
+    writable: where.roots,
+    readOnly: ownerOnlyPaths(where.workspace),
+    network: settings.network,
+    readable: [...settings.readable, ...programFolders(settings.command, settings.args, where.cwd, env.PATH, env.HOME || homedir())],
+  });
+  if (!('unavailable' in confined)) return { ...plain, file: confined.file, args: confined.args };
+  const shown = [settings.command, ...settings.args].join(' ');
+  const outcome = await gate.request(
+    {
+      kind: 'acp',
+      command: `${name}: start ${shown} UNSANDBOXED`,
+      cwd: where.cwd,
+      envKeys: Object.keys(settings.env),
+      reason: `no sandbox can start here (${confined.unavailable}): external agent "${name}" would run with everything your user can reach`,
+    },
+    signal,
+  );
+  return outcome.approved ? plain : { refused: `External agent "${name}" was not started: running it unsandboxed ${answerWord(outcome)}.` };
+}
