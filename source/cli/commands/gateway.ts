@@ -101,15 +101,17 @@ export const run: CommandRun = async (input) => {
     }
     case 'restart': {
       // A gateway restarted on a broken file would not come back: refuse while it is still running.
+      let drainMs: number;
       try {
-        loadConfig(paths.config);
+        drainMs = loadConfig(paths.config).gateway.drainTimeoutMs;
       } catch (error) {
         process.stderr.write(
           `claw: not restarting; the gateway keeps running on its last good config.\n${error instanceof Error ? error.message : String(error)}\n`,
         );
         return 1;
       }
-      const gateway = await restartGateway(paths);
+      // The old gateway first lets running turns finish for up to gateway.drainTimeoutMs: waiting less would call a slow restart a failed one.
+      const gateway = await restartGateway(paths, { timeoutMs: drainMs + 20_000 });
       if (flags.json) printJson({ url: gateway.url, pid: gateway.info.pid });
       else process.stdout.write(`restarted: ${gateway.url} (pid ${gateway.info.pid})\n`);
       return 0;

@@ -145,8 +145,19 @@ export async function runAcpTurn(turn: TurnContext, run: SpawnedRecord, name: st
     const ended = new Promise<never>((_, reject) => {
       void agentProcess.exited.then(() => reject(new Error(`the agent exited (${child.exitCode ?? child.signalCode}) before ending its turn`)));
     });
+    const timings = deps.stopTimings ?? STOP_TIMINGS;
+    // Cancelled: the agent gets session/cancel and a grace period to end its turn; one that does not is stopped anyway.
+    const abandoned = new Promise<never>((_, reject) => {
+      const giveUp = (): void => void setTimeout(() => reject(new Error('the agent did not end its turn after session/cancel')), timings.graceMs).unref();
+      if (turn.signal.aborted) giveUp();
+      else turn.signal.addEventListener('abort', giveUp, { once: true });
+    });
+    // Either may reject after the race is decided; that is not an error of anyone's.
+    ended.catch(() => undefined);
+    abandoned.catch(() => undefined);
     const stopReason = await Promise.race([
       ended,
+      abandoned,
       app.connectWith(stream, async (agent) => {
         await agent.request('initialize', { protocolVersion: PROTOCOL_VERSION, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } } });
         sessionId = (await agent.request('session/new', { cwd, mcpServers: [] })).sessionId;

@@ -62,12 +62,7 @@ export interface ConfinedCommand {
  * `file args…` inside the exec sandbox, with its hidden paths and concealed
  * home; or why it cannot be confined here.
  */
-export function confineCommand(
-  sandbox: ExecSandbox,
-  file: string,
-  args: readonly string[],
-  policy: ConfinedCommand,
-): WrappedCommand | { unavailable: string } {
+export function confineCommand(sandbox: ExecSandbox, file: string, args: readonly string[], policy: ConfinedCommand): WrappedCommand | { unavailable: string } {
   const status = sandbox.status;
   if (status.kind !== 'bubblewrap') return { unavailable: status.reason };
   const extra = (policy.readable ?? []).map((path) => (isAbsolute(path) || !sandbox.home ? path : join(sandbox.home.path, path)));
