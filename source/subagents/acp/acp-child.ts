@@ -8,7 +8,7 @@ import type { SpawnedRecord } from '../records.js';
 import type { Confine } from './acp-launch.js';
 import { answerWord, describePermission, pickOption } from './acp-permission.js';
 import { launchOf } from './acp-launch.js';
-import { AcpProcess, STOP_TIMINGS, type StopTimings } from './acp-process.js';
+import { AcpProcess, STOP_TIMINGS, yieldingStream, type StopTimings } from './acp-process.js';
 import { AcpRecorder } from './acp-recorder.js';
 
 export interface AcpChildDeps {
@@ -141,7 +141,10 @@ export async function runAcpTurn(turn: TurnContext, run: SpawnedRecord, name: st
   try {
     await agentProcess.spawned;
     const { child } = agentProcess;
-    const stream = ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>);
+    const stream = ndJsonStream(
+      Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
+      yieldingStream(Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>),
+    );
     const ended = new Promise<never>((_, reject) => {
       void agentProcess.exited.then(() => reject(new Error(`the agent exited (${child.exitCode ?? child.signalCode}) before ending its turn`)));
     });

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
 export interface AcpLaunch {
   file: string;
@@ -94,4 +95,35 @@ export class AcpProcess {
     clearTimeout(timer);
     return done;
   }
+}
+
+/** What the agent's stdout is read in: small enough that parsing one piece never holds the event loop for long. */
+const PIECE_BYTES = 4 * 1024;
+
+/**
+ * The agent's output as the protocol reads it, cut into pieces with a turn
+ * of the event loop between them: an agent streaming tens of thousands of
+ * updates then delays other clients' requests by one piece's parsing, not by
+ * a whole pipe buffer's.
+ */
+export function yieldingStream(source: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const reader = source.getReader();
+  let rest: Uint8Array | undefined;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!rest) {
+        const { done, value } = await reader.read();
+        if (done) return controller.close();
+        rest = value;
+      } else {
+        await nextTurn();
+      }
+      const piece = rest.subarray(0, PIECE_BYTES);
+      rest = rest.length > PIECE_BYTES ? rest.subarray(PIECE_BYTES) : undefined;
+      controller.enqueue(piece);
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
 }
