@@ -44,7 +44,7 @@ function processesWith(marker: string): number[] {
 
 /** A gateway whose ACP agent `hostile` runs behind a launcher, as npm bins and npx do. */
 async function start(
-  options: { stubborn?: boolean; state?: TempState } = {},
+  options: { stubborn?: boolean; state?: TempState; env?: Record<string, string> } = {},
 ): Promise<{ g: TestGateway; workspace: string; pidFile: string; promptsFile: string; marker: string }> {
   const marker = `claw-acp-test-${randomUUID()}`;
   llm ??= await startFakeOpenAI();
@@ -67,7 +67,7 @@ async function start(
           hostile: {
             command: process.execPath,
             args: [join(repoRoot, 'test/support/acp-launcher.mjs'), ...tsNodeArgs('acp-hostile-agent.ts', [marker])],
-            env: { ACP_PID_FILE: pidFile, ACP_PROMPTS_FILE: promptsFile, ...(options.stubborn ? { ACP_STUBBORN: '1' } : {}) },
+            env: { ACP_PID_FILE: pidFile, ACP_PROMPTS_FILE: promptsFile, ...(options.stubborn ? { ACP_STUBBORN: '1' } : {}), ...options.env },
           },
         },
       },
@@ -172,5 +172,20 @@ describe.skipIf(Boolean(noSandbox))('external agents that misbehave', () => {
     );
     expect(result.text).toContain('interrupted by a gateway restart');
     expect(readFileSync(second.promptsFile, 'utf8').trim().split('\n')).toEqual(['hang']);
+  });
+
+  it('an agent that asks for authentication is authenticated with the key its env holds, or the failure says which variable to set', async () => {
+    const withKey = await start({ env: { ACP_AUTH_VAR: 'TEST_AGENT_KEY', TEST_AGENT_KEY: 'sk-test' } });
+    const done = await runChild(withKey.g, 'inject');
+    expect(done.status).toBe('done');
+    await withKey.g.stop();
+    gateway = undefined;
+    const withoutKey = await start({ env: { ACP_AUTH_VAR: 'TEST_AGENT_KEY' } });
+    const failed = await runChild(withoutKey.g, 'inject');
+    expect(failed.status).toBe('failed');
+    const result = await waitFor('the result in the parent', async () =>
+      userMessages(await entriesOf(withoutKey.g.core, PARENT)).find((m) => m.text.startsWith('[subagent_result]')),
+    );
+    expect(result.text).toContain('needs authentication: TEST_AGENT_KEY in acp.agents.hostile.env');
   });
 });

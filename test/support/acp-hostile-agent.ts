@@ -1,7 +1,7 @@
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import { agent, ndJsonStream, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
+import { agent, ndJsonStream, PROTOCOL_VERSION, RequestError } from '@agentclientprotocol/sdk';
 
 /**
  * An ACP agent that does what a careless or hostile one would. Run with
@@ -17,6 +17,8 @@ import { agent, ndJsonStream, PROTOCOL_VERSION } from '@agentclientprotocol/sdk'
  *   and cancels its turn when denied;
  * - "flood N": streams N one-character chunks;
  * - "hang": never answers.
+ * With ACP_AUTH_VAR set it refuses session/new until the client
+ * authenticates with the env_var method naming that variable, as codex-acp does.
  */
 const stubborn = process.env.ACP_STUBBORN === '1';
 if (stubborn) {
@@ -34,9 +36,21 @@ function attempt(what: () => string): string {
   }
 }
 
+const authVar = process.env.ACP_AUTH_VAR;
+let authenticated = !authVar;
+// The env_var method is not in the SDK's stable types yet; codex-acp sends it.
+const authMethods = authVar ? ([{ type: 'env_var', id: 'key', name: 'Use the key', vars: [{ name: authVar }] }] as unknown as []) : [];
+
 const app = agent({ name: 'claw-hostile-acp-agent' })
-  .onRequest('initialize', () => ({ protocolVersion: PROTOCOL_VERSION, agentCapabilities: { loadSession: false } }))
-  .onRequest('session/new', () => ({ sessionId: 'hostile-1' }))
+  .onRequest('initialize', () => ({ protocolVersion: PROTOCOL_VERSION, agentCapabilities: { loadSession: false }, authMethods }))
+  .onRequest('authenticate', ({ params }) => {
+    if (params.methodId === 'key' && authVar && process.env[authVar]) authenticated = true;
+    return {};
+  })
+  .onRequest('session/new', () => {
+    if (!authenticated) throw RequestError.authRequired();
+    return { sessionId: 'hostile-1' };
+  })
   .onNotification('session/cancel', () => undefined)
   .onRequest('session/prompt', async ({ params, client }) => {
     const { sessionId } = params;

@@ -20,6 +20,8 @@ export const acpAgentEntry = lazySchema(() =>
     network: z.boolean().default(true),
     /** What of home it may read, home-relative or absolute: its own config folder (`.codex`, `.claude`). */
     readable: z.array(z.string()).default([]),
+    /** Folders it may write besides its cwd and tools.fsRoots, home-relative or absolute: its own state (`.codex` holds codex's sessions and logs). */
+    writable: z.array(z.string()).default([]),
   }),
 );
 

@@ -43,6 +43,32 @@ function startedBefore(turn: TurnContext): boolean {
   });
 }
 
+/**
+ * An authentication the agent offers through variables its environment
+ * already holds (`OPENAI_API_KEY` in acp.agents.<name>.env, say): agents
+ * such as codex-acp refuse `session/new` until the client picks one.
+ */
+function envAuthMethod(methods: unknown, env: Readonly<Record<string, string>>): string | undefined {
+  if (!Array.isArray(methods)) return undefined;
+  for (const method of methods as Array<{ id?: unknown; type?: unknown; vars?: unknown }>) {
+    if (method.type !== 'env_var' || typeof method.id !== 'string' || !Array.isArray(method.vars)) continue;
+    const names = (method.vars as Array<{ name?: unknown }>).map((v) => v.name);
+    if (names.length > 0 && names.every((n) => typeof n === 'string' && Boolean(env[n]))) return method.id;
+  }
+  return undefined;
+}
+
+/** An "authentication required" refusal, with what would satisfy it. */
+function authHint(error: unknown, name: string, methods: unknown): unknown {
+  if ((error as { code?: unknown }).code !== -32000 || !Array.isArray(methods) || methods.length === 0) return error;
+  const offered = (methods as Array<{ id?: unknown; type?: unknown; vars?: Array<{ name?: unknown }> }>).map((m) =>
+    m.type === 'env_var' && Array.isArray(m.vars)
+      ? `${m.vars.map((v) => String(v.name)).join(' + ')} in acp.agents.${name}.env`
+      : `"${String(m.id)}" (log in with the agent's own CLI)`,
+  );
+  return new Error(`it needs authentication: ${offered.join(', or ')}`);
+}
+
 function reason(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -162,8 +188,17 @@ export async function runAcpTurn(turn: TurnContext, run: SpawnedRecord, name: st
       ended,
       abandoned,
       app.connectWith(stream, async (agent) => {
-        await agent.request('initialize', { protocolVersion: PROTOCOL_VERSION, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } } });
-        sessionId = (await agent.request('session/new', { cwd, mcpServers: [] })).sessionId;
+        const init = await agent.request('initialize', {
+          protocolVersion: PROTOCOL_VERSION,
+          clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } },
+        });
+        const method = envAuthMethod(init.authMethods, launch.env);
+        if (method) await agent.request('authenticate', { methodId: method });
+        sessionId = (
+          await agent.request('session/new', { cwd, mcpServers: [] }).catch((error: unknown) => {
+            throw authHint(error, name, init.authMethods);
+          })
+        ).sessionId;
         // Cancelled while starting: the prompt is never sent.
         if (turn.signal.aborted) return 'cancelled';
         const cancel = (): void => void agent.notify('session/cancel', { sessionId: sessionId! }).catch(() => undefined);

@@ -62,7 +62,7 @@ export async function launchOf(
   if (!settings.sandbox) return plain;
   const confined = deps.confine(settings.command, settings.args, {
     cwd: where.cwd,
-    writable: where.roots,
+    writable: [...where.roots, ...settings.writable.map((path) => (isAbsolute(path) ? path : join(env.HOME || homedir(), path)))],
     readOnly: ownerOnlyPaths(where.workspace),
     network: settings.network,
     readable: [...settings.readable, ...programFolders(settings.command, settings.args, where.cwd, env.PATH, env.HOME || homedir())],
