@@ -1,6 +1,6 @@
 import type { Clock, TimerHandle } from '../config/index.js';
 import type { InboundPort } from '../core/index.js';
-import type { ReplyRoute } from '../protocol/index.js';
+import type { Principal, ReplyRoute } from '../protocol/index.js';
 import type { ParentInbox } from './inbox.js';
 import { announceMessageId, resultText } from './messages.js';
 import type { AnnounceRecord } from './records.js';
@@ -11,6 +11,8 @@ export interface DeliveriesDeps {
   maxChars(): number;
   /** Where the parent's answer to these results goes (the chat its spawning turn answered), when not only to its clients. */
   replyRoute(runIds: readonly string[]): ReplyRoute | undefined;
+  /** Whom the results' children acted for (RunState.resultPrincipal); absent for runs recorded before that. */
+  principal(runIds: readonly string[]): Principal | undefined;
   changed(): void;
   warn(message: string): void;
 }
@@ -71,6 +73,7 @@ export class Deliveries {
   async #deliver(inbox: ParentInbox, announce: AnnounceRecord): Promise<void> {
     const results = announce.runIds.flatMap((id) => inbox.results.get(id) ?? []);
     const replyRoute = this.deps.replyRoute(announce.runIds);
+    const principal = this.deps.principal(announce.runIds);
     try {
       await this.deps.inbound.accept({
         channel: 'subagent',
@@ -80,6 +83,7 @@ export class Deliveries {
         peer: { kind: 'direct', id: inbox.parentKey },
         senderName: results.length === 1 ? `sub-agent "${results[0]!.label}"` : `${results.length} sub-agents`,
         ...(replyRoute ? { replyRoute } : {}),
+        ...(principal ? { principal } : {}),
       });
       inbox.append({ t: 'delivered', messageId: announce.messageId, at: this.deps.clock.now() });
       this.deps.changed();

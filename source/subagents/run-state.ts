@@ -1,5 +1,5 @@
 import type { CorePorts } from '../core/index.js';
-import type { ReplyRoute, SubagentNode } from '../protocol/index.js';
+import { leastTrusted, type Principal, type ReplyRoute, type SubagentNode } from '../protocol/index.js';
 import { ParentInbox } from './inbox.js';
 import type { ResultRecord, SpawnedRecord } from './records.js';
 import { RunLedger } from './run-ledger.js';
@@ -65,6 +65,15 @@ export class RunState {
       if (route) return route;
     }
     return undefined;
+  }
+
+  /**
+   * Who a delivery of these results speaks for: the least trusted of the
+   * principals the children acted for, so a webhook's child reporting back
+   * does not hand its parent's next turn more authority than the webhook had.
+   */
+  resultPrincipal(runIds: readonly string[]): Principal | undefined {
+    return leastTrusted(runIds.map((runId) => this.ledger.get(runId)?.actingFor?.principal)) as Principal | undefined;
   }
 
   tokens(childKey: string): number {

@@ -57,6 +57,7 @@ export class SubagentsService implements Service {
       clock: core.clock,
       maxChars: () => this.settings().maxResultChars,
       replyRoute: (runIds) => state.replyRoute(runIds),
+      principal: (runIds) => state.resultPrincipal(runIds),
       changed,
       warn: (message) => state.warn(message),
     });

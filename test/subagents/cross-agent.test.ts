@@ -7,7 +7,7 @@ import { makeTempState } from '../support/temp-state.js';
 import { startFakeOpenAI, type FakeLlmServer } from '../support/fake-openai-server.js';
 import type { RecordedRequest } from '../support/fake-llm-common.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
-import { calledSince, isChildRequest, messagesOf, textOf, toolNamesOf, waitFor } from './subagents-harness.js';
+import { calledSince, isChildRequest, lastUserText, messagesOf, textOf, toolNamesOf, waitFor } from './subagents-harness.js';
 
 let gateway: TestGateway | undefined;
 let llm: FakeLlmServer | undefined;
@@ -129,6 +129,7 @@ describe('acting as another agent follows one rule', () => {
     const g = gateway;
     llm.setDefault((request: RecordedRequest) => {
       if (isChildRequest(request)) return { text: 'child ran' };
+      if (lastUserText(request).includes('[subagent_result]')) return { text: 'the child reported' };
       if (!calledSince(request, 'sessions_spawn')) return { toolCalls: [{ name: 'sessions_spawn', arguments: { task: 'look around' } }] };
       return { text: 'done' };
     });
@@ -145,5 +146,10 @@ describe('acting as another agent follows one rule', () => {
     expect(toolNamesOf(child)).not.toContain('exec');
     const childSession = g.core.sessions.list().find((session) => session.key.includes(':subagent:'));
     expect(childSession?.actingFor?.principal).toMatch(/^webhook:/);
+    // The child's report back runs the parent's next turn for the webhook too, not with a sub-agent's wider tools.
+    const report = await waitFor('the parent turn on the report', () => llm!.requests.find((r) => lastUserText(r).includes('[subagent_result]')));
+    expect(toolNamesOf(report)).not.toContain('read');
+    await waitFor('the report turn to end', () => llm!.requests.length >= 3);
+    expect(g.core.sessions.list().find((session) => session.key === 'hook:ci')?.principal).toBe('webhook:agent');
   });
 });

@@ -12,6 +12,7 @@ import {
   type FakeStreamReply,
   type RecordedRequest,
 } from './fake-llm-common.js';
+import { anthropicRefusal } from './strict-wire.js';
 
 export type { FakeLlmServer, FakeReply, FakeResponder, FakeToolCall, RecordedRequest } from './fake-llm-common.js';
 
@@ -28,6 +29,14 @@ export function startFakeAnthropic(): Promise<FakeLlmServer> {
     basePath: '',
     render,
     listRoutes: { '/v1/models': (ids) => ({ data: ids.map((id) => ({ id, type: 'model', display_name: id })), has_more: false }) },
+    rules: {
+      refusal: anthropicRefusal,
+      render: (message) => ({
+        status: 400,
+        headers: { 'request-id': 'req_fake' },
+        body: JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message } }),
+      }),
+    },
   });
 }
 

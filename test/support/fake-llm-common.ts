@@ -87,6 +87,8 @@ export interface FakeLlmServer {
   setModels(ids: readonly string[]): void;
   /** Model-list requests, kept apart from `requests` so status checks do not shift scripted counts. */
   listings: RecordedRequest[];
+  /** The 400 messages of requests the real API would have refused (strict-wire.ts), in order. */
+  refusals: string[];
   /** Refuse every request whose key is not this one with the provider's real 401 (Bearer or x-api-key). */
   requireKey(key: string): void;
   close(): Promise<void>;
@@ -166,10 +168,26 @@ export function isRawReply(reply: FakeReply): reply is FakeRawReply {
 
 export type FakeRenderer = (reply: FakeReply, request: RecordedRequest, res: ServerResponse) => Promise<void>;
 
+/**
+ * What the real API refuses in a request body: the API's own 400 message, or
+ * undefined when the real API would take it (strict-wire.ts).
+ */
+export interface WireRules {
+  refusal(body: Record<string, unknown>): string | undefined;
+  /** The 400 the API answers with for that message. */
+  render(message: string): FakeRawReply;
+}
+
 /** The HTTP server, request log and reply queue both fake providers share. */
-export async function startFakeLlmServer(options: { basePath: string; render: FakeRenderer; listRoutes?: ModelListRoutes }): Promise<FakeLlmServer> {
+export async function startFakeLlmServer(options: {
+  basePath: string;
+  render: FakeRenderer;
+  listRoutes?: ModelListRoutes;
+  rules?: WireRules;
+}): Promise<FakeLlmServer> {
   const requests: RecordedRequest[] = [];
   const listings: RecordedRequest[] = [];
+  const refusals: string[] = [];
   let models: readonly string[] = [];
   let key: string | undefined;
   const keyOf = (headers: Record<string, string>): string | undefined => headers['x-api-key'] || headers.authorization?.replace(/^Bearer\s+/i, '');
@@ -199,6 +217,13 @@ export async function startFakeLlmServer(options: { basePath: string; render: Fa
       if (list) {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify(list(models)));
+        return;
+      }
+      // Refused as the real API refuses it, before any scripted reply is used up.
+      const refusal = recorded.method === 'POST' ? options.rules?.refusal(body) : undefined;
+      if (refusal !== undefined) {
+        refusals.push(refusal);
+        options.render(options.rules!.render(refusal), recorded, res).catch(() => res.socket?.destroy());
         return;
       }
       const next = queue.shift() ?? fallback;
@@ -231,6 +256,7 @@ export async function startFakeLlmServer(options: { basePath: string; render: Fa
     },
     pending: () => queue.length,
     listings,
+    refusals,
     setModels: (ids) => {
       models = [...ids];
     },

@@ -11,7 +11,9 @@ import {
   type FakeReply,
   type FakeStreamReply,
   type RecordedRequest,
+  type WireRules,
 } from './fake-llm-common.js';
+import { openAiRefusal } from './strict-wire.js';
 
 export type { FakeLlmServer, FakeReply, FakeResponder, FakeToolCall, RecordedRequest } from './fake-llm-common.js';
 
@@ -25,8 +27,14 @@ export type { FakeLlmServer, FakeReply, FakeResponder, FakeToolCall, RecordedReq
  *   await llm.close();
  */
 export function startFakeOpenAI(): Promise<FakeLlmServer> {
-  return startFakeLlmServer({ basePath: '/v1', render, listRoutes: { '/v1/models': openAIModelList } });
+  return startFakeLlmServer({ basePath: '/v1', render, listRoutes: { '/v1/models': openAIModelList }, rules: OPENAI_RULES });
 }
+
+/** Chat Completions' 400 for a request the real API refuses. */
+const OPENAI_RULES: WireRules = {
+  refusal: openAiRefusal,
+  render: (message) => ({ status: 400, body: JSON.stringify({ error: { message, type: 'invalid_request_error', param: null, code: null } }) }),
+};
 
 /** GET /v1/models as OpenAI, llama.cpp, vLLM and LM Studio answer it. */
 export function openAIModelList(ids: readonly string[]): unknown {
@@ -45,6 +53,7 @@ export function startFakeOllama(): Promise<FakeLlmServer> {
       '/v1/models': openAIModelList,
       '/api/tags': (ids) => ({ models: ids.map((name) => ({ name, model: name, size: 1, digest: 'fake', modified_at: '2026-01-01T00:00:00Z' })) }),
     },
+    rules: OPENAI_RULES,
   });
 }
 
