@@ -12,7 +12,10 @@ const entryBase = () => ({
 });
 
 export const textBlock = lazySchema(() => z.strictObject({ type: z.literal('text'), text: z.string() }));
-export const thinkingBlock = lazySchema(() => z.strictObject({ type: z.literal('thinking'), text: z.string(), signature: z.string().optional() }));
+/** `redacted`: the provider encrypted this thinking; `signature` holds its opaque data, sent back as it came. */
+export const thinkingBlock = lazySchema(() =>
+  z.strictObject({ type: z.literal('thinking'), text: z.string(), signature: z.string().optional(), redacted: z.literal(true).optional() }),
+);
 export const toolCallBlock = lazySchema(() =>
   z.strictObject({
     type: z.literal('toolCall'),

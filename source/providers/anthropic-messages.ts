@@ -1,5 +1,5 @@
 import { admitMedia, ANTHROPIC_MEDIA } from './media-parts.js';
-import type { ProviderMessage, ThinkingLevel, WireRequest } from './types.js';
+import type { AssistantBlock, ProviderMessage, ThinkingLevel, WireRequest } from './types.js';
 import { normalizeTools } from './tool-schema.js';
 
 type ResultPart = { type: 'text'; text: string } | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } };
@@ -7,6 +7,7 @@ type ResultPart = { type: 'text'; text: string } | { type: 'image'; source: { ty
 type ContentBlock =
   | { type: 'text'; text: string }
   | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'redacted_thinking'; data: string }
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
   | { type: 'tool_result'; tool_use_id: string; content: string | ResultPart[]; is_error?: boolean };
 
@@ -14,11 +15,21 @@ type ContentBlock =
 function toolResultContent(message: Extract<ProviderMessage, { role: 'toolResult' }>): string | ResultPart[] {
   if (!message.attachments?.length) return message.content;
   const { accepted, notes } = admitMedia(message.attachments, ANTHROPIC_MEDIA);
-  const text = [message.content, ...notes].filter((part) => part !== '').join('\n');
+  const text = [message.content, ...notes].filter(hasText).join('\n');
   return [
     ...(text ? [{ type: 'text' as const, text }] : []),
     ...accepted.map((item) => ({ type: 'image' as const, source: { type: 'base64' as const, media_type: item.mimeType, data: item.data } })),
   ];
+}
+
+/** The API refuses a text block that is empty or only whitespace (models emit "\n\n" before a tool call). */
+const hasText = (text: string): boolean => text.trim() !== '';
+
+function assistantBlocks(block: AssistantBlock): ContentBlock[] {
+  if (block.type === 'text') return hasText(block.text) ? [{ type: 'text', text: block.text }] : [];
+  if (block.type === 'toolCall') return [{ type: 'tool_use', id: block.id, name: block.name, input: block.arguments }];
+  if (!block.signature) return [];
+  return block.redacted ? [{ type: 'redacted_thinking', data: block.signature }] : [{ type: 'thinking', thinking: block.text, signature: block.signature }];
 }
 
 interface AnthropicMessage {
@@ -29,7 +40,8 @@ interface AnthropicMessage {
 /**
  * Transcript messages → Messages API turns. Tool results travel in a user
  * turn; consecutive same-role turns are merged so roles alternate. Thinking
- * goes back only with its signature (the API rejects unsigned thinking).
+ * goes back only with its signature (the API rejects unsigned thinking, which
+ * is what an abort in the middle of thinking leaves).
  */
 export function toAnthropicMessages(messages: readonly ProviderMessage[]): AnthropicMessage[] {
   const out: AnthropicMessage[] = [];
@@ -40,21 +52,12 @@ export function toAnthropicMessages(messages: readonly ProviderMessage[]): Anthr
     else out.push({ role, content: blocks });
   };
   for (const message of messages) {
-    if (message.role === 'user') push('user', message.content ? [{ type: 'text', text: message.content }] : []);
+    if (message.role === 'user') push('user', hasText(message.content) ? [{ type: 'text', text: message.content }] : []);
     else if (message.role === 'toolResult') {
       const block: ContentBlock = { type: 'tool_result', tool_use_id: message.toolCallId, content: toolResultContent(message) };
       if (message.isError) block.is_error = true;
       push('user', [block]);
-    } else {
-      push(
-        'assistant',
-        message.content.flatMap((block): ContentBlock[] => {
-          if (block.type === 'text') return block.text ? [{ type: 'text', text: block.text }] : [];
-          if (block.type === 'thinking') return block.signature ? [{ type: 'thinking', thinking: block.text, signature: block.signature }] : [];
-          return [{ type: 'tool_use', id: block.id, name: block.name, input: block.arguments }];
-        }),
-      );
-    }
+    } else push('assistant', message.content.flatMap(assistantBlocks));
   }
   return out;
 }

@@ -18,7 +18,7 @@ interface StreamEvent {
   type?: string;
   index?: number;
   message?: { usage?: RawUsage };
-  content_block?: { type?: string; id?: string; name?: string; text?: string; thinking?: string; signature?: string };
+  content_block?: { type?: string; id?: string; name?: string; text?: string; thinking?: string; signature?: string; data?: string };
   delta?: { type?: string; text?: string; partial_json?: string; thinking?: string; signature?: string; stop_reason?: string | null };
   usage?: RawUsage;
   error?: unknown;
@@ -74,6 +74,7 @@ export async function* streamAnthropic(request: WireRequest): AsyncGenerator<Pro
         const block = event.content_block;
         if (block?.type === 'tool_use') toolDrafts.set(index, { id: block.id ?? '', name: block.name ?? '', json: '' });
         else if (block?.type === 'thinking') assembler.startThinkingBlock();
+        else if (block?.type === 'redacted_thinking' && block.data) assembler.addRedactedThinking(block.data);
         else if (block?.type === 'text' && block.text) {
           assembler.appendText(block.text);
           yield { type: 'text_delta', text: block.text };

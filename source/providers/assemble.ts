@@ -26,6 +26,11 @@ export class MessageAssembler {
     else this.blocks.push({ type: 'thinking', text: '', signature });
   }
 
+  /** Thinking the provider redacted: kept only to be sent back verbatim. */
+  addRedactedThinking(data: string): void {
+    this.blocks.push({ type: 'thinking', text: '', signature: data, redacted: true });
+  }
+
   /** Starts a new thinking block even if the previous block was thinking too. */
   startThinkingBlock(): void {
     this.blocks.push({ type: 'thinking', text: '' });

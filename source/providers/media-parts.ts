@@ -39,15 +39,44 @@ export function decodedBytes(base64: string): number {
 const megabytes = (bytes: number): string => `${(bytes / MB).toFixed(1)} MB`;
 
 /**
+ * The image format the bytes are in, read from their first bytes: the APIs
+ * check the data against the declared type, and a server's label is not
+ * always right (JPEG sent as image/png).
+ */
+export function sniffImageType(base64: string): string | undefined {
+  const head = Buffer.from(base64.slice(0, 24), 'base64');
+  const ascii = (from: number, to: number): string => head.subarray(from, to).toString('latin1');
+  if (head[0] === 0x89 && ascii(1, 4) === 'PNG') return 'image/png';
+  if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'image/jpeg';
+  if (ascii(0, 4) === 'GIF8') return 'image/gif';
+  if (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'image/webp';
+  return undefined;
+}
+
+/** The item with the type its bytes say, or a reason it cannot be sent as an image at all. */
+function relabel(item: ProviderMedia): ProviderMedia | string {
+  if (item.kind !== 'image') return item;
+  const actual = sniffImageType(item.data);
+  if (actual === undefined) return 'its bytes are not a JPEG, PNG, GIF or WebP image';
+  return actual === item.mimeType ? item : { ...item, mimeType: actual };
+}
+
+/**
  * Splits a tool result's media into what the provider takes and, for each
  * item it does not, a note for the model saying why (the result text already
- * describes every item). Nothing is downscaled: an oversized image is refused
- * whole rather than sent in a form the tool did not produce.
+ * describes every item). An image goes with the type its bytes say, whatever
+ * it was labelled. Nothing is downscaled: an oversized image is refused whole
+ * rather than sent in a form the tool did not produce.
  */
 export function admitMedia(media: readonly ProviderMedia[], limits: MediaLimits): { accepted: ProviderMedia[]; notes: string[] } {
   const accepted: ProviderMedia[] = [];
   const notes: string[] = [];
-  media.forEach((item, index) => {
+  media.forEach((declared, index) => {
+    const item = relabel(declared);
+    if (typeof item === 'string') {
+      notes.push(`[${declared.kind} ${index + 1} (${declared.mimeType}) is not attached: ${item}]`);
+      return;
+    }
     const types = item.kind === 'image' ? limits.imageTypes : limits.audioTypes;
     const max = item.kind === 'image' ? limits.maxImageBytes : limits.maxAudioBytes;
     const bytes = decodedBytes(item.data);

@@ -1,12 +1,16 @@
 import { z } from 'zod';
 import { decideTools, type PolicyDecision, type PolicyLayer } from './policy.js';
 import type { SecretRedactor } from './redact.js';
+import { wireSafeKeys, withoutFormats } from './schema-keys.js';
 import { toolError, type ToolContext, type ToolDefinition, type ToolResult } from './types.js';
 
 type Validator = (args: unknown) => { ok: true; value: Record<string, unknown> } | { ok: false; message: string };
 
 interface Entry {
+  /** As the model sees it: property keys the model APIs accept. */
   tool: ToolDefinition;
+  /** A call's arguments back under the keys the tool declared. */
+  restore: (args: unknown) => unknown;
   validate: Validator;
 }
 
@@ -15,7 +19,7 @@ function describeIssues(error: z.ZodError): string {
 }
 
 function compileValidator(tool: ToolDefinition): Validator {
-  const schema: z.ZodType = tool.input ?? z.fromJSONSchema(tool.parameters as Parameters<typeof z.fromJSONSchema>[0]);
+  const schema: z.ZodType = tool.input ?? z.fromJSONSchema(withoutFormats(tool.parameters) as Parameters<typeof z.fromJSONSchema>[0]);
   return (args) => {
     const parsed = schema.safeParse(args ?? {});
     if (parsed.success) return { ok: true, value: parsed.data as Record<string, unknown> };
@@ -40,7 +44,8 @@ export class ToolRegistry {
 
   register(tool: ToolDefinition): void {
     if (this.#entries.has(tool.name)) throw new Error(`Tool "${tool.name}" is already registered.`);
-    this.#entries.set(tool.name, { tool, validate: compileValidator(tool) });
+    const wire = wireSafeKeys(tool.parameters);
+    this.#entries.set(tool.name, { tool: { ...tool, parameters: wire.parameters }, restore: wire.restore, validate: compileValidator(tool) });
   }
 
   /** Removes a tool (e.g. an MCP server went away); returns whether it existed. */
@@ -80,7 +85,7 @@ export class ToolRegistry {
   async #invoke(name: string, args: unknown, context: ToolContext): Promise<ToolResult> {
     const entry = this.#entries.get(name);
     if (!entry) return toolError(`Unknown tool "${name}". Use one of the tools listed in your instructions.`);
-    const checked = entry.validate(args);
+    const checked = entry.validate(entry.restore(args));
     if (!checked.ok) return toolError(`Invalid arguments for ${name}: ${checked.message}. Fix the arguments and call ${name} again.`);
     try {
       return await entry.tool.execute(checked.value, context);

@@ -35,11 +35,18 @@ function request(api: 'openai' | 'anthropic', id: string, attachments: ProviderM
   };
 }
 
-/** Base64 of `bytes` zero bytes. */
-const ofSize = (bytes: number): string => Buffer.alloc(bytes).toString('base64');
-const small: ProviderMedia = { kind: 'image', mimeType: 'image/png', data: ofSize(10) };
-const huge: ProviderMedia = { kind: 'image', mimeType: 'image/png', data: ofSize(6 * 1024 * 1024) };
-const tiff: ProviderMedia = { kind: 'image', mimeType: 'image/tiff', data: ofSize(10) };
+/** Base64 of `bytes` bytes that start with `magic` (what the APIs sniff). */
+const ofSize = (bytes: number, magic: readonly number[] = []): string => {
+  const buffer = Buffer.alloc(bytes);
+  buffer.set(magic);
+  return buffer.toString('base64');
+};
+const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+const JPEG = [0xff, 0xd8, 0xff, 0xe0];
+const TIFF = [0x49, 0x49, 0x2a, 0x00];
+const small: ProviderMedia = { kind: 'image', mimeType: 'image/png', data: ofSize(10, PNG) };
+const huge: ProviderMedia = { kind: 'image', mimeType: 'image/png', data: ofSize(6 * 1024 * 1024, PNG) };
+const tiff: ProviderMedia = { kind: 'image', mimeType: 'image/tiff', data: ofSize(10, TIFF) };
 const wav: ProviderMedia = { kind: 'audio', mimeType: 'audio/wav', data: ofSize(10) };
 
 describe('tool-result media within each provider’s limits', () => {
@@ -52,7 +59,7 @@ describe('tool-result media within each provider’s limits', () => {
       [
         'two things',
         '[image 2 (image/png, 6.0 MB) is not attached: over the 5.0 MB limit of Anthropic]',
-        '[image 3 (image/tiff, 0.0 MB) is not attached: Anthropic takes images as image/jpeg, image/png, image/gif, image/webp only]',
+        '[image 3 (image/tiff) is not attached: its bytes are not a JPEG, PNG, GIF or WebP image]',
         '[audio 4 (audio/wav, 0.0 MB) is not attached: Anthropic takes no audio input for this model]',
       ].join('\n'),
     );
@@ -69,6 +76,19 @@ describe('tool-result media within each provider’s limits', () => {
       { type: 'text', text: 'Media returned by the shot call t1:' },
       { type: 'input_audio', input_audio: { data: wav.data, format: 'wav' } },
     ]);
+  });
+
+  it('an image goes with the type its bytes say: JPEG labelled PNG is sent as JPEG, bytes of no image format not at all', () => {
+    const mislabelled: ProviderMedia = { kind: 'image', mimeType: 'image/png', data: ofSize(10, JPEG) };
+    const garbage: ProviderMedia = { kind: 'image', mimeType: 'image/png', data: ofSize(10) };
+    const body = messagesBody(request('anthropic', 'claude', [mislabelled, garbage]));
+    const parts = (body.messages as Array<{ content: Array<Record<string, unknown>> }>)[2]!.content[0]!.content as Array<Record<string, unknown>>;
+    expect(parts).toEqual([
+      { type: 'text', text: 'two things\n[image 2 (image/png) is not attached: its bytes are not a JPEG, PNG, GIF or WebP image]' },
+      { type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: mislabelled.data } },
+    ]);
+    const chat = chatCompletionsBody(request('openai', 'gpt-4o', [mislabelled])).messages as Array<{ content: unknown }>;
+    expect(JSON.stringify(chat[3]!.content)).toContain('data:image/jpeg;base64,');
   });
 
   it('a result without media is sent exactly as before', () => {

@@ -78,12 +78,19 @@ async function stream(reply: FakeStreamReply, request: RecordedRequest, res: Ser
   if (!(await send('message_start', { message }))) return;
   if (!(await send('ping', {}))) return;
   if (reply.keepAliveEveryMs !== undefined) return out.keepAliveUntilClosed('event: ping\ndata: {"type": "ping"}\n\n', reply.keepAliveEveryMs);
-  if (reply.hang && !reply.text) return out.hangUntilClosed();
+  if (reply.hang && !reply.text && reply.thinking === undefined) return out.hangUntilClosed();
   let index = 0;
+  if (reply.redactedThinking !== undefined) {
+    if (!(await send('content_block_start', { index, content_block: { type: 'redacted_thinking', data: reply.redactedThinking } }))) return;
+    if (!(await send('content_block_stop', { index }))) return;
+    index += 1;
+  }
   if (reply.thinking !== undefined) {
     if (!(await send('content_block_start', { index, content_block: { type: 'thinking', thinking: '' } }))) return;
-    for (const piece of splitText(reply.thinking, size))
+    for (const piece of splitText(reply.thinking, size)) {
       if (!(await send('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: piece } }))) return;
+      if (reply.hang && !reply.text) return out.hangUntilClosed();
+    }
     if (!(await send('content_block_delta', { index, delta: { type: 'signature_delta', signature: 'fake-signature' } }))) return;
     if (!(await send('content_block_stop', { index }))) return;
     index += 1;

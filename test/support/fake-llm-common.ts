@@ -12,6 +12,8 @@ export interface FakeToolCall {
 export interface FakeStreamReply {
   text?: string;
   thinking?: string;
+  /** Anthropic only: a `redacted_thinking` block with this opaque data, before any thinking. */
+  redactedThinking?: string;
   toolCalls?: FakeToolCall[];
   /** Default: `toolUse` when there are tool calls, else `stop`. */
   stopReason?: 'stop' | 'toolUse' | 'length';
@@ -24,8 +26,9 @@ export interface FakeStreamReply {
   /** Destroy the socket after this many SSE messages (mid-stream disconnect). */
   disconnectAfter?: number;
   /**
-   * After the first text delta (at once when there is no text), keep the
-   * stream open until the client goes away: abort and stall tests.
+   * After the first text delta (at once when there is no text; on Anthropic,
+   * after the first thinking delta when there is thinking but no text), keep
+   * the stream open until the client goes away: abort and stall tests.
    */
   hang?: boolean;
   /**

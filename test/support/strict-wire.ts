@@ -11,6 +11,7 @@ type Json = Record<string, unknown>;
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 const PROPERTY_KEY = /^[a-zA-Z0-9_.-]{1,64}$/;
 const MAX_CACHE_CONTROL = 4;
+const knownBlocks = new Set(['text', 'image', 'document', 'thinking', 'redacted_thinking', 'tool_use', 'tool_result']);
 
 function isRecord(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -56,6 +57,9 @@ function anthropicBlock(block: Json, at: string, role: string): string | undefin
   }
   if (block.type === 'thinking' && (typeof block.signature !== 'string' || block.signature === ''))
     return `${at}.signature: Field required (thinking blocks must be sent back with their signature)`;
+  if (block.type === 'redacted_thinking' && (typeof block.data !== 'string' || block.data === '')) return `${at}.data: Field required`;
+  if (block.type !== undefined && !knownBlocks.has(String(block.type)))
+    return `${at}: Input tag '${String(block.type)}' found using 'type' does not match any of the expected tags`;
   if (block.type === 'image') {
     const source = isRecord(block.source) ? block.source : {};
     const declared = String(source.media_type);

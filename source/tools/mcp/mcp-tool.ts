@@ -1,6 +1,7 @@
 import type { Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { lazySchema } from '../../protocol/index.js';
+import { withoutFormats } from '../schema-keys.js';
 import { toolError, toolOk, type JsonSchemaObject, type ToolContext, type ToolDefinition, type ToolResult } from '../types.js';
 import { wrapUntrusted } from '../web/untrusted.js';
 import type { McpApprovalMemory, McpApprovalPlan } from './approval-rules.js';
@@ -12,7 +13,7 @@ const looseArgs = lazySchema(() => z.record(z.string(), z.unknown()));
 /** Validates against the server's JSON Schema when zod can express it; the server validates again either way. */
 function argsSchema(schema: JsonSchemaObject): z.ZodType<Record<string, unknown>> {
   try {
-    return z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]) as z.ZodType<Record<string, unknown>>;
+    return z.fromJSONSchema(withoutFormats(schema) as Parameters<typeof z.fromJSONSchema>[0]) as z.ZodType<Record<string, unknown>>;
   } catch {
     return looseArgs;
   }
