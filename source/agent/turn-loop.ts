@@ -47,7 +47,7 @@ interface StreamResult {
   usage: Usage | undefined;
   model: string;
   suppressed: boolean;
-  error?: { message: string; hint?: string; kind?: ProviderErrorKind };
+  error?: { message: string; hint?: string; kind?: ProviderErrorKind; windowTokens?: number };
 }
 
 function toolCallsOf(content: readonly AssistantBlock[]): ToolCall[] {
@@ -56,6 +56,15 @@ function toolCallsOf(content: readonly AssistantBlock[]): ToolCall[] {
 
 function textOf(content: readonly AssistantBlock[]): string {
   return content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
+}
+
+/** The next step after a model call failed before any output, by what failed. */
+function failureHint(kind: ProviderErrorKind | undefined, setupHint: () => string): string {
+  if (kind === 'not_configured') return setupHint();
+  if (kind === 'auth') return 'Once the key is fixed, resend the message or run /retry.';
+  // A refusal the failover could not repair is the history's: a retry would send it again.
+  if (kind === 'bad_request') return 'Run /compact to rewrite the history, or /new to start over; /retry would send the same history.';
+  return 'Try again with /retry, or switch models with /model.';
 }
 
 /** What streamed before an abort or a mid-stream failure, so it lands on disk. */
@@ -104,13 +113,16 @@ async function streamModel(context: TurnLoopContext, messages: readonly HistoryM
     if (context.signal.aborted) return { content, stopReason: 'aborted', usage, model: context.model, suppressed: false };
     const message = error instanceof Error ? error.message : String(error);
     const kind = isProviderError(error) ? error.kind : undefined;
-    const hint =
-      kind === 'not_configured'
-        ? context.setupHint()
-        : kind === 'auth'
-          ? 'Once the key is fixed, resend the message or run /retry.'
-          : 'Try again with /retry, or switch models with /model.';
-    return { content, stopReason: 'error', usage, model: context.model, suppressed: false, error: { message, hint, ...(kind ? { kind } : {}) } };
+    const cutOff = isProviderError(error) && error.afterOutput;
+    const windowTokens = isProviderError(error) ? error.windowTokens : undefined;
+    const failure = {
+      // The provider's own message would blame the network settings, which worked until the cut.
+      message: cutOff ? `The reply was cut off mid-stream (${error.kind}${error.detail ? `: ${error.detail}` : ''}); what arrived is kept above.` : message,
+      hint: cutOff ? 'Run /retry to ask again.' : failureHint(kind, context.setupHint),
+      ...(kind ? { kind } : {}),
+      ...(windowTokens ? { windowTokens } : {}),
+    };
+    return { content, stopReason: 'error', usage, model: context.model, suppressed: false, error: failure };
   }
 }
 
@@ -128,6 +140,7 @@ export async function runTurnLoop(context: TurnLoopContext): Promise<TurnOutcome
   const steerPending = (): boolean => input.hasSteered?.() ?? false;
   let iterations = 0;
   let lastModel: string | undefined = context.model;
+  let recoveries = 0;
   while (iterations < context.maxIterations) {
     iterations += 1;
     await window?.beforeModelCall();
@@ -145,10 +158,12 @@ export async function runTurnLoop(context: TurnLoopContext): Promise<TurnOutcome
     if (failedEmpty && result.error?.kind === 'context_length' && window) {
       // Recovery steps are finite (compact, then two tighter cuts), so this retry cannot loop.
       if (await window.recoverOverflow()) {
+        recoveries += 1;
         iterations -= 1;
         continue;
       }
-      return { status: 'error', text: '', model: lastModel, iterations, error: overflowFailure(lastModel ?? context.model, window.window) };
+      const failure = overflowFailure(lastModel ?? context.model, window.window, { stated: result.error.windowTokens, recoveries });
+      return { status: 'error', text: '', model: lastModel, iterations, error: failure };
     }
     if (!failedEmpty) {
       await session.append({

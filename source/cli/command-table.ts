@@ -84,8 +84,8 @@ export const commandTable: Record<string, CommandEntry> = {
     load: async () => (await import('./commands/approvals.js')).run,
   },
   models: {
-    summary: 'the models claw knows, and which have a key',
-    usage: ['claw models list [--json]'],
+    summary: 'the models claw knows, which have a key, and which are cooling down',
+    usage: ['claw models list [--json]', 'claw models reset-cooldown [PROVIDER|MODEL|KEY]'],
     load: async () => (await import('./commands/models.js')).run,
   },
   memory: {

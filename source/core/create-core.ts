@@ -131,7 +131,15 @@ export class Core {
     const lifecycle = parts.add('lifecycle', [], () => new Lifecycle(log));
     const outbound = parts.add('outbound', [], () => new Outbound(log));
     const turns = parts.add('turns', [], () => new TurnHub(log));
-    const providers = parts.add('providers', [], () => createProviders({ config, paths, clock, ...(options.env ? { env: options.env } : {}) }));
+    const providers = parts.add('providers', [], () =>
+      createProviders({
+        config,
+        paths,
+        clock,
+        onCooldowns: (cooldowns) => events.emit('cooldowns', { cooldowns }),
+        ...(options.env ? { env: options.env } : {}),
+      }),
+    );
     const skills = parts.add(
       'skills',
       [],
@@ -445,6 +453,7 @@ export class Core {
       config: this.config.status(),
       mcpElicitations: this.mcp.elicitations.pending(),
       channels: this.channels.status(),
+      cooldowns: this.providers.cooldowns(),
       ...(this.schedule.started ? { schedule: this.schedule.glance() } : {}),
       ...(this.subagents.started ? { subagents: this.subagents.tree() } : {}),
     };

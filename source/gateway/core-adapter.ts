@@ -4,6 +4,7 @@ import { agentsRpc } from './rpc/agents-rpc.js';
 import { hooksRpc } from './rpc/hooks-rpc.js';
 import { channelsRpc } from './rpc/channels-rpc.js';
 import { mcpRpc } from './rpc/mcp-rpc.js';
+import { modelsRpc } from './rpc/models-rpc.js';
 import { servicesRpc } from './rpc/services-rpc.js';
 import { scheduleRpc } from './rpc/schedule-rpc.js';
 import { subagentsRpc } from './rpc/subagents-rpc.js';
@@ -20,6 +21,7 @@ export function coreGatewayModule(core: Core): GatewayModule {
       ...hooksRpc(core),
       ...scheduleRpc(core),
       ...mcpRpc(core),
+      ...modelsRpc(core),
       ...setupRpc(core),
       ...subagentsRpc(core),
       ...agentsRpc(core),

@@ -36,8 +36,8 @@ export function gatewayHandlers(host: CoreHost): GatewayModule {
         seq: host.seq(),
         supervisor: host.supervisor,
         ...(() => {
-          const { config, schedule } = host.snapshot();
-          return { ...(config ? { config } : {}), ...(schedule ? { schedule } : {}) };
+          const { config, schedule, cooldowns } = host.snapshot();
+          return { ...(config ? { config } : {}), ...(schedule ? { schedule } : {}), ...(cooldowns ? { cooldowns } : {}) };
         })(),
       }),
       'gateway.shutdown': (params, caller) => {

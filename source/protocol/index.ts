@@ -23,6 +23,7 @@ export * from './methods/tools.js';
 export * from './methods/memory.js';
 export * from './methods/mcp.js';
 export * from './methods/hooks.js';
+export * from './methods/models.js';
 export * from './methods/schedule.js';
 export * from './events/schedule.js';
 export * from './methods/mcp-features.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cooldownEntry } from './methods/models.js';
 import { lazySchema } from './lazy-schema.js';
 import { contextPayload, lanesPayload, subagentNode } from './events/runtime.js';
 import { approvalRecord } from './methods/approvals.js';
@@ -30,6 +31,8 @@ export const gatewaySnapshot = lazySchema(() =>
     schedule: scheduleOverview.optional(),
     /** Chat channel accounts with their state (running, reconnecting, error with the reason). */
     channels: z.array(channelStatus).optional(),
+    /** Keys and models failover is skipping now. */
+    cooldowns: z.array(cooldownEntry).optional(),
   }),
 );
 export type GatewaySnapshot = z.infer<typeof gatewaySnapshot>;

@@ -96,6 +96,20 @@ function keyHint(kind: ProviderErrorKind, model: string, profile: string): strin
     : `The account behind ${key} is out of credit or quota; top it up or switch to another key or model.`;
 }
 
+/**
+ * The window a provider states in its overflow message: OpenAI's "maximum
+ * context length is 16385 tokens", Anthropic's "250000 tokens > 200000
+ * maximum", llama.cpp's "exceeds the available context size (4096 tokens)".
+ */
+export function statedWindow(message: string | undefined): number | undefined {
+  const match =
+    /maximum context length is (\d+)/i.exec(message ?? '') ??
+    /> (\d+) maximum/.exec(message ?? '') ??
+    /context (?:size|window|length)[^\d]{0,20}(\d+)/i.exec(message ?? '');
+  const tokens = Number(match?.[1]);
+  return Number.isInteger(tokens) && tokens > 0 ? tokens : undefined;
+}
+
 export function classifyHttpError(failure: HttpFailure): ProviderError {
   const body = parseErrorBody(failure.bodyText);
   const kind = kindFor(failure.status, body);
@@ -107,6 +121,8 @@ export function classifyHttpError(failure: HttpFailure): ProviderError {
     providerType: body.type ?? body.code,
     model: failure.model,
     profile: failure.profile,
+    detail: `HTTP ${failure.status}${detail ? `: ${detail}` : ''}`,
+    ...(kind === 'context_length' ? { windowTokens: statedWindow(body.message) } : {}),
   });
 }
 
@@ -120,6 +136,8 @@ export function classifyStreamError(payload: unknown, model: string, profile: st
     providerType: body.type ?? body.code,
     model,
     profile,
+    detail: `in the stream: ${detail || 'no detail'}`,
+    ...(kind === 'context_length' ? { windowTokens: statedWindow(body.message) } : {}),
   });
 }
 

@@ -1,45 +1,120 @@
+import { createHash } from 'node:crypto';
 import type { Clock } from '../config/index.js';
 import type { ProviderErrorKind } from './errors.js';
+import type { AuthProfile, CooldownStatus } from './types.js';
 
-/** Consecutive auth/rate-limit/overload failures of one profile: 30 s, then 1 min, then 5 min. */
+export type { CooldownStatus } from './types.js';
+
+/** Consecutive failed turns of one key or model: 30 s, then 1 min, then 5 min. */
 export const COOLDOWN_STEPS_MS = [30_000, 60_000, 300_000] as const;
-/** Billing and quota errors do not clear in minutes. */
-export const BILLING_COOLDOWN_MS = 5 * 60 * 60 * 1000;
+/** A key out of credit is tried again this often, so topping the account up lifts it without a restart. */
+export const BILLING_PROBE_MS = 5 * 60_000;
+/** A model the provider does not serve (HTTP 404): a configuration error, not a passing fault. */
+export const MISSING_MODEL_COOLDOWN_MS = 10 * 60_000;
+/** A model still failing with 5xx after its retries, while a fallback answers. */
+export const SERVER_COOLDOWN_MS = 30_000;
 
-interface ProfileState {
+/**
+ * What a fault cools: a credential (refused, out of credit, rate-limited
+ * account-wide) or a model (overloaded, not served, failing). A key is
+ * identified by its value, so a new key in the same slot starts fresh.
+ */
+export interface CooldownTarget {
+  scope: 'key' | 'model';
+  provider: string;
+  /** For a key its profile id (`env:OPENAI_API_KEY`, `file:work`); for a model its ref. */
+  label: string;
+  id: string;
+}
+
+/** A key, or with `model` the key's use of that one model (a rate limit that names the model). */
+export function keyTarget(provider: string, profile: AuthProfile, model?: string): CooldownTarget {
+  const secret = profile.apiKey ?? profile.id;
+  const fingerprint = createHash('sha256').update(secret).digest('hex').slice(0, 16);
+  const id = `key\u0000${provider}\u0000${fingerprint}`;
+  if (model === undefined) return { scope: 'key', provider, label: profile.id, id };
+  return { scope: 'key', provider, label: `${profile.id} for ${model}`, id: `${id}\u0000${model}` };
+}
+
+export function modelTarget(ref: string): CooldownTarget {
+  return { scope: 'model', provider: ref.slice(0, ref.indexOf('/')), label: ref, id: `model\u0000${ref}` };
+}
+
+export interface CoolOptions {
+  /** A fixed length instead of the ladder (billing probe, a missing model, Retry-After). */
+  durationMs?: number;
+  /** False for the second fault of one target in one turn: a failed turn is one step of the ladder. */
+  escalate: boolean;
+}
+
+interface State extends CooldownStatus {
   failures: number;
-  until: number;
-  kind: ProviderErrorKind;
 }
 
-export interface CooldownStatus {
-  until: number;
-  kind: ProviderErrorKind;
-}
+/** Cooldowns of keys and models; they live as long as the gateway (one per providers object). */
+export class Cooldowns {
+  readonly #states = new Map<string, State>();
 
-/** Per (provider, auth profile) cooldowns; lives as long as the gateway. */
-export class ProfileCooldowns {
-  private readonly states = new Map<string, ProfileState>();
+  constructor(
+    private readonly clock: Pick<Clock, 'now'>,
+    private readonly onChange: (cooldowns: CooldownStatus[]) => void = () => undefined,
+  ) {}
 
-  constructor(private readonly clock: Pick<Clock, 'now'>) {}
+  #changed(): void {
+    this.onChange(this.list());
+  }
 
-  fail(provider: string, profile: string, kind: ProviderErrorKind): CooldownStatus {
-    const key = `${provider}\u0000${profile}`;
-    const failures = (this.states.get(key)?.failures ?? 0) + 1;
+  fail(target: CooldownTarget, kind: ProviderErrorKind, reason: string, options: CoolOptions): CooldownStatus {
+    const previous = this.#states.get(target.id);
+    const failures = (previous?.failures ?? 0) + (options.escalate || !previous ? 1 : 0);
     const step = COOLDOWN_STEPS_MS[Math.min(failures, COOLDOWN_STEPS_MS.length) - 1] ?? COOLDOWN_STEPS_MS[0];
-    const until = this.clock.now() + (kind === 'billing' ? BILLING_COOLDOWN_MS : step);
-    this.states.set(key, { failures, until, kind });
-    return { until, kind };
+    const now = this.clock.now();
+    const length = options.durationMs ?? (kind === 'billing' ? BILLING_PROBE_MS : step);
+    const until = Math.max(now + length, options.escalate ? 0 : (previous?.until ?? 0));
+    const state: State = { scope: target.scope, provider: target.provider, label: target.label, kind, reason, until, failures };
+    this.#states.set(target.id, state);
+    this.#changed();
+    return state;
   }
 
-  succeed(provider: string, profile: string): void {
-    this.states.delete(`${provider}\u0000${profile}`);
+  succeed(target: CooldownTarget): void {
+    if (this.#states.delete(target.id)) this.#changed();
   }
 
-  /** The active cooldown, or undefined when the profile may be used. */
-  status(provider: string, profile: string): CooldownStatus | undefined {
-    const state = this.states.get(`${provider}\u0000${profile}`);
+  /** The active cooldown, or undefined when the key or model may be used. */
+  status(target: CooldownTarget): CooldownStatus | undefined {
+    const state = this.#states.get(target.id);
     if (!state || state.until <= this.clock.now()) return undefined;
-    return { until: state.until, kind: state.kind };
+    return state;
+  }
+
+  /** Every active cooldown, soonest end first. */
+  list(): CooldownStatus[] {
+    const now = this.clock.now();
+    return [...this.#states.values()]
+      .filter((state) => state.until > now)
+      .sort((a, b) => a.until - b.until)
+      .map(({ failures: _failures, ...status }) => status);
+  }
+
+  /**
+   * Lifts the cooldowns that match `which` (a provider, a model ref or a key's
+   * profile id), or all of them; returns what was lifted.
+   */
+  reset(which?: string): CooldownStatus[] {
+    const lifted: CooldownStatus[] = [];
+    for (const [id, state] of this.#states) {
+      const matches =
+        which === undefined ||
+        which === state.provider ||
+        which === state.label ||
+        state.label.startsWith(`${which} for `) ||
+        state.label.endsWith(` for ${which}`);
+      if (!matches) continue;
+      this.#states.delete(id);
+      if (state.until > this.clock.now()) lifted.push(state);
+    }
+    if (lifted.length > 0) this.#changed();
+    return lifted;
   }
 }

@@ -24,6 +24,12 @@ export interface ProviderErrorInit {
   afterOutput?: boolean | undefined;
   /** A stall during which the provider sent keep-alives and nothing else: failover retries it at most once. */
   keepAliveOnly?: boolean | undefined;
+  /** No data for the idle timeout: with a fallback, failover switches at once instead of waiting again. */
+  stalled?: boolean | undefined;
+  /** The provider's own words: its error type and message (what a cooldown reports as its reason). */
+  detail?: string | undefined;
+  /** The context window the provider says the model has, read from its overflow message. */
+  windowTokens?: number | undefined;
   cause?: unknown;
 }
 
@@ -37,6 +43,9 @@ export class ProviderError extends Error {
   readonly profile: string | undefined;
   afterOutput: boolean;
   readonly keepAliveOnly: boolean;
+  readonly stalled: boolean;
+  readonly detail: string | undefined;
+  readonly windowTokens: number | undefined;
 
   constructor(kind: ProviderErrorKind, message: string, init: ProviderErrorInit = {}) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -49,6 +58,9 @@ export class ProviderError extends Error {
     this.profile = init.profile;
     this.afterOutput = init.afterOutput ?? false;
     this.keepAliveOnly = init.keepAliveOnly ?? false;
+    this.stalled = init.stalled ?? init.keepAliveOnly ?? false;
+    this.detail = init.detail;
+    this.windowTokens = init.windowTokens;
   }
 }
 

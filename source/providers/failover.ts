@@ -1,15 +1,26 @@
 import { MAX_RETRY_AFTER_MS } from './classify.js';
-import type { ProfileCooldowns } from './cooldowns.js';
+import {
+  keyTarget,
+  MISSING_MODEL_COOLDOWN_MS,
+  modelTarget,
+  SERVER_COOLDOWN_MS,
+  type CooldownStatus,
+  type CooldownTarget,
+  type Cooldowns,
+} from './cooldowns.js';
 import { describeProfile } from './credentials.js';
-import { ProviderError } from './errors.js';
+import { ProviderError, type ProviderErrorKind } from './errors.js';
+import { repairRequest, type RepairableRequest } from './repair.js';
 import { sleepOn, type Clock, type TimerHandle } from '../config/index.js';
 import { ProviderError as RetryAbort } from './errors.js';
 import { DEFAULT_IDLE_TIMEOUT_MS } from './http.js';
 import type { AuthProfile, ProviderEvent, ResolvedModel, TurnRequest, WireRequest } from './types.js';
 
 export interface FailoverPolicy {
-  /** Retries of one model after server/network/overload errors (beyond the first try). */
+  /** Retries of one model after server/network/overload errors (beyond the first try) when no fallback is configured. */
   maxRetries: number;
+  /** The same, when a fallback model could answer instead: a failing primary should not make every turn wait. */
+  retriesWithFallback: number;
   baseDelayMs: number;
   maxDelayMs: number;
   /** A stream without data for this long fails as a network error (and is retried if nothing was streamed yet). */
@@ -18,15 +29,22 @@ export interface FailoverPolicy {
   keepAliveRetries: number;
   /** An attempt with no event after this long waits outside the turn's global slot (see TurnRequest.outsideSlot). */
   lendAfterMs: number;
+  /** Longest Retry-After sat out when no fallback is configured; longer gives up. */
+  maxRetryAfterMs: number;
+  /** Longest wait before a retry when a fallback is configured; longer switches to the fallback at once. */
+  maxWaitWithFallbackMs: number;
 }
 
 export const defaultFailoverPolicy: FailoverPolicy = {
   maxRetries: 3,
+  retriesWithFallback: 1,
   baseDelayMs: 1000,
   maxDelayMs: 30_000,
   idleTimeoutMs: DEFAULT_IDLE_TIMEOUT_MS,
   keepAliveRetries: 1,
   lendAfterMs: 500,
+  maxRetryAfterMs: MAX_RETRY_AFTER_MS,
+  maxWaitWithFallbackMs: 5000,
 };
 
 export interface FailoverDeps {
@@ -34,25 +52,33 @@ export interface FailoverDeps {
   /** Throws ProviderError `not_configured` when the provider has no usable credential. */
   profiles(model: ResolvedModel): AuthProfile[];
   call(request: WireRequest): AsyncIterable<ProviderEvent>;
-  cooldowns: ProfileCooldowns;
+  cooldowns: Cooldowns;
   clock: Clock;
   /** In [0, 1): the jitter source. */
   random(): number;
   policy: FailoverPolicy;
 }
 
+/** The faults of one credential: another key may work, the same key will not. */
+const keyKinds = new Set<ProviderErrorKind>(['auth', 'billing']);
+
 /**
- * One model call with failover, in this order of remedies:
- * - auth, billing: cool the profile down and rotate to the next profile at once;
- * - rate limit, overload: cool down and rotate; with no other profile, wait
- *   (Retry-After up to 60 s, else exponential backoff with jitter) and retry;
- * - server, network: back off and retry the same profile;
- * - when a model runs out of profiles or retries, move to the next fallback.
- * Context-length and bad-request errors are thrown at once: another attempt
- * would fail the same way. Nothing is retried once output reached the
- * caller: that error is thrown with `afterOutput: true` and the caller keeps
- * what it has. An attempt that stalled with only keep-alives is retried at
- * most `keepAliveRetries` times per model.
+ * One model call with failover. What a fault cools depends on whose it is:
+ * a refused or exhausted key cools that key (by its value, so a new key
+ * starts fresh); an account-wide rate limit cools the key, one that names
+ * the model cools the key for that model only; an overloaded, missing or
+ * persistently failing model cools that model, and the provider's other
+ * models stay in use. One failed turn is one step of the cooldown ladder,
+ * however many retries it made.
+ *
+ * Remedies, in order: rotate to another key at once; wait and retry the same
+ * model (Retry-After up to `maxRetryAfterMs`, else backoff with jitter); move
+ * to the next fallback. With a fallback configured, a stall, a wait longer
+ * than `maxWaitWithFallbackMs` or more than `retriesWithFallback` retries
+ * switches at once, and a model that kept failing with 5xx is skipped for
+ * `SERVER_COOLDOWN_MS`. A request refused as invalid is repaired once
+ * (repair.ts) and sent again; context-length errors go back to the caller,
+ * which compacts. Nothing is retried once output reached the caller.
  *
  * With `request.outsideSlot`, every wait that needs no turn slot runs
  * through it: each backoff, and an attempt still without its first event
@@ -61,9 +87,17 @@ export interface FailoverDeps {
  */
 export async function* streamWithFailover(request: TurnRequest, deps: FailoverDeps): AsyncGenerator<ProviderEvent> {
   const refs = [...new Set([request.model, ...(request.fallbacks ?? [])])];
+  const { policy, cooldowns } = deps;
   const failures: ProviderError[] = [];
+  const stepped = new Set<string>();
+  const cool = (target: CooldownTarget, error: ProviderError, durationMs?: number): void => {
+    cooldowns.fail(target, error.kind, reasonOf(error), { escalate: !stepped.has(target.id), ...(durationMs !== undefined ? { durationMs } : {}) });
+    stepped.add(target.id);
+  };
+  let body: RepairableRequest = { messages: request.messages, tools: request.tools };
+  let repaired = false;
   for (const [refIndex, ref] of refs.entries()) {
-    const isLastModel = refIndex === refs.length - 1;
+    const hasFallback = refIndex < refs.length - 1;
     let model: ResolvedModel;
     let profiles: AuthProfile[];
     try {
@@ -74,13 +108,19 @@ export async function* streamWithFailover(request: TurnRequest, deps: FailoverDe
       failures.push(error);
       continue;
     }
+    const cooling = cooldowns.status(modelTarget(model.ref));
+    // The last model is tried even while cooling: an answer late beats none.
+    if (cooling && hasFallback) {
+      failures.push(coolingError(model, [cooling], deps.clock.now()));
+      continue;
+    }
     const tried = new Set<string>();
     let retries = 0;
     let keepAliveStalls = 0;
-    let current = pickProfile(profiles, model.provider, deps.cooldowns, tried, isLastModel);
-    if (!current) failures.push(allCoolingError(model, profiles, deps));
+    let current = pickProfile(profiles, model, cooldowns, tried, !hasFallback);
+    if (!current) failures.push(coolingError(model, keyCooldowns(profiles, model, cooldowns), deps.clock.now()));
     const previous = failures.at(-1);
-    if (current && refIndex > 0 && previous) yield retryEvent(model, current, 0, 0, previous, 'fallback after ');
+    if (current && refIndex > 0 && previous) yield retryEvent(model, current, 0, 0, `fallback after ${describe(previous)}`);
     while (current) {
       throwIfAborted(request.signal, model.ref);
       const profile: AuthProfile = current;
@@ -89,45 +129,60 @@ export async function* streamWithFailover(request: TurnRequest, deps: FailoverDe
           model,
           auth: profile,
           system: request.system,
-          messages: request.messages,
-          tools: request.tools,
+          messages: body.messages,
+          tools: body.tools,
           thinking: request.thinking,
           maxOutputTokens: Math.min(request.maxOutputTokens ?? model.maxOutput, model.maxOutput),
           signal: request.signal,
-          idleTimeoutMs: deps.policy.idleTimeoutMs,
+          idleTimeoutMs: policy.idleTimeoutMs,
         });
         yield* lendWhileSilent(attempt, request, deps);
-        deps.cooldowns.succeed(model.provider, profile.id);
+        for (const target of [keyTarget(model.provider, profile), keyTarget(model.provider, profile, model.ref), modelTarget(model.ref)])
+          cooldowns.succeed(target);
         return;
       } catch (raw) {
         const error = raw instanceof ProviderError ? raw : new ProviderError('server', `${model.ref}: ${String(raw)}`, { cause: raw });
         if (error.afterOutput || error.kind === 'aborted' || request.signal?.aborted) throw error;
-        if (error.kind === 'context_length' || (error.kind === 'bad_request' && error.status !== 404)) throw error;
-        failures.push(error);
-        const rotates = error.kind === 'auth' || error.kind === 'billing' || error.kind === 'rate_limit' || error.kind === 'overloaded';
-        if (rotates) deps.cooldowns.fail(model.provider, profile.id, error.kind);
-        // 404: this provider does not serve the model; no key will change that.
-        if (error.status === 404) break;
-        if (error.kind === 'auth' || error.kind === 'billing') {
-          tried.add(profile.id);
-          current = pickProfile(profiles, model.provider, deps.cooldowns, tried, false);
-          if (current) yield retryEvent(model, current, retries, 0, error);
+        if (error.kind === 'context_length') throw error;
+        if (error.kind === 'bad_request' && error.status !== 404) {
+          const repair = repaired ? undefined : repairRequest(body, error);
+          repaired = true;
+          if (!repair) throw refusedRequestError(error);
+          body = repair;
+          yield retryEvent(model, profile, retries, 0, `${describe(error)}: repaired the request (${repair.changes.join('; ')})`);
           continue;
         }
-        if (rotates) {
+        failures.push(error);
+        // 404: this provider does not serve the model; no key will change that.
+        if (error.status === 404) {
+          cool(modelTarget(model.ref), error, MISSING_MODEL_COOLDOWN_MS);
+          break;
+        }
+        if (keyKinds.has(error.kind) || error.kind === 'rate_limit') {
+          const modelWide = error.kind === 'rate_limit' && namesModel(error, model);
+          cool(keyTarget(model.provider, profile, modelWide ? model.ref : undefined), error, error.kind === 'rate_limit' ? error.retryAfterMs : undefined);
           tried.add(profile.id);
-          const next = pickProfile(profiles, model.provider, deps.cooldowns, tried, false);
+          const next = pickProfile(profiles, model, cooldowns, tried, false);
           if (next) {
             current = next;
-            yield retryEvent(model, next, retries, 0, error);
+            yield retryEvent(model, next, retries, 0, describe(error));
             continue;
           }
+          if (keyKinds.has(error.kind)) break;
         }
-        if (error.keepAliveOnly && ++keepAliveStalls > deps.policy.keepAliveRetries) break;
-        if (retries >= deps.policy.maxRetries || (error.retryAfterMs ?? 0) > MAX_RETRY_AFTER_MS) break;
+        if (error.kind === 'overloaded') cool(modelTarget(model.ref), error);
+        if (error.keepAliveOnly) keepAliveStalls += 1;
         const delayMs = backoffDelay(retries, error, deps);
+        const giveUp = hasFallback
+          ? error.stalled || retries >= policy.retriesWithFallback || delayMs > policy.maxWaitWithFallbackMs
+          : keepAliveStalls > policy.keepAliveRetries || retries >= policy.maxRetries || (error.retryAfterMs ?? 0) > policy.maxRetryAfterMs;
+        if (giveUp) {
+          // The next turns go straight to the fallback for a while instead of paying the same retries again.
+          if (hasFallback && (error.kind === 'server' || error.kind === 'network')) cool(modelTarget(model.ref), error, SERVER_COOLDOWN_MS);
+          break;
+        }
         retries += 1;
-        yield retryEvent(model, profile, retries, delayMs, error);
+        yield retryEvent(model, profile, retries, delayMs, describe(error));
         const backoff = (): Promise<void> =>
           sleepOn(deps.clock, delayMs, request.signal).catch(() => {
             throw new RetryAbort('aborted', 'The request was cancelled while waiting to retry.');
@@ -173,24 +228,42 @@ async function* lendWhileSilent(events: AsyncIterable<ProviderEvent>, request: T
   }
 }
 
-/** The first usable profile; with `allowCooling`, the one whose cooldown ends first (billing excluded). */
+/** A key's cooldowns that keep it from this model: its own, or its rate limit for this model. */
+function keyStatus(profile: AuthProfile, model: ResolvedModel, cooldowns: Cooldowns): CooldownStatus | undefined {
+  return cooldowns.status(keyTarget(model.provider, profile)) ?? cooldowns.status(keyTarget(model.provider, profile, model.ref));
+}
+
+function keyCooldowns(profiles: readonly AuthProfile[], model: ResolvedModel, cooldowns: Cooldowns): CooldownStatus[] {
+  return profiles.flatMap((profile) => keyStatus(profile, model, cooldowns) ?? []);
+}
+
+/**
+ * The first untried key that is not cooling; with `allowCooling`, else the
+ * rate-limited one whose cooldown ends first (a refused or exhausted key is
+ * never tried early: it would fail the same way).
+ */
 function pickProfile(
-  profiles: AuthProfile[],
-  provider: string,
-  cooldowns: ProfileCooldowns,
-  tried: Set<string>,
+  profiles: readonly AuthProfile[],
+  model: ResolvedModel,
+  cooldowns: Cooldowns,
+  tried: ReadonlySet<string>,
   allowCooling: boolean,
 ): AuthProfile | undefined {
   const untried = profiles.filter((profile) => !tried.has(profile.id));
-  const ready = untried.find((profile) => cooldowns.status(provider, profile.id) === undefined);
+  const ready = untried.find((profile) => keyStatus(profile, model, cooldowns) === undefined);
   if (ready || !allowCooling) return ready;
   let best: { profile: AuthProfile; until: number } | undefined;
   for (const profile of untried) {
-    const status = cooldowns.status(provider, profile.id);
-    if (!status || status.kind === 'billing') continue;
+    const status = keyStatus(profile, model, cooldowns);
+    if (!status || keyKinds.has(status.kind)) continue;
     if (!best || status.until < best.until) best = { profile, until: status.until };
   }
   return best?.profile;
+}
+
+/** Whether a rate limit is the model's (OpenAI: "Rate limit reached for gpt-4o in organization …") rather than the account's. */
+function namesModel(error: ProviderError, model: ResolvedModel): boolean {
+  return (error.detail ?? '').includes(model.id);
 }
 
 function backoffDelay(retries: number, error: ProviderError, deps: FailoverDeps): number {
@@ -200,26 +273,51 @@ function backoffDelay(retries: number, error: ProviderError, deps: FailoverDeps)
   return Math.round(ceiling / 2 + deps.random() * (ceiling / 2));
 }
 
-function retryEvent(model: ResolvedModel, profile: AuthProfile, attempt: number, delayMs: number, error: ProviderError, prefix = ''): ProviderEvent {
-  return {
-    type: 'retry',
-    model: model.ref,
-    profile: profile.id,
-    attempt,
-    delayMs,
-    reason: `${prefix}${error.kind}${error.status ? ` (HTTP ${error.status})` : ''}`,
-  };
+/** `overloaded (HTTP 529)`: what retry events and summaries call a fault. */
+function describe(error: ProviderError): string {
+  return `${error.kind}${error.status ? ` (HTTP ${error.status})` : error.stalled ? ' (stalled)' : ''}`;
 }
 
-function allCoolingError(model: ResolvedModel, profiles: AuthProfile[], deps: FailoverDeps): ProviderError {
-  const ends = profiles.map((profile) => deps.cooldowns.status(model.provider, profile.id)).filter((s) => s !== undefined);
-  const kind = ends.some((s) => s.kind === 'billing') ? 'billing' : 'rate_limit';
-  const until = Math.min(...ends.map((s) => s.until));
-  const wait = Math.max(0, Math.ceil((until - deps.clock.now()) / 1000));
+/** A cooldown's reason: the fault and the provider's own words. */
+function reasonOf(error: ProviderError): string {
+  return error.detail ? `${error.kind}, ${error.detail}` : error.kind;
+}
+
+function retryEvent(model: ResolvedModel, profile: AuthProfile, attempt: number, delayMs: number, reason: string): ProviderEvent {
+  return { type: 'retry', model: model.ref, profile: profile.id, attempt, delayMs, reason };
+}
+
+/** "in 25 s", "in 4 min" */
+function untilText(until: number, now: number): string {
+  const seconds = Math.max(1, Math.ceil((until - now) / 1000));
+  return seconds < 120 ? `in ${seconds} s` : `in ${Math.round(seconds / 60)} min`;
+}
+
+/** What lifts a cooldown, by its kind. */
+function liftedBy(status: CooldownStatus): string {
+  if (status.kind === 'billing') return 'topping up the account (probed every 5 min), a new key, or `claw models reset-cooldown` lifts it';
+  if (status.kind === 'auth') return 'a new key or `claw models reset-cooldown` lifts it';
+  return '`claw models reset-cooldown` lifts it early';
+}
+
+function coolingError(model: ResolvedModel, statuses: readonly CooldownStatus[], now: number): ProviderError {
+  const first = statuses[0];
+  if (!first) return new ProviderError('not_configured', `${model.ref} has no key to try.`, { model: model.ref });
+  const parts = statuses.map((status) => {
+    const what = status.scope === 'model' ? status.label : `key ${status.label}`;
+    return `${what} is cooling after ${status.reason}; it is tried again ${untilText(status.until, now)} (${liftedBy(status)})`;
+  });
+  const subject = first.scope === 'model' ? `${model.ref} was skipped` : `Every key for ${model.provider} is cooling down`;
+  return new ProviderError(first.kind, `${subject}: ${parts.join('; ')}.`, { model: model.ref, detail: first.reason });
+}
+
+/** A request refused as invalid even after repair: what was wrong, and the commands that fix the history. */
+function refusedRequestError(error: ProviderError): ProviderError {
   return new ProviderError(
-    kind,
-    `Every key for ${model.provider} is cooling down after recent failures (next in ${wait}s). Add another key or a fallback model.`,
-    { model: model.ref },
+    'bad_request',
+    `${error.model ?? 'The model'} refused the request as invalid (${error.detail ?? error.message}). ` +
+      'The conversation history holds something this provider does not accept. /compact rewrites the history into a summary; /new starts a fresh session (this transcript stays on disk).',
+    { status: error.status, providerType: error.providerType, model: error.model, profile: error.profile, detail: error.detail, cause: error },
   );
 }
 
@@ -234,7 +332,7 @@ function summarize(failures: ProviderError[], refs: string[]): ProviderError {
   const others = failures.slice(0, -1).map((f) => {
     // Which key failed matters when a provider has several; a keyless one needs no label.
     const key = f.profile && f.model ? describeProfile(f.profile, f.model.slice(0, f.model.indexOf('/'))) : undefined;
-    return `${f.model ?? '?'}${key ? ` (${key})` : ''}: ${f.kind}`;
+    return `${f.model ?? '?'}${key ? ` (${key})` : ''}: ${describe(f)}`;
   });
   return new ProviderError(last.kind, `${last.message} Earlier attempts: ${others.join('; ')}.`, {
     status: last.status,
@@ -243,6 +341,7 @@ function summarize(failures: ProviderError[], refs: string[]): ProviderError {
     model: last.model,
     profile: last.profile,
     keepAliveOnly: last.keepAliveOnly,
+    detail: last.detail,
     cause: last,
   });
 }

@@ -62,7 +62,7 @@ export async function* postSse(options: PostStreamOptions): AsyncGenerator<SseMe
     const message = keptAlive
       ? `${model}: the provider sent only keep-alives for ${seconds}s. Try again.`
       : `${model}: no data from the provider for ${seconds}s. Try again.`;
-    return new ProviderError('network', message, { model, profile, keepAliveOnly: keptAlive, cause: error });
+    return new ProviderError('network', message, { model, profile, keepAliveOnly: keptAlive, stalled: true, cause: error });
   };
 
   let response: IncomingMessage;

@@ -2,6 +2,7 @@ export type {
   Providers,
   AssistantBlock,
   AuthProfile,
+  CooldownStatus,
   ModelCost,
   ModelListing,
   ProviderEvent,
@@ -19,7 +20,7 @@ export type {
 export { ProviderError, isProviderError, providerErrorKinds, type ProviderErrorKind } from './errors.js';
 export { createProviders, setupGuide, type ProvidersOptions } from './registry.js';
 export { defaultFailoverPolicy, type FailoverPolicy } from './failover.js';
-export { COOLDOWN_STEPS_MS, BILLING_COOLDOWN_MS } from './cooldowns.js';
+export { BILLING_PROBE_MS, COOLDOWN_STEPS_MS, MISSING_MODEL_COOLDOWN_MS, SERVER_COOLDOWN_MS } from './cooldowns.js';
 export { normalizeToolSchema } from './tool-schema.js';
 export { estimateTokens, estimateMessageTokens, estimateContextTokens, reportedContextTokens, type ContextParts } from './tokens.js';
 export { splitModelRef } from './catalogue.js';

@@ -1,13 +1,13 @@
 import type { ClawConfig, StatePaths } from '../config/index.js';
 import { builtinProviders, defaultModelFor } from './builtin-models.js';
 import { providerSettings, resolveModelRef, type ProviderSettings } from './catalogue.js';
-import { ProfileCooldowns } from './cooldowns.js';
+import { Cooldowns } from './cooldowns.js';
 import { authProfilesFor, credentialsPath, missingKeyMessage } from './credentials.js';
 import { ProviderError } from './errors.js';
 import { defaultFailoverPolicy, streamWithFailover, type FailoverPolicy } from './failover.js';
 import { ollamaOrigin, probeOllamaModels } from './ollama.js';
 import { systemClock, type Clock } from '../config/index.js';
-import type { AuthProfile, ModelListing, ProviderEvent, Providers, ResolvedModel, TurnRequest, WireRequest } from './types.js';
+import type { AuthProfile, CooldownStatus, ModelListing, ProviderEvent, Providers, ResolvedModel, TurnRequest, WireRequest } from './types.js';
 import { wireAdapterFor, type WireAdapter } from './wire-adapters.js';
 
 export interface ProvidersOptions {
@@ -19,6 +19,8 @@ export interface ProvidersOptions {
   /** In [0, 1): the retry jitter source; default Math.random. */
   random?: () => number;
   policy?: Partial<FailoverPolicy>;
+  /** Told the whole list whenever a key or model starts or stops cooling down (the gateway's `cooldowns` event). */
+  onCooldowns?: (cooldowns: CooldownStatus[]) => void;
   /** Wire formats beside the built-in ones, by API name (where a plugin provider registers its own). */
   adapters?: Readonly<Record<string, WireAdapter>>;
 }
@@ -33,8 +35,7 @@ export function createProviders(options: ProvidersOptions): Providers {
   const env = options.env ?? process.env;
   const clock = options.clock ?? systemClock;
   const random = options.random ?? Math.random;
-  const policy = { ...defaultFailoverPolicy, ...options.policy };
-  const cooldowns = new ProfileCooldowns(clock);
+  const cooldowns = new Cooldowns(clock, options.onCooldowns);
   // Derived from the config until reload(); a bad provider entry rethrows on every use.
   let cached: { settings: Map<string, ProviderSettings> } | { error: unknown } | undefined;
   const settings = (): Map<string, ProviderSettings> => {
@@ -92,9 +93,13 @@ export function createProviders(options: ProvidersOptions): Providers {
         cooldowns,
         clock,
         random,
-        policy,
+        // Read per call, so a config reload changes the next turn's failover.
+        policy: { ...defaultFailoverPolicy, ...options.config.models.failover, ...options.policy },
       });
     },
+
+    cooldowns: () => cooldowns.list(),
+    resetCooldowns: (which) => cooldowns.reset(which),
 
     resolveModel: (ref) => resolveModelRef(settings(), ref),
 

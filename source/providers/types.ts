@@ -1,4 +1,5 @@
 import type { AssistantBlock, AssistantMessageEntry, ToolResultEntry, Usage, UserMessageEntry } from '../protocol/index.js';
+import type { ProviderErrorKind } from './errors.js';
 
 export type { AssistantBlock, Usage } from '../protocol/index.js';
 
@@ -141,6 +142,19 @@ export interface ModelListing {
   source: 'builtin' | 'config' | 'ollama';
 }
 
+/** A key or model that failover skips for now, and why (`claw status`, `claw models list`, the TUI footer). */
+export interface CooldownStatus {
+  scope: 'key' | 'model';
+  provider: string;
+  /** A key's profile id (`env:OPENAI_API_KEY`; `… for <ref>` when only one model is limited), or a model ref. */
+  label: string;
+  kind: ProviderErrorKind;
+  /** The fault and the provider's own words for it, with the HTTP status. */
+  reason: string;
+  /** Epoch ms. */
+  until: number;
+}
+
 /** The providers subsystem as the agent uses it (see createProviders). */
 export interface Providers {
   /** One model call with auth-profile rotation, retries and fallback models. */
@@ -150,6 +164,10 @@ export interface Providers {
   /** The model to use when neither session nor agent names one; probes Ollama if nothing else is set up. */
   defaultModel(): Promise<string | undefined>;
   listModels(): Promise<ModelListing[]>;
+  /** Keys and models failover is skipping now, soonest end first. */
+  cooldowns(): CooldownStatus[];
+  /** Lifts the cooldowns of a provider, model ref or key profile id (all without one); returns what was lifted. */
+  resetCooldowns(which?: string): CooldownStatus[];
   /** Re-derives providers and models from the (live) config after a reload; cooldowns are kept. */
   reload(): void;
   /** One line for a chat: where to look when no provider is configured. */

@@ -7,11 +7,19 @@ import { toolError, type ToolContext, type ToolDefinition, type ToolResult } fro
 type Validator = (args: unknown) => { ok: true; value: Record<string, unknown> } | { ok: false; message: string };
 
 interface Entry {
-  /** As the model sees it: property keys the model APIs accept. */
   tool: ToolDefinition;
-  /** A call's arguments back under the keys the tool declared. */
-  restore: (args: unknown) => unknown;
+  /** As the model sees it (property keys the model APIs accept) and how its calls' arguments go back; built on first use. */
+  wire?: { tool: ToolDefinition; restore: (args: unknown) => unknown };
   validate: Validator;
+}
+
+/** Built-in tools derive `parameters` from zod on first read: nothing here reads it before the tool is used. */
+function wireOf(entry: Entry): NonNullable<Entry['wire']> {
+  if (!entry.wire) {
+    const { parameters, restore } = wireSafeKeys(entry.tool.parameters);
+    entry.wire = { tool: parameters === entry.tool.parameters ? entry.tool : { ...entry.tool, parameters }, restore };
+  }
+  return entry.wire;
 }
 
 function describeIssues(error: z.ZodError): string {
@@ -44,8 +52,7 @@ export class ToolRegistry {
 
   register(tool: ToolDefinition): void {
     if (this.#entries.has(tool.name)) throw new Error(`Tool "${tool.name}" is already registered.`);
-    const wire = wireSafeKeys(tool.parameters);
-    this.#entries.set(tool.name, { tool: { ...tool, parameters: wire.parameters }, restore: wire.restore, validate: compileValidator(tool) });
+    this.#entries.set(tool.name, { tool, validate: compileValidator(tool) });
   }
 
   /** Removes a tool (e.g. an MCP server went away); returns whether it existed. */
@@ -54,11 +61,12 @@ export class ToolRegistry {
   }
 
   get(name: string): ToolDefinition | undefined {
-    return this.#entries.get(name)?.tool;
+    const entry = this.#entries.get(name);
+    return entry && wireOf(entry).tool;
   }
 
   list(): ToolDefinition[] {
-    return [...this.#entries.values()].map((entry) => entry.tool).sort((a, b) => a.name.localeCompare(b.name));
+    return [...this.#entries.values()].map((entry) => wireOf(entry).tool).sort((a, b) => a.name.localeCompare(b.name));
   }
 
   decisions(layers: readonly PolicyLayer[]): PolicyDecision[] {
@@ -85,7 +93,7 @@ export class ToolRegistry {
   async #invoke(name: string, args: unknown, context: ToolContext): Promise<ToolResult> {
     const entry = this.#entries.get(name);
     if (!entry) return toolError(`Unknown tool "${name}". Use one of the tools listed in your instructions.`);
-    const checked = entry.validate(entry.restore(args));
+    const checked = entry.validate(wireOf(entry).restore(args));
     if (!checked.ok) return toolError(`Invalid arguments for ${name}: ${checked.message}. Fix the arguments and call ${name} again.`);
     try {
       return await entry.tool.execute(checked.value, context);

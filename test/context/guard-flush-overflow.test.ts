@@ -86,9 +86,17 @@ describe('overflow recovery plan', () => {
   });
 
   it('ends with an error that says what to do', () => {
-    expect(overflowFailure('fake/m', 8_192)).toEqual({
-      message: expect.stringContaining('context window of fake/m (8192 tokens)'),
+    expect(overflowFailure('fake/m', 8_192, { recoveries: 2 })).toEqual({
+      message: 'The conversation no longer fits in the context window of fake/m (8192 tokens), even after 2 attempts to compact it and cut tool results.',
       hint: expect.stringContaining('/new'),
     });
+  });
+
+  it('reports the window the provider states, and claims no compaction that did not happen', () => {
+    const failure = overflowFailure('fake/m', 128_000, { stated: 16_385, recoveries: 0 });
+    expect(failure.message).toBe(
+      "The conversation no longer fits in the context window of fake/m (16385 tokens as the provider reports it; claw's config says 128000), and there was nothing older to compact or cut.",
+    );
+    expect(failure.hint).toContain('contextWindow to 16385');
   });
 });

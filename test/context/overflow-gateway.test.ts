@@ -81,7 +81,7 @@ describe('overflow recovery and the tool-result guard through a real gateway', (
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatchObject({
       state: 'error',
-      message: expect.stringContaining('no longer fits in the context window of fake/m (8000 tokens)'),
+      message: expect.stringContaining("no longer fits in the context window of fake/m (128000 tokens as the provider reports it; claw's config says 8000)"),
       hint: expect.stringContaining('/new'),
     });
   });

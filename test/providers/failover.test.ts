@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeAnthropic } from '../support/fake-anthropic-server.js';
 import { startFakeOpenAI, type FakeLlmServer } from '../support/fake-openai-server.js';
 import { makeTempState, type TempState } from '../support/temp-state.js';
-import { COOLDOWN_STEPS_MS, ProviderError, type ProviderEvent } from '../../source/providers/index.js';
+import { BILLING_PROBE_MS, COOLDOWN_STEPS_MS, ProviderError, SERVER_COOLDOWN_MS, type ProviderEvent } from '../../source/providers/index.js';
 import { systemClock } from '../../source/config/index.js';
 import { baseRequest, collect, collectUntilError, doneOf, fakeClock, makeProviders, textOf } from './helpers.js';
 
@@ -84,19 +84,39 @@ describe('failover', () => {
     expect(primary.requests).toHaveLength(3);
   });
 
-  it('backs off exponentially with jitter on server errors, then falls back to the next model', async () => {
+  it('backs off exponentially with jitter on server errors when nothing else can answer', async () => {
     const clock = fakeClock();
     const providers = makeProviders(state, config(), { env, clock });
     primary.setDefault({ error: 'server' });
-    backup.reply({ text: 'from the fallback' });
-    const events = await collect(providers.streamTurn(baseRequest('main/big', { fallbacks: ['anthropic/claude-haiku-4-5'] })));
-    expect(textOf(events)).toBe('from the fallback');
-    expect(doneOf(events).model).toBe('anthropic/claude-haiku-4-5');
+    const { error } = await collectUntilError(providers.streamTurn(baseRequest('main/big')));
+    expect(error).toMatchObject({ kind: 'server' });
     // 1 try + 3 retries; random() = 0.5 → 75 % of 1 s, 2 s, 4 s.
     expect(primary.requests).toHaveLength(4);
     expect(clock.sleeps).toEqual([750, 1500, 3000]);
+  });
+
+  it('with a fallback, retries a 5xx once, switches, and skips the failing model on the next turns for a while', async () => {
+    const clock = fakeClock();
+    const providers = makeProviders(state, config(), { env, clock });
+    primary.setDefault({ error: 'server' });
+    backup.setDefault({ text: 'from the fallback' });
+    const request = baseRequest('main/big', { fallbacks: ['anthropic/claude-haiku-4-5'] });
+    const events = await collect(providers.streamTurn(request));
+    expect(textOf(events)).toBe('from the fallback');
+    expect(doneOf(events).model).toBe('anthropic/claude-haiku-4-5');
+    expect(primary.requests).toHaveLength(2);
+    expect(clock.sleeps).toEqual([750]);
     expect(backup.requests[0]?.body.model).toBe('claude-haiku-4-5');
     expect(retries(events).at(-1)).toMatchObject({ model: 'anthropic/claude-haiku-4-5', reason: 'fallback after server (HTTP 500)' });
+    expect(providers.cooldowns()).toMatchObject([{ scope: 'model', label: 'main/big', kind: 'server' }]);
+
+    // The next turn goes straight to the fallback, and so does every turn until the cooldown ends.
+    await collect(providers.streamTurn(request));
+    expect(primary.requests).toHaveLength(2);
+    clock.advance(SERVER_COOLDOWN_MS + 1);
+    primary.reply({ text: 'primary is back' });
+    expect(textOf(await collect(providers.streamTurn(request)))).toBe('primary is back');
+    expect(providers.cooldowns()).toEqual([]);
   });
 
   it('moves to the fallback at once when Retry-After exceeds 60 s, and never loops on quota errors', async () => {
@@ -116,10 +136,14 @@ describe('failover', () => {
     expect((error as ProviderError).message).toContain('out of credit');
     expect(primary.requests).toHaveLength(2);
 
-    // The quota-exhausted key stays out for hours: the next call does not even try it.
+    // The exhausted key is not tried again until its next probe, and the error says what lifts it.
     const second = await collectUntilError(quota.streamTurn(baseRequest('main/big')));
     expect(second.error).toMatchObject({ kind: 'billing' });
+    expect((second.error as ProviderError).message).toMatch(/key env:MAIN_KEY is cooling after billing, HTTP 429.*tried again in 5 min \(topping up/);
     expect(primary.requests).toHaveLength(2);
+    clock.advance(BILLING_PROBE_MS + 1);
+    primary.reply({ text: 'topped up' });
+    expect(textOf(await collect(quota.streamTurn(baseRequest('main/big'))))).toBe('topped up');
   });
 
   it('does not retry once output has streamed: a mid-stream disconnect surfaces with afterOutput', async () => {
@@ -187,7 +211,7 @@ describe('failover', () => {
     // The first reply sends only its opening chunk, then stalls until the client gives up.
     const events = await collect(providers.streamTurn(baseRequest('main/big')));
     expect(textOf(events)).toBe('recovered');
-    expect(events.find((e) => e.type === 'retry')).toMatchObject({ reason: 'network' });
+    expect(events.find((e) => e.type === 'retry')).toMatchObject({ reason: 'network (stalled)' });
 
     primary.setDefault({ text: 'said something', hang: true });
     const stalled = await collectUntilError(providers.streamTurn(baseRequest('main/big')));

@@ -69,7 +69,7 @@ describe('stalled providers', () => {
     anthropic.reply({ keepAliveEveryMs: 50 }, { text: 'back again' });
     const events = await collect(providers.streamTurn(baseRequest('anthropic/claude-haiku-4-5')));
     expect(textOf(events)).toBe('back again');
-    expect(events.find((e) => e.type === 'retry')).toMatchObject({ reason: 'network' });
+    expect(events.find((e) => e.type === 'retry')).toMatchObject({ reason: 'network (stalled)' });
 
     anthropic.setDefault({ keepAliveEveryMs: 50 });
     const stalled = await collectUntilError(providers.streamTurn(baseRequest('anthropic/claude-haiku-4-5')));

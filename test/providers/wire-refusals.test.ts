@@ -122,3 +122,31 @@ describe('an MCP server with keys, formats and images as servers in the wild sen
     expect((image.source as Block).media_type).toBe('image/jpeg');
   });
 });
+
+describe('failures that tell the truth', { timeout: 60_000 }, () => {
+  it('a stream cut after text says so and keeps the text, without blaming the network settings', async () => {
+    const { llm, gateway } = await strictGateway();
+    llm.reply({ text: 'the first half of an answer', chunkSize: 4, disconnectAfter: 5 });
+    const run = await turn(gateway, 'tell me', false);
+    const end = await run.ended();
+    expect(end.state).toBe('error');
+    const said = end.state === 'error' ? `${end.message} ${end.hint ?? ''}` : '';
+    expect(said).toContain('cut off mid-stream');
+    expect(said).toContain('/retry');
+    expect(said).not.toContain('base URL');
+  });
+
+  it('an overflow reports the window the provider states, and nothing compacted that was not', async () => {
+    const { llm, gateway } = await strictGateway();
+    llm.setDefault({
+      status: 400,
+      body: JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 20000 tokens > 16385 maximum' } }),
+    });
+    const run = await turn(gateway, 'hello', false);
+    const end = await run.ended();
+    const said = end.state === 'error' ? `${end.message} ${end.hint ?? ''}` : '';
+    expect(said).toContain("16385 tokens as the provider reports it; claw's config says 32000");
+    expect(said).not.toContain('even after compacting');
+    expect(said).toContain('contextWindow to 16385');
+  });
+});

@@ -50,10 +50,27 @@ export function shrinkToolResults(
   return { messages: out, shrunk };
 }
 
-/** The error a turn ends with when recovery ran out of steps. */
-export function overflowFailure(model: string, window: number): { message: string; hint: string } {
-  return {
-    message: `The conversation no longer fits in the context window of ${model} (${window} tokens), even after compacting it and cutting tool results.`,
-    hint: 'Start a fresh session with /new (this transcript stays on disk), or switch to a model with a larger window with /model.',
-  };
+/**
+ * The error a turn ends with when recovery ran out of steps: the window the
+ * provider stated (when it differs from the configured one, that is the
+ * fix), and what was actually tried.
+ */
+export function overflowFailure(
+  model: string,
+  configured: number,
+  seen: { stated?: number | undefined; recoveries: number },
+): { message: string; hint: string } {
+  const window =
+    seen.stated !== undefined && seen.stated !== configured
+      ? `${seen.stated} tokens as the provider reports it; claw's config says ${configured}`
+      : `${configured} tokens`;
+  const tried =
+    seen.recoveries === 0
+      ? 'and there was nothing older to compact or cut'
+      : `even after ${seen.recoveries} attempt${seen.recoveries === 1 ? '' : 's'} to compact it and cut tool results`;
+  const hint =
+    seen.stated !== undefined && seen.stated < configured
+      ? `Set models.providers.<provider>.models.<model>.contextWindow to ${seen.stated} so claw compacts in time, then /retry; or start a fresh session with /new.`
+      : 'Start a fresh session with /new (this transcript stays on disk), or switch to a model with a larger window with /model.';
+  return { message: `The conversation no longer fits in the context window of ${model} (${window}), ${tried}.`, hint };
 }

@@ -59,6 +59,12 @@ export const run: CommandRun = async ({ argv }) => {
         `${json ? '' : '\n'}claw: waiting for approval ${approval.id} to run \`${approval.command}\` — answer in the TUI or with \`claw approvals approve ${approval.id}\` (or deny).\n`,
       );
     });
+    // Retries can take minutes with a failing provider: say what is happening, on stderr so stdout stays the reply.
+    client.on('agent', (event) => {
+      if (event.sessionKey !== session || event.stream !== 'retry' || (runId !== undefined && event.runId !== runId)) return;
+      const wait = event.delayMs > 0 ? `, retrying in ${Math.ceil(event.delayMs / 1000)} s` : '';
+      process.stderr.write(`${json ? '' : '\n'}claw: ${event.model}: ${event.reason}${wait}\n`);
+    });
     client.on('chat', (event) => {
       if (event.sessionKey !== session) return;
       if (runId === undefined) early.push(event);

@@ -2,7 +2,7 @@ import { statePaths } from '../../config/index.js';
 import { gatewayStatus, type GatewayStatus } from '../../client/index.js';
 import type { ConfigStatus, ScheduleOverview } from '../../protocol/index.js';
 import type { CommandRun } from '../command.js';
-import { formatDuration, printJson } from '../format.js';
+import { cooldownLines, formatDuration, printJson } from '../format.js';
 
 export function describeStatus(status: GatewayStatus, stateDir: string): string {
   if (!status.running) return `gateway: not running (state dir ${stateDir})\nStart it with \`claw gateway start\`, or run \`claw\`.\n`;
@@ -29,6 +29,7 @@ export function describeStatus(status: GatewayStatus, stateDir: string): string 
     `  service  ${s.supervisor === 'none' ? 'not supervised (see `claw gateway install`)' : `supervised by ${s.supervisor}`}`,
     ...configLines(s.config),
     ...scheduleLines(s.schedule),
+    ...cooldownLines(s.cooldowns ?? [], Date.now(), '  cooling  '),
     '',
   ].join('\n');
 }

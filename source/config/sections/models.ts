@@ -38,8 +38,25 @@ export const providerEntry = lazySchema(() =>
   }),
 );
 
+/** How long failover waits on a failing model before it gives up or moves to a fallback (providers/failover.ts). */
+export const failoverSection = lazySchema(() =>
+  z.strictObject({
+    /** A stream silent this long fails as a stall. */
+    idleTimeoutMs: z.number().int().min(1000).default(60_000),
+    /** Retries of a failing model when no fallback is configured. */
+    maxRetries: z.number().int().min(0).max(10).default(3),
+    /** Retries of a failing model before its fallback is tried. */
+    retriesWithFallback: z.number().int().min(0).max(10).default(1),
+    /** Longest Retry-After waited out with no fallback. */
+    maxRetryAfterMs: z.number().int().min(0).default(60_000),
+    /** Longest wait before a retry while a fallback could answer instead. */
+    maxWaitWithFallbackMs: z.number().int().min(0).default(5000),
+  }),
+);
+
 export const modelsSection = lazySchema(() =>
   z.strictObject({
     providers: z.record(z.string(), providerEntry).default({}),
+    failover: failoverSection.prefault({}),
   }),
 );

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEvent } from '../define.js';
 import { configStatus, healthPayload, presenceEntry } from '../gateway-state.js';
+import { cooldownEntry } from '../methods/models.js';
 
 export const gatewayEvents = {
   tick: defineEvent({
@@ -25,6 +26,12 @@ export const gatewayEvents = {
     name: 'config',
     description: 'claw.json changed: applied live, invalid (the last good config keeps running), or waiting for a restart.',
     payload: () => configStatus,
+    scope: 'read',
+  }),
+  cooldowns: defineEvent({
+    name: 'cooldowns',
+    description: 'A key or model started or stopped cooling down: the full list now.',
+    payload: () => z.strictObject({ cooldowns: z.array(cooldownEntry) }),
     scope: 'read',
   }),
   shutdown: defineEvent({

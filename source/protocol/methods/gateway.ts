@@ -4,6 +4,7 @@ import { defineMethod } from '../define.js';
 import { configStatus, healthPayload, presenceEntry } from '../gateway-state.js';
 import { gatewaySnapshot } from '../snapshot.js';
 import { scheduleOverview } from './schedule.js';
+import { cooldownEntry } from './models.js';
 
 export const statusPayload = lazySchema(() =>
   z.strictObject({
@@ -23,6 +24,8 @@ export const statusPayload = lazySchema(() =>
     config: configStatus.optional(),
     /** Next cron and heartbeat runs and the schedule's notices (a spent budget, a disabled job). */
     schedule: scheduleOverview.optional(),
+    /** Keys and models failover is skipping now, why, and until when. */
+    cooldowns: z.array(cooldownEntry).optional(),
   }),
 );
 export type StatusPayload = z.infer<typeof statusPayload>;

@@ -7,6 +7,7 @@ import { toolMethods } from './tools.js';
 import { memoryMethods } from './memory.js';
 import { mcpMethods } from './mcp.js';
 import { hookMethods } from './hooks.js';
+import { modelMethods } from './models.js';
 import { scheduleMethods } from './schedule.js';
 import { searchMethods } from './search.js';
 import { mcpFeatureMethods } from './mcp-features.js';
@@ -31,6 +32,7 @@ export const methods = {
   ...memoryMethods,
   ...mcpMethods,
   ...hookMethods,
+  ...modelMethods,
   ...scheduleMethods,
   ...searchMethods,
   ...mcpFeatureMethods,

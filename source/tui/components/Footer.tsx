@@ -18,12 +18,22 @@ function hintFor(state: TuiState, running: boolean, now: number): string {
   return '/help · ? keys · Ctrl+F search · Tab focus';
 }
 
+/** The key or model failover skips now, soonest back first: " · ⏸ pa/big cooling 25s +1". */
+function coolingText(state: TuiState, now: number): string {
+  const active = (state.cooldowns ?? []).filter((c) => c.until > now);
+  const first = active[0];
+  if (!first) return '';
+  const seconds = Math.ceil((first.until - now) / 1000);
+  const left = seconds < 120 ? `${seconds}s` : `${Math.round(seconds / 60)}m`;
+  return ` · ⏸ ${first.scope === 'model' ? first.label : `key ${first.label}`} cooling ${left}${active.length > 1 ? ` +${active.length - 1}` : ''}`;
+}
+
 export function Footer({ state, width, now }: { state: TuiState; width: number; now: number }) {
   const f = selectFooter(state);
   const tokens = f.window > 0 ? `${formatTokens(f.used)}/${formatTokens(f.window)}` : formatTokens(f.used);
   const summary = selectPaneSummary(state);
   const left = ` ${f.model} · think ${f.thinking} · ${tokens} tok${summary ? ` · ${summary}` : ''}`;
-  const approvals = f.pendingApprovals > 0 ? ` · ⚠ ${f.pendingApprovals} approval${f.pendingApprovals > 1 ? 's' : ''}` : '';
+  const approvals = `${f.pendingApprovals > 0 ? ` · ⚠ ${f.pendingApprovals} approval${f.pendingApprovals > 1 ? 's' : ''}` : ''}${coolingText(state, now)}`;
   const hint = ` · ${hintFor(state, f.running, now)}`;
   const leftCut = truncate(left, width);
   const room = Math.max(0, width - stringWidth(leftCut));

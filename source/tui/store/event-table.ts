@@ -51,6 +51,7 @@ export const eventTable: { [E in EventName]?: Reducer<E> } = {
   'mcp.sampling': (state, payload) => reduceSampling(state, payload),
   'mcp.elicitation.requested': (state, payload) => reduceElicitationRequested(state, payload),
   'mcp.elicitation.resolved': (state, payload) => reduceElicitationResolved(state, payload),
+  cooldowns: (state, payload) => ({ ...state, cooldowns: payload.cooldowns }),
   shutdown: (state, payload) => ({ ...state, conn: { ...state.conn, reason: `gateway stopping: ${payload.reason}` } }),
 };
 

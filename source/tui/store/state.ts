@@ -2,6 +2,7 @@ import { emptyEditor, type EditorState } from '../editor/editor.js';
 import type {
   ApprovalRecord,
   ChannelStatusInfo,
+  CooldownEntry,
   ContextPayload,
   LanesPayload,
   PresenceEntry,
@@ -70,6 +71,8 @@ export interface TuiState {
   schedule?: ScheduleOverview;
   /** Chat channel accounts and their state, from the snapshot and `channels.status` (the header flags one in error). */
   channels?: readonly ChannelStatusInfo[];
+  /** Keys and models failover is skipping, from the snapshot and `cooldowns` events (the footer shows them). */
+  cooldowns?: readonly CooldownEntry[];
   /** `resolvedIds` guards against a list reply that was answered before a resolution event. */
   approvals: { pending: readonly ApprovalRecord[]; resolvedIds: readonly string[]; lastResolved?: ApprovalNotice };
   /** Model reported by the latest usage event per session, for the footer. */
