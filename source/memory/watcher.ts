@@ -62,6 +62,13 @@ export function watchMemory(index: MemoryIndex, options: WatchOptions): MemoryWa
     return watcher;
   });
   const ready = started.then((watcher) => new Promise<void>((resolve) => watcher.once('ready', () => resolve())));
+  // A file written while chokidar scans counts as initial and raises no event: one sync once it is ready catches it.
+  ready.then(
+    () => {
+      if (!closed) schedule();
+    },
+    () => undefined,
+  );
   return {
     ready,
     async close() {

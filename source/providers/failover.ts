@@ -239,8 +239,8 @@ function keyCooldowns(profiles: readonly AuthProfile[], model: ResolvedModel, co
 
 /**
  * The first untried key that is not cooling; with `allowCooling`, else the
- * rate-limited one whose cooldown ends first (a refused or exhausted key is
- * never tried early: it would fail the same way).
+ * one whose cooldown ends first: a key refused once may work when the owner
+ * resends, but a key out of credit waits for its probe.
  */
 function pickProfile(
   profiles: readonly AuthProfile[],
@@ -255,7 +255,7 @@ function pickProfile(
   let best: { profile: AuthProfile; until: number } | undefined;
   for (const profile of untried) {
     const status = keyStatus(profile, model, cooldowns);
-    if (!status || keyKinds.has(status.kind)) continue;
+    if (!status || status.kind === 'billing') continue;
     if (!best || status.until < best.until) best = { profile, until: status.until };
   }
   return best?.profile;
