@@ -57,6 +57,32 @@ describe('claw agent -m', () => {
   );
 
   it(
+    'prints retries as they happen; the cooling model shows in models list and status until reset-cooldown lifts it',
+    async () => {
+      llm.reply(
+        { error: 'overloaded', retryAfter: 0 },
+        { error: 'overloaded', retryAfter: 0 },
+        { error: 'overloaded', retryAfter: 0 },
+        { error: 'overloaded', retryAfter: 0 },
+      );
+      const failed = await runCli(['agent', '-m', 'busy?', '--session', 'agent:main:cli:direct:busy'], state.env, SLOW);
+      expect(failed.code).toBe(1);
+      expect(failed.stderr.match(/claw: fake\/m: overloaded \(HTTP 503\)/g)).toHaveLength(3);
+
+      const listed = await runCli(['models', 'list'], state.env, SLOW);
+      expect(listed.stdout).toContain('Cooling down (`claw models reset-cooldown` lifts them):');
+      expect(listed.stdout).toMatch(/\n {2}fake\/m cooling after overloaded, HTTP 503[^\n]*; tried again in \d+ s/);
+      expect((await runCli(['status'], state.env, SLOW)).stdout).toMatch(/cooling {2}fake\/m cooling after overloaded/);
+
+      const reset = await runCli(['models', 'reset-cooldown', 'fake/m'], state.env, SLOW);
+      expect(reset.code, reset.stderr).toBe(0);
+      expect(reset.stdout).toContain('Lifted:\n  fake/m cooling after overloaded');
+      expect((await runCli(['models', 'list'], state.env, SLOW)).stdout).not.toContain('fake/m cooling');
+    },
+    SLOW,
+  );
+
+  it(
     'says which approval it waits for and how to answer it, then finishes once it is approved from another command',
     async () => {
       llm.reply({ text: 'Writing it.', toolCalls: [{ id: 'call_w', name: 'exec', arguments: { command: 'touch waited.txt' } }] }, { text: 'Written.' });

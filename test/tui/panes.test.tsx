@@ -143,6 +143,14 @@ describe('panes from store fixtures', () => {
     expect(frame).toContain('⚠ 1 approval');
   });
 
+  it('footer shows the key or model failover skips, with the time left, and drops it once it ended', () => {
+    const cooling = { scope: 'model' as const, provider: 'pa', label: 'pa/big', kind: 'overloaded', reason: 'overloaded, HTTP 529', until: 25_000 };
+    const key2 = { scope: 'key' as const, provider: 'pb', label: 'env:PB_KEY', kind: 'billing', reason: 'billing, HTTP 402', until: 300_000 };
+    const state = withState({ sessions: { [key]: sessionFixture({ model: 'pa/big' }) }, cooldowns: [cooling, key2] });
+    expect(show(<Footer state={state} width={140} now={0} />)).toContain('⏸ pa/big cooling 25s +1');
+    expect(show(<Footer state={state} width={140} now={30_000} />)).toContain('⏸ key env:PB_KEY cooling 5m');
+  });
+
   it('approval prompt shows the whole command wrapped, cwd, agent, reason and time left', () => {
     const approval = approvalFixture();
     const lines = approvalLines(approval, 60, approval.createdAt + 60_000, false, 0);
