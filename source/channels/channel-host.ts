@@ -298,7 +298,13 @@ export class ChannelHost implements Service {
       return { delivered: true };
     }
     const result = stream ? await stream.finish(text) : await channel.send(route, { text });
-    if (!result.delivered) return this.#failed(adapter, reply, result.error ?? 'unknown error');
+    if (!result.delivered) {
+      const failed = await this.#failed(adapter, reply, result.error ?? 'unknown error');
+      // While the chat still answers, whoever asked learns the reply did not arrive (best effort: this may fail too).
+      if (!result.chatGone)
+        await channel.send(route, { text: '⚠️ My reply could not be delivered here; the owner can read it in the transcript.' }).catch(() => undefined);
+      return failed;
+    }
     return { delivered: true, ...(result.messageIds[0] ? { messageId: result.messageIds[0] } : {}) };
   }
 

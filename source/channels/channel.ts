@@ -22,6 +22,8 @@ export interface ChannelReply {
   replyTo?: string | undefined;
   /** Replace this platform message's text instead of sending a new one (streaming). */
   edit?: string | undefined;
+  /** A reply still streaming: shown as one message, cut with "…" when longer (its further parts come with the final reply, once). */
+  preview?: boolean | undefined;
   buttons?: ReadonlyArray<ReadonlyArray<{ label: string; data: string }>> | undefined;
   silent?: boolean | undefined;
 }
@@ -31,6 +33,8 @@ export interface ChannelSendResult {
   /** Platform ids of the messages sent (a long reply is several). */
   messageIds: string[];
   error?: string | undefined;
+  /** The chat takes nothing from us any more (the bot was blocked, the chat is gone): no note about the failure can reach it either. */
+  chatGone?: boolean | undefined;
 }
 
 /** The outbound half: how text reaches one of the channel's chats. */

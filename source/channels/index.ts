@@ -7,6 +7,5 @@ export type { ChannelAdapter, AnyChannelAdapter, ChannelAccountBase, ChannelCont
 export { createPairingSlashCommand, type PairingCommandHost } from './pairing-command.js';
 export { PairingError, PairingStore, PAIRING_CODE_TTL_MS, MAX_PENDING_PAIRINGS, type PendingPairing, type ApprovedSender } from './pairing-store.js';
 export { StreamedReply, STREAM_EDIT_INTERVAL_MS } from './stream-reply.js';
-export { markdownToTelegramHtml, splitTelegramHtml, escapeHtml, TELEGRAM_TEXT_LIMIT } from './telegram/format.js';
 export { saveTelegramToken, checkTelegramToken, telegramCredentialFile } from './telegram/token.js';
 export { TELEGRAM_CHANNEL } from './telegram/telegram-inbound.js';

@@ -59,7 +59,7 @@ export class StreamedReply {
     this.#busy = true;
     this.#lastEditAt = this.clock.now();
     this.#inflight = this.outbound
-      .send(this.route, { text, ...(this.#messageId ? { edit: this.#messageId } : {}) })
+      .send(this.route, { text, preview: true, ...(this.#messageId ? { edit: this.#messageId } : {}) })
       .then((result) => {
         if (result.delivered && !this.#messageId) this.#messageId = result.messageIds[0];
       })

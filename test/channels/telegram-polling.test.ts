@@ -110,4 +110,14 @@ describe('telegram long polling', () => {
     // A 403 is final: one attempt, no retry loop.
     expect(sentTo(telegram, alice.id)).toEqual(['echo: are you there?']);
   });
+
+  it('a reply refused while the chat still answers leaves a one-line note in the chat', async () => {
+    const rig: TelegramRig = await startTelegramRig({ account: { dmPolicy: 'open' }, core: { runner: echoRunner } });
+    cleanups.push(() => rig.stop());
+    const { telegram } = rig;
+    telegram.failNext('sendMessage', { code: 400, description: 'Bad Request: message is too long' });
+    telegram.pushMessage(aliceChat, alice, 'long one');
+    await expect.poll(() => sentTo(telegram, alice.id).length, { timeout: 5000 }).toBe(2);
+    expect(sentTo(telegram, alice.id)).toEqual(['echo: long one', '⚠️ My reply could not be delivered here; the owner can read it in the transcript.']);
+  });
 });

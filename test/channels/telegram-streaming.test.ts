@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TurnContext, TurnOutcome } from '../../source/queue/index.js';
+import { renderTelegram } from '../../source/markdown/index.js';
 import { alice, aliceChat, startTelegramRig, type TelegramRig } from './telegram-harness.js';
 
 let rig: TelegramRig | undefined;
@@ -39,6 +40,37 @@ describe('streaming replies to Telegram', () => {
     const times = [sends[0]!.at, ...edits.map((e) => e.at)];
     for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(900);
     expect(edits.every((e) => e.params.message_id === edits[0]!.params.message_id)).toBe(true);
+  });
+
+  it('a long reply streams as one edited preview, then its further parts are sent exactly once', async () => {
+    const code = Array.from({ length: 260 }, (_, i) => `<item id="${i}">&amp; value ${i}</item>`).join('\n');
+    const reply = `Here is the file:\n\n\`\`\`xml\n${code}\n\`\`\`\n\nThat is all.`;
+    const pieces = reply.match(/[\s\S]{1,400}/g) ?? [];
+    const runner = {
+      async run(turn: TurnContext): Promise<TurnOutcome> {
+        for (const delta of pieces) {
+          turn.emit('chat', { runId: turn.runId, sessionKey: turn.sessionKey, state: 'delta', delta });
+          await new Promise((resolve) => setTimeout(resolve, 40));
+        }
+        turn.session.append({ type: 'message', role: 'assistant', content: [{ type: 'text', text: reply }], stopReason: 'stop' });
+        turn.emit('chat', { runId: turn.runId, sessionKey: turn.sessionKey, state: 'final', text: reply });
+        return { status: 'replied', text: reply };
+      },
+    };
+    rig = await startTelegramRig({ account: { dmPolicy: 'open' }, core: { runner } });
+    const { telegram } = rig;
+    telegram.pushMessage(aliceChat, alice, 'the file please');
+    const parts = renderTelegram(reply);
+    expect(parts.length).toBeGreaterThan(2);
+    await telegram.waitFor((c) => c.method === 'sendMessage' && c.params.text === parts.at(-1), 20_000);
+    // Let a stray late preview flush show itself before counting.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(telegram.refusals).toEqual([]);
+    const sends = telegram.callsOf('sendMessage');
+    expect(sends.map((call) => call.params.text)).toEqual([sends[0]!.params.text, ...parts.slice(1)]);
+    const edits = telegram.callsOf('editMessageText');
+    expect(edits.at(-1)!.params.text).toBe(parts[0]);
+    expect(new Set(edits.map((e) => e.params.message_id)).size).toBe(1);
   });
 
   it('sends the reply whole when streaming is off', async () => {

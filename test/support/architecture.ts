@@ -22,6 +22,7 @@ export const FLOORS: Readonly<Record<string, number>> = {
   memory: 2,
   client: 1,
   routing: 1,
+  markdown: 1,
   protocol: 0,
   config: 0,
 };
@@ -38,9 +39,9 @@ const SAME_FLOOR: ReadonlyArray<readonly [string, string]> = [
   ['config', 'protocol'],
 ];
 
-/** DESIGN.md §2: the TUI talks to the daemon only through the client and the protocol. */
+/** DESIGN.md §2: the TUI talks to the daemon only through the client and the protocol, and renders Markdown with markdown/. */
 const ONLY: Readonly<Record<string, readonly string[]>> = {
-  tui: ['client', 'protocol', 'tui'],
+  tui: ['client', 'markdown', 'protocol', 'tui'],
 };
 
 /** The CLI never loads server code statically; the daemon only for the commands that run it. */

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { telegramTextRefusal } from './strict-telegram.js';
 
 /** One Bot API call as the fake server received it. */
 export interface TelegramCall {
@@ -63,6 +64,8 @@ export interface FakeTelegram {
   onUpdatesServed(listener: (count: number) => void): () => void;
   /** Changes `sendDelayMs` for the sendMessage calls that come after. */
   setSendDelay(ms: number): void;
+  /** Texts refused as the real Bot API refuses them (strict-telegram.ts), in order. */
+  refusals: Array<{ method: string; description: string; text: string }>;
   close(): Promise<void>;
 }
 
@@ -91,6 +94,7 @@ interface Waiting {
  */
 export async function startFakeTelegram(options: { token?: string; sendDelayMs?: number } = {}): Promise<FakeTelegram> {
   const calls: TelegramCall[] = [];
+  const refusals: FakeTelegram['refusals'] = [];
   let sendDelayMs = options.sendDelayMs ?? 0;
   const updates: Array<{ update_id: number } & Record<string, unknown>> = [];
   const failures = new Map<string, FakeFailure[]>();
@@ -202,9 +206,14 @@ export async function startFakeTelegram(options: { token?: string; sendDelayMs?:
         return;
       }
       case 'sendMessage':
-        return ok(res, sentMessage(params));
-      case 'editMessageText':
-        return ok(res, sentMessage(params, Number(params.message_id)));
+      case 'editMessageText': {
+        const refusal = telegramTextRefusal(params);
+        if (refusal) {
+          refusals.push({ method, description: refusal, text: String(params.text ?? '') });
+          return send(res, 400, { ok: false, error_code: 400, description: refusal });
+        }
+        return ok(res, method === 'sendMessage' ? sentMessage(params) : sentMessage(params, Number(params.message_id)));
+      }
       case 'answerCallbackQuery':
       case 'sendChatAction':
       case 'setMessageReaction':
@@ -281,6 +290,7 @@ export async function startFakeTelegram(options: { token?: string; sendDelayMs?:
     apiRoot: `http://127.0.0.1:${port}`,
     bot: BOT,
     calls,
+    refusals,
     callsOf: (method) => calls.filter((c) => c.method === method),
     pushUpdate,
     pushMessage(chat, from, text, opts = {}) {

@@ -2,7 +2,7 @@ import { GrammyError, HttpError, type Api } from 'grammy';
 import { sleepOn, type Clock } from '../../config/index.js';
 import type { ReplyRoute } from '../../protocol/index.js';
 import type { ChannelReply, ChannelSendResult } from '../channel.js';
-import { splitTelegramHtml } from './format.js';
+import { renderTelegram, renderTelegramPreview } from '../../markdown/index.js';
 import { redactToken } from './token.js';
 
 export interface SenderOptions {
@@ -25,11 +25,13 @@ export function describeTelegramError(error: unknown, token: string): string {
 }
 
 const NOT_MODIFIED = /message is not modified/i;
+const CHAT_GONE = /chat not found|bot was kicked|user is deactivated|not enough rights to send/i;
 const BAD_ENTITIES = /can't parse entities|unsupported start tag|can't find end tag/i;
 
 /**
- * The outbound half of a Telegram account: Markdown as Telegram HTML, split
- * at 4096, each call retried (429 waits its retry_after; network and 5xx
+ * The outbound half of a Telegram account: Markdown as Telegram HTML
+ * (markdown/telegram-html.ts: each part valid and within 4096 by
+ * construction; a streamed preview is always one message), each call retried (429 waits its retry_after; network and 5xx
  * errors back off); a result says delivered only when Telegram said so.
  */
 export class TelegramSender {
@@ -66,7 +68,8 @@ export class TelegramSender {
   async send(route: ReplyRoute, reply: ChannelReply): Promise<ChannelSendResult> {
     const chatId = route.peer?.id;
     if (!chatId) return { delivered: false, messageIds: [], error: 'the reply route names no Telegram chat' };
-    const chunks = splitTelegramHtml(reply.text);
+    const preview = reply.preview ? renderTelegramPreview(reply.text) : undefined;
+    const chunks = reply.preview ? (preview === undefined ? [] : [preview]) : renderTelegram(reply.text);
     if (chunks.length === 0) return { delivered: false, messageIds: [], error: 'the reply is empty' };
     const messageIds: string[] = [];
     const api = this.#options.api;
@@ -101,7 +104,8 @@ export class TelegramSender {
       return { delivered: true, messageIds };
     } catch (error) {
       const sentPart = messageIds.length > 0 ? ` (${messageIds.length} of ${chunks.length} parts were sent)` : '';
-      return { delivered: false, messageIds, error: `${describeTelegramError(error, this.#options.token)}${sentPart}` };
+      const gone = error instanceof GrammyError && (error.error_code === 403 || CHAT_GONE.test(error.description));
+      return { delivered: false, messageIds, error: `${describeTelegramError(error, this.#options.token)}${sentPart}`, ...(gone ? { chatGone: true } : {}) };
     }
   }
 
