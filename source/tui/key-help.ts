@@ -18,6 +18,7 @@ export const KEY_HELP: ReadonlyArray<{ keys: string; does: string }> = [
   { keys: 'z / h (side pane)', does: 'zoom / hide the focused pane' },
   { keys: '↑↓ Enter c s (sub-agents)', does: 'pick a child; open its transcript read-only (Esc back), cancel it, steer it' },
   { keys: 'Ctrl+O', does: 'expand tool output' },
+  { keys: 'Alt+M', does: 'show replies as their Markdown source (again: rendered)' },
   { keys: 'y s a n (approval)', does: 'once, this session, always (then y), deny; a pause first, Esc leaves it pending' },
 ];
 

@@ -59,6 +59,7 @@ export function handleKey(input: string, key: Key, context: KeyContext, raw?: st
     return;
   }
   if (key.ctrl && input === 'o') return update((s) => setUi(s, { toolsExpanded: !s.ui.toolsExpanded }));
+  if (key.meta && !key.ctrl && input === 'm') return update((s) => setUi(s, { rawMarkdown: !s.ui.rawMarkdown }));
   if (key.ctrl && input === 'l') return update(showAllPanes);
   const paneKey = key.meta && !key.ctrl ? PANE_KEYS[input] : undefined;
   if (paneKey) return update((s) => togglePane(s, paneKey));

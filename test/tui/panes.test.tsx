@@ -82,6 +82,26 @@ describe('panes from store fixtures', () => {
     expect(expanded).toContain('compiled 12 files');
   });
 
+  it('chat pane renders Markdown replies, and shows their source when raw is on (Alt+M)', () => {
+    const store = new TuiStore(initialState());
+    cleanups.push(() => store.dispose());
+    const text = '## Result\n\n**done** with `npm test`\n\n```sh\nnpm test\n```';
+    const state = withState({
+      chats: {
+        [key]: { hasMore: false, running: false, items: [{ kind: 'assistant', id: 'a1', text }], streaming: { runId: 'r', text: 'Now *streaming* a `code`' } },
+      },
+    });
+    const rendered = show(<ChatPane {...chatPaneProps(state)} store={store} width={60} height={14} now={0} />);
+    expect(rendered).toContain('Result');
+    expect(rendered).toContain('done with npm test');
+    expect(rendered).toContain('╭─ sh');
+    expect(rendered).toContain('Now streaming a code▍');
+    expect(rendered).not.toContain('**');
+    const raw = show(<ChatPane {...chatPaneProps(state)} raw store={store} width={60} height={14} now={0} />);
+    expect(raw).toContain('## Result');
+    expect(raw).toContain('**done** with `npm test`');
+  });
+
   it('lanes pane shows global active/limit and busy lanes', () => {
     const state = withState({
       lanes: {

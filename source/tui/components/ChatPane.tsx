@@ -19,6 +19,8 @@ export interface ChatPaneProps {
   anchor: UiState['anchor'];
   scroll: number;
   expanded: boolean;
+  /** Assistant replies as their Markdown source instead of rendered (Alt+M). */
+  raw: boolean;
   store: TuiStore;
   width: number;
   height: number;
@@ -30,13 +32,14 @@ export interface ChatPaneProps {
 }
 
 /** What the chat pane draws of the state: the current session's log and progress, the scroll and a search jump. */
-export function chatPaneProps(state: TuiState): Pick<ChatPaneProps, 'log' | 'progress' | 'anchor' | 'scroll' | 'expanded'> {
+export function chatPaneProps(state: TuiState): Pick<ChatPaneProps, 'log' | 'progress' | 'anchor' | 'scroll' | 'expanded' | 'raw'> {
   return {
     log: selectChat(state),
     progress: state.progress[state.currentKey],
     anchor: state.ui.anchor?.key === state.currentKey ? state.ui.anchor : undefined,
     scroll: state.ui.scroll,
     expanded: state.ui.toolsExpanded,
+    raw: state.ui.rawMarkdown,
   };
 }
 
@@ -51,6 +54,7 @@ export const ChatPane = memo(function ChatPane({
   anchor,
   scroll: scrolled,
   expanded,
+  raw,
   store,
   width,
   height,
@@ -62,13 +66,13 @@ export const ChatPane = memo(function ChatPane({
   const footer: Line[] = progress && log.running ? [{ text: '' }, progressLine(progress, now, log.streaming !== undefined)] : [];
   const gapAfter = log.newer?.after;
   const target = anchor?.pending
-    ? scrollToEntry(log.items, log.streaming?.text, textWidth, height, expanded, anchor.entryId, footer.length, gapAfter)
+    ? scrollToEntry(log.items, log.streaming?.text, textWidth, height, expanded, anchor.entryId, footer.length, gapAfter, raw)
     : undefined;
   useEffect(() => {
     if (target !== undefined) store.update((s) => (s.ui.anchor ? setUi(s, { scroll: target, anchor: { ...s.ui.anchor, pending: false } }) : s));
   }, [target, store]);
   const scroll = target ?? scrolled;
-  const view = chatWindow(log.items, log.streaming?.text, textWidth, height, scroll, expanded, anchor?.entryId, footer, gapAfter);
+  const view = chatWindow(log.items, log.streaming?.text, textWidth, height, scroll, expanded, anchor?.entryId, footer, gapAfter, raw);
   const topReached = view.above === 0;
   // Within a screen of the oldest line in memory, or of the gap below a window
   // paged far back (or past it, in what arrived live), the page beyond is
@@ -77,8 +81,8 @@ export const ChatPane = memo(function ChatPane({
   const nearGap = view.gapBelow === undefined || scroll - view.gapBelow < height;
   const edge: ChatEdge | undefined = nearOlder ? 'older' : gapAfter === undefined ? undefined : scroll === 0 ? 'latest' : nearGap ? 'newer' : undefined;
   useEffect(() => {
-    if (edge) onEdge?.(edge, (item) => cachedItemLines(item, textWidth, expanded).length);
-  }, [edge, log.items, onEdge, textWidth, expanded]);
+    if (edge) onEdge?.(edge, (item) => cachedItemLines(item, textWidth, expanded, raw).length);
+  }, [edge, log.items, onEdge, textWidth, expanded, raw]);
   // Scrolled past the top (Home, or a window that got shorter): back to the first line.
   const topScroll = Math.max(0, view.total - height);
   const clamped = topReached && view.lines.length < height && scroll > topScroll;
@@ -110,7 +114,19 @@ export const ChatPane = memo(function ChatPane({
       ) : null}
       {lines.map((line, i) => (
         <Text key={i} color={line.color} bold={line.bold} dimColor={line.dim} wrap="truncate">
-          {line.text === '' ? ' ' : line.marked && anchor ? <MarkedText text={line.text} query={anchor.query} /> : line.text}
+          {line.text === '' ? (
+            ' '
+          ) : line.marked && anchor ? (
+            <MarkedText text={line.text} query={anchor.query} />
+          ) : line.spans ? (
+            line.spans.map((span, j) => (
+              <Text key={j} color={span.color} bold={span.bold} italic={span.italic} underline={span.underline} strikethrough={span.strike} dimColor={span.dim}>
+                {span.text}
+              </Text>
+            ))
+          ) : (
+            line.text
+          )}
         </Text>
       ))}
     </Box>

@@ -124,6 +124,8 @@ export interface UiState {
   /** Chat lines scrolled up from the bottom; 0 follows the stream. */
   scroll: number;
   toolsExpanded: boolean;
+  /** Assistant replies shown as their Markdown source (Alt+M) instead of rendered. */
+  rawMarkdown: boolean;
   sessionCursor: number;
   /** When the first Ctrl+C was pressed; a second one soon after exits. */
   ctrlCAt?: number;
@@ -188,6 +190,7 @@ export function initialState(options: { agentId?: string; sessionKey?: string; v
       pinned: [],
       scroll: 0,
       toolsExpanded: false,
+      rawMarkdown: false,
       sessionCursor: 0,
       dismissed: [],
       editor: emptyEditor(),

@@ -1,9 +1,14 @@
+import { renderTerminal, type Measure, type TermSpan } from '../../markdown/index.js';
 import type { ChatItem } from '../store/state.js';
 import { formatTokens } from './format.js';
+import { displayText, graphemes, stringWidth } from './width.js';
 import { wrapText } from './wrap.js';
 
 export interface Line {
+  /** The characters of the line (what search marks and widths count). */
   text: string;
+  /** The same characters in styled runs, for rendered Markdown; the line's own style applies when absent. */
+  spans?: readonly TermSpan[];
   color?: 'cyan' | 'green' | 'yellow' | 'red' | 'gray' | 'magenta';
   bold?: boolean;
   dim?: boolean;
@@ -18,15 +23,53 @@ function block(prefix: string, text: string, width: number, style: Omit<Line, 't
   return wrapText(text, width - prefix.length).map((line, i) => ({ ...style, text: (i === 0 ? prefix : indent) + line }));
 }
 
+const measure: Measure = { width: stringWidth, graphemes };
+
+/** An assistant's Markdown rendered for the terminal, indented by two cells; `raw` shows the source as typed. */
+function markdownLines(text: string, width: number, raw: boolean): Line[] {
+  if (raw) return block('  ', text, width, {});
+  return renderTerminal(displayText(text), width - 2, measure).map((spans) =>
+    spans.length === 0 ? { text: '' } : { text: `  ${spans.map((span) => span.text).join('')}`, spans: [{ text: '  ' }, ...spans] },
+  );
+}
+
+/**
+ * The reply still streaming: what is settled (up to the last blank line
+ * outside a code fence) is rendered once and kept; each delta renders only
+ * the open block after it, so a long reply costs O(n), not O(n²).
+ */
+let settledCache: { source: string; width: number; raw: boolean; lines: Line[] } | undefined;
+
+function settledEnd(text: string): number {
+  let end = 0;
+  let inFence = false;
+  let at = 0;
+  for (const line of text.split('\n')) {
+    if (/^ {0,3}(```|~~~)/.test(line)) inFence = !inFence;
+    at += line.length + 1;
+    if (!inFence && line.trim() === '' && at <= text.length) end = at;
+  }
+  return end;
+}
+
+export function streamingLines(text: string, width: number, raw = false): Line[] {
+  const cut = settledEnd(text);
+  const settledSource = text.slice(0, cut);
+  if (!settledCache || settledCache.source !== settledSource || settledCache.width !== width || settledCache.raw !== raw)
+    settledCache = { source: settledSource, width, raw, lines: settledSource.trim() === '' ? [] : markdownLines(settledSource, width, raw) };
+  const tail = markdownLines(`${text.slice(cut)}▍`, width, raw);
+  return [{ text: '' }, ...settledCache.lines, ...(settledCache.lines.length > 0 ? [{ text: '' }] : []), ...tail];
+}
+
 /** The lines one settled item draws at a width; pure, so results can be cached per item. */
-export function itemLines(item: ChatItem, width: number, expanded: boolean): Line[] {
+export function itemLines(item: ChatItem, width: number, expanded: boolean, raw = false): Line[] {
   switch (item.kind) {
     case 'user': {
       const from = item.from ? [{ text: `  from ${item.from}`, color: 'gray' as const, dim: true }] : [];
       return [{ text: '' }, ...from, ...block('› ', item.text, width, { color: 'cyan', bold: true })];
     }
     case 'assistant':
-      return [{ text: '' }, ...block('  ', item.text, width, {})];
+      return [{ text: '' }, ...markdownLines(item.text, width, raw)];
     case 'notice':
       return block('· ', item.text, width, { color: 'gray' });
     case 'command':
@@ -57,14 +100,14 @@ export function itemLines(item: ChatItem, width: number, expanded: boolean): Lin
   }
 }
 
-const cache = new WeakMap<ChatItem, { width: number; expanded: boolean; lines: Line[] }>();
+const cache = new WeakMap<ChatItem, { width: number; expanded: boolean; raw: boolean; lines: Line[] }>();
 
-/** itemLines, computed once per item, width and expansion: settled items never re-wrap. */
-export function cachedItemLines(item: ChatItem, width: number, expanded: boolean): Line[] {
+/** itemLines, computed once per item, width, expansion and raw view: settled items never re-wrap. */
+export function cachedItemLines(item: ChatItem, width: number, expanded: boolean, raw = false): Line[] {
   const hit = cache.get(item);
-  if (hit && hit.width === width && hit.expanded === expanded) return hit.lines;
-  const lines = itemLines(item, width, expanded);
-  cache.set(item, { width, expanded, lines });
+  if (hit && hit.width === width && hit.expanded === expanded && hit.raw === raw) return hit.lines;
+  const lines = itemLines(item, width, expanded, raw);
+  cache.set(item, { width, expanded, raw, lines });
   return lines;
 }
 
@@ -95,6 +138,7 @@ export function chatWindow(
   markedEntryId?: string,
   footer: readonly Line[] = [],
   gapAfter?: string,
+  raw = false,
 ): ChatWindow {
   // A screen more than is drawn, so `above` says whether a screen of margin is left.
   const need = 2 * height + scroll;
@@ -105,7 +149,7 @@ export function chatWindow(
     count += footer.length;
   }
   if (streaming !== undefined && streaming !== '') {
-    const lines = [{ text: '' }, ...block('  ', `${streaming}▍`, width, {})];
+    const lines = streamingLines(streaming, width, raw);
     tail.push(lines);
     count += lines.length;
   }
@@ -118,7 +162,7 @@ export function chatWindow(
       tail.push([GAP_LINE]);
       count += 1;
     }
-    const cached = cachedItemLines(item, width, expanded);
+    const cached = cachedItemLines(item, width, expanded, raw);
     const lines =
       markedEntryId !== undefined && item.entryId === markedEntryId ? cached.map((line) => (line.text === '' ? line : { ...line, marked: true })) : cached;
     tail.push(lines);
@@ -145,12 +189,13 @@ export function scrollToEntry(
   entryId: string,
   footerLines = 0,
   gapAfter?: string,
+  raw = false,
 ): number | undefined {
-  let below = footerLines + (streaming ? 1 + wrapText(`${streaming}▍`, width - 2).length : 0);
+  let below = footerLines + (streaming ? streamingLines(streaming, width, raw).length : 0);
   for (let index = items.length - 1; index >= 0; index--) {
     const item = items[index]!;
     if (item.id === gapAfter) below += 1;
-    below += cachedItemLines(item, width, expanded).length;
+    below += cachedItemLines(item, width, expanded, raw).length;
     const previous = items[index - 1];
     if (item.entryId === entryId && previous?.entryId !== entryId) return Math.max(0, below - height + 2);
   }

@@ -1,0 +1,118 @@
+import { createRequire } from 'node:module';
+import { decodeEntities } from './entities.js';
+import type { TermColor, TermLine, TermSpan } from './terminal.js';
+
+interface HljsResult {
+  value: string;
+}
+interface Hljs {
+  registerLanguage(name: string, language: unknown): void;
+  getLanguage(name: string): unknown;
+  highlight(code: string, options: { language: string; ignoreIllegals: boolean }): HljsResult;
+}
+
+/** The languages models write most; each brings its own aliases (js, ts, py, sh, c#, yml, …). */
+const LANGUAGES = [
+  'bash',
+  'c',
+  'cpp',
+  'csharp',
+  'css',
+  'diff',
+  'dockerfile',
+  'go',
+  'ini',
+  'java',
+  'javascript',
+  'json',
+  'kotlin',
+  'markdown',
+  'php',
+  'python',
+  'ruby',
+  'rust',
+  'shell',
+  'sql',
+  'swift',
+  'typescript',
+  'xml',
+  'yaml',
+];
+
+let hljs: Hljs | undefined;
+
+/** highlight.js core and its languages, loaded with the first code block that names a language: never at start. */
+function highlighter(): Hljs {
+  if (!hljs) {
+    const require = createRequire(import.meta.url);
+    const core = require('highlight.js/lib/core') as Hljs;
+    for (const name of LANGUAGES) core.registerLanguage(name, require(`highlight.js/lib/languages/${name}`));
+    hljs = core;
+  }
+  return hljs;
+}
+
+const colors: Readonly<Record<string, TermColor>> = {
+  keyword: 'magenta',
+  built_in: 'cyan',
+  'selector-tag': 'magenta',
+  string: 'green',
+  regexp: 'green',
+  addition: 'green',
+  number: 'yellow',
+  literal: 'yellow',
+  symbol: 'yellow',
+  comment: 'gray',
+  quote: 'gray',
+  meta: 'gray',
+  title: 'blue',
+  section: 'blue',
+  name: 'blue',
+  tag: 'blue',
+  type: 'cyan',
+  attr: 'cyan',
+  attribute: 'cyan',
+  deletion: 'red',
+};
+
+function styleOf(classes: readonly string[]): Omit<TermSpan, 'text'> {
+  for (let i = classes.length - 1; i >= 0; i -= 1) {
+    const name = (classes[i] ?? '').replace(/^hljs-/, '').split(/[\s.]/)[0] ?? '';
+    const color = colors[name];
+    if (color) return name === 'comment' || name === 'quote' ? { color, dim: true } : { color };
+  }
+  return {};
+}
+
+/** highlight.js HTML (spans with hljs-* classes, escaped text) as styled lines. */
+function linesOf(html: string): TermLine[] {
+  const lines: TermLine[] = [[]];
+  const stack: string[] = [];
+  for (const match of html.matchAll(/<span class="([^"]+)">|<\/span>|([^<]+)/g)) {
+    if (match[1] !== undefined) stack.push(match[1]);
+    else if (match[2] === undefined) stack.pop();
+    else {
+      const style = styleOf(stack);
+      decodeEntities(match[2])
+        .split('\n')
+        .forEach((piece, i) => {
+          if (i > 0) lines.push([]);
+          if (piece !== '') lines.at(-1)!.push({ ...style, text: piece });
+        });
+    }
+  }
+  return lines;
+}
+
+/** Code as lines of styled spans: highlighted when the language is known, plain otherwise (no guessing: it is slow and often wrong). */
+export function highlightCode(code: string, lang: string): TermLine[] {
+  const plain = (): TermLine[] => code.split('\n').map((line) => (line === '' ? [] : [{ text: line }]));
+  if (!lang) return plain();
+  const engine = highlighter();
+  if (!engine.getLanguage(lang.toLowerCase())) return plain();
+  try {
+    return linesOf(engine.highlight(code, { language: lang.toLowerCase(), ignoreIllegals: true }).value);
+  } catch {
+    return plain();
+  }
+}
