@@ -104,8 +104,22 @@ function linesOf(html: string): TermLine[] {
   return lines;
 }
 
+/** Highlighted blocks by language and code: a streamed block is highlighted once, and again only when the code changes. */
+const highlighted = new Map<string, TermLine[]>();
+const MAX_CACHED = 512;
+
 /** Code as lines of styled spans: highlighted when the language is known, plain otherwise (no guessing: it is slow and often wrong). */
 export function highlightCode(code: string, lang: string): TermLine[] {
+  const key = `${lang}\u0000${code}`;
+  const hit = highlighted.get(key);
+  if (hit) return hit;
+  const lines = highlightUncached(code, lang);
+  if (highlighted.size >= MAX_CACHED) highlighted.delete(highlighted.keys().next().value as string);
+  highlighted.set(key, lines);
+  return lines;
+}
+
+function highlightUncached(code: string, lang: string): TermLine[] {
   const plain = (): TermLine[] => code.split('\n').map((line) => (line === '' ? [] : [{ text: line }]));
   if (!lang) return plain();
   const engine = highlighter();

@@ -83,15 +83,27 @@ export function wrapSpans(spans: readonly TermSpan[], width: number, measure: Me
     if (tail && (!verbatim || used > limit)) tail.text = tail.text.trimEnd();
     lines.push([]);
     used = 0;
+    from = undefined;
   };
+  // Pieces of one span on one line join into one run (fewer Text nodes to draw).
+  let from: TermSpan | undefined;
   const put = (span: TermSpan, text: string, cells: number): void => {
     const line = lines.at(-1)!;
     const tail = line.at(-1);
-    if (tail && sameStyle(tail, span)) tail.text += text;
+    if (tail && from === span) tail.text += text;
     else line.push({ ...span, text });
+    from = span;
     used += cells;
   };
   for (const span of spans) {
+    // Most spans fit where they are: one measure, no split.
+    if (!span.text.includes('\n') && !span.text.includes('\t') && (used > 0 || verbatim || !span.text.startsWith(' '))) {
+      const cells = measure.width(span.text);
+      if (cells <= limit - used) {
+        put(span, span.text, cells);
+        continue;
+      }
+    }
     const parts = span.text.replace(/\t/g, '  ').split('\n');
     parts.forEach((part, index) => {
       if (index > 0) newLine();
@@ -116,10 +128,6 @@ export function wrapSpans(spans: readonly TermSpan[], width: number, measure: Me
   const tail = lines.at(-1)!.at(-1);
   if (tail && (!verbatim || used > limit)) tail.text = tail.text.trimEnd();
   return lines.map((line) => line.filter((span) => span.text !== ''));
-}
-
-function sameStyle(a: Style, b: Style): boolean {
-  return a.bold === b.bold && a.italic === b.italic && a.underline === b.underline && a.strike === b.strike && a.dim === b.dim && a.color === b.color;
 }
 
 const prefixed = (prefix: TermSpan, rest: TermSpan, lines: readonly TermLine[]): TermLine[] => lines.map((line, i) => [i === 0 ? prefix : rest, ...line]);

@@ -34,31 +34,47 @@ function markdownLines(text: string, width: number, raw: boolean): Line[] {
 }
 
 /**
- * The reply still streaming: what is settled (up to the last blank line
- * outside a code fence) is rendered once and kept; each delta renders only
- * the open block after it, so a long reply costs O(n), not O(n²).
+ * The reply still streaming, in segments cut at blank lines outside code
+ * fences: a segment that is complete renders once and is kept; each delta
+ * renders only the open segment at the end, so a long reply costs O(n) to
+ * stream, not O(n²).
  */
-let settledCache: { source: string; width: number; raw: boolean; lines: Line[] } | undefined;
+const segmentCache = new Map<string, Line[]>();
+const MAX_SEGMENTS = 2000;
 
-function settledEnd(text: string): number {
-  let end = 0;
+function segmentsOf(text: string): { settled: string[]; open: string } {
+  const settled: string[] = [];
   let inFence = false;
+  let start = 0;
   let at = 0;
   for (const line of text.split('\n')) {
+    const next = at + line.length + 1;
     if (/^ {0,3}(```|~~~)/.test(line)) inFence = !inFence;
-    at += line.length + 1;
-    if (!inFence && line.trim() === '' && at <= text.length) end = at;
+    if (!inFence && line.trim() === '' && next <= text.length) {
+      const segment = text.slice(start, at);
+      if (segment.trim() !== '') settled.push(segment);
+      start = next;
+    }
+    at = next;
   }
-  return end;
+  return { settled, open: text.slice(start) };
 }
 
 export function streamingLines(text: string, width: number, raw = false): Line[] {
-  const cut = settledEnd(text);
-  const settledSource = text.slice(0, cut);
-  if (!settledCache || settledCache.source !== settledSource || settledCache.width !== width || settledCache.raw !== raw)
-    settledCache = { source: settledSource, width, raw, lines: settledSource.trim() === '' ? [] : markdownLines(settledSource, width, raw) };
-  const tail = markdownLines(`${text.slice(cut)}▍`, width, raw);
-  return [{ text: '' }, ...settledCache.lines, ...(settledCache.lines.length > 0 ? [{ text: '' }] : []), ...tail];
+  const { settled, open } = segmentsOf(text);
+  const out: Line[] = [{ text: '' }];
+  for (const segment of settled) {
+    const key = `${width}\u0000${raw ? 1 : 0}\u0000${segment}`;
+    let lines = segmentCache.get(key);
+    if (!lines) {
+      lines = markdownLines(segment, width, raw);
+      if (segmentCache.size >= MAX_SEGMENTS) segmentCache.clear();
+      segmentCache.set(key, lines);
+    }
+    out.push(...lines, { text: '' });
+  }
+  out.push(...markdownLines(`${open}▍`, width, raw));
+  return out;
 }
 
 /** The lines one settled item draws at a width; pure, so results can be cached per item. */
