@@ -39,15 +39,23 @@ const LANGUAGES = [
   'yaml',
 ];
 
-let hljs: Hljs | undefined;
+let hljs: Hljs | null | undefined;
 
-/** highlight.js core and its languages, loaded with the first code block that names a language: never at start. */
-function highlighter(): Hljs {
-  if (!hljs) {
-    const require = createRequire(import.meta.url);
-    const core = require('highlight.js/lib/core') as Hljs;
-    for (const name of LANGUAGES) core.registerLanguage(name, require(`highlight.js/lib/languages/${name}`));
-    hljs = core;
+/**
+ * highlight.js core and its languages, loaded with the first code block that
+ * names a language: never at start. Null where it cannot load (a build
+ * without node_modules): code is then shown plain.
+ */
+function highlighter(): Hljs | null {
+  if (hljs === undefined) {
+    try {
+      const require = createRequire(import.meta.url);
+      const core = require('highlight.js/lib/core') as Hljs;
+      for (const name of LANGUAGES) core.registerLanguage(name, require(`highlight.js/lib/languages/${name}`));
+      hljs = core;
+    } catch {
+      hljs = null;
+    }
   }
   return hljs;
 }
@@ -123,7 +131,7 @@ function highlightUncached(code: string, lang: string): TermLine[] {
   const plain = (): TermLine[] => code.split('\n').map((line) => (line === '' ? [] : [{ text: line }]));
   if (!lang) return plain();
   const engine = highlighter();
-  if (!engine.getLanguage(lang.toLowerCase())) return plain();
+  if (!engine?.getLanguage(lang.toLowerCase())) return plain();
   try {
     return linesOf(engine.highlight(code, { language: lang.toLowerCase(), ignoreIllegals: true }).value);
   } catch {

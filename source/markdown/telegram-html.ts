@@ -148,7 +148,7 @@ export function cutPoint(text: string, room: number): number {
   const line = window.lastIndexOf('\n');
   if (line >= room / 2) return line + 1;
   let sentence = -1;
-  for (const match of window.matchAll(/[.!?。！？](?:\s|$)|[。！？]/g)) sentence = match.index + match[0].length;
+  for (const match of window.matchAll(/[.!?\u3002\uff01\uff1f](?:\s|$)|[\u3002\uff01\uff1f]/g)) sentence = match.index + match[0].length;
   if (sentence >= room / 2) return sentence;
   const space = Math.max(window.lastIndexOf(' '), window.lastIndexOf('\t'));
   if (space >= room / 2) return space + 1;
