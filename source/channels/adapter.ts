@@ -46,6 +46,8 @@ export interface ChannelContext<Account extends ChannelAccountBase = ChannelAcco
   /** The channel's status changed (clients are told). */
   onStatus(): void;
   warn(message: string): void;
+  /** Routine facts worth a log line (an update ignored, and why). */
+  info(message: string): void;
   /** Tests shorten the waits; each adapter reads what it has. */
   timings: Readonly<Record<string, number>>;
 }

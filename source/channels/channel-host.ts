@@ -226,6 +226,7 @@ export class ChannelHost implements Service {
           : 'This button is no longer answered.',
       onStatus: () => ports.clients.emit('channels.status', { channels: this.status() }),
       warn: (message) => ports.log.warn(message),
+      info: (message) => ports.log.info(message),
       timings: this.#timings,
     };
     let channel: Channel;

@@ -13,6 +13,10 @@ export interface ChannelStatus {
   lastInboundAt?: number | undefined;
   lastOutboundAt?: number | undefined;
   reconnectAttempts: number;
+  /** Messages handed to the agent since the account started. */
+  handled?: number | undefined;
+  /** Updates not taken since the account started, by reason. */
+  ignored?: Record<string, number> | undefined;
 }
 
 /** A reply a channel sends: text (Markdown from the model), optional buttons, an edit of an earlier message. */

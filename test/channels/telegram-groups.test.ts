@@ -29,7 +29,7 @@ describe('telegram groups and media', () => {
     await expect.poll(() => accepted.length, { timeout: 5000 }).toBe(3);
     expect(accepted).toEqual([
       'agent:main:telegram:group:-100500 what time is it?',
-      'agent:main:telegram:group:-100500 and you?',
+      'agent:main:telegram:group:-100500 [replying to your earlier message: "earlier"]\nand you?',
       'agent:main:telegram:group:-100500:thread:7 in the topic',
     ]);
     const topicReply = await telegram.waitFor((c) => c.method === 'sendMessage' && c.params.text === 'echo: in the topic');
@@ -47,7 +47,7 @@ describe('telegram groups and media', () => {
     await expect.poll(() => sentTo(telegram, alice.id).length, { timeout: 5000 }).toBeGreaterThanOrEqual(2);
     const [photoReply, voiceReply] = sentTo(telegram, alice.id);
     expect(photoReply).toMatch(/^echo: look at this\n\[photo saved: inbox\/4001-\d+-photo-\d+\.jpg\]$/);
-    expect(voiceReply).toMatch(/\[voice saved: inbox\/.*\.ogg — transcription is not configured/);
+    expect(voiceReply).toMatch(/\[voice saved: inbox\/.*\.ogg, a voice message, \d+ s — transcription is not configured/);
     const photoPath = join(state.paths.workspace('main'), /inbox\/\S+\.jpg/.exec(photoReply!)![0]);
     expect(existsSync(photoPath)).toBe(true);
     expect(readFileSync(photoPath, 'utf8')).toBe('JPEGDATA');

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeTelegram, type FakeChat, type FakeTelegram, type FakeUser } from '../support/fake-telegram.js';
 import { startTestGateway, type TestCoreOptions, type TestGateway } from '../support/gateway-harness.js';
+import { telegramVisibleText } from '../support/strict-telegram.js';
 import { makeTempState, type TempState } from '../support/temp-state.js';
 
 export const TOKEN = '123456:TEST_token_for_the_fake_server_only';
@@ -44,10 +45,10 @@ export async function startTelegramRig(
   };
 }
 
-/** The text of every sendMessage to one chat, in order. */
+/** The text of every sendMessage to one chat, in order, as the reader sees it (HTML parsed as Telegram parses it). */
 export function sentTo(telegram: FakeTelegram, chatId: number): string[] {
   return telegram
     .callsOf('sendMessage')
     .filter((c) => Number(c.params.chat_id) === chatId)
-    .map((c) => String(c.params.text));
+    .map((c) => telegramVisibleText(c.params));
 }

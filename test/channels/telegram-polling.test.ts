@@ -32,6 +32,7 @@ function channelOn(telegram: FakeTelegram, state: TempState, owner: string, rece
     onCallback: async () => '',
     onStatus: () => undefined,
     warn: () => undefined,
+    info: () => undefined,
     lockRetryMs: 50,
     reconnectFirstDelayMs: 50,
   });

@@ -38,6 +38,7 @@ describe('telegram poll watchdog and failures', () => {
       onCallback: async () => '',
       onStatus: () => undefined,
       warn: (message) => warnings.push(message),
+      info: () => undefined,
     });
     await channel.start(async () => ({ runId: 'r', status: 'started' }));
     cleanups.push(() => channel.stop());

@@ -14,6 +14,8 @@ export interface FakeFailure {
   code: number;
   description: string;
   retryAfter?: number;
+  /** A group upgraded to a supergroup: the answer names the new chat id. */
+  migrateTo?: number;
 }
 
 export interface FakeUser {
@@ -37,6 +39,8 @@ export interface FakeMessageOptions {
   photo?: { fileId: string; bytes: Buffer };
   document?: { fileId: string; name: string; bytes: Buffer };
   voice?: { fileId: string; bytes: Buffer };
+  /** More fields of the Message object, as the Bot API reference names them (media_group_id, forward_origin, location …). */
+  extra?: Record<string, unknown>;
 }
 
 export interface FakeTelegram {
@@ -50,6 +54,8 @@ export interface FakeTelegram {
   pushUpdate(update: Record<string, unknown>): number;
   /** Queues a text message from `from` in `chat`; returns the update_id. */
   pushMessage(chat: FakeChat, from: FakeUser, text: string, options?: FakeMessageOptions): number;
+  /** Queues an edited_message: the message `messageId` in `chat` now reads `text`. */
+  pushEdit(chat: FakeChat, from: FakeUser, messageId: number, text: string): number;
   /** Queues a press of an inline button on a message the bot sent. */
   pushCallback(from: FakeUser, message: { chatId: number; messageId: number }, data: string): number;
   /** The next calls of `method` fail with this answer (429 with retry_after, 409, 400 …). */
@@ -165,6 +171,7 @@ export async function startFakeTelegram(options: { token?: string; sendDelayMs?:
         error_code: failure.code,
         description: failure.description,
         ...(failure.retryAfter !== undefined ? { parameters: { retry_after: failure.retryAfter } } : {}),
+        ...(failure.migrateTo !== undefined ? { parameters: { migrate_to_chat_id: failure.migrateTo } } : {}),
       });
       return;
     }
@@ -320,7 +327,12 @@ export async function startFakeTelegram(options: { token?: string; sendDelayMs?:
         message.is_topic_message = true;
       }
       if (opts.replyToBot) message.reply_to_message = { message_id: 1, date: 0, chat, from: BOT, text: 'earlier' };
+      Object.assign(message, opts.extra);
       return pushUpdate({ message });
+    },
+    pushEdit(chat, from, messageId, text) {
+      const now = Math.floor(Date.now() / 1000);
+      return pushUpdate({ edited_message: { message_id: messageId, date: now - 5, edit_date: now, chat, from, text } });
     },
     pushCallback(from, target, data) {
       return pushUpdate({

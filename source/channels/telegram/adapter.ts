@@ -28,6 +28,7 @@ export const telegramAdapter: ChannelAdapter<TelegramAccountConfig> = {
       onCallback: (press) => context.onButton(press),
       onStatus: context.onStatus,
       warn: context.warn,
+      info: context.info,
       ...(timings.reconnectFirstDelayMs ? { reconnectFirstDelayMs: timings.reconnectFirstDelayMs } : {}),
       ...(timings.lockRetryMs ? { lockRetryMs: timings.lockRetryMs } : {}),
       ...(timings.watchdogMs ? { watchdogMs: timings.watchdogMs } : {}),

@@ -66,11 +66,19 @@ export class TelegramSender {
   }
 
   async send(route: ReplyRoute, reply: ChannelReply): Promise<ChannelSendResult> {
+    const result = await this.#sendParts(route, reply);
+    // A group upgraded to a supergroup answers with its new id: the reply goes there.
+    const moved = result.migratedTo;
+    if (moved === undefined || !route.peer) return result.sent;
+    return (await this.#sendParts({ ...route, peer: { ...route.peer, id: String(moved) } }, reply)).sent;
+  }
+
+  async #sendParts(route: ReplyRoute, reply: ChannelReply): Promise<{ sent: ChannelSendResult; migratedTo?: number }> {
     const chatId = route.peer?.id;
-    if (!chatId) return { delivered: false, messageIds: [], error: 'the reply route names no Telegram chat' };
+    if (!chatId) return { sent: { delivered: false, messageIds: [], error: 'the reply route names no Telegram chat' } };
     const preview = reply.preview ? renderTelegramPreview(reply.text) : undefined;
     const chunks = reply.preview ? (preview === undefined ? [] : [preview]) : renderTelegram(reply.text);
-    if (chunks.length === 0) return { delivered: false, messageIds: [], error: 'the reply is empty' };
+    if (chunks.length === 0) return { sent: { delivered: false, messageIds: [], error: 'the reply is empty' } };
     const messageIds: string[] = [];
     const api = this.#options.api;
     const thread = route.threadId !== undefined ? { message_thread_id: Number(route.threadId) } : {};
@@ -101,11 +109,19 @@ export class TelegramSender {
         messageIds.push(String(sent.message_id));
       }
       this.lastSentAt = this.#options.clock.now();
-      return { delivered: true, messageIds };
+      return { sent: { delivered: true, messageIds } };
     } catch (error) {
+      const migratedTo = error instanceof GrammyError ? error.parameters.migrate_to_chat_id : undefined;
+      if (migratedTo !== undefined && messageIds.length === 0) return { sent: { delivered: false, messageIds }, migratedTo };
       const sentPart = messageIds.length > 0 ? ` (${messageIds.length} of ${chunks.length} parts were sent)` : '';
       const gone = error instanceof GrammyError && (error.error_code === 403 || CHAT_GONE.test(error.description));
-      return { delivered: false, messageIds, error: `${describeTelegramError(error, this.#options.token)}${sentPart}`, ...(gone ? { chatGone: true } : {}) };
+      const sent: ChannelSendResult = {
+        delivered: false,
+        messageIds,
+        error: `${describeTelegramError(error, this.#options.token)}${sentPart}`,
+        ...(gone ? { chatGone: true } : {}),
+      };
+      return { sent };
     }
   }
 

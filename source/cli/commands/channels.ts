@@ -7,7 +7,7 @@ import { printJson } from '../format.js';
 
 const usage = `Usage:
   claw channels list [--json]                    configured channel accounts and where their tokens come from
-  claw channels status [--json]                  each account's state in the running gateway (running, error with the reason)
+  claw channels status [--json]                  each account's state in the running gateway (running, error with the reason), messages handled and updates ignored by reason
   claw channels login telegram [--account ID]    store a bot token in credentials/ (0600); reads it from stdin when piped`;
 
 function fail(text: string, code = 2): number {
@@ -82,8 +82,14 @@ export const run: CommandRun = async ({ args, flags }) => {
       if (flags.json) printJson({ channels });
       else if (channels.length === 0) process.stdout.write('No channel configured.\n');
       else
-        for (const s of channels)
+        for (const s of channels) {
           process.stdout.write(`${s.channel}:${s.accountId}  ${s.state}${s.identity ? `  ${s.identity}` : ''}${s.reason ? `  — ${s.reason}` : ''}\n`);
+          const ignored = Object.entries(s.ignored ?? {}).sort((a, b) => b[1] - a[1]);
+          if (s.handled !== undefined || ignored.length > 0)
+            process.stdout.write(
+              `  handled ${s.handled ?? 0}; ignored ${ignored.reduce((n, [, count]) => n + count, 0)}${ignored.length > 0 ? ` (${ignored.map(([why, count]) => `${why}: ${count}`).join(', ')})` : ''}\n`,
+            );
+        }
       return channels.some((s) => s.state === 'error') ? 1 : 0;
     }
     case 'login': {

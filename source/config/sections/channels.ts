@@ -10,6 +10,8 @@ const telegramGroup = lazySchema(() =>
     requireMention: z.boolean().default(true),
     /** Who may talk to the bot in this group; empty = every member. */
     allowFrom: z.array(userId).default([]),
+    /** Messages an admin sends anonymously (as the group, through @GroupAnonymousBot) count as the group's admins'. */
+    allowAnonymousAdmins: z.boolean().default(false),
   }),
 );
 
@@ -32,6 +34,8 @@ export const telegramAccount = lazySchema(() =>
       groupPolicy: z.enum(['allowlist', 'open', 'disabled']).default('allowlist'),
       groups: z.record(chatId, telegramGroup).default({}),
       streaming: z.enum(['off', 'edit']).default('edit'),
+      /** An edit of a message already answered: `reply` takes it as a new turn marked edited; `ignore` says so in the chat. */
+      edits: z.enum(['reply', 'ignore']).default('reply'),
       /** A self-hosted Bot API server, e.g. "http://127.0.0.1:8081" (no trailing slash). */
       apiRoot: z
         .string()

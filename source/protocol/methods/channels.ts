@@ -12,6 +12,10 @@ export const channelStatus = lazySchema(() =>
     lastInboundAt: z.number().optional(),
     lastOutboundAt: z.number().optional(),
     reconnectAttempts: z.number().int(),
+    /** Messages handed to the agent since the account started. */
+    handled: z.number().int().optional(),
+    /** Updates not taken, by reason (policy, not mentioned, a service message …), since the account started. */
+    ignored: z.record(z.string(), z.number().int()).optional(),
   }),
 );
 export type ChannelStatusInfo = z.infer<typeof channelStatus>;
