@@ -110,11 +110,13 @@ describe('every message from an allowed sender gets a visible outcome', () => {
         },
       }),
     );
-    expect(sentTo(telegram, alice.id)).toEqual([
-      'echo: see the docs (https://docs.example.com/x)',
-      'echo: [forwarded from Bob (@bob)]\nmeet at 5am',
-      'echo: [quoting your earlier message: "Monday"]\nno, Tuesday',
-    ]);
+    const [link, forward, quote] = sentTo(telegram, alice.id);
+    expect(link).toBe('echo: see the docs (https://docs.example.com/x)');
+    // Forwarded words are fenced as outside text: the sender passed them on, they did not write them.
+    expect(forward).toMatch(
+      /^echo: \[forwarded from Bob \(@bob\)\]\n<untrusted_content nonce="\w+" source="telegram" forwarded_from="Bob \(@bob\)">\nmeet at 5am\n<\/untrusted_content/,
+    );
+    expect(quote).toBe('echo: [quoting your earlier message: "Monday"]\nno, Tuesday');
   });
 
   it('an album is one message with all its files, answered once — in a group the mention in the caption covers every part', async () => {

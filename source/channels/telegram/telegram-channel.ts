@@ -9,7 +9,7 @@ import type { InboundMessage, InboundSink } from '../../queue/index.js';
 import { ReconnectPolicy } from '../reconnect.js';
 import { CONFLICT_REASON, PollConflict } from './poll-conflict.js';
 import { OffsetStore, PollerLock } from './poll-state.js';
-import { contentOf, contextLines, type TelegramMedia } from './telegram-content.js';
+import { contentOf, contextLines, forwardedBody, type TelegramMedia } from './telegram-content.js';
 import { decideAccess, senderName, TELEGRAM_CHANNEL } from './telegram-inbound.js';
 import { MigrationStore } from './migrations.js';
 import { describeTelegramError, TelegramSender } from './telegram-send.js';
@@ -334,7 +334,7 @@ export class TelegramChannel implements Channel {
     const editNote = edited && !batch.edit ? ['[the sender edited an earlier message; this is its new text]'] : [];
     let inbound: InboundMessage = {
       ...decision.message,
-      text: [...editNote, ...context, decision.message.text].filter((line) => line.trim() !== '').join('\n'),
+      text: [...editNote, ...context, forwardedBody(main, decision.message.text)].filter((line) => line.trim() !== '').join('\n'),
       // An edit is a message of its own: the original may have been answered already.
       ...(edited && !batch.edit ? { messageId: `${decision.message.messageId}:edit:${edited.edit_date ?? 0}` } : {}),
     };

@@ -1,4 +1,5 @@
 import type { Message, MessageEntity, MessageOrigin, User } from 'grammy/types';
+import { wrapUntrusted } from '../../tools/index.js';
 
 /** A file a message carries that is saved under the workspace's inbox/ (video notes and GIFs count as video). */
 export interface TelegramMedia {
@@ -136,6 +137,11 @@ function originName(origin: MessageOrigin): string {
 
 const excerpt = (text: string): string => (text.length > 400 ? `${text.slice(0, 400)}…` : text);
 
+/** A forward's text fenced as outside content: the sender passed it on, they did not write it. */
+export function forwardedBody(message: Message, text: string): string {
+  return message.forward_origin && text.trim() ? wrapUntrusted(text, { source: 'telegram', forwarded_from: originName(message.forward_origin) }) : text;
+}
+
 /**
  * Where a message comes from and what it answers, as lines before its text:
  * a forward's origin (so forwarded words are not read as the sender's own),
@@ -148,13 +154,18 @@ export function contextLines(message: Message, botId: number): string[] {
   if (message.forward_origin) lines.push(`[forwarded from ${originName(message.forward_origin)}]`);
   const replied = message.reply_to_message;
   if (replied && !replied.forum_topic_created) {
-    const author = replied.from?.id === botId ? 'your earlier message' : replied.from ? `a message from ${personName(replied.from)}` : 'a message';
+    const ours = replied.from?.id === botId;
+    const author = ours ? 'your earlier message' : replied.from ? `a message from ${personName(replied.from)}` : 'a message';
     const quoted = message.quote?.text ?? replied.text ?? replied.caption ?? '';
     const what = message.quote ? 'quoting' : 'replying to';
-    lines.push(quoted ? `[${what} ${author}: "${excerpt(quoted)}"]` : `[replying to ${author}]`);
+    // Someone else's words are data, not the sender's instructions: fenced like any outside text.
+    if (!quoted) lines.push(`[replying to ${author}]`);
+    else if (ours) lines.push(`[${what} ${author}: "${excerpt(quoted)}"]`);
+    else lines.push(`[${what} ${author}:]`, wrapUntrusted(excerpt(quoted), { source: 'telegram', quoted: true }));
   } else if (message.external_reply) {
     const quoted = message.quote?.text;
-    lines.push(`[replying to a message from ${originName(message.external_reply.origin)}${quoted ? `: "${excerpt(quoted)}"` : ''}]`);
+    lines.push(`[replying to a message from ${originName(message.external_reply.origin)}${quoted ? ':' : ''}]`);
+    if (quoted) lines.push(wrapUntrusted(excerpt(quoted), { source: 'telegram', quoted: true }));
   }
   return lines;
 }
