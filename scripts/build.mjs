@@ -198,6 +198,11 @@ function sourceFiles(dir) {
 // imported: a skill asked for before that still parses synchronously.
 const bundledYaml = { CLAW_BUNDLED_YAML: '"../chunks/yaml.cjs"' };
 
+// highlight.js (200 KB with its common languages) colours code blocks in the
+// TUI: required by source/markdown/highlight.ts with the first code block
+// that names a language, from a file of its own, like yaml.
+const bundledHighlight = { CLAW_BUNDLED_HIGHLIGHT: '"../chunks/highlight.cjs"' };
+
 // Comments and indentation are a third of the bundle, and V8 keeps every
 // loaded chunk's source in memory: stripped, and with non-ASCII escaped (one
 // such character stores a whole chunk at two bytes per character), the idle
@@ -219,7 +224,7 @@ const cjsImportMetaUrl = 'const __clawImportMetaUrl = require("node:url").pathTo
 
 // What every CommonJS output shares (the bundles of commands, the executable, yaml).
 const commonjs = { ...common, format: 'cjs', outdir: dist, outExtension: { '.js': '.cjs' }, bundle: true, sourcemap: 'linked' };
-const commonjsDefine = { 'process.env.NODE_ENV': '"production"', 'import.meta.url': '__clawImportMetaUrl', ...bundledYaml };
+const commonjsDefine = { 'process.env.NODE_ENV': '"production"', 'import.meta.url': '__clawImportMetaUrl', ...bundledYaml, ...bundledHighlight };
 
 // `claw gateway run` as CommonJS bundles, each written as a function
 // expression of the CommonJS wrapper's arguments: source/cli/code-cache.ts
@@ -267,7 +272,7 @@ export async function build() {
     external,
     banner: { js: banner },
     // React and Ink ship a development build selected at run time; users run the production one.
-    define: { 'process.env.NODE_ENV': '"production"', ...bundledYaml, ...validation },
+    define: { 'process.env.NODE_ENV': '"production"', ...bundledYaml, ...bundledHighlight, ...validation },
     plugins: [help, englishOnlyZod, lazyBuiltinsInWs, simpleFirstStringWidth, simpleFirstGraphemes, sourceWithoutSideEffects, loadStandaloneCommands],
     sourcemap: 'linked',
     metafile: true,
@@ -312,6 +317,7 @@ export async function build() {
     ]),
   );
   await esbuild.build({ ...commonjs, entryPoints: { 'chunks/yaml': createRequire(import.meta.url).resolve('yaml') } });
+  await esbuild.build({ ...commonjs, entryPoints: { 'chunks/highlight': createRequire(import.meta.url).resolve('highlight.js/lib/common') } });
   // The executable: CommonJS, so `claw --help` skips the ES module loader's start; it imports main.js for the rest.
   await esbuild.build({
     ...commonjs,

@@ -11,48 +11,25 @@ interface Hljs {
   highlight(code: string, options: { language: string; ignoreIllegals: boolean }): HljsResult;
 }
 
-/** The languages models write most; each brings its own aliases (js, ts, py, sh, c#, yml, …). */
-const LANGUAGES = [
-  'bash',
-  'c',
-  'cpp',
-  'csharp',
-  'css',
-  'diff',
-  'dockerfile',
-  'go',
-  'ini',
-  'java',
-  'javascript',
-  'json',
-  'kotlin',
-  'markdown',
-  'php',
-  'python',
-  'ruby',
-  'rust',
-  'shell',
-  'sql',
-  'swift',
-  'typescript',
-  'xml',
-  'yaml',
-];
+// Set by scripts/build.mjs: the bundle carries highlight.js (its common
+// languages) as a CommonJS file of its own, dist/chunks/highlight.cjs,
+// required with the first code block that names a language; from source/ it
+// is the package.
+declare const CLAW_BUNDLED_HIGHLIGHT: string | undefined;
 
 let hljs: Hljs | null | undefined;
 
 /**
- * highlight.js core and its languages, loaded with the first code block that
- * names a language: never at start. Null where it cannot load (a build
- * without node_modules): code is then shown plain.
+ * highlight.js with the ~35 languages models write most (bash, c, c#, c++,
+ * css, diff, go, java, js, json, kotlin, markdown, php, python, ruby, rust,
+ * shell, sql, swift, ts, xml, yaml …), loaded on first use, never at start.
+ * Null where it cannot load: code is then shown plain.
  */
 function highlighter(): Hljs | null {
   if (hljs === undefined) {
     try {
-      const require = createRequire(import.meta.url);
-      const core = require('highlight.js/lib/core') as Hljs;
-      for (const name of LANGUAGES) core.registerLanguage(name, require(`highlight.js/lib/languages/${name}`));
-      hljs = core;
+      const load = createRequire(import.meta.url);
+      hljs = load(typeof CLAW_BUNDLED_HIGHLIGHT === 'string' ? CLAW_BUNDLED_HIGHLIGHT : 'highlight.js/lib/common') as Hljs;
     } catch {
       hljs = null;
     }
