@@ -5,8 +5,10 @@ import type { InboundMessage } from '../queue/index.js';
 /** What every account of every channel has in claw.json, whatever else its adapter reads. */
 export interface ChannelAccountBase {
   enabled: boolean;
-  /** Platform ids allowed to talk to the bot; the first is the owner until someone pairs as owner. */
+  /** Platform ids allowed to talk to the bot; the first is the owner when `owner` is not set. */
   allowFrom: readonly string[];
+  /** Who answers approvals from this account (their platform id); default: a sender paired with `--owner`, else allowFrom[0]. */
+  owner?: string | undefined;
   /** Group chats the bot answers in, by platform id. */
   groups?: Readonly<Record<string, unknown>>;
   /** `edit`: a reply streams into one message edited as it grows. */

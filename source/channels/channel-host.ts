@@ -135,11 +135,13 @@ export class ChannelHost implements Service {
   }
 
   status(): ChannelStatusInfo[] {
-    return [...this.#accounts.values()].map((account) =>
-      account.channel
+    return [...this.#accounts.values()].map((account) => {
+      const owner = this.#ownerId(account.adapter.id, account.accountId);
+      const status: ChannelStatusInfo = account.channel
         ? clean(account.channel.status())
-        : { channel: account.adapter.id, accountId: account.accountId, state: 'error' as const, reason: account.broken ?? 'not started', reconnectAttempts: 0 },
-    );
+        : { channel: account.adapter.id, accountId: account.accountId, state: 'error' as const, reason: account.broken ?? 'not started', reconnectAttempts: 0 };
+      return owner ? { ...status, owner } : status;
+    });
   }
 
   /** The codes waiting for an answer; none before the service has started (`/pairing` completion asks early). */
@@ -152,8 +154,10 @@ export class ChannelHost implements Service {
   }
 
   /** Approves a code and tells the sender; `told` is false when that message could not be sent. */
-  async approvePairing(code: string): Promise<{ approved: ApprovedSender; told: boolean }> {
-    const approved = this.pairing.approve(code);
+  async approvePairing(code: string, options: { owner?: boolean } = {}): Promise<{ approved: ApprovedSender; told: boolean; replaced?: string }> {
+    const before = this.pairing.pending().find((p) => p.code === code.trim().toUpperCase());
+    const previous = before ? this.#ownerId(before.channel, before.accountId) : undefined;
+    const { approved } = this.pairing.approve(code, options);
     const channel = this.#channel(approved.channel, approved.accountId);
     const text = approved.owner
       ? 'You are paired with this assistant, as its owner: you can talk to it here now, and approvals will come to you.'
@@ -161,7 +165,8 @@ export class ChannelHost implements Service {
     const result = channel
       ? await channel.send({ channel: approved.channel, accountId: approved.accountId, peer: { kind: 'direct', id: approved.chatId } }, { text })
       : undefined;
-    return { approved, told: result?.delivered === true };
+    const replaced = approved.owner && previous && previous !== approved.senderId ? previous : undefined;
+    return { approved, told: result?.delivered === true, ...(replaced ? { replaced } : {}) };
   }
 
   denyPairing(code: string): PendingPairing {
@@ -352,9 +357,17 @@ export class ChannelHost implements Service {
     return `I don't know you yet. Your pairing code is ${issued.code} (valid for 1 hour). Ask my owner to run: claw pairing approve ${issued.code}`;
   }
 
-  /** The account's owner: whoever paired as owner, else the first of allowFrom. */
+  /**
+   * The account's owner, as the operator named them: `owner` in the
+   * account's config, else a sender paired with `--owner`, else the first of
+   * allowFrom. Pairing alone never makes an owner.
+   */
   #ownerId(channelId: string, accountId: string): string | undefined {
-    return this.pairing.owner(channelId, accountId)?.senderId ?? this.#accounts.get(keyOf(channelId, accountId))?.config?.allowFrom[0];
+    const config = this.#accounts.get(keyOf(channelId, accountId))?.config;
+    const paired = this.pairing.owner(channelId, accountId);
+    // An owner recorded before `--owner` existed was just the first sender paired: it counts only when nothing else names one.
+    const explicit = paired?.ownerSince !== undefined ? paired.senderId : undefined;
+    return config?.owner ?? explicit ?? config?.allowFrom[0] ?? paired?.senderId;
   }
 
   #ownerFor(sessionKey: string): OwnerChat | undefined {

@@ -8,7 +8,7 @@ import { PairingError } from './pairing-store.js';
 export interface PairingCommandHost {
   /** Empty before the channels service has started. */
   pendingPairings(): PendingPairing[];
-  approvePairing(code: string): Promise<{ approved: ApprovedSender; told: boolean }>;
+  approvePairing(code: string, options?: { owner?: boolean }): Promise<{ approved: ApprovedSender; told: boolean; replaced?: string }>;
   denyPairing(code: string): PendingPairing;
 }
 
@@ -65,14 +65,16 @@ export function createPairingSlashCommand(host: PairingCommandHost, clock: Pick<
       if (action !== 'approve' && action !== 'reject') {
         throw new ClawError('bad_request', `Unknown /pairing action "${action}". Use /pairing, /pairing approve CODE or /pairing reject CODE.`);
       }
-      if (!code || rest.length > 0) throw new ClawError('bad_request', `Usage: /pairing ${action} CODE (\`/pairing\` lists the pending codes).`);
+      const asOwner = action === 'approve' && rest.length === 1 && rest[0] === '--owner';
+      if (!code || (rest.length > 0 && !asOwner))
+        throw new ClawError('bad_request', `Usage: /pairing ${action} CODE${action === 'approve' ? ' [--owner]' : ''} (\`/pairing\` lists the pending codes).`);
       const upper = code.toUpperCase();
       if (action === 'reject') {
         const denied = await answered(() => host.denyPairing(upper));
         return { reply: `Rejected ${upper}: ${who(denied)} was refused and gets no answer.`, data: { denied } };
       }
-      const result = await answered(() => host.approvePairing(upper));
-      const role = result.approved.owner ? ' as the owner' : '';
+      const result = await answered(() => host.approvePairing(upper, { owner: asOwner }));
+      const role = result.approved.owner ? ` as the owner${result.replaced ? ` (replacing ${result.replaced})` : ''}` : '';
       const told = result.told ? 'they were told in their chat' : 'but the message telling them could not be sent (see `claw channels status`)';
       return { reply: `Approved ${who(result.approved)}${role}; ${told}.`, data: result };
     },

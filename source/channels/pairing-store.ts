@@ -20,8 +20,8 @@ export class PairingError extends Error {}
 /**
  * Who may DM the bot under `dmPolicy: pairing`: codes handed to unknown
  * senders (8 characters, 1 h, at most 3 pending per account) and the senders
- * the operator approved. The first approved sender of an account is its
- * owner (who answers approvals from the phone).
+ * the operator approved. Pairing adds contacts; a paired sender becomes the
+ * account's owner only when the operator says so (`approve(code, {owner})`).
  */
 export class PairingStore {
   #pending: PendingPairing[];
@@ -72,14 +72,21 @@ export class PairingStore {
     return { code, created: true };
   }
 
-  approve(code: string): ApprovedSender {
+  /** Approves a code; with `owner`, the sender replaces the account's paired owner (returned as `replaced`). */
+  approve(code: string, options: { owner?: boolean } = {}): { approved: ApprovedSender; replaced?: ApprovedSender } {
     const pending = this.#take(code);
-    const owner = !this.owner(pending.channel, pending.accountId);
+    const owner = options.owner === true;
+    const replaced = owner ? this.owner(pending.channel, pending.accountId) : undefined;
+    if (replaced) {
+      replaced.owner = false;
+      delete replaced.ownerSince;
+    }
     const { code: _code, createdAt: _c, expiresAt: _e, ...sender } = pending;
-    const approved: ApprovedSender = { ...sender, approvedAt: this.clock.now(), owner };
+    const now = this.clock.now();
+    const approved: ApprovedSender = { ...sender, approvedAt: now, owner, ...(owner ? { ownerSince: now } : {}) };
     this.#approved.push(approved);
     this.#persist();
-    return approved;
+    return { approved, ...(replaced ? { replaced } : {}) };
   }
 
   deny(code: string): PendingPairing {

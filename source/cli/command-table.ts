@@ -136,7 +136,7 @@ export const commandTable: Record<string, CommandEntry> = {
   },
   pairing: {
     summary: 'who may DM the bot: pending pairing codes, approve, deny',
-    usage: ['claw pairing [list] [--json]', 'claw pairing approve|deny CODE'],
+    usage: ['claw pairing [list] [--json]', 'claw pairing approve CODE [--owner]', 'claw pairing deny CODE'],
     load: async () => (await import('./commands/pairing.js')).run,
   },
   cron: {

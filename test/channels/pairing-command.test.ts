@@ -46,7 +46,7 @@ describe('/pairing in the command registry', () => {
       await expect(writer.request('commands.run', { sessionKey: key, text })).rejects.toThrow(/\/pairing is for the owner of this assistant only/);
     }
 
-    const approved = await client.request('commands.run', { sessionKey: key, text: `/pairing approve ${aliceCode.toLowerCase()}` });
+    const approved = await client.request('commands.run', { sessionKey: key, text: `/pairing approve ${aliceCode.toLowerCase()} --owner` });
     expect(approved.reply).toMatch(/^Approved @alice .* as the owner; they were told in their chat\.$/);
     await expect.poll(() => sentTo(telegram, alice.id).at(-1)).toMatch(/paired with this assistant, as its owner/);
     await expect(client.request('commands.run', { sessionKey: key, text: '/pairing approve NOPE2345' })).rejects.toThrow(new RegExp(`pending: ${bobCode}`));

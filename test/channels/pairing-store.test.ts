@@ -32,20 +32,23 @@ describe('pairing store', () => {
     expect(() => store.approve(first.code)).toThrow(PairingError);
   });
 
-  it('makes the first approved sender the owner, and keeps approvals across a restart', () => {
+  it('pairing adds contacts; only --owner makes an owner, replacing the one before; approvals survive a restart', () => {
     state = makeTempState();
     const clock = new ManualClock();
     const file = join(state.dir, 'pairing.json');
     const store = new PairingStore(file, clock);
     const a = store.request(sender('1'))!;
     const b = store.request(sender('2'))!;
-    expect(store.approve(a.code.toLowerCase()).owner).toBe(true);
+    expect(store.approve(a.code.toLowerCase()).approved.owner).toBe(false);
+    expect(store.owner('telegram', 'default')).toBeUndefined();
     expect(store.deny(b.code).senderId).toBe('2');
     const again = store.request(sender('2'))!;
-    expect(store.approve(again.code).owner).toBe(false);
+    expect(store.approve(again.code, { owner: true })).toMatchObject({ approved: { senderId: '2', owner: true } });
+    const third = store.request(sender('3'))!;
+    expect(store.approve(third.code, { owner: true }).replaced?.senderId).toBe('2');
     const reopened = new PairingStore(file, clock);
     expect(reopened.isApproved('telegram', 'default', '1')).toBe(true);
-    expect(reopened.owner('telegram', 'default')?.senderId).toBe('1');
-    expect(reopened.isApproved('telegram', 'default', '3')).toBe(false);
+    expect(reopened.owner('telegram', 'default')?.senderId).toBe('3');
+    expect(reopened.isApproved('telegram', 'default', '4')).toBe(false);
   });
 });

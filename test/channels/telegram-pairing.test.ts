@@ -29,20 +29,38 @@ describe('telegram pairing', () => {
 
     const approved = await client.request('pairing.approve', { code: code! });
     expect(approved.told).toBe(true);
-    expect(approved.approved.owner).toBe(true);
+    // Pairing adds a contact: it never makes an owner by itself.
+    expect(approved.approved.owner).toBe(false);
     expect(sentTo(telegram, alice.id)[1]).toMatch(/paired/);
 
     telegram.pushMessage(aliceChat, alice, 'what is 2+2?');
     await telegram.waitFor((c) => c.method === 'sendMessage' && String(c.params.text).includes('echo: what is 2+2?'));
     expect(sentTo(telegram, alice.id).at(-1)).toBe('echo: what is 2+2?');
 
-    // A second approved sender is not the owner; an unknown code is refused with the pending ones.
+    // Only --owner makes an owner; an unknown code is refused with the pending ones.
     telegram.pushMessage(bobChat, bob, 'hi');
     const bobCode = /code is ([A-Z0-9]{8})/.exec(
       String((await telegram.waitFor((c) => c.method === 'sendMessage' && Number(c.params.chat_id) === bob.id)).params.text),
     )?.[1];
     await expect(client.request('pairing.approve', { code: 'NOPE2345' })).rejects.toThrow(new RegExp(`pending: ${bobCode}`));
-    const second = await client.request('pairing.approve', { code: bobCode! });
-    expect(second.approved.owner).toBe(false);
+    const second = await client.request('pairing.approve', { code: bobCode!, owner: true });
+    expect(second.approved.owner).toBe(true);
+    const [status] = (await client.request('channels.status', {})).channels;
+    expect(status?.owner).toBe(String(bob.id));
+  });
+
+  it('pairing a friend never changes the owner the operator named (allowFrom[0], or owner)', async () => {
+    rig = await startTelegramRig({ account: { allowFrom: [String(alice.id)] }, core: { runner: echoRunner } });
+    const { telegram, gateway } = rig;
+    const client = await gateway.connect();
+    telegram.pushMessage(bobChat, bob, 'hi, I am a friend');
+    const asked = await telegram.waitFor((c) => c.method === 'sendMessage' && Number(c.params.chat_id) === bob.id);
+    const code = /code is ([A-Z0-9]{8})/.exec(String(asked.params.text))![1]!;
+    const approved = await client.request('pairing.approve', { code });
+    expect(approved.approved.owner).toBe(false);
+    expect((await client.request('channels.status', {})).channels[0]?.owner).toBe(String(alice.id));
+    // Bob may talk now, as a contact.
+    telegram.pushMessage(bobChat, bob, 'thanks');
+    await telegram.waitFor((c) => c.method === 'sendMessage' && c.params.text === 'echo: thanks');
   });
 });

@@ -62,8 +62,10 @@ describe('claw channels and claw pairing', () => {
     const wrong = await runCli(['pairing', 'approve', 'ZZZZ2222'], state.env);
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain(`pending: ${code}`);
-    const approve = await runCli(['pairing', 'approve', code], state.env);
+    const approve = await runCli(['pairing', 'approve', code, '--owner'], state.env);
     expect(approve.stdout).toBe('Approved @alice as the owner; they were told.\n');
+    const status = await runCli(['channels', 'status'], state.env);
+    expect(status.stdout).toContain('  owner 4001 (answers approvals from the phone)');
     telegram.pushMessage(aliceChat, alice, 'thanks');
     await telegram.waitFor((c) => c.method === 'sendMessage' && c.params.text === 'echo: thanks', 10_000);
   }, 60_000);

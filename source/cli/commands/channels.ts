@@ -84,6 +84,11 @@ export const run: CommandRun = async ({ args, flags }) => {
       else
         for (const s of channels) {
           process.stdout.write(`${s.channel}:${s.accountId}  ${s.state}${s.identity ? `  ${s.identity}` : ''}${s.reason ? `  — ${s.reason}` : ''}\n`);
+          process.stdout.write(
+            s.owner
+              ? `  owner ${s.owner} (answers approvals from the phone)\n`
+              : `  no owner: approvals are answered only in the TUI (set channels.${s.channel}.accounts.${s.accountId}.owner)\n`,
+          );
           const ignored = Object.entries(s.ignored ?? {}).sort((a, b) => b[1] - a[1]);
           if (s.handled !== undefined || ignored.length > 0)
             process.stdout.write(

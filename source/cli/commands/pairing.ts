@@ -4,7 +4,7 @@ import { printJson } from '../format.js';
 
 const usage = `Usage:
   claw pairing [list] [--json]     codes unknown senders were given, and the senders approved so far
-  claw pairing approve CODE        let that sender talk to the agent (they are told)
+  claw pairing approve CODE [--owner]  let that sender talk to the agent (they are told); --owner also makes them the account's owner
   claw pairing deny CODE           refuse the code`;
 
 function fail(text: string, code = 2): number {
@@ -39,11 +39,11 @@ export const run: CommandRun = async ({ args, flags }) => {
       return 0;
     }
     if (action === 'approve') {
-      const result = await client.request('pairing.approve', { code: code! });
+      const result = await client.request('pairing.approve', { code: code!, ...(flags.owner ? { owner: true } : {}) });
       if (flags.json) printJson(result);
       else
         process.stdout.write(
-          `Approved ${result.approved.senderName ?? result.approved.senderId}${result.approved.owner ? ' as the owner' : ''}; ${result.told ? 'they were told' : 'telling them failed (see `claw channels status`)'}.\n`,
+          `Approved ${result.approved.senderName ?? result.approved.senderId}${result.approved.owner ? ` as the owner${result.replaced ? ` (replacing ${result.replaced})` : ''}` : ''}; ${result.told ? 'they were told' : 'telling them failed (see `claw channels status`)'}.\n`,
         );
       return 0;
     }

@@ -31,6 +31,8 @@ export const telegramAccount = lazySchema(() =>
         .optional(),
       dmPolicy: z.enum(['pairing', 'allowlist', 'open', 'disabled']).default('pairing'),
       allowFrom: z.array(userId).default([]),
+      /** Who answers approvals from the phone (a numeric user id); default: allowFrom[0]. Pairing never changes it. */
+      owner: userId.optional(),
       groupPolicy: z.enum(['allowlist', 'open', 'disabled']).default('allowlist'),
       groups: z.record(chatId, telegramGroup).default({}),
       streaming: z.enum(['off', 'edit']).default('edit'),

@@ -19,7 +19,7 @@ export function channelsRpc(core: Core): HandlerTable {
   return {
     'channels.status': () => ({ channels: channels.status() }),
     'pairing.list': () => channels.listPairings(),
-    'pairing.approve': (params) => asClawError(() => channels.approvePairing(params.code)),
+    'pairing.approve': (params) => asClawError(() => channels.approvePairing(params.code, { owner: params.owner === true })),
     'pairing.deny': (params) => asClawError(() => ({ denied: channels.denyPairing(params.code) })),
   };
 }

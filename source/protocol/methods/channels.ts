@@ -12,6 +12,8 @@ export const channelStatus = lazySchema(() =>
     lastInboundAt: z.number().optional(),
     lastOutboundAt: z.number().optional(),
     reconnectAttempts: z.number().int(),
+    /** Who answers approvals from this account (channels.<channel>.accounts.<id>.owner, else allowFrom[0]); absent: approvals only in the TUI. */
+    owner: z.string().optional(),
     /** Messages handed to the agent since the account started. */
     handled: z.number().int().optional(),
     /** Updates not taken, by reason (policy, not mentioned, a service message …), since the account started. */
@@ -41,7 +43,10 @@ export const approvedSender = lazySchema(() =>
     senderName: z.string().optional(),
     chatId: z.string(),
     approvedAt: z.number(),
+    /** The account's owner by pairing. */
     owner: z.boolean(),
+    /** When `claw pairing approve CODE --owner` made them owner; absent on an owner from before that flag (honoured only when allowFrom is empty). */
+    ownerSince: z.number().optional(),
   }),
 );
 
@@ -67,8 +72,8 @@ export const channelMethods = {
   'pairing.approve': defineMethod({
     name: 'pairing.approve',
     description: 'Approve a pairing code: the sender may talk to the agent from now on and is told so.',
-    params: () => pairingCode,
-    result: () => z.strictObject({ approved: approvedSender, told: z.boolean() }),
+    params: () => pairingCode.extend({ owner: z.boolean().optional() }),
+    result: () => z.strictObject({ approved: approvedSender, told: z.boolean(), replaced: z.string().optional() }),
     scope: 'admin',
     mutating: true,
   }),
