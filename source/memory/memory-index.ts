@@ -46,6 +46,8 @@ export class MemoryIndex {
   private queue: Promise<unknown> = Promise.resolve();
   private pendingSyncs = 0;
   private dirty = true;
+  /** Resolves once the latest sync has brought the files (not yet their embeddings) into the store. */
+  private filesStage: Promise<void> = Promise.resolve();
   private lastSyncAt: number | undefined;
   private closed = false;
 
@@ -89,20 +91,26 @@ export class MemoryIndex {
   /** Runs after any sync already in progress. */
   sync(options: SyncOptions = {}): Promise<SyncStats> {
     this.pendingSyncs++;
+    let filesDone: () => void = () => undefined;
+    this.filesStage = new Promise<void>((resolve) => {
+      filesDone = resolve;
+    });
     const run = this.queue
-      .then(() => this.runSync(options))
+      .then(() => this.runSync(options, filesDone))
       .finally(() => {
         this.pendingSyncs--;
+        filesDone();
       });
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async runSync(options: SyncOptions): Promise<SyncStats> {
+  private async runSync(options: SyncOptions, filesDone: () => void): Promise<SyncStats> {
     const started = performance.now();
     this.dirty = false;
     if (options.force) this.store.clear();
     const files = syncFiles(this.store, this.roots, this.config.memory.chunking, options.onProgress ? { onProgress: options.onProgress } : {});
+    filesDone();
     const stats: SyncStats = { ...files, cacheHits: 0, embedded: 0, pendingEmbeddings: 0, durationMs: 0 };
     const fatal = this.embeddingError && this.embeddingError.kind !== 'transient';
     if (this.provider && this.store.vectorsAvailable && !this.closed && (!fatal || options.retryEmbeddings)) {
@@ -150,7 +158,10 @@ export class MemoryIndex {
    * tool call never waits for a re-embedding storm.
    */
   async search(params: MemorySearchParams): Promise<MemorySearchResult> {
-    if (this.dirty && !this.syncing) {
+    // Never answer from an index older than the files: a sync under way (the one an index opens with, after a
+    // restart) has its file stage waited for; chunking only, so this is quick even for hundreds of notes.
+    if (this.syncing) await this.filesStage;
+    else if (this.dirty) {
       this.dirty = false;
       syncFiles(this.store, this.roots, this.config.memory.chunking);
       if (this.provider) void this.sync().catch(() => undefined);
