@@ -1,6 +1,6 @@
 import { hostname, platform, release } from 'node:os';
 import { agentWorkspaceDir, type ClawConfig, type StatePaths, type Clock } from '../config/index.js';
-import { principalKind, type ContextPayload } from '../protocol/index.js';
+import { leastTrusted, principalKind, type ContextPayload } from '../protocol/index.js';
 import type { Providers, ThinkingLevel, ToolSchema } from '../providers/index.js';
 import { allowedToolNames, policyLayers, type ApprovalGate, type PolicyLayer, type ToolRegistry } from '../tools/index.js';
 import { withHookBootstrap, type BootstrapFileReport, type SessionKind } from './bootstrap.js';
@@ -311,6 +311,7 @@ export class AgentRuntime {
         toolContext: {
           agentId: session.agentId,
           ...(session.actingFor ? { actingForAgents: session.actingFor.agents } : {}),
+          principal: leastTrusted([session.actingFor?.principal, session.principal ?? 'owner']) ?? 'owner',
           sessionKey: session.key,
           sessionType: session.kind,
           workspaceDir,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { framedMessage, hopsOfMessageId, SESSION_CHANNEL, sendMessageId, type AgentRuntime, type SendReply, type SessionsToolsHost } from '../agent/index.js';
+import { OUTSIDE_KINDS, principalKind, type Principal } from '../protocol/index.js';
 import type { ClawConfig, Clock } from '../config/index.js';
 import { configuredAgentIds } from '../memory/index.js';
 import type { Providers } from '../providers/index.js';
@@ -116,6 +117,8 @@ export class CoreSessionsToolsHost implements SessionsToolsHost {
         text: framedMessage(input.from, input.hops, input.text),
         senderId: input.from,
         senderName: input.from,
+        // From a turn someone outside asked for: their principal travels with the words, and the words are fenced.
+        ...(OUTSIDE_KINDS.has(principalKind(input.principal)) ? { principal: input.principal as Principal, untrusted: true } : {}),
       });
     } catch (error) {
       this.#waiters.get(messageId)?.({ status: 'dropped', text: '' });

@@ -71,6 +71,8 @@ export interface ToolContext {
   agentId: string;
   /** A child's line of agents (session `actingFor`): a command runs unasked only if every one's exec policy lets it. */
   actingForAgents?: readonly string[];
+  /** Whom the turn acts for: the least trusted of its own principal and its line's (absent: the owner). */
+  principal?: string;
   sessionKey: string;
   /** `main`, `direct`, `group`, `cron`, `hook`, `subagent`, … (routing decides). */
   sessionType: string;

@@ -17,6 +17,8 @@ export interface SendInput {
   /** 0: do not wait for the reply. */
   waitMs: number;
   signal: AbortSignal;
+  /** Whom the sending turn acts for: the message carries it, so trust does not grow across the hop. */
+  principal: string;
 }
 
 export interface SendResult {

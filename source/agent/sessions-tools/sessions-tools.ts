@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { lazySchema } from '../../protocol/index.js';
+import { lazySchema, OUTSIDE_KINDS, principalKind } from '../../protocol/index.js';
 import type { SessionSummary, TranscriptEntry } from '../../protocol/index.js';
 import { defineTool, toolError, toolOk, type ToolDefinition } from '../../tools/index.js';
 import type { SessionsToolsHost } from './host.js';
@@ -175,6 +175,14 @@ export function createSessionsTools(host: SessionsToolsHost): ToolDefinition[] {
         if (!host.agentIds().includes(agentId)) return toolError(`No agent "${agentId}". Known agents: ${host.agentIds().join(', ')}.`);
         if (!mayReachAgent(context.agentId, agentId, host.reach())) return toolError(invisibleSession(target, context.agentId));
       }
+      // A turn someone outside asked for cannot put words in the mouth of the owner's session.
+      const principal = context.principal ?? 'owner';
+      const targetPrincipal = known?.principal ?? 'owner';
+      if (OUTSIDE_KINDS.has(principalKind(principal)) && !OUTSIDE_KINDS.has(principalKind(targetPrincipal)) && host.reach().visibility !== 'all') {
+        return toolError(
+          `This turn acts for ${principal}, and ${target} is a session of the owner: a message from here would reach it with the owner's trust. An operator can allow it by setting tools.sessions.visibility to "all" in claw.json (the message then arrives fenced as untrusted, with ${principal}'s tools).`,
+        );
+      }
       if (waitsForCaller(target, from)) {
         return toolError(
           `${target} is waiting for your reply to its own message; a message back would only reach it after it stops waiting. Answer it in your reply instead.`,
@@ -184,7 +192,7 @@ export function createSessionsTools(host: SessionsToolsHost): ToolDefinition[] {
       if (waitMs > 0) waitingOn.set(from, target);
       let sent: Awaited<ReturnType<SessionsToolsHost['send']>>;
       try {
-        sent = await host.send({ from, to: target, text: args.message, hops, waitMs, signal: context.signal });
+        sent = await host.send({ from, to: target, text: args.message, hops, waitMs, signal: context.signal, principal });
       } finally {
         if (waitingOn.get(from) === target) waitingOn.delete(from);
       }
