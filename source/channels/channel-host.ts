@@ -87,7 +87,13 @@ export class ChannelHost implements Service {
     this.#stopped = false;
     this.#pairing = new PairingStore(join(ports.paths.root, 'channels', 'pairing.json'), ports.clock);
     for (const adapter of this.#adapters) {
-      this.#cleanup.push(ports.outbound.register(adapter.id, { deliver: (route, reply) => this.#deliver(adapter, route, reply), durable: true }));
+      this.#cleanup.push(
+        ports.outbound.register(adapter.id, {
+          deliver: (route, reply) => this.#deliver(adapter, route, reply),
+          durable: true,
+          ownerChats: () => this.#running(adapter.id).flatMap((accountId) => this.#ownerId(adapter.id, accountId) ?? []),
+        }),
+      );
     }
     this.#cleanup.push(ports.turns.on('turn.delta', ({ runId, delta }) => this.#onDelta(runId, delta)));
     this.#relay = new ApprovalRelay({ inbox: ports.tools.approvals, ownerFor: (key) => this.#ownerFor(key), warn: (m) => ports.log.warn(m) });

@@ -28,6 +28,8 @@ export interface ChannelDelivery {
    * left unsent goes out after the restart.
    */
   durable?: boolean;
+  /** The chats of this channel's owners (their direct chats): where a webhook may deliver unless the operator names others. */
+  ownerChats?(): string[];
 }
 
 /** The way out: every reply goes to the route its message was accepted with. */
@@ -37,6 +39,8 @@ export interface OutboundPort {
   register(channel: string, delivery: ChannelDelivery): () => void;
   /** True for a channel whose replies must survive a crash (see ChannelDelivery.durable). */
   durable(channel: string): boolean;
+  /** Every running channel's owner chats, as `{channel, to}` targets. */
+  ownerChats(): Array<{ channel: string; to: string }>;
 }
 
 /**
@@ -60,6 +64,10 @@ export class Outbound implements OutboundPort {
 
   durable(channel: string): boolean {
     return this.#channels.get(channel)?.durable === true;
+  }
+
+  ownerChats(): Array<{ channel: string; to: string }> {
+    return [...this.#channels].flatMap(([channel, delivery]) => (delivery.ownerChats?.() ?? []).map((to) => ({ channel, to })));
   }
 
   async deliver(route: ReplyRoute, reply: OutboundReply): Promise<DeliveryResult> {

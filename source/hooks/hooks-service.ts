@@ -107,6 +107,7 @@ export class HooksService implements Service {
       runs: this.runs,
       queueSystemEvent: (agentId, event) => core.systemEvents.queue(agentId, event, false),
       modelProblem: (ref) => core.models.problem(ref),
+      ownerChats: () => core.outbound.ownerChats(),
     });
     if (core.config.current.hooks.webhooks.enabled) this.token();
   }

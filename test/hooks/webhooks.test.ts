@@ -285,6 +285,41 @@ describe('webhooks', () => {
     expect(delivered[0]).toEqual({ channel: 'fakechat', peer: { id: 'ops-room' }, text: 'done: Alert disk full', status: 'replied' });
   });
 
+  it('/hooks/agent delivers only where the operator allows: the owners’ chats by default, else hooks.webhooks.allowedDeliveryTargets', async () => {
+    const runner = new RecordingRunner();
+    gateway = await startHooksGateway({
+      config: { hooks: { webhooks: { allowedDeliveryTargets: [{ channel: 'fakechat', to: 'ops-room' }] } } },
+      core: { runner },
+    });
+    const gw = gateway;
+    const delivered: string[] = [];
+    gw.core.outbound.register('fakechat', {
+      deliver: async (route) => {
+        delivered.push(route.peer?.id ?? '');
+        return { delivered: true };
+      },
+      ownerChats: () => ['owner-dm'],
+    });
+    const auth = { authorization: `Bearer ${readWebhookTokenSync(gw.state.paths)!}` };
+    const elsewhere = await post(gw, '/hooks/agent', { message: 'spam them', deliver: true, channel: 'fakechat', to: 'someone-else' }, auth);
+    expect(elsewhere.status).toBe(403);
+    expect(((await elsewhere.json()) as { error: string }).error).toContain('hooks.webhooks.allowedDeliveryTargets');
+    expect((await post(gw, '/hooks/agent', { message: 'ok', deliver: true, channel: 'fakechat', to: 'ops-room' }, auth)).status).toBe(202);
+    await waitUntil(() => delivered.length === 1, 'the delivery');
+    expect(delivered).toEqual(['ops-room']);
+    expect(runner.turns).toHaveLength(1);
+  });
+
+  it('/hooks/agent with no allowed targets configured delivers only to the owners’ own chats', async () => {
+    const runner = new RecordingRunner();
+    gateway = await startHooksGateway({ config: {}, core: { runner } });
+    const gw = gateway;
+    gw.core.outbound.register('fakechat', { deliver: async () => ({ delivered: true }), ownerChats: () => ['owner-dm'] });
+    const auth = { authorization: `Bearer ${readWebhookTokenSync(gw.state.paths)!}` };
+    expect((await post(gw, '/hooks/agent', { message: 'x', deliver: true, channel: 'fakechat', to: 'stranger' }, auth)).status).toBe(403);
+    expect((await post(gw, '/hooks/agent', { message: 'y', deliver: true, channel: 'fakechat', to: 'owner-dm' }, auth)).status).toBe(202);
+  });
+
   it('refuses a signed event replayed after a restart, whatever Idempotency-Key it carries', async () => {
     const state = makeTempState('claw-hooks-');
     const first = await startHooksGateway({ config, core: { runner: new RecordingRunner() }, state });

@@ -87,6 +87,8 @@ export const hooksSection = lazySchema(() =>
         returnReply: z.boolean().default(false),
         /** Signed requests older (or newer) than this are refused as replays. */
         signatureToleranceSeconds: z.number().int().positive().default(300),
+        /** Where a `/hooks/agent` caller may have the reply delivered (`{channel, to}`); empty: only the owners' own chats. */
+        allowedDeliveryTargets: z.array(z.strictObject({ channel: z.string().min(1), to: z.string().min(1) })).default([]),
       })
       .prefault({}),
     mappings: z.record(z.string(), webhookMapping).default({}),

@@ -31,6 +31,8 @@ export interface WebhookDeps {
   queueSystemEvent(agentId: string, event: { id: string; text: string; source: string; at: number }): Promise<{ nextRunAt?: number; pending: number }>;
   /** Why a model ref cannot be used, or undefined when it can. */
   modelProblem(ref: string): string | undefined;
+  /** The owners' own chats: where `/hooks/agent` may deliver when the operator named no targets. */
+  ownerChats(): Array<{ channel: string; to: string }>;
 }
 
 class Refusal extends Error {
@@ -248,7 +250,7 @@ export class WebhookRoutes {
       route: 'agent',
       sessionKey: request.sessionKey ?? `hook:${randomUUID()}`,
       text: request.message,
-      ...this.#deliverTo(request.deliver ?? false, request.channel, request.to),
+      ...this.#callerTarget(request.deliver ?? false, request.channel, request.to),
       ...(request.model !== undefined ? { model: request.model } : {}),
       ...(request.timeoutSeconds !== undefined ? { timeoutSeconds: request.timeoutSeconds } : {}),
     };
@@ -269,6 +271,25 @@ export class WebhookRoutes {
       sessionKey = posted;
     }
     return { route: name, sessionKey, text, ...this.#deliverTo(mapping.deliver, mapping.channel, mapping.to) };
+  }
+
+  /**
+   * A delivery target the caller named: only one the operator allows
+   * (`hooks.webhooks.allowedDeliveryTargets`, by default the owners' own
+   * chats), so the webhook token cannot make the bot message anyone else.
+   */
+  #callerTarget(deliver: boolean, channel: string | undefined, to: string | undefined): { deliverTo?: { channel: string; to: string } } {
+    const target = this.#deliverTo(deliver, channel, to);
+    if (!target.deliverTo) return target;
+    const configured = this.deps.config().webhooks.allowedDeliveryTargets;
+    const allowed = configured.length > 0 ? configured : this.deps.ownerChats();
+    if (!allowed.some((t) => t.channel === channel && t.to === to)) {
+      throw new Refusal(
+        403,
+        `deliver to ${channel}:${to} is not allowed: /hooks/agent delivers only to hooks.webhooks.allowedDeliveryTargets (${configured.length > 0 ? 'as configured' : "by default the owners' own chats"}). Add {"channel": "${channel}", "to": "${to}"} there in claw.json, or map a route with its own target under hooks.mappings.`,
+      );
+    }
+    return target;
   }
 
   #deliverTo(deliver: boolean, channel: string | undefined, to: string | undefined): { deliverTo?: { channel: string; to: string } } {
