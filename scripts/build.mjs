@@ -18,7 +18,7 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
-import { asciiContentId, deferredBuiltins, synchronousYoga, vendorsApart, zodApart, zodVendorEntry } from './commonjs-bundles.mjs';
+import { asciiContentId, asciiSource, deferredBuiltins, synchronousYoga, vendorFile, vendorsApart, zodApart, zodVendorEntry } from './commonjs-bundles.mjs';
 import { helpTextModule } from './help-text.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -234,8 +234,8 @@ const commonjsDefine = { 'process.env.NODE_ENV': '"production"', 'import.meta.ur
 // on first use, so an idle gateway does not hold their source. They must be
 // ASCII (read as latin1, which Node keeps outside V8's heap).
 const gatewayBundle = 'chunks/gateway-run';
-const gatewayVendors = ['grammy', 'turndown', 'execa', 'flexsearch', 'croner', 'yaml'];
-const vendorBundle = (name) => `chunks/vendor-${name}`;
+const gatewayVendors = ['grammy', 'turndown', 'linkedom', '@mozilla/readability', 'execa', 'flexsearch', 'croner', 'yaml'];
+const vendorBundle = (name) => `chunks/${vendorFile(name)}`;
 const zodBundle = vendorBundle('zod');
 
 const codeCachedBundle = {
@@ -294,7 +294,15 @@ export async function build() {
       [zodBundle]: zodVendorEntry,
     },
     define: { ...commonjsDefine, ...validation, CLAW_BUNDLED_YAML: '"./vendor-yaml.cjs"', CLAW_BUNDLE_REQUIRE: 'require' },
-    plugins: [vendorsApart(gatewayVendors), zodApart(source), englishOnlyZod, lazyBuiltinsInWs, deferredBuiltins(source), sourceWithoutSideEffects],
+    plugins: [
+      vendorsApart(gatewayVendors),
+      zodApart(source),
+      asciiSource(/[\\/]@mozilla[\\/]readability[\\/].*\.js$/),
+      englishOnlyZod,
+      lazyBuiltinsInWs,
+      deferredBuiltins(source),
+      sourceWithoutSideEffects,
+    ],
   });
   const tui = await esbuild.build({
     ...codeCachedBundle,

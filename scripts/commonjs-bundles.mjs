@@ -4,6 +4,7 @@
 // compiles with V8's code cache.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,6 +58,29 @@ export function deferredBuiltins(source) {
   };
 }
 
+/**
+ * Packages that write non-ASCII characters in regular expression literals
+ * (Readability's "广告", "»"), which esbuild's ascii charset leaves as they
+ * are: every non-ASCII UTF-16 unit is written as a \u escape, which means
+ * the same thing in a regular expression, a string or a comment.
+ */
+export function asciiSource(filter) {
+  return {
+    name: 'ascii-source',
+    setup(build) {
+      build.onLoad({ filter }, async (args) => ({
+        contents: (await readFile(args.path, 'utf8')).replace(/[^\x00-\x7f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`),
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/** A vendor bundle's file name: a scoped package's `@` and `/` dropped (`@mozilla/readability` → `vendor-mozilla-readability`). */
+export function vendorFile(name) {
+  return `vendor-${name.replace(/^@/, '').replace(/\//g, '-')}`;
+}
+
 // In gateway-run.cjs, an import of a vendor package is a require of its
 // bundle (code-cache.ts serves `./vendor-*.cjs` from its cache), static or
 // dynamic; a vendor bundle's entry is the package's whole namespace.
@@ -64,10 +88,10 @@ export function vendorsApart(vendors) {
   return {
     name: 'vendors-apart',
     setup(build) {
-      const names = new RegExp(`^(${vendors.join('|')})$`);
+      const names = new RegExp(`^(${vendors.map((name) => name.replace(/[/.]/g, '\\$&')).join('|')})$`);
       build.onResolve({ filter: names }, (args) => (args.namespace === 'claw-vendor' ? undefined : { path: args.path, namespace: 'vendor-require' }));
       build.onLoad({ filter: /.*/, namespace: 'vendor-require' }, (args) => ({
-        contents: `module.exports = require(${JSON.stringify(`./vendor-${args.path}.cjs`)});`,
+        contents: `module.exports = require(${JSON.stringify(`./${vendorFile(args.path)}.cjs`)});`,
         loader: 'js',
       }));
       build.onResolve({ filter: /^\.\/vendor-/ }, (args) => (args.namespace === 'vendor-require' ? { path: args.path, external: true } : undefined));

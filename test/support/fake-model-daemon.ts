@@ -18,7 +18,7 @@ export interface FakeModelDaemon {
  * `env` filters what the gateway inherits (e.g. dropping CI for the TUI).
  */
 export async function startFakeModelDaemon(
-  options: { contextWindow?: number; env?: (env: NodeJS.ProcessEnv) => NodeJS.ProcessEnv; timeoutMs?: number } = {},
+  options: { contextWindow?: number; env?: (env: NodeJS.ProcessEnv) => NodeJS.ProcessEnv; timeoutMs?: number; config?: Record<string, unknown> } = {},
 ): Promise<FakeModelDaemon> {
   if (!existsSync(CLI_ENTRY)) throw new Error('dist/ is missing: run `npm run build` before this test');
   const llm = await startFakeOpenAI();
@@ -27,6 +27,7 @@ export async function startFakeModelDaemon(
   writeRawConfig(state.paths.config, {
     models: { providers: { fake: { api: 'openai', baseUrl: llm.baseUrl, models: { m: model } } } },
     agents: { defaults: { model: 'fake/m' } },
+    ...options.config,
   });
   const env = options.env ? options.env(state.env) : state.env;
   const started = await runCli(['gateway', 'start', '--port', '0'], env, options.timeoutMs ?? 30_000);

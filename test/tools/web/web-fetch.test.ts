@@ -78,10 +78,10 @@ describe('web_fetch', () => {
     const result = await fetchWith(`${site.url}/`, config({ allowPrivate: ['127.0.0.1'] }));
     expect(result.isError).toBe(false);
     expect(result.content).toMatch(
-      /^<untrusted_content nonce="[0-9a-f]{16}" source="web_fetch" url="http:\/\/127\.0\.0\.1:\d+\/" status="200" title="Test &amp; Page" truncated="false">/,
+      /^<untrusted_content nonce="[0-9a-f]{16}" source="web_fetch" url="http:\/\/127\.0\.0\.1:\d+\/" status="200" title="Test &amp; Page" extracted="page" truncated="false">/,
     );
     expect(result.content).toContain('# Hello');
-    expect(result.content).toContain('Some **bold** text and a [link](/next).');
+    expect(result.content).toContain(`Some **bold** text and a [link](${site.url}/next).`);
     expect(result.content).toMatch(/-\s+one/);
     expect(result.content).not.toContain('alert');
     expect(result.content).not.toContain('color:red');
@@ -224,8 +224,13 @@ describe('web_fetch', () => {
   it('clips long text to maxChars and says how to read more', async () => {
     const site = await serve((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('y'.repeat(3000)));
     const result = await fetchWith(`${site.url}/`, config({ allowPrivate: ['127.0.0.1'] }), undefined, 1000);
-    expect(result.content).toContain('[… 2000 more characters not shown; raise maxChars to read more]');
+    expect(result.content).toContain('[… 2000 more characters not shown; call web_fetch again with offset: 1000 to read on]');
     expect(result.details?.clipped).toBe(true);
+    const registry = new ToolRegistry();
+    registry.register(createWebFetchTool(config({ allowPrivate: ['127.0.0.1'] })));
+    const rest = await registry.invoke('web_fetch', { url: `${site.url}/`, maxChars: 2000, offset: 1000 }, context());
+    expect(rest.content).toContain('[… 1000 earlier characters not shown]');
+    expect(rest.content).not.toContain('more characters not shown');
   });
 
   it('stops a fetch that exceeds timeoutMs', async () => {
