@@ -98,7 +98,7 @@ describe('the shipped bundle', () => {
 
   it('runs `gateway run` and the TUI from bundles that require only built-ins, runtime dependencies and each other', () => {
     const meta = JSON.parse(readFileSync(join(root, 'dist', 'meta.json'), 'utf8')) as Meta;
-    const bundles = Object.keys(meta.outputs).filter((file) => /^dist\/chunks\/(gateway-run|tui-run|vendor-[a-z]+)\.cjs$/.test(file));
+    const bundles = Object.keys(meta.outputs).filter((file) => /^dist\/chunks\/(gateway-run|tui-run|vendor-[a-z-]+)\.cjs$/.test(file));
     expect(bundles).toEqual(expect.arrayContaining(['dist/chunks/gateway-run.cjs', 'dist/chunks/tui-run.cjs']));
     const allowed = new Set([...builtinModules, ...Object.keys(manifest.dependencies), ...optionalPeerNames()]);
     for (const file of bundles) {
