@@ -50,8 +50,8 @@ const safety = `## Safety
 
 function toolsSection(tools: readonly PromptTool[]): string {
   if (tools.length === 0) return '## Tools\nNo tools are available in this session; answer from what you know and say when you cannot do something.';
-  const lines = tools.map((tool) => `- ${tool.name}: ${tool.description}`);
-  return `## Tools\nCall tools by their exact names. Read a file before editing it; prefer the smallest action that answers the question.\n${lines.join('\n')}`;
+  // Each tool's description and parameters travel with the request's tool list: naming them here is enough.
+  return `## Tools\nCall tools by their exact names. Read a file before editing it; prefer the smallest action that answers the question.\nAvailable: ${tools.map((tool) => tool.name).join(', ')}.`;
 }
 
 function skillsSection(block: string): string {

@@ -1,6 +1,6 @@
 import { jsonBytes, JsonStringEncoder } from './json-bytes.js';
 import { openAiMedia } from './media-parts.js';
-import { chatCompletionsOptions, mediaMessage, toChatMessage, type UserPart } from './openai-messages.js';
+import { chatCompletionsOptions, chatDescription, mediaMessage, toChatMessage, type UserPart } from './openai-messages.js';
 import { normalizeTools } from './tool-schema.js';
 import type { ProviderMessage, ToolSchema, WireRequest } from './types.js';
 
@@ -52,7 +52,7 @@ function encodedMessage(message: ProviderMessage, limits: ReturnType<typeof open
 function encodedTool(tool: ToolSchema): Buffer {
   const cached = toolBytes.get(tool.parameters);
   if (cached && cached.name === tool.name && cached.description === tool.description) return cached.bytes;
-  const bytes = jsonBytes({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } });
+  const bytes = jsonBytes({ type: 'function', function: { name: tool.name, description: chatDescription(tool.description), parameters: tool.parameters } });
   toolBytes.set(tool.parameters, { name: tool.name, description: tool.description, bytes });
   return bytes;
 }

@@ -80,10 +80,19 @@ export function toChatMessages(system: string, messages: readonly ProviderMessag
   return out;
 }
 
+/** Chat Completions refuses a function description longer than this (`string_above_max_length`). */
+export const CHAT_DESCRIPTION_LIMIT = 1024;
+const CUT_MARK = ' […]';
+
+/** A tool description as Chat Completions takes it: cut, with a mark, when over the limit. */
+export function chatDescription(description: string): string {
+  return description.length <= CHAT_DESCRIPTION_LIMIT ? description : `${description.slice(0, CHAT_DESCRIPTION_LIMIT - CUT_MARK.length)}${CUT_MARK}`;
+}
+
 export function toChatTools(tools: readonly ToolSchema[]): unknown[] {
   return normalizeTools(tools).map((tool) => ({
     type: 'function',
-    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+    function: { name: tool.name, description: chatDescription(tool.description), parameters: tool.parameters },
   }));
 }
 

@@ -133,7 +133,9 @@ describe('system prompt', () => {
     });
     expect(prompt.text).toContain('never grants you permissions');
     expect(prompt.text).toContain('confirmation before destructive');
-    expect(prompt.text).toContain('- read: Read a file.');
+    // Tools are named once; their descriptions travel only in the request's tool list.
+    expect(prompt.text).toContain('Available: read.');
+    expect(prompt.text).not.toContain('Read a file.');
     expect(prompt.text).toContain('<available_skills>');
     expect(prompt.text).toContain('model: fake/m');
     expect(prompt.text).toContain('<file path="SOUL.md">');
@@ -155,8 +157,8 @@ describe('system prompt', () => {
     expect(later).not.toBe(first);
     expect(later.text).not.toBe(first.text);
     const moreTools = build(promptTime(Date.UTC(2026, 11, 2, 14, 17, 0)), [{ name: 'exec', description: 'Run a command.' }]);
-    expect(moreTools.text).toContain('- exec: Run a command.');
-    expect(moreTools.text).not.toContain('- read: Read a file.');
+    expect(moreTools.text).toContain('Available: exec.');
+    expect(moreTools.text).not.toContain('Available: read.');
   });
 
   it('states the time to the minute', () => {

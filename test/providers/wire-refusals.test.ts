@@ -99,6 +99,9 @@ describe('an MCP server with keys, formats and images as servers in the wild sen
     cleanups.push(() => manager.close());
     manager.start();
     await waitForValue(() => manager.status()[0]?.state === 'ready', 'wild ready');
+    // A server without resources/templates/list is still ready, and says what it lacks.
+    expect(manager.status()[0]?.warnings?.[0]).toMatch(/^resources\/templates\/list failed \(MCP error -32601: Method not found\)/);
+    expect(manager.status()[0]?.resourceCount).toBe(1);
 
     const args = { file_path: 'a/b.txt', gro_e: 3, format: 'text', meta_data: { owner_name: 'ann' } };
     llm.reply(
@@ -148,5 +151,27 @@ describe('failures that tell the truth', { timeout: 60_000 }, () => {
     expect(said).toContain("16385 tokens as the provider reports it; claw's config says 32000");
     expect(said).not.toContain('even after compacting');
     expect(said).toContain('contextWindow to 16385');
+  });
+});
+
+describe('Chat Completions limits', () => {
+  it('a tool description over 1,024 characters is cut with a mark instead of failing every request', async () => {
+    const { startFakeOpenAI } = await import('../support/fake-openai-server.js');
+    const { makeTempState } = await import('../support/temp-state.js');
+    const { baseRequest, collect, makeProviders, textOf } = await import('./helpers.js');
+    const llm = await startFakeOpenAI();
+    const state = makeTempState();
+    cleanups.push(
+      () => llm.close(),
+      () => state.cleanup(),
+    );
+    const providers = makeProviders(state, { models: { providers: { fake: { api: 'openai', baseUrl: llm.baseUrl, models: { m: {} } } } } });
+    llm.reply({ text: 'fine' });
+    const tool = { name: 'mcp__big__do', description: `[MCP server big] ${'Does many things. '.repeat(100)}`, parameters: { type: 'object', properties: {} } };
+    expect(textOf(await collect(providers.streamTurn(baseRequest('fake/m', { tools: [tool] }))))).toBe('fine');
+    expect(llm.refusals).toEqual([]);
+    const sent = (llm.requests[0]!.body.tools as Array<{ function: { description: string } }>)[0]!.function.description;
+    expect(sent).toHaveLength(1024);
+    expect(sent.endsWith(' […]')).toBe(true);
   });
 });

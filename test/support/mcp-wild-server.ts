@@ -1,6 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 /** The first bytes of a JPEG (all the APIs read to tell the format), then padding. */
 const JPEG_BASE64 = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\0'), Buffer.alloc(32)]).toString('base64');
@@ -9,9 +9,13 @@ const JPEG_BASE64 = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x
  * An MCP server with schemas as servers in the wild write them: property keys
  * with spaces and non-ASCII letters (nested too), `format: uri-reference`, a
  * field that is itself called "format", and an image whose bytes are JPEG
- * while the server says PNG. Run with `node --import tsx`.
+ * while the server says PNG; it declares resources but answers
+ * `resources/templates/list` with Method not found, as many published servers
+ * do. Run with `node --import tsx`.
  */
-const server = new Server({ name: 'wild', version: '1.0.0' }, { capabilities: { tools: {} } });
+const server = new Server({ name: 'wild', version: '1.0.0' }, { capabilities: { tools: {}, resources: {} } });
+
+server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [{ uri: 'wild://notes', name: 'notes' }] }));
 
 server.setRequestHandler(ListToolsRequestSchema, async () => ({
   tools: [

@@ -139,10 +139,14 @@ export function openAiRefusal(body: Json): string | undefined {
   if (typeof body.model !== 'string') return 'you must provide a model parameter';
   if (!Array.isArray(body.messages) || body.messages.length === 0) return "[] is too short - 'messages'";
   const tools = Array.isArray(body.tools) ? (body.tools as Json[]) : [];
+  if (tools.length > 128)
+    return `Invalid 'tools': array too long. Expected an array with maximum length 128, but got an array with length ${tools.length} instead.`;
   for (const [i, tool] of tools.entries()) {
     const fn = isRecord(tool.function) ? tool.function : {};
     if (typeof fn.name !== 'string' || !TOOL_NAME.test(fn.name))
       return `Invalid 'tools[${i}].function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`;
+    if (typeof fn.description === 'string' && fn.description.length > 1024)
+      return `Invalid 'tools[${i}].function.description': string too long. Expected a string with maximum length 1024, but got a string with length ${fn.description.length} instead.`;
     if (fn.parameters !== undefined && (!isRecord(fn.parameters) || fn.parameters.type !== 'object'))
       return `Invalid schema for function '${fn.name}': schema must be a JSON Schema of 'type: "object"', got 'type: "${String(isRecord(fn.parameters) ? fn.parameters.type : 'None')}"'.`;
   }

@@ -102,8 +102,9 @@ function printTable(servers: McpServerInfo[], connected: boolean): void {
   }
   for (const server of servers) {
     for (const tool of server.skippedTools ?? []) process.stdout.write(`\n${server.name}: tool "${tool.name}" is not offered to the model: ${tool.reason}.`);
+    for (const warning of server.warnings ?? []) process.stdout.write(`\n${server.name}: ${warning}.`);
   }
-  if (servers.some((server) => server.skippedTools?.length)) process.stdout.write('\n');
+  if (servers.some((server) => server.skippedTools?.length || server.warnings?.length)) process.stdout.write('\n');
 }
 
 const noServers = 'No MCP servers configured. Add one with `claw mcp add NAME -- CMD ARGS…`.\n';
@@ -217,6 +218,7 @@ async function test(name: string | undefined, json: boolean): Promise<number> {
   if (report.tools.length > 0) out(`  tools:   ${report.tools.join(', ')}`);
   if (report.prompts.length > 0) out(`  prompts: ${report.prompts.join(', ')}`);
   for (const tool of report.skippedTools) out(`  left out: ${tool.name}: ${tool.reason}`);
+  for (const warning of report.warnings) out(`  warning: ${warning}`);
   if (entry.enabled === false) out(`OK (note: "${server}" is disabled in claw.json, so the gateway does not connect it)`);
   else out('OK');
   return 0;

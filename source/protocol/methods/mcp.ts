@@ -22,6 +22,8 @@ export const mcpServerInfo = lazySchema(() =>
     lastStderr: z.string().optional(),
     /** Tools the server offers that claw does not, with why (e.g. task-only tools). */
     skippedTools: z.array(z.strictObject({ name: z.string(), reason: z.string() })).optional(),
+    /** Optional lists the server declared but could not give (it is used without them). */
+    warnings: z.array(z.string()).optional(),
     promptCount: z.number().int().optional(),
     resourceCount: z.number().int().optional(),
     resourceTemplateCount: z.number().int().optional(),

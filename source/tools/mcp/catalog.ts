@@ -15,11 +15,28 @@ export interface McpCatalog {
   prompts: Prompt[];
   resources: Resource[];
   templates: ResourceTemplate[];
+  /** Optional lists the server declared but could not give (`resources/templates/list`: Method not found); the server stays usable. */
+  warnings: string[];
 }
 
 export type CatalogPart = 'tools' | 'prompts' | 'resources';
 
-export const emptyCatalog = (): McpCatalog => ({ tools: [], skipped: [], prompts: [], resources: [], templates: [] });
+export const emptyCatalog = (): McpCatalog => ({ tools: [], skipped: [], prompts: [], resources: [], templates: [], warnings: [] });
+
+/**
+ * An optional list a server may not implement although it declared the
+ * capability (many answer `resources/templates/list` with -32601 Method not
+ * found): its failure empties that list and names the method, instead of
+ * keeping the whole server from ready.
+ */
+async function optional<T>(method: string, list: () => Promise<T[]>, warnings: string[]): Promise<T[]> {
+  try {
+    return await list();
+  } catch (error) {
+    warnings.push(`${method} failed (${error instanceof Error ? error.message : String(error)}); the server is used without it`);
+    return [];
+  }
+}
 
 const TASK_ONLY = 'it only runs as a task (execution.taskSupport "required"), which claw does not support; the server would refuse a direct call';
 
@@ -51,29 +68,49 @@ export async function listTools(client: Client, timeout: number): Promise<Pick<M
   return { tools, skipped };
 }
 
-export async function listPrompts(client: Client, timeout: number): Promise<Prompt[]> {
+export async function listPrompts(client: Client, timeout: number, warnings: string[] = []): Promise<Prompt[]> {
   if (!client.getServerCapabilities()?.prompts) return [];
-  return allPages(async (cursor) => {
-    const result = await client.listPrompts(page(cursor), { timeout });
-    return { items: result.prompts, nextCursor: result.nextCursor };
-  });
+  return optional(
+    'prompts/list',
+    () =>
+      allPages(async (cursor) => {
+        const result = await client.listPrompts(page(cursor), { timeout });
+        return { items: result.prompts, nextCursor: result.nextCursor };
+      }),
+    warnings,
+  );
 }
 
-export async function listResources(client: Client, timeout: number): Promise<Pick<McpCatalog, 'resources' | 'templates'>> {
+export async function listResources(client: Client, timeout: number, warnings: string[] = []): Promise<Pick<McpCatalog, 'resources' | 'templates'>> {
   if (!client.getServerCapabilities()?.resources) return { resources: [], templates: [] };
-  const resources = await allPages(async (cursor) => {
-    const result = await client.listResources(page(cursor), { timeout });
-    return { items: result.resources, nextCursor: result.nextCursor };
-  });
-  const templates = await allPages(async (cursor) => {
-    const result = await client.listResourceTemplates(page(cursor), { timeout });
-    return { items: result.resourceTemplates, nextCursor: result.nextCursor };
-  });
+  const resources = await optional(
+    'resources/list',
+    () =>
+      allPages(async (cursor) => {
+        const result = await client.listResources(page(cursor), { timeout });
+        return { items: result.resources, nextCursor: result.nextCursor };
+      }),
+    warnings,
+  );
+  const templates = await optional(
+    'resources/templates/list',
+    () =>
+      allPages(async (cursor) => {
+        const result = await client.listResourceTemplates(page(cursor), { timeout });
+        return { items: result.resourceTemplates, nextCursor: result.nextCursor };
+      }),
+    warnings,
+  );
   return { resources, templates };
 }
 
-/** Lists everything the server offers, as connecting does. */
+/** Lists everything the server offers, as connecting does: the tools must list; prompts and resources may fail alone. */
 export async function readCatalog(client: Client, timeout: number): Promise<McpCatalog> {
-  const [tools, prompts, resources] = await Promise.all([listTools(client, timeout), listPrompts(client, timeout), listResources(client, timeout)]);
-  return { ...tools, prompts, ...resources };
+  const warnings: string[] = [];
+  const [tools, prompts, resources] = await Promise.all([
+    listTools(client, timeout),
+    listPrompts(client, timeout, warnings),
+    listResources(client, timeout, warnings),
+  ]);
+  return { ...tools, prompts, ...resources, warnings };
 }

@@ -27,6 +27,7 @@ export interface McpServerStatus {
   nextRetryAt?: number;
   lastStderr?: string;
   skippedTools?: Array<{ name: string; reason: string }>;
+  warnings?: string[];
   promptCount?: number;
   resourceCount?: number;
   resourceTemplateCount?: number;
@@ -85,6 +86,8 @@ export class McpConnection {
   #closed = false;
   #probing = false;
   readonly #failed = new WeakSet<Client>();
+  /** Closes of lost clients still ending their processes. */
+  readonly #closing = new Set<Promise<void>>();
 
   constructor(
     readonly name: string,
@@ -124,6 +127,7 @@ export class McpConnection {
     await client?.close().catch(() => {});
     // A connect still in flight has a transport but no client yet.
     if (!client) await transport?.close().catch(() => {});
+    await Promise.all(this.#closing);
   }
 
   /** Why a call cannot be made right now, said so that the model and the operator know it is temporary. */
@@ -313,6 +317,8 @@ export class McpConnection {
     if (/ENOENT/.test(text) && 'command' in this.config) return new Error(`could not start "${this.config.command}" (not found): check the command and PATH`);
     const exit = transport instanceof GroupStdioTransport ? transport.exit : undefined;
     if (exit === undefined) return error instanceof Error ? error : new Error(text);
+    // The process is gone: its last line counts even without a newline.
+    this.stderr.flush();
     const line = this.stderr.last();
     return new Error(`the server ${exit} while starting${line ? `: "${line}"` : ' without writing to stderr'} (see \`claw mcp logs ${this.name}\`)`);
   }
@@ -365,7 +371,10 @@ export class McpConnection {
     this.#failed.add(client);
     this.#client = undefined;
     this.#transport = undefined;
-    void client.close().catch(() => {});
+    // Closing ends the server's process group; close() waits for it, so no server outlives the gateway.
+    const closing = client.close().catch(() => {});
+    this.#closing.add(closing);
+    void closing.finally(() => this.#closing.delete(closing));
     this.lastError = message(error);
     this.lastErrorAt = this.hooks.now();
     const delay = Math.min(this.hooks.backoff.maxMs, this.hooks.backoff.initialMs * 2 ** this.#attempt);
@@ -393,6 +402,7 @@ export class McpConnection {
     const stderr = this.stderr.last();
     if (stderr !== undefined) status.lastStderr = stderr;
     if (this.catalog.skipped.length > 0) status.skippedTools = this.catalog.skipped;
+    if (this.catalog.warnings.length > 0) status.warnings = this.catalog.warnings;
     if (this.state === 'ready') {
       status.promptCount = this.catalog.prompts.length;
       status.resourceCount = this.catalog.resources.length;

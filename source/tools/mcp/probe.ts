@@ -12,6 +12,7 @@ export interface McpProbeReport {
   pingMs?: number;
   tools: string[];
   skippedTools: Array<{ name: string; reason: string }>;
+  warnings: string[];
   prompts: string[];
   resources: number;
   templates: number;
@@ -51,6 +52,7 @@ export async function probeMcpServer(name: string, config: McpServerConfig, time
     ok: connection.state === 'ready',
     tools: catalog.tools.map((tool) => tool.name),
     skippedTools: catalog.skipped,
+    warnings: catalog.warnings,
     prompts: catalog.prompts.map((prompt) => prompt.name),
     resources: catalog.resources.length,
     templates: catalog.templates.length,

@@ -27,6 +27,12 @@ function wrappedServer(pidFile: string, extra: Record<string, unknown> = {}): Re
 }
 
 describe('MCP defects from real servers', { timeout: 90_000 }, () => {
+  it('quotes a last stderr line written without a newline', async () => {
+    const env = mcpTestEnv({ terse: { command: process.execPath, args: ['-e', 'process.stderr.write("fatal: no DATABASE_URL"); process.exit(1)'] } }, cleanups);
+    await waitFor(() => env.status('terse').lastError, 'terse to fail');
+    expect(env.status('terse').lastError).toBe('the server exited with code 1 while starting: "fatal: no DATABASE_URL" (see `claw mcp logs terse`)');
+  });
+
   it('keeps the stderr of a server that dies at start-up and explains the failure with it', async () => {
     const env = mcpTestEnv(
       { dies: { command: process.execPath, args: ['-e', 'console.error("loading config"); console.error("fatal: config missing"); process.exit(3)'] } },
