@@ -1,6 +1,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { ClawConfig } from '../../config/index.js';
 import { ownerOnlyPaths, resolveExecutable, type ApprovalGate, type ConfinedCommand } from '../../tools/index.js';
 import { answerWord } from './acp-permission.js';
@@ -9,21 +10,24 @@ import type { AcpLaunch } from './acp-process.js';
 export type Confine = (file: string, args: readonly string[], policy: ConfinedCommand) => { file: string; args: string[] } | { unavailable: string };
 
 /**
- * Where the agent's own program lives, when that is in home (hidden inside
- * the sandbox): the executable and every absolute path among its arguments,
- * each as the package folder around it (the nearest folder with a
- * package.json below home), else its own folder. `node ~/agents/x.js` or an
- * npm-installed agent under ~/.npm-global then still starts.
+ * Where the agent's own program lives, when that is somewhere the sandbox
+ * hides (home, or the private /tmp): the executable and every absolute path
+ * or file URL among its arguments (`--import file:///…/loader.mjs`), each as
+ * the package folder around it (the nearest folder with a package.json below
+ * that place), else its own folder. `node ~/agents/x.js`, an npm-installed
+ * agent under ~/.npm-global or a checkout under /tmp then still starts.
  */
 export function programFolders(command: string, args: readonly string[], cwd: string, pathVar: string | undefined, home = homedir()): string[] {
-  const files = [resolveExecutable(command, cwd, pathVar), ...args.filter((arg) => isAbsolute(arg) && existsSync(arg))];
+  const paths = args.map((arg) => (arg.startsWith('file://') ? fileURLToPath(arg) : arg)).filter((arg) => isAbsolute(arg) && existsSync(arg));
+  const files = [resolveExecutable(command, cwd, pathVar), ...paths];
   const folders = new Set<string>();
   for (const file of files) {
     if (!file) continue;
     const real = realpathSync(file);
-    if (!inside(home, real)) continue;
+    const hiddenRoot = [home, '/tmp'].find((root) => inside(root, real));
+    if (!hiddenRoot) continue;
     let folder = dirname(real);
-    for (let at = folder; inside(home, at) && at !== home; at = dirname(at)) {
+    for (let at = folder; inside(hiddenRoot, at); at = dirname(at)) {
       if (existsSync(join(at, 'package.json'))) {
         folder = at;
         break;

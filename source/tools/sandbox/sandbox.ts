@@ -171,6 +171,20 @@ function concealHome(home: ConcealedHome | undefined): string[] {
   return out;
 }
 
+/**
+ * The readable entries the sandbox's own private /tmp would hide (an agent's
+ * program installed under /tmp, a toolchain on PATH there), bound back
+ * read-only: readable means readable, wherever it lives.
+ */
+function readableInTmp(home: ConcealedHome | undefined): string[] {
+  const out: string[] = [];
+  for (const path of home?.readable ?? []) {
+    const real = realOrSelf(path);
+    if (real !== '/tmp' && within('/tmp', real) && existsSync(real)) out.push('--ro-bind', real, real);
+  }
+  return out;
+}
+
 function hide(path: string): string[] {
   if (!existsSync(path)) return [];
   // A folder becomes an empty tmpfs, a file an empty read-only file.
@@ -208,7 +222,20 @@ export function bubblewrapArgs(bwrap: string, policy: SandboxPolicy, cwd: string
   const holders = hidden.filter((h) => writable.some((w) => within(h, w) && w !== h));
   // Hidden last: everything not hidden before the binds, plus a holder some writable root would otherwise expose again.
   const last = hidden.filter((h) => !holders.includes(h) || writable.some((w) => within(w, h)));
-  const out = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', ...runtimeDir(), ...concealHome(policy.home)];
+  const out = [
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    '--tmpfs',
+    '/tmp',
+    ...readableInTmp(policy.home),
+    ...runtimeDir(),
+    ...concealHome(policy.home),
+  ];
   for (const path of holders) out.push(...hide(path));
   for (const path of writable) out.push('--bind', path, path);
   for (const path of last) out.push(...hide(path));
