@@ -11,6 +11,7 @@ import { memoryFlushPrompt } from './compaction/index.js';
 import { contextEngineFactory, type ContextEngine } from './context/index.js';
 import { runMemoryFlushTurn } from './memory-flush-turn.js';
 import type { SkillsPromptSnapshot, SkillsSource } from './skills-source.js';
+import { DeferredTools, TOOL_SEARCH, toolSearchTool, type ToolLimits } from './tool-search.js';
 import { runTurnLoop, type TurnLoopContext } from './turn-loop.js';
 import type { TurnEvents, TurnInput, TurnOutcome, TurnSession } from './turn-types.js';
 import { ensureWorkspaceSync, isFirstRunSync, markFirstRunCompleteSync } from './workspace.js';
@@ -89,7 +90,12 @@ export class AgentRuntime {
   /** Workspaces whose first turn is known to be done: no file read per turn. */
   readonly #bootstrapped = new Set<string>();
 
-  constructor(private readonly deps: AgentRuntimeDeps) {}
+  readonly #deferred = new DeferredTools();
+
+  constructor(private readonly deps: AgentRuntimeDeps) {
+    // One runtime per registry in a gateway; a registry shared by a second runtime keeps the first one's search.
+    if (!deps.registry.get(TOOL_SEARCH)) deps.registry.register(toolSearchTool(this.#deferred));
+  }
 
   workspaceDir(agentId: string): string {
     return agentWorkspaceDir(this.deps.config, this.deps.paths, agentId);
@@ -136,8 +142,24 @@ export class AgentRuntime {
     });
   }
 
-  #tools(session: Pick<TurnSession, 'kind' | 'agentId' | 'principal' | 'actingFor'> & { key?: string }): ToolSchema[] {
+  #allowedTools(session: Pick<TurnSession, 'kind' | 'agentId' | 'principal' | 'actingFor'> & { key?: string }): ToolSchema[] {
     return this.deps.registry.effective(this.#layers(session)).map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters }));
+  }
+
+  /** The API and window of a model, for deciding whether every tool fits a request. */
+  #limits(model: string): ToolLimits {
+    try {
+      const resolved = this.deps.providers.resolveModel(model);
+      return { api: resolved.api, window: resolved.contextWindow };
+    } catch {
+      return { api: 'openai', window: 128_000 };
+    }
+  }
+
+  /** What a model call of this session sends: every allowed tool, or, when they would not fit, the MCP ones behind tool_search. */
+  #tools(session: Pick<TurnSession, 'kind' | 'agentId' | 'principal' | 'actingFor'> & { key?: string }, model: string): ToolSchema[] {
+    const allowed = this.#allowedTools(session);
+    return this.#deferred.select(session.key ?? `${session.agentId}:${session.kind}`, allowed, this.#limits(model)).sent;
   }
 
   /** Builds the system prompt a turn of this session would get. */
@@ -156,7 +178,7 @@ export class AgentRuntime {
       this.#bootstrap.load(workspaceDir, { kind: session.kind, firstRun: !this.#bootstrapped.has(workspaceDir), now: this.deps.clock.now() }),
       hookText,
     );
-    const tools = this.#tools(session);
+    const tools = this.#tools(session, model);
     const skills = loadableSkills(this.deps.skills?.snapshot(session.agentId) ?? NO_SKILLS, tools);
     const prompt = buildSystemPrompt({
       tools,
@@ -294,6 +316,9 @@ export class AgentRuntime {
     try {
       const hookText = (await this.deps.hooks?.bootstrap({ sessionKey: session.key, agentId: session.agentId })) ?? [];
       const built = this.systemPrompt(session, model, hookText);
+      const allowed = this.#allowedTools(session);
+      const limits = this.#limits(model);
+      const tools = (): ToolSchema[] => this.#deferred.select(session.key, allowed, limits).sent;
       const thinking: ThinkingLevel = session.thinking ?? entry?.thinking ?? defaults.thinking;
       const loop: TurnLoopContext = {
         input,
@@ -305,6 +330,8 @@ export class AgentRuntime {
         thinking,
         system: built.prompt.text,
         tools: built.tools,
+        // Asked at every model call: what tool_search found joins the next one.
+        currentTools: tools,
         maxIterations: defaults.maxIterations,
         signal,
         timedOut: () => timeout.signal.aborted && !input.signal.aborted,

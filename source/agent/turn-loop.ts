@@ -27,6 +27,8 @@ export interface TurnLoopContext {
   thinking: NonNullable<TurnInput['session']['thinking']>;
   system: string;
   tools: readonly ToolSchema[];
+  /** The tools of each model call when they change during the turn (what tool_search loads); `tools` otherwise. */
+  currentTools?: () => readonly ToolSchema[];
   maxIterations: number;
   /** Aborted by the caller's signal or the per-turn timeout. */
   signal: AbortSignal;
@@ -89,7 +91,7 @@ async function streamModel(context: TurnLoopContext, messages: readonly HistoryM
       fallbacks: context.fallbacks,
       system: context.system,
       messages: context.sessionsDir ? await withAttachments(context.sessionsDir, fenceUntrustedMessages(messages)) : fenceUntrustedMessages(messages),
-      tools: context.tools,
+      tools: context.currentTools?.() ?? context.tools,
       thinking: context.thinking,
       signal: context.signal,
       ...(input.outsideSlot ? { outsideSlot: input.outsideSlot } : {}),
@@ -192,7 +194,7 @@ export async function runTurnLoop(context: TurnLoopContext): Promise<TurnOutcome
         runId: input.runId,
         session,
         registry: context.registry,
-        allowed: new Set(context.tools.map((tool) => tool.name)),
+        allowed: new Set((context.currentTools?.() ?? context.tools).map((tool) => tool.name)),
         events,
         signal: context.signal,
         toolContext: context.toolContext,

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { lazySchema } from '../protocol/index.js';
+import { estimateTokens, type ToolSchema, type WireApi } from '../providers/index.js';
+import { defineTool, toolError, toolOk, type ToolDefinition } from '../tools/index.js';
+
+export const TOOL_SEARCH = 'tool_search';
+
+/** How many tools an API takes in one request (Chat Completions refuses more than 128). */
+const MAX_TOOLS: Readonly<Record<WireApi, number>> = { openai: 128, anthropic: 512 };
+/** Tool definitions may take at most this share of the context window before MCP tools are deferred. */
+const WINDOW_SHARE = 0.1;
+const MCP_PREFIX = 'mcp__';
+
+export interface ToolLimits {
+  api: WireApi;
+  window: number;
+}
+
+/**
+ * Deferred tool loading: when every allowed tool would not fit a request
+ * (more than the API takes, or more than a tenth of the window), the MCP
+ * tools stay out of it and `tool_search` finds them; what it finds is
+ * pinned for the session and sent from the next model call on.
+ */
+export class DeferredTools {
+  readonly #pinned = new Map<string, Set<string>>();
+  readonly #deferred = new Map<string, ToolSchema[]>();
+
+  /** What a model call sends, and what waits behind tool_search. */
+  select(sessionKey: string, tools: readonly ToolSchema[], limits: ToolLimits): { sent: ToolSchema[]; deferred: ToolSchema[] } {
+    const all = tools.filter((tool) => tool.name !== TOOL_SEARCH);
+    const cost = estimateTokens(JSON.stringify(all), limits.api);
+    if (all.length <= MAX_TOOLS[limits.api] && cost <= limits.window * WINDOW_SHARE) {
+      this.#deferred.delete(sessionKey);
+      return { sent: all, deferred: [] };
+    }
+    const pinned = this.#pinned.get(sessionKey) ?? new Set<string>();
+    const search = tools.find((tool) => tool.name === TOOL_SEARCH);
+    const kept = all.filter((tool) => !tool.name.startsWith(MCP_PREFIX) || pinned.has(tool.name));
+    const deferred = all.filter((tool) => tool.name.startsWith(MCP_PREFIX) && !pinned.has(tool.name));
+    this.#deferred.set(sessionKey, deferred);
+    // Without tool_search (a policy denies it) the deferred tools are simply not offered.
+    const room = MAX_TOOLS[limits.api] - (search ? 1 : 0);
+    return { sent: [...kept.slice(0, room), ...(search && deferred.length > 0 ? [search] : [])], deferred };
+  }
+
+  /** The deferred tools that best match `query` by name and description; they are pinned for the session. */
+  search(sessionKey: string, query: string, limit: number): ToolSchema[] {
+    const words = query
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}_]+/u)
+      .filter(Boolean);
+    const scored = (this.#deferred.get(sessionKey) ?? []).map((tool) => {
+      const name = tool.name.toLowerCase();
+      const text = `${name} ${tool.description.toLowerCase()}`;
+      const score = words.reduce((sum, word) => sum + (name.includes(word) ? 3 : 0) + (text.includes(word) ? 1 : 0), 0);
+      return { tool, score };
+    });
+    const found = scored
+      .filter((entry) => entry.score > 0)
+      .sort((a, b) => b.score - a.score)
+      .slice(0, limit)
+      .map((entry) => entry.tool);
+    const pinned = this.#pinned.get(sessionKey) ?? new Set<string>();
+    for (const tool of found) pinned.add(tool.name);
+    this.#pinned.set(sessionKey, pinned);
+    return found;
+  }
+}
+
+/** The `tool_search` tool over one runtime's deferred tools. */
+export function toolSearchTool(deferred: DeferredTools): ToolDefinition {
+  return defineTool({
+    name: TOOL_SEARCH,
+    group: 'mcp',
+    risk: 'low',
+    description:
+      'Find tools of the connected MCP servers that are not loaded yet (there are too many to send every time). Search by what you want to do; the tools found can be called from your next step on.',
+    input: lazySchema(() =>
+      z.strictObject({
+        query: z.string().min(1).max(500).describe('What the tool should do, or part of its name.'),
+        limit: z.number().int().min(1).max(20).optional().describe('Most tools to load (default 5).'),
+      }),
+    ),
+    async execute(args, context) {
+      const found = deferred.search(context.sessionKey, args.query, args.limit ?? 5);
+      if (found.length === 0) return toolError(`No deferred tool matches "${args.query}". Try other words, or the server's name.`);
+      const listed = found.map((tool) => `- ${tool.name}: ${tool.description}`).join('\n');
+      return toolOk(`Loaded ${found.length} tool(s); call them from your next step:\n${listed}`, { loaded: found.map((tool) => tool.name) });
+    },
+  }) as unknown as ToolDefinition;
+}
