@@ -12,7 +12,7 @@ const tools = Array.from({ length: 500 }, (_, i) => ({
   parameters: { type: 'object', properties: { id: { type: 'string' } } },
 }));
 const deferred = new DeferredTools();
-const limits = { api: 'openai', window: 128_000 };
+const limits = { api: 'openai', window: 128_000, deferOf: () => 'auto' };
 const time = (fn) =>
   Array.from({ length: 2000 }, (_, i) => {
     const start = performance.now();

@@ -2,7 +2,7 @@ import { hostname, platform, release } from 'node:os';
 import { agentWorkspaceDir, type ClawConfig, type StatePaths, type Clock } from '../config/index.js';
 import { leastTrusted, principalKind, type ContextPayload } from '../protocol/index.js';
 import type { Providers, ThinkingLevel, ToolSchema } from '../providers/index.js';
-import { allowedToolNames, policyLayers, type ApprovalGate, type PolicyLayer, type ToolRegistry } from '../tools/index.js';
+import { allowedToolNames, policyLayers, sanitizeNamePart, type ApprovalGate, type PolicyLayer, type ToolRegistry } from '../tools/index.js';
 import { withHookBootstrap, type BootstrapFileReport, type SessionKind } from './bootstrap.js';
 import type { AgentHooks } from './turn-hooks.js';
 import { BootstrapCache } from './bootstrap-cache.js';
@@ -11,7 +11,7 @@ import { memoryFlushPrompt } from './compaction/index.js';
 import { contextEngineFactory, type ContextEngine } from './context/index.js';
 import { runMemoryFlushTurn } from './memory-flush-turn.js';
 import type { SkillsPromptSnapshot, SkillsSource } from './skills-source.js';
-import { DeferredTools, TOOL_SEARCH, toolSearchTool, type ToolLimits } from './tool-search.js';
+import { DeferredTools, TOOL_SEARCH, toolSearchTool, type DeferPolicy, type ToolLimits } from './tool-search.js';
 import { runTurnLoop, type TurnLoopContext } from './turn-loop.js';
 import type { TurnEvents, TurnInput, TurnOutcome, TurnSession } from './turn-types.js';
 import { ensureWorkspaceSync, isFirstRunSync, markFirstRunCompleteSync } from './workspace.js';
@@ -148,11 +148,16 @@ export class AgentRuntime {
 
   /** The API and window of a model, for deciding whether every tool fits a request. */
   #limits(model: string): ToolLimits {
+    const servers = this.deps.config.mcpServers;
+    const deferOf = (toolName: string): DeferPolicy => {
+      const server = Object.keys(servers).find((name) => toolName.startsWith(`mcp__${sanitizeNamePart(name)}__`));
+      return server ? servers[server]!.defer : 'auto';
+    };
     try {
       const resolved = this.deps.providers.resolveModel(model);
-      return { api: resolved.api, window: resolved.contextWindow };
+      return { api: resolved.api, window: resolved.contextWindow, deferOf };
     } catch {
-      return { api: 'openai', window: 128_000 };
+      return { api: 'openai', window: 128_000, deferOf };
     }
   }
 

@@ -11,9 +11,13 @@ const MAX_TOOLS: Readonly<Record<WireApi, number>> = { openai: 128, anthropic: 5
 const WINDOW_SHARE = 0.1;
 const MCP_PREFIX = 'mcp__';
 
+export type DeferPolicy = 'auto' | 'always' | 'never';
+
 export interface ToolLimits {
   api: WireApi;
   window: number;
+  /** A server's `defer` setting, by its tool's name (`mcp__<server>__…`). */
+  deferOf(toolName: string): DeferPolicy;
 }
 
 /**
@@ -29,19 +33,22 @@ export class DeferredTools {
   /** What a model call sends, and what waits behind tool_search. */
   select(sessionKey: string, tools: readonly ToolSchema[], limits: ToolLimits): { sent: ToolSchema[]; deferred: ToolSchema[] } {
     const all = tools.filter((tool) => tool.name !== TOOL_SEARCH);
-    const cost = estimateTokens(JSON.stringify(all), limits.api);
-    if (all.length <= MAX_TOOLS[limits.api] && cost <= limits.window * WINDOW_SHARE) {
-      this.#deferred.delete(sessionKey);
-      return { sent: all, deferred: [] };
-    }
-    const pinned = this.#pinned.get(sessionKey) ?? new Set<string>();
     const search = tools.find((tool) => tool.name === TOOL_SEARCH);
-    const kept = all.filter((tool) => !tool.name.startsWith(MCP_PREFIX) || pinned.has(tool.name));
-    const deferred = all.filter((tool) => tool.name.startsWith(MCP_PREFIX) && !pinned.has(tool.name));
+    const pinned = this.#pinned.get(sessionKey) ?? new Set<string>();
+    const policy = (tool: ToolSchema): DeferPolicy => (tool.name.startsWith(MCP_PREFIX) ? limits.deferOf(tool.name) : 'never');
+    const overflows = all.length > MAX_TOOLS[limits.api] || estimateTokens(JSON.stringify(all), limits.api) > limits.window * WINDOW_SHARE;
+    // Without tool_search (a policy denies it) nothing can be found again: `always` only defers what search can reach.
+    const deferrable = (tool: ToolSchema): boolean =>
+      !pinned.has(tool.name) && (policy(tool) === 'always' ? search !== undefined : overflows && policy(tool) === 'auto');
+    const deferred = all.filter(deferrable);
+    if (deferred.length === 0) {
+      this.#deferred.delete(sessionKey);
+      return { sent: all.slice(0, MAX_TOOLS[limits.api]), deferred: [] };
+    }
     this.#deferred.set(sessionKey, deferred);
-    // Without tool_search (a policy denies it) the deferred tools are simply not offered.
+    const kept = all.filter((tool) => !deferrable(tool));
     const room = MAX_TOOLS[limits.api] - (search ? 1 : 0);
-    return { sent: [...kept.slice(0, room), ...(search && deferred.length > 0 ? [search] : [])], deferred };
+    return { sent: [...kept.slice(0, room), ...(search ? [search] : [])], deferred };
   }
 
   /** The deferred tools that best match `query` by name and description; they are pinned for the session. */

@@ -45,6 +45,7 @@ export {
   McpCallError,
   ElicitationInbox,
   mcpToolName,
+  sanitizeNamePart,
   mcpApprovalsFile,
   promptArguments,
   probeMcpServer,

@@ -81,4 +81,24 @@ describe('tool search when every tool would not fit a request', () => {
     expect(toolNames(llm.requests[0]!)).not.toContain('tool_search');
     expect(toolNames(llm.requests[0]!)).toContain('mcp__bulk__op0');
   });
+
+  it('a server with defer: "always" waits behind tool_search even when everything would fit', async () => {
+    llm = await startFakeOpenAI();
+    gateway = await startAgentGateway({
+      config: {
+        models: { providers: { fake: { api: 'openai', baseUrl: llm.baseUrl, models: { m: {} } } } },
+        agents: { defaults: { model: 'fake/m' } },
+        tools: { profile: 'full' },
+        mcpServers: { bulk: { command: 'true', defer: 'always' } },
+      },
+      tools: bulkTools().slice(0, 3),
+    });
+    llm.reply({ text: 'hi' });
+    const client = await gateway.connect();
+    const run = collectRun(client);
+    await client.request('chat.send', { sessionKey: 'agent:main:main', text: 'hello' });
+    await run.ended();
+    expect(toolNames(llm.requests[0]!)).toContain('tool_search');
+    expect(toolNames(llm.requests[0]!).filter((name) => name.startsWith('mcp__'))).toEqual([]);
+  });
 });

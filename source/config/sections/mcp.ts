@@ -12,6 +12,8 @@ const common = () => ({
   maxTimeoutMs: z.number().int().positive().default(600_000),
   /** Let the server ask the agent's model for completions (MCP sampling); off unless you trust the server with model spend. */
   sampling: z.boolean().default(false),
+  /** Whether the server's tools wait behind `tool_search`: `auto` when every tool would not fit a request, `always`, or `never`. */
+  defer: z.enum(['auto', 'always', 'never']).default('auto'),
 });
 
 /**
