@@ -29,6 +29,17 @@ export interface ToolLimits {
 export class DeferredTools {
   readonly #pinned = new Map<string, Set<string>>();
   readonly #deferred = new Map<string, ToolSchema[]>();
+  /** Tokens of a turn's tool list: estimated once per list, not at every model call of the turn. */
+  readonly #costs = new WeakMap<readonly ToolSchema[], number>();
+
+  #cost(tools: readonly ToolSchema[], api: WireApi): number {
+    let cost = this.#costs.get(tools);
+    if (cost === undefined) {
+      cost = estimateTokens(JSON.stringify(tools), api);
+      this.#costs.set(tools, cost);
+    }
+    return cost;
+  }
 
   /** What a model call sends, and what waits behind tool_search. */
   select(sessionKey: string, tools: readonly ToolSchema[], limits: ToolLimits): { sent: ToolSchema[]; deferred: ToolSchema[] } {
@@ -36,7 +47,7 @@ export class DeferredTools {
     const search = tools.find((tool) => tool.name === TOOL_SEARCH);
     const pinned = this.#pinned.get(sessionKey) ?? new Set<string>();
     const policy = (tool: ToolSchema): DeferPolicy => (tool.name.startsWith(MCP_PREFIX) ? limits.deferOf(tool.name) : 'never');
-    const overflows = all.length > MAX_TOOLS[limits.api] || estimateTokens(JSON.stringify(all), limits.api) > limits.window * WINDOW_SHARE;
+    const overflows = all.length > MAX_TOOLS[limits.api] || this.#cost(tools, limits.api) > limits.window * WINDOW_SHARE;
     // Without tool_search (a policy denies it) nothing can be found again: `always` only defers what search can reach.
     const deferrable = (tool: ToolSchema): boolean =>
       !pinned.has(tool.name) && (policy(tool) === 'always' ? search !== undefined : overflows && policy(tool) === 'auto');

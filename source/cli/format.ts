@@ -1,4 +1,5 @@
-import type { CooldownEntry } from '../protocol/index.js';
+import { formatUntil, type CooldownEntry } from '../protocol/index.js';
+
 /** Human durations like 3s, 4m12s, 2h03m, 5d4h. */
 export function formatDuration(ms: number): string {
   const s = Math.floor(ms / 1000);
@@ -14,15 +15,9 @@ export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-/** "in 25 s", "in 4 min" */
-function inTime(until: number, now: number): string {
-  const seconds = Math.max(1, Math.ceil((until - now) / 1000));
-  return seconds < 120 ? `in ${seconds} s` : `in ${Math.round(seconds / 60)} min`;
-}
-
 /** One line per key or model failover is skipping: what, why, until when. */
 export function cooldownLines(cooldowns: readonly CooldownEntry[], now: number, indent = ''): string[] {
   return cooldowns.map(
-    (c) => `${indent}${c.scope === 'model' ? c.label : `key ${c.label} (${c.provider})`} cooling after ${c.reason}; tried again ${inTime(c.until, now)}`,
+    (c) => `${indent}${c.scope === 'model' ? c.label : `key ${c.label} (${c.provider})`} cooling after ${c.reason}; tried again ${formatUntil(c.until, now)}`,
   );
 }

@@ -5,3 +5,9 @@ export function formatTokens(n: number): string {
   if (n < 1_000_000) return `${Math.round(n / 1000)}k`;
   return `${(n / 1_000_000).toFixed(1)}M`;
 }
+
+/** How long until a moment, as the cooldown messages say it: "in 25 s", "in 4 min". */
+export function formatUntil(until: number, now: number): string {
+  const seconds = Math.max(1, Math.ceil((until - now) / 1000));
+  return seconds < 120 ? `in ${seconds} s` : `in ${Math.round(seconds / 60)} min`;
+}

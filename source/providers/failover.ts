@@ -1,3 +1,4 @@
+import { formatUntil } from '../protocol/index.js';
 import { MAX_RETRY_AFTER_MS } from './classify.js';
 import {
   keyTarget,
@@ -287,12 +288,6 @@ function retryEvent(model: ResolvedModel, profile: AuthProfile, attempt: number,
   return { type: 'retry', model: model.ref, profile: profile.id, attempt, delayMs, reason };
 }
 
-/** "in 25 s", "in 4 min" */
-function untilText(until: number, now: number): string {
-  const seconds = Math.max(1, Math.ceil((until - now) / 1000));
-  return seconds < 120 ? `in ${seconds} s` : `in ${Math.round(seconds / 60)} min`;
-}
-
 /** What lifts a cooldown, by its kind. */
 function liftedBy(status: CooldownStatus): string {
   if (status.kind === 'billing') return 'topping up the account (probed every 5 min), a new key, or `claw models reset-cooldown` lifts it';
@@ -305,7 +300,7 @@ function coolingError(model: ResolvedModel, statuses: readonly CooldownStatus[],
   if (!first) return new ProviderError('not_configured', `${model.ref} has no key to try.`, { model: model.ref });
   const parts = statuses.map((status) => {
     const what = status.scope === 'model' ? status.label : `key ${status.label}`;
-    return `${what} is cooling after ${status.reason}; it is tried again ${untilText(status.until, now)} (${liftedBy(status)})`;
+    return `${what} is cooling after ${status.reason}; it is tried again ${formatUntil(status.until, now)} (${liftedBy(status)})`;
   });
   const subject = first.scope === 'model' ? `${model.ref} was skipped` : `Every key for ${model.provider} is cooling down`;
   return new ProviderError(first.kind, `${subject}: ${parts.join('; ')}.`, { model: model.ref, detail: first.reason });
