@@ -13,6 +13,21 @@ export interface ChannelAccountBase {
   groups?: Readonly<Record<string, unknown>>;
   /** `edit`: a reply streams into one message edited as it grows. */
   streaming?: 'off' | 'edit';
+  /** Where the account's secret comes from instead of `credentials/` (channels with a `credential`). */
+  tokenFile?: string | undefined;
+  tokenEnv?: string | undefined;
+  /** Who may start a direct chat: `claw channels list` shows it. */
+  dmPolicy?: string | undefined;
+}
+
+/** The secret an account needs (a bot token): `claw channels login <channel>` stores it, `readChannelToken` reads it. */
+export interface ChannelCredential {
+  /** What it is called in messages (`bot token`). */
+  label: string;
+  /** The prompt `claw channels login` shows at a terminal (the answer is not echoed). */
+  prompt: string;
+  /** Trims and checks a pasted secret's shape; throws with what to do when it is wrong. */
+  check(token: string): string;
 }
 
 /** An inline button press on a channel that has buttons. */
@@ -67,6 +82,8 @@ export interface ChannelAdapter<Account extends ChannelAccountBase = ChannelAcco
   readonly label: string;
   /** The accounts configured for this channel, raw (validated one by one with `parseAccount`). */
   accounts(config: ClawConfig): Readonly<Record<string, unknown>>;
+  /** The account's secret, when it has one: login, `claw channels list` and live re-tokening follow from it. */
+  readonly credential?: ChannelCredential;
   /** Validates one account's config; throws with what to fix. */
   parseAccount(raw: unknown, accountId: string): Account;
   /** Builds one account's channel (reading its secret); throws with what to fix when it cannot. */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { mkdirSync, watch } from 'node:fs';
 import { join } from 'node:path';
 import type { ClawConfig } from '../config/index.js';
 import type { AcceptResult, CorePorts, DeliveryResult, OutboundReply, Service, ServiceHealth } from '../core/index.js';
@@ -7,6 +8,7 @@ import { replyRouteOf, type InboundMessage } from '../queue/index.js';
 import { parseSessionKey, routeInbound } from '../routing/index.js';
 import type { AnyChannelAdapter, ChannelAccountBase, ChannelContext } from './adapter.js';
 import { ApprovalRelay, type OwnerChat } from './approval-relay.js';
+import { tokenVersion, type TokenSources } from './credentials.js';
 import type { Channel, ChannelStatus } from './channel.js';
 import { createMessageTool, type TargetResolution } from './message-tool.js';
 import { PairingStore, type ApprovedSender, type PendingPairing } from './pairing-store.js';
@@ -29,7 +31,7 @@ export interface ChannelHostOptions {
 interface Account {
   adapter: AnyChannelAdapter;
   accountId: string;
-  /** The raw config it was started with: a change restarts it. */
+  /** The raw config it was started with, and its secret's version: a change restarts it. */
   fingerprint: string;
   channel?: Channel;
   config?: ChannelAccountBase;
@@ -105,7 +107,26 @@ export class ChannelHost implements Service {
         if (changed.some((key) => key === 'channels' || key.startsWith('channels.'))) return this.reconcile();
       }),
     );
+    this.#watchCredentials(ports);
     await this.reconcile();
+  }
+
+  /** A token stored again by `claw channels login` (or a changed tokenFile in credentials/) restarts its account without a gateway restart. */
+  #watchCredentials(ports: ChannelHostPorts): void {
+    try {
+      mkdirSync(ports.paths.credentials, { recursive: true, mode: 0o700 });
+      const watcher = watch(ports.paths.credentials, () => void this.reconcile());
+      watcher.on('error', (error) => ports.log.warn(`channels: cannot watch ${ports.paths.credentials} for new tokens: ${String(error)}`));
+      this.#cleanup.push(() => watcher.close());
+    } catch (error) {
+      ports.log.warn(`channels: cannot watch ${ports.paths.credentials} for new tokens: ${String(error)}`);
+    }
+  }
+
+  #fingerprint(adapter: AnyChannelAdapter, accountId: string, raw: unknown): string {
+    const config = JSON.stringify(raw);
+    if (!adapter.credential || typeof raw !== 'object' || raw === null) return config;
+    return `${config}|${tokenVersion(raw as TokenSources, adapter.id, accountId, this.#p.paths)}`;
   }
 
   /**
@@ -189,7 +210,7 @@ export class ChannelHost implements Service {
     }
     for (const [key, account] of [...this.#accounts]) {
       const next = wanted.get(key);
-      if (next && JSON.stringify(next.raw) === account.fingerprint) continue;
+      if (next && this.#fingerprint(next.adapter, next.accountId, next.raw) === account.fingerprint) continue;
       this.#accounts.delete(key);
       await account.channel?.stop();
       if (!next) ports.clients.emit('channels.status', { channels: this.status() });
@@ -202,7 +223,7 @@ export class ChannelHost implements Service {
 
   async #startAccount(key: string, adapter: AnyChannelAdapter, accountId: string, raw: unknown): Promise<void> {
     const ports = this.#p;
-    const account: Account = { adapter, accountId, fingerprint: JSON.stringify(raw) };
+    const account: Account = { adapter, accountId, fingerprint: this.#fingerprint(adapter, accountId, raw) };
     let config: ChannelAccountBase;
     try {
       config = adapter.parseAccount(raw, accountId);
@@ -309,7 +330,8 @@ export class ChannelHost implements Service {
       stream?.cancel();
       return { delivered: true };
     }
-    const result = stream ? await stream.finish(text) : await channel.send(route, { text });
+    // The run names the reply: a platform that dedupes sends (Discord's nonce) sends it once even when a restart sends it again.
+    const result = stream ? await stream.finish(text, reply.runId) : await channel.send(route, { text, key: reply.runId });
     if (!result.delivered) {
       const failed = await this.#failed(adapter, reply, result.error ?? 'unknown error');
       // While the chat still answers, whoever asked learns the reply did not arrive (best effort: this may fail too).

@@ -30,6 +30,8 @@ export interface ChannelReply {
   preview?: boolean | undefined;
   buttons?: ReadonlyArray<ReadonlyArray<{ label: string; data: string }>> | undefined;
   silent?: boolean | undefined;
+  /** Names this reply (its run): a platform that dedupes sends by a key (Discord's nonce) sends it once, however often it is retried. */
+  key?: string | undefined;
 }
 
 export interface ChannelSendResult {

@@ -3,9 +3,9 @@ export type { Channel, ChannelOutbound, ChannelReply, ChannelSendResult, Channel
 export { ReconnectPolicy, type ReconnectPolicyOptions } from './reconnect.js';
 export { ChannelHost, type ChannelHostOptions, type ChannelHostPorts } from './channel-host.js';
 export { CHANNEL_ADAPTERS } from './registry.js';
-export type { ChannelAdapter, AnyChannelAdapter, ChannelAccountBase, ChannelContext, ButtonPress } from './adapter.js';
+export type { ChannelAdapter, AnyChannelAdapter, ChannelAccountBase, ChannelCredential, ChannelContext, ButtonPress } from './adapter.js';
 export { createPairingSlashCommand, type PairingCommandHost } from './pairing-command.js';
 export { PairingError, PairingStore, PAIRING_CODE_TTL_MS, MAX_PENDING_PAIRINGS, type PendingPairing, type ApprovedSender } from './pairing-store.js';
 export { StreamedReply, STREAM_EDIT_INTERVAL_MS } from './stream-reply.js';
-export { saveTelegramToken, checkTelegramToken, telegramCredentialFile } from './telegram/token.js';
+export { channelCredentialFile, saveChannelToken, tokenSource } from './credentials.js';
 export { TELEGRAM_CHANNEL } from './telegram/telegram-inbound.js';

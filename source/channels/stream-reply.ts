@@ -70,14 +70,14 @@ export class StreamedReply {
   }
 
   /** The final text: replaces the preview (or is sent fresh when nothing was shown yet). */
-  async finish(text: string): Promise<ChannelSendResult> {
+  async finish(text: string, key?: string): Promise<ChannelSendResult> {
     this.#finished = true;
     if (this.#timer) this.clock.clearTimer(this.#timer);
     this.#timer = undefined;
     await this.#inflight;
     const wait = this.#lastEditAt + this.interval - this.clock.now();
     if (this.#messageId && wait > 0) await sleepOn(this.clock, wait);
-    return this.outbound.send(this.route, { text, ...(this.#messageId ? { edit: this.#messageId } : {}) });
+    return this.outbound.send(this.route, { text, ...(this.#messageId ? { edit: this.#messageId } : {}), ...(key ? { key } : {}) });
   }
 
   /** Gives up without a final text (the turn failed): the preview stays as it was. */

@@ -131,7 +131,7 @@ export const commandTable: Record<string, CommandEntry> = {
   },
   channels: {
     summary: 'chat channels (Telegram): list accounts, their live status, store a bot token',
-    usage: ['claw channels list|status [--json]', 'claw channels login telegram [--account ID]'],
+    usage: ['claw channels list|status [--json]', 'claw channels login CHANNEL [--account ID]'],
     load: async () => (await import('./commands/channels.js')).run,
   },
   pairing: {

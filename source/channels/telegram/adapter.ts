@@ -1,16 +1,18 @@
 import { telegramAccount, type TelegramAccountConfig } from '../../config/index.js';
 import type { ChannelAdapter } from '../adapter.js';
 import { TELEGRAM_CHANNEL } from './telegram-inbound.js';
-import { readTelegramToken } from './token.js';
+import { readChannelToken } from '../credentials.js';
+import { telegramCredential } from './token.js';
 
 /** Telegram bots over long polling: `channels.telegram.accounts.<id>`. */
 export const telegramAdapter: ChannelAdapter<TelegramAccountConfig> = {
   id: TELEGRAM_CHANNEL,
   label: 'Telegram',
   accounts: (config) => config.channels.telegram.accounts,
+  credential: telegramCredential,
   parseAccount: (raw) => telegramAccount.parse(raw),
   async create(context) {
-    const token = readTelegramToken(context.account(), context.accountId, context.paths, context.env);
+    const token = readChannelToken(TELEGRAM_CHANNEL, telegramCredential, context.account(), context.accountId, context.paths, context.env);
     context.addSecret(token);
     // Loaded only for an enabled account: grammY and its fetch polyfills are a third of the gateway's code.
     const { TelegramChannel } = await import('./telegram-channel.js');

@@ -3,7 +3,7 @@ import { sleepOn, type Clock } from '../../config/index.js';
 import type { ReplyRoute } from '../../protocol/index.js';
 import type { ChannelReply, ChannelSendResult } from '../channel.js';
 import { renderTelegram, renderTelegramPreview } from '../../markdown/index.js';
-import { redactToken } from './token.js';
+import { redactToken } from '../credentials.js';
 
 export interface SenderOptions {
   api: Api;

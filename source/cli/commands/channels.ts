@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline';
-import { saveTelegramToken, telegramCredentialFile } from '../../channels/index.js';
+import { CHANNEL_ADAPTERS, saveChannelToken, tokenSource, type AnyChannelAdapter, type ChannelCredential } from '../../channels/index.js';
 import { loadConfig, readRawConfig, setAtPath, statePaths, writeRawConfig, type StatePaths } from '../../config/index.js';
 import type { ChannelStatusInfo } from '../../protocol/index.js';
 import type { CommandRun } from '../command.js';
@@ -8,18 +8,15 @@ import { printJson } from '../format.js';
 const usage = `Usage:
   claw channels list [--json]                    configured channel accounts and where their tokens come from
   claw channels status [--json]                  each account's state in the running gateway (running, error with the reason), messages handled and updates ignored by reason
-  claw channels login telegram [--account ID]    store a bot token in credentials/ (0600); reads it from stdin when piped`;
+  claw channels login CHANNEL [--account ID]     store a bot token in credentials/ (0600); reads it from stdin when piped (${loginChannels().join(', ')})`;
+
+function loginChannels(): string[] {
+  return CHANNEL_ADAPTERS.filter((adapter) => adapter.credential).map((adapter) => adapter.id);
+}
 
 function fail(text: string, code = 2): number {
   process.stderr.write(`claw channels: ${text}\n`);
   return code;
-}
-
-/** Where an account's token comes from, never the token itself. */
-function tokenSource(account: { tokenFile?: string | undefined; tokenEnv?: string | undefined }, id: string, paths: StatePaths): string {
-  if (account.tokenFile) return `tokenFile ${account.tokenFile}`;
-  if (account.tokenEnv) return `env ${account.tokenEnv}`;
-  return `credentials ${telegramCredentialFile(paths, id)}`;
 }
 
 async function gatewayStatus(paths: StatePaths): Promise<ChannelStatusInfo[] | undefined> {
@@ -34,14 +31,14 @@ async function gatewayStatus(paths: StatePaths): Promise<ChannelStatusInfo[] | u
 }
 
 /** A token typed at a terminal is not echoed; a piped one is read whole. */
-async function readToken(): Promise<string> {
+async function readToken(credential: ChannelCredential): Promise<string> {
   if (!process.stdin.isTTY) {
     const chunks: Buffer[] = [];
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
     return Buffer.concat(chunks).toString('utf8').trim();
   }
   const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: true });
-  const prompt = 'Telegram bot token (from @BotFather; not shown): ';
+  const { prompt } = credential;
   const muted = rl as unknown as { _writeToOutput(text: string): void };
   const write = muted._writeToOutput.bind(rl);
   muted._writeToOutput = (text: string) => write(text.startsWith(prompt) ? prompt : '');
@@ -58,21 +55,14 @@ export const run: CommandRun = async ({ args, flags }) => {
   const paths = statePaths();
   switch (action) {
     case 'list': {
-      const accounts = Object.entries(loadConfig(paths.config).channels.telegram.accounts).map(([id, account]) => ({
-        channel: 'telegram',
-        accountId: id,
-        enabled: account.enabled,
-        token: tokenSource(account, id, paths),
-        dmPolicy: account.dmPolicy,
-        groupPolicy: account.groupPolicy,
-        groups: Object.keys(account.groups).length,
-      }));
+      const accounts = listAccounts(paths);
       if (flags.json) printJson({ accounts });
-      else if (accounts.length === 0) process.stdout.write('No channel configured. Add a Telegram bot with `claw channels login telegram`.\n');
+      else if (accounts.length === 0)
+        process.stdout.write(`No channel configured. Add a bot with \`claw channels login CHANNEL\` (${loginChannels().join(', ')}).\n`);
       else
         for (const a of accounts)
           process.stdout.write(
-            `${a.channel}:${a.accountId}  ${a.enabled ? 'enabled' : 'disabled'}  dm ${a.dmPolicy}, groups ${a.groupPolicy} (${a.groups} listed)  token from ${a.token}\n`,
+            `${a.channel}:${a.accountId}  ${a.enabled ? 'enabled' : 'disabled'}${a.dmPolicy ? `  dm ${a.dmPolicy}` : ''}${a.groups !== undefined ? `, ${a.groups} group(s) listed` : ''}${a.token ? `  token from ${a.token}` : ''}${a.error ? `  — ${a.error}` : ''}\n`,
           );
       return 0;
     }
@@ -98,25 +88,59 @@ export const run: CommandRun = async ({ args, flags }) => {
       return channels.some((s) => s.state === 'error') ? 1 : 0;
     }
     case 'login': {
-      if (channel !== 'telegram') return fail(`login works for: telegram (got "${channel ?? ''}")\n${usage}`);
+      const adapter = CHANNEL_ADAPTERS.find((a) => a.id === channel && a.credential);
+      if (!adapter?.credential) return fail(`login works for: ${loginChannels().join(', ')} (got "${channel ?? ''}")\n${usage}`);
       const accountId = typeof flags.account === 'string' && flags.account ? flags.account : 'default';
       if (!/^[a-z0-9][a-z0-9_-]*$/i.test(accountId)) return fail(`--account "${accountId}" must be letters, digits, "-" or "_"`);
       let file: string;
       try {
-        file = saveTelegramToken(paths, accountId, await readToken());
+        file = saveChannelToken(paths, adapter.id, adapter.credential, accountId, await readToken(adapter.credential));
       } catch (error) {
         return fail((error as Error).message);
       }
       const raw = readRawConfig(paths.config);
-      const key = `channels.telegram.accounts.${accountId}`;
-      const existing = (raw.channels as { telegram?: { accounts?: Record<string, unknown> } } | undefined)?.telegram?.accounts?.[accountId];
+      const key = `channels.${adapter.id}.accounts.${accountId}`;
+      const existing = (raw.channels as Record<string, { accounts?: Record<string, unknown> }> | undefined)?.[adapter.id]?.accounts?.[accountId];
       if (!existing) writeRawConfig(paths.config, setAtPath(raw, key, {}));
-      // A running gateway starts an account as soon as claw.json names it; a new token for a known account is read at its next start.
-      const next = existing ? 'Restart the gateway (`claw gateway restart`) to connect with the new token.' : 'A running gateway connects it within seconds.';
-      process.stdout.write(`Saved the token for telegram:${accountId} in ${file} (0600). ${next}\n`);
+      // A running gateway starts an account as soon as claw.json names it, and restarts one whose stored token changed.
+      process.stdout.write(
+        `Saved the ${adapter.credential.label} for ${adapter.id}:${accountId} in ${file} (0600). A running gateway connects with it within seconds.\n`,
+      );
       return 0;
     }
     default:
       return fail(`unknown action "${action}"\n${usage}`);
   }
 };
+
+interface AccountLine {
+  channel: string;
+  accountId: string;
+  enabled: boolean;
+  token?: string;
+  dmPolicy?: string;
+  groups?: number;
+  error?: string;
+}
+
+/** Every configured account of every registered channel, as its adapter reads it. */
+function listAccounts(paths: StatePaths): AccountLine[] {
+  const config = loadConfig(paths.config);
+  return CHANNEL_ADAPTERS.flatMap((adapter: AnyChannelAdapter) =>
+    Object.entries(adapter.accounts(config)).map(([accountId, raw]): AccountLine => {
+      try {
+        const account = adapter.parseAccount(raw, accountId);
+        return {
+          channel: adapter.id,
+          accountId,
+          enabled: account.enabled,
+          ...(adapter.credential ? { token: tokenSource(account, adapter.id, accountId, paths) } : {}),
+          ...(account.dmPolicy ? { dmPolicy: account.dmPolicy } : {}),
+          ...(account.groups ? { groups: Object.keys(account.groups).length } : {}),
+        };
+      } catch (error) {
+        return { channel: adapter.id, accountId, enabled: false, error: `channels.${adapter.id}.accounts.${accountId}: ${(error as Error).message}` };
+      }
+    }),
+  );
+}
