@@ -8,7 +8,8 @@ import type { Channel, ChannelReply, ChannelSendResult, ChannelStatus } from '..
 import type { InboundMessage, InboundSink } from '../../queue/index.js';
 import { ReconnectPolicy } from '../reconnect.js';
 import { CONFLICT_REASON, PollConflict } from './poll-conflict.js';
-import { OffsetStore, PollerLock } from './poll-state.js';
+import { TokenLock } from '../token-lock.js';
+import { OffsetStore } from './poll-state.js';
 import { contentOf, contextLines, forwardedBody, type TelegramMedia } from './telegram-content.js';
 import { decideAccess, senderName, TELEGRAM_CHANNEL } from './telegram-inbound.js';
 import { MigrationStore } from './migrations.js';
@@ -77,7 +78,7 @@ export class TelegramChannel implements Channel {
   readonly #options: TelegramChannelOptions;
   readonly #api: Api;
   readonly #sender: TelegramSender;
-  readonly #lock: PollerLock;
+  readonly #lock: TokenLock;
   readonly #offsets: OffsetStore;
   readonly #reconnect: ReconnectPolicy;
   readonly #conflict: PollConflict;
@@ -97,7 +98,7 @@ export class TelegramChannel implements Channel {
     this.accountId = options.accountId;
     this.#api = new Api(options.token, { apiRoot: options.config().apiRoot });
     this.#sender = new TelegramSender({ api: this.#api, token: options.token, clock: options.clock });
-    this.#lock = new PollerLock(join(options.stateDir, 'locks'), options.token, options.lockOwner);
+    this.#lock = new TokenLock(join(options.stateDir, 'locks'), options.token, options.lockOwner);
     this.#offsets = new OffsetStore(join(options.stateDir, 'offsets'), options.token);
     this.#migrations = new MigrationStore(join(options.stateDir, `migrations-${options.accountId}.json`));
     this.#reconnect = new ReconnectPolicy({ clock: options.clock, ...(options.reconnectFirstDelayMs ? { firstDelayMs: options.reconnectFirstDelayMs } : {}) });
