@@ -1,0 +1,304 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { sleepOn, type Clock } from '../../config/index.js';
+import type { ReplyRoute } from '../../protocol/index.js';
+import type { InboundMessage, InboundSink } from '../../queue/index.js';
+import type { ButtonPress } from '../adapter.js';
+import type { Channel, ChannelReply, ChannelSendResult, ChannelStatus } from '../channel.js';
+import { TokenLock } from '../token-lock.js';
+import { DISCORD_CHANNEL, type DiscordAccountConfig } from './config.js';
+import { ChannelCursors, laterId } from './cursors.js';
+import { DiscordGateway } from './gateway.js';
+import { decideDiscord, PeerRate, type ChannelInfo, type DiscordMessage } from './inbound.js';
+import { DiscordRest } from './rest.js';
+import { describeDiscordError, DiscordSender } from './send.js';
+
+/** GUILDS, GUILD_MESSAGES, DIRECT_MESSAGES and MESSAGE_CONTENT (privileged: switched on under Bot in the Developer Portal). */
+export const DISCORD_INTENTS = (1 << 0) | (1 << 9) | (1 << 12) | (1 << 15);
+/** Bots may download attachments of any size Discord hosts; past this the file is named, not saved. */
+const MAX_ATTACHMENT_BYTES = 25 * 1024 * 1024;
+const LOCK_RETRY_MS = 5_000;
+
+export interface DiscordChannelOptions {
+  accountId: string;
+  token: string;
+  config: () => DiscordAccountConfig;
+  clock: Clock;
+  /** `<state>/channels/discord`: the connection locks and catch-up cursors. */
+  stateDir: string;
+  lockOwner: string;
+  workspaceFor(message: InboundMessage): string;
+  isApproved(senderId: string): boolean;
+  onPairing(request: { senderId: string; senderName: string; chatId: string }): string | undefined;
+  onButton(press: ButtonPress): Promise<string>;
+  onStatus(): void;
+  warn(message: string): void;
+  info(message: string): void;
+  reconnectFirstDelayMs?: number;
+  lockRetryMs?: number;
+  stableMs?: number;
+}
+
+interface Interaction {
+  id: string;
+  token: string;
+  type: number;
+  member?: { user: DiscordMessage['author'] };
+  user?: DiscordMessage['author'];
+  data?: { custom_id?: string };
+}
+
+/**
+ * One Discord bot account over the Gateway (push) and REST. One socket per
+ * token per machine (a lock in the state dir; a second gateway waits). A
+ * message is acknowledged to nobody but the journal: the sink resolves once
+ * it is durable, the journal drops the copies a RESUME replay or a catch-up
+ * brings. After a fresh session (a restart, an invalidated session) the
+ * history since the last message seen is fetched per channel, capped.
+ */
+export class DiscordChannel implements Channel {
+  readonly id = DISCORD_CHANNEL;
+  readonly accountId: string;
+  readonly #options: DiscordChannelOptions;
+  readonly #rest: DiscordRest;
+  readonly #sender: DiscordSender;
+  readonly #gateway: DiscordGateway;
+  readonly #lock: TokenLock;
+  readonly #cursors: ChannelCursors;
+  readonly #rate = new PeerRate();
+  readonly #stop = new AbortController();
+  readonly #channels = new Map<string, ChannelInfo>();
+  #sink: InboundSink | undefined;
+  /** Inbound work (live events and catch-up) runs in order, one at a time. */
+  #serial: Promise<void> = Promise.resolve();
+  #starting: Promise<void> = Promise.resolve();
+  #status: ChannelStatus;
+  #handled = 0;
+  readonly #ignored: Record<string, number> = {};
+
+  constructor(options: DiscordChannelOptions) {
+    this.#options = options;
+    this.accountId = options.accountId;
+    this.#rest = new DiscordRest({ apiRoot: options.config().apiRoot, token: options.token, clock: options.clock, signal: this.#stop.signal });
+    this.#sender = new DiscordSender(this.#rest, options.clock);
+    this.#lock = new TokenLock(join(options.stateDir, 'locks'), options.token, options.lockOwner);
+    this.#cursors = new ChannelCursors(join(options.stateDir, 'cursors'), options.token);
+    this.#gateway = new DiscordGateway({
+      token: options.token,
+      intents: DISCORD_INTENTS,
+      clock: options.clock,
+      rest: this.#rest,
+      onDispatch: (type, data) => this.#onDispatch(type, data),
+      onReady: (identity, resumed) => {
+        this.#status.identity = `@${identity.username}`;
+        this.#set('running');
+        if (!resumed) this.#enqueue(() => this.#catchUp());
+      },
+      onState: (state, reason) => this.#set(state, reason),
+      info: options.info,
+      ...(options.reconnectFirstDelayMs ? { reconnectFirstDelayMs: options.reconnectFirstDelayMs } : {}),
+      ...(options.stableMs ? { stableMs: options.stableMs } : {}),
+    });
+    this.#status = { channel: DISCORD_CHANNEL, accountId: options.accountId, state: 'stopped', reconnectAttempts: 0 };
+  }
+
+  /** The gateway connection's counters (the bench reads them). */
+  get gateway(): DiscordGateway {
+    return this.#gateway;
+  }
+
+  status(): ChannelStatus {
+    return {
+      ...this.#status,
+      reconnectAttempts: this.#gateway.attempts,
+      lastOutboundAt: this.#sender.lastSentAt,
+      handled: this.#handled,
+      ignored: { ...this.#ignored },
+    };
+  }
+
+  async start(sink: InboundSink): Promise<void> {
+    this.#sink = sink;
+    this.#set('starting');
+    this.#starting = this.#takeLock().then(() => {
+      if (!this.#stop.signal.aborted) this.#gateway.start();
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.#stop.abort(new Error('channel stopped'));
+    await this.#starting;
+    await this.#gateway.stop();
+    await this.#serial;
+    await this.#cursors.flush();
+    this.#lock.release();
+    this.#set('stopped');
+  }
+
+  send(route: ReplyRoute, reply: ChannelReply): Promise<ChannelSendResult> {
+    return this.#sender.send(route, reply);
+  }
+
+  react(route: ReplyRoute, messageId: string, emoji: string): Promise<ChannelSendResult> {
+    return this.#sender.react(route, messageId, emoji);
+  }
+
+  typing(route: ReplyRoute): void {
+    this.#sender.typing(route);
+  }
+
+  chats(): ReadonlyArray<{ id: string; kind: 'direct' | 'group' }> {
+    const listed = Object.values(this.#options.config().guilds).flatMap((guild) => (guild.channels === '*' ? [] : guild.channels));
+    return listed.map((id) => ({ id, kind: 'group' as const }));
+  }
+
+  /** One socket per token on this machine: a second gateway waits here until the first lets go. */
+  async #takeLock(): Promise<void> {
+    while (!this.#stop.signal.aborted) {
+      const taken = this.#lock.tryAcquire();
+      if (taken.acquired) return;
+      this.#set('reconnecting', `another gateway (pid ${taken.holder.pid}) holds this bot's connection; waiting for it to stop`);
+      await sleepOn(this.#options.clock, this.#options.lockRetryMs ?? LOCK_RETRY_MS, this.#stop.signal).catch(() => undefined);
+    }
+  }
+
+  #set(state: ChannelStatus['state'], reason?: string): void {
+    const changed = this.#status.state !== state || this.#status.reason !== reason;
+    this.#status = { ...this.#status, state, reason };
+    if (state === 'error' && reason) this.#options.warn(`discord ${this.accountId}: ${reason}`);
+    if (changed) this.#options.onStatus();
+  }
+
+  #enqueue(work: () => Promise<void>): Promise<void> {
+    const next = this.#serial.then(work).catch((error: unknown) => this.#options.warn(`discord ${this.accountId}: ${describeDiscordError(error)}`));
+    this.#serial = next;
+    return next;
+  }
+
+  #onDispatch(type: string, data: unknown): Promise<void> {
+    switch (type) {
+      case 'MESSAGE_CREATE':
+        return this.#enqueue(() => this.#handle(data as DiscordMessage));
+      case 'INTERACTION_CREATE':
+        return this.#press(data as Interaction);
+      case 'THREAD_CREATE':
+      case 'CHANNEL_CREATE':
+      case 'CHANNEL_UPDATE': {
+        const channel = data as { id: string; type: number; parent_id?: string; name?: string };
+        this.#channels.set(channel.id, { id: channel.id, type: channel.type, parentId: channel.parent_id, name: channel.name });
+        return Promise.resolve();
+      }
+      default:
+        return Promise.resolve();
+    }
+  }
+
+  async #channelInfo(id: string): Promise<ChannelInfo | undefined> {
+    const known = this.#channels.get(id);
+    if (known) return known;
+    try {
+      const channel = await this.#rest.request<{ id: string; type: number; parent_id?: string; name?: string }>('GET', `/channels/${id}`);
+      const info = { id: channel.id, type: channel.type, parentId: channel.parent_id, name: channel.name };
+      this.#channels.set(id, info);
+      return info;
+    } catch {
+      return undefined;
+    }
+  }
+
+  #ignore(reason: string, why: string): void {
+    this.#ignored[reason] = (this.#ignored[reason] ?? 0) + 1;
+    this.#options.info(`discord ${this.accountId}: ignored a message: ${why}`);
+  }
+
+  async #handle(message: DiscordMessage): Promise<void> {
+    const sink = this.#sink;
+    const botId = this.#gateway.identity?.userId;
+    if (!sink || !botId) return;
+    const config = this.#options.config();
+    const channel = message.guild_id ? await this.#channelInfo(message.channel_id) : undefined;
+    const decision = decideDiscord(message, { accountId: this.accountId, config, botId, isApproved: this.#options.isApproved, channel });
+    const { clock } = this.#options;
+    if (decision.action !== 'ignore' && !this.#rate.allow(message.channel_id, clock.now(), config.maxMessagesPerMinute)) {
+      this.#ignore('too many messages', `more than ${config.maxMessagesPerMinute} a minute in ${message.channel_id} (maxMessagesPerMinute)`);
+    } else if (decision.action === 'ignore') {
+      this.#ignore(decision.reason, decision.why);
+    } else if (decision.action === 'pair') {
+      const text = this.#options.onPairing({ senderId: decision.senderId, senderName: decision.senderName, chatId: decision.chatId });
+      this.#sender.rememberDm(message.author.id, message.channel_id);
+      if (text) await this.#sender.send({ channel: DISCORD_CHANNEL, accountId: this.accountId, peer: { kind: 'direct', id: decision.chatId } }, { text });
+    } else {
+      if (!message.guild_id) this.#sender.rememberDm(message.author.id, message.channel_id);
+      const inbound = await this.#withAttachments(message, decision.message);
+      await sink(inbound);
+      this.#handled += 1;
+      this.#status.lastInboundAt = clock.now();
+    }
+    // Behind the journal: a crash before this line only re-reads what the journal already dedupes.
+    if (this.#cursors.advance(message.channel_id, message.id)) void this.#cursors.flush();
+  }
+
+  /** What was written while claw was away, per channel since the last message seen, oldest first; the journal drops what it has. */
+  async #catchUp(): Promise<void> {
+    const config = this.#options.config();
+    if (config.catchUpLimit === 0) return;
+    const listed = this.chats().map((chat) => chat.id);
+    for (const channelId of new Set([...this.#cursors.channels(), ...listed])) {
+      const after = this.#cursors.get(channelId);
+      if (!after || this.#stop.signal.aborted) continue;
+      let missed: DiscordMessage[];
+      try {
+        missed = await this.#rest.request<DiscordMessage[]>('GET', `/channels/${channelId}/messages?after=${after}&limit=${config.catchUpLimit}`);
+      } catch (error) {
+        this.#options.info(`discord ${this.accountId}: no catch-up in ${channelId}: ${describeDiscordError(error)}`);
+        continue;
+      }
+      missed.sort((a, b) => (laterId(a.id, b.id) ? 1 : -1));
+      if (missed.length === config.catchUpLimit)
+        this.#options.warn(
+          `discord ${this.accountId}: ${channelId} had ${config.catchUpLimit}+ messages while claw was away; only the newest ${config.catchUpLimit} are read (catchUpLimit)`,
+        );
+      for (const message of missed) await this.#handle(message);
+    }
+  }
+
+  async #press(interaction: Interaction): Promise<void> {
+    const user = interaction.member?.user ?? interaction.user;
+    const data = interaction.data?.custom_id;
+    if (interaction.type !== 3 || !user || !data) return;
+    const answer = await this.#options.onButton({ senderId: user.id, senderName: user.global_name || user.username, data });
+    await this.#sender.answerInteraction(interaction.id, interaction.token, answer);
+  }
+
+  /** Saves a message's attachments under the workspace's inbox/ and names them in the text. */
+  async #withAttachments(message: DiscordMessage, inbound: InboundMessage): Promise<InboundMessage> {
+    const files = message.attachments ?? [];
+    if (files.length === 0) return inbound;
+    const workspace = this.#options.workspaceFor(inbound);
+    let text = inbound.text.trim();
+    const attachments = [...(inbound.attachments ?? [])];
+    for (const file of files) {
+      const kind = kindOf(file.content_type);
+      const path = join(workspace, 'inbox', `${message.channel_id}-${message.id}-${file.filename}`.replace(/[^\w.-]/g, '_'));
+      try {
+        if (file.size > MAX_ATTACHMENT_BYTES) throw new Error(`it is ${Math.round(file.size / 1048576)} MB (over 25 MB)`);
+        const response = await fetch(file.url, { signal: this.#stop.signal });
+        if (!response.ok) throw new Error(`download answered ${response.status}`);
+        await mkdir(join(workspace, 'inbox'), { recursive: true });
+        await writeFile(path, Buffer.from(await response.arrayBuffer()));
+        attachments.push({ kind, path });
+        text = `${text}\n[${kind} saved: ${relative(workspace, path)}]`;
+      } catch (error) {
+        text = `${text}\n[${kind} ${file.filename} not saved: ${describeDiscordError(error)}]`;
+      }
+    }
+    return { ...inbound, text: text.trim(), attachments };
+  }
+}
+
+function kindOf(contentType: string | undefined): 'photo' | 'audio' | 'video' | 'document' {
+  if (contentType?.startsWith('image/')) return 'photo';
+  if (contentType?.startsWith('audio/')) return 'audio';
+  if (contentType?.startsWith('video/')) return 'video';
+  return 'document';
+}
