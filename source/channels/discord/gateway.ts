@@ -1,7 +1,7 @@
 import { WebSocket } from 'ws';
 import type { Clock, TimerHandle } from '../../config/index.js';
 import { ReconnectPolicy } from '../reconnect.js';
-import type { DiscordRest } from './rest.js';
+import { DiscordApiError, type DiscordRest } from './rest.js';
 
 /** Close codes after which connecting again cannot help: the operator must act. */
 const FATAL: Record<number, string> = {
@@ -115,7 +115,10 @@ export class DiscordGateway {
     try {
       this.#url ??= `${(await this.#options.rest.request<{ url: string }>('GET', '/gateway/bot')).url}`;
     } catch (error) {
-      this.#retry(`cannot reach Discord: ${(error as Error).message}`);
+      if (error instanceof DiscordApiError && error.status === 401) {
+        this.#stopped = true;
+        this.#options.onState('error', FATAL[4004]!.replace('(close 4004)', '(401)'));
+      } else this.#retry(`cannot reach Discord: ${(error as Error).message}`);
       return;
     }
     if (this.#stopped) return;
