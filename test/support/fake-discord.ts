@@ -208,7 +208,11 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
       // Discord closes a connection whose heartbeats stopped.
       if (Date.now() - lastBeat > heartbeatInterval * 2.5 && ws.readyState === 1 && !halfOpen.has(ws)) ws.close(4009, 'Session timed out');
     }, heartbeatInterval);
-    ws.on('close', () => clearInterval(idle));
+    ws.on('close', (code) => {
+      clearInterval(idle);
+      // A client closing with 1000 or 1001 ends its session: Discord will not resume it.
+      if ((code === 1000 || code === 1001) && session?.socket === ws) session.resumable = false;
+    });
     ws.send(JSON.stringify({ op: 10, d: { heartbeat_interval: heartbeatInterval }, s: null, t: null }));
     ws.on('message', (raw) => {
       if (halfOpen.has(ws)) return;

@@ -88,7 +88,9 @@ export class DiscordChannel implements Channel {
       intents: DISCORD_INTENTS,
       clock: options.clock,
       rest: this.#rest,
-      onDispatch: (type, data) => this.#onDispatch(type, data),
+      onDispatch: (type, data, seq) => this.#onDispatch(type, data).then(() => this.#cursors.handled(seq)),
+      resume: this.#cursors.session,
+      onSession: (session) => void this.#cursors.setSession(session),
       onReady: (identity, resumed) => {
         this.#status.identity = `@${identity.username}`;
         this.#set('running');
@@ -216,10 +218,14 @@ export class DiscordChannel implements Channel {
     const botId = this.#gateway.identity?.userId;
     if (!sink || !botId) return;
     const config = this.#options.config();
+    // Catch-up covers the chats claw may answer in: DMs and the allowed guilds.
+    if (!message.guild_id || config.guilds[message.guild_id]) await this.#cursors.open(message.channel_id, message.id);
     const channel = message.guild_id ? await this.#channelInfo(message.channel_id) : undefined;
     const decision = decideDiscord(message, { accountId: this.accountId, config, botId, isApproved: this.#options.isApproved, channel });
     const { clock } = this.#options;
-    if (decision.action !== 'ignore' && !this.#rate.allow(message.channel_id, clock.now(), config.maxMessagesPerMinute)) {
+    // The owner is never cut off; anyone else flooding a chat (a loop through another integration) is.
+    const owner = message.author.id === (config.owner ?? config.allowFrom[0]);
+    if (decision.action !== 'ignore' && !owner && !this.#rate.allow(message.channel_id, clock.now(), config.maxMessagesPerMinute)) {
       this.#ignore('too many messages', `more than ${config.maxMessagesPerMinute} a minute in ${message.channel_id} (maxMessagesPerMinute)`);
     } else if (decision.action === 'ignore') {
       this.#ignore(decision.reason, decision.why);
@@ -235,7 +241,7 @@ export class DiscordChannel implements Channel {
       this.#status.lastInboundAt = clock.now();
     }
     // Behind the journal: a crash before this line only re-reads what the journal already dedupes.
-    if (this.#cursors.advance(message.channel_id, message.id)) void this.#cursors.flush();
+    if (this.#cursors.get(message.channel_id) !== undefined && this.#cursors.advance(message.channel_id, message.id)) void this.#cursors.flush();
   }
 
   /** What was written while claw was away, per channel since the last message seen, oldest first; the journal drops what it has. */

@@ -23,13 +23,24 @@ export interface GatewayIdentity {
   applicationId: string;
 }
 
+/** What another process needs to RESUME a session. */
+export interface GatewaySession extends GatewayIdentity {
+  id: string;
+  resumeUrl: string;
+  seq: number;
+}
+
 export interface DiscordGatewayOptions {
   token: string;
   intents: number;
   clock: Clock;
   rest: DiscordRest;
-  /** Each dispatch (`t`, `d`), in order; the next waits for this one. */
-  onDispatch(type: string, data: unknown): Promise<void>;
+  /** Each dispatch (`t`, `d`, its sequence number), in order; the next waits for this one. */
+  onDispatch(type: string, data: unknown, seq: number): Promise<void>;
+  /** A session saved by an earlier process: the first connection RESUMEs it instead of identifying. */
+  resume?: GatewaySession | undefined;
+  /** A new session began (READY), or the session is gone (undefined). */
+  onSession(session: GatewaySession | undefined): void;
   onReady(identity: GatewayIdentity, resumed: boolean): void;
   onState(state: 'reconnecting' | 'error', reason: string): void;
   info(message: string): void;
@@ -85,6 +96,13 @@ export class DiscordGateway {
       maxAttempts: Number.POSITIVE_INFINITY,
       ...(options.random ? { random: options.random } : {}),
     });
+    if (options.resume) {
+      this.#sessionId = options.resume.id;
+      this.#resumeUrl = options.resume.resumeUrl;
+      this.#seq = options.resume.seq;
+      const { userId, username, applicationId } = options.resume;
+      this.#identity = { userId, username, applicationId };
+    }
   }
 
   get attempts(): number {
@@ -100,14 +118,24 @@ export class DiscordGateway {
     void this.#open();
   }
 
-  /** Closes the socket and resolves once it is closed and every dispatch received was handled. */
+  /**
+   * Closes the socket with 1000 (Discord ends the session: the bot shows
+   * offline at once, and the next start identifies and catches up) and
+   * resolves once it is closed and every dispatch received was handled.
+   */
   async stop(): Promise<void> {
     this.#stopped = true;
     this.#reconnect.cancel();
     const connection = this.#connection;
-    if (connection) this.#end(connection, 1000);
-    await this.#closed;
+    if (connection) {
+      this.#end(connection, 1000);
+      // A peer that never answers the close handshake is not waited for.
+      const timer = this.#options.clock.setTimer(() => connection.socket.terminate(), 2_000);
+      await this.#closed;
+      this.#options.clock.clearTimer(timer);
+    }
     await this.#events;
+    if (this.#sessionId) this.#forget();
   }
 
   async #open(): Promise<void> {
@@ -217,6 +245,7 @@ export class DiscordGateway {
       this.#resumeUrl = d.resume_gateway_url;
       this.#identity = { userId: d.user.id, username: d.user.username, applicationId: d.application.id };
       connection.readyAt = this.#options.clock.now();
+      this.#options.onSession({ id: d.session_id, resumeUrl: d.resume_gateway_url, seq: frame.s ?? 0, ...this.#identity });
       this.#options.onReady(this.#identity, false);
       return;
     }
@@ -227,8 +256,9 @@ export class DiscordGateway {
     }
     if (!frame.t) return;
     const type = frame.t;
+    const seq = frame.s ?? 0;
     this.#events = this.#events
-      .then(() => this.#options.onDispatch(type, frame.d))
+      .then(() => this.#options.onDispatch(type, frame.d, seq))
       .catch((error: unknown) => this.#options.info(`discord: ${type} not handled: ${String(error)}`));
   }
 
@@ -236,6 +266,7 @@ export class DiscordGateway {
     this.#sessionId = undefined;
     this.#resumeUrl = undefined;
     this.#seq = null;
+    this.#options.onSession(undefined);
   }
 
   /** Ends a connection; a zombie is terminated (its close handshake would never complete). */
