@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readRawConfig, writeRawConfig } from '../../source/config/index.js';
+import { DISCORD_TOKEN } from '../channels/discord-harness.js';
 import { alice, aliceChat, telegramConfig, TOKEN } from '../channels/telegram-harness.js';
 import { CLI_ENTRY, runCli } from '../support/cli-process.js';
 import { startFakeTelegram } from '../support/fake-telegram.js';
@@ -42,6 +43,27 @@ describe('claw channels and claw pairing', () => {
     const get = await runCli(['config', 'get', 'channels'], state.env);
     expect(get.code).toBe(0);
     for (const output of [list.stdout, list.stderr, get.stdout, get.stderr]) expect(output).not.toContain(TOKEN.split(':')[1]);
+  });
+
+  it('login works for every channel with a credential: a Discord token is checked, stored 0600 and listed by where it comes from', async () => {
+    const state = fresh();
+    const run = (input: string) =>
+      spawnSync(process.execPath, [CLI_ENTRY, 'channels', 'login', 'discord', '--account', 'home'], { env: state.env, input, encoding: 'utf8' });
+    const bad = run('123456:not-discord\n');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/does not look like a Discord bot token.*Developer Portal/);
+    const good = run(`Bot ${DISCORD_TOKEN}\n`);
+    expect(good.status).toBe(0);
+    expect(good.stdout).toContain('Saved the bot token for discord:home');
+    const file = `${state.dir}/credentials/discord-home.token`;
+    expect(readFileSync(file, 'utf8').trim()).toBe(DISCORD_TOKEN);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const list = await runCli(['channels', 'list'], state.env);
+    expect(list.stdout).toContain('discord:home  enabled  dm pairing');
+    expect(list.stdout).toContain('discord-home.token');
+    expect(list.stdout).not.toContain(DISCORD_TOKEN);
+    const unknown = spawnSync(process.execPath, [CLI_ENTRY, 'channels', 'login', 'irc'], { env: state.env, input: 'x\n', encoding: 'utf8' });
+    expect(unknown.stderr).toContain('login works for: telegram, discord');
   });
 
   it('status, pairing list and approve work against a running gateway', async () => {
