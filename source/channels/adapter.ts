@@ -1,5 +1,6 @@
 import type { ClawConfig, Clock, StatePaths } from '../config/index.js';
 import type { Channel } from './channel.js';
+import type { CommandInfo } from '../protocol/index.js';
 import type { InboundMessage } from '../queue/index.js';
 
 /** What every account of every channel has in claw.json, whatever else its adapter reads. */
@@ -62,6 +63,8 @@ export interface ChannelContext<Account extends ChannelAccountBase = ChannelAcco
   onButton(press: ButtonPress): Promise<string>;
   /** The channel's status changed (clients are told). */
   onStatus(): void;
+  /** The slash commands a chat may run now: a platform with a command menu registers them. */
+  commands(): Promise<CommandInfo[]>;
   warn(message: string): void;
   /** Routine facts worth a log line (an update ignored, and why). */
   info(message: string): void;

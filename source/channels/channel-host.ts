@@ -17,7 +17,7 @@ import { StreamedReply } from './stream-reply.js';
 
 export type ChannelHostPorts = Pick<
   CorePorts,
-  'inbound' | 'outbound' | 'turns' | 'tools' | 'config' | 'clock' | 'log' | 'paths' | 'env' | 'clients' | 'sessions' | 'workspaces'
+  'inbound' | 'outbound' | 'turns' | 'tools' | 'commands' | 'config' | 'clock' | 'log' | 'paths' | 'env' | 'clients' | 'sessions' | 'workspaces'
 >;
 
 export interface ChannelHostOptions {
@@ -257,6 +257,7 @@ export class ChannelHost implements Service {
           ? this.#relay!.press(press.data, { senderId: press.senderId, name: press.senderName, channel: adapter.id }, this.#ownerId(adapter.id, accountId))
           : 'This button is no longer answered.',
       onStatus: () => ports.clients.emit('channels.status', { channels: this.status() }),
+      commands: () => ports.commands.list(),
       warn: (message) => ports.log.warn(message),
       info: (message) => ports.log.info(message),
       timings: this.#timings,

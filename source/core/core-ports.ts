@@ -5,6 +5,7 @@ import type { ScheduleService } from '../schedule/index.js';
 import type { SessionRegistry } from '../sessions/index.js';
 import { confineCommand, type ToolsRuntime } from '../tools/index.js';
 import type { AgentRuntime } from '../agent/index.js';
+import type { CommandService } from './command-service.js';
 import type { ConfigStore } from './config-store.js';
 import type { EventBus } from './event-bus.js';
 import type { InboundPort } from './inbound-service.js';
@@ -23,6 +24,7 @@ export interface PortSources {
   sessions: SessionsService;
   lanes: LaneQueue;
   tools: ToolsRuntime;
+  commands: Pick<CommandService, 'list'>;
   providers: Providers;
   schedule: ScheduleService;
   agent: AgentRuntime;
@@ -63,6 +65,7 @@ export function buildPorts(s: PortSources): CorePorts {
       approvals: tools.inbox,
       confine: (file, args, policy) => confineCommand(tools.sandbox, file, args, policy),
     },
+    commands: { list: () => s.commands.list() },
     models: { resolve: (ref) => void providers.resolveModel(ref), problem: (ref) => modelProblem(providers, ref) },
     systemEvents: { queue: (agentId, event, wakeNow) => schedule.queueSystemEvent(agentId, event, wakeNow) },
     workspaces: { dir: (agentId) => agent.workspaceDir(agentId) },

@@ -288,7 +288,7 @@ export class Core {
     );
     const ports = parts.add(
       'ports',
-      ['inbound', 'outbound', 'turns', 'session registry', 'sessions', 'lanes', 'tools', 'providers', 'schedule', 'agent', 'lifecycle', 'config'],
+      ['inbound', 'outbound', 'turns', 'session registry', 'sessions', 'lanes', 'tools', 'commands', 'providers', 'schedule', 'agent', 'lifecycle', 'config'],
       () =>
         buildPorts({
           inbound,
@@ -298,6 +298,7 @@ export class Core {
           sessions,
           lanes,
           tools,
+          commands,
           providers,
           schedule,
           agent,

@@ -1,6 +1,6 @@
 import type { Logger } from '../config/index.js';
 import type { ClawConfig, Clock, StatePaths } from '../config/index.js';
-import type { EventName, PayloadOf } from '../protocol/index.js';
+import type { CommandInfo, EventName, PayloadOf } from '../protocol/index.js';
 import type { SessionRegistry } from '../sessions/index.js';
 import type { ApprovalInbox, ConfinedCommand, ToolDefinition } from '../tools/index.js';
 import type { ConfigChangeListener } from './config-store.js';
@@ -99,6 +99,11 @@ export interface ClientsPort {
   emit<E extends EventName>(event: E, payload: PayloadOf<E>): void;
 }
 
+export interface CommandsPort {
+  /** The slash commands a chat may run now (built-ins, then user-invocable skills): a platform's command menu is built from them. */
+  list(): Promise<CommandInfo[]>;
+}
+
 /**
  * Everything a service may use of the daemon. A service asks for the subset
  * it needs (`Pick<CorePorts, …>`), never for `Core`: the architecture test
@@ -114,6 +119,7 @@ export interface CorePorts {
   sessions: SessionsPort;
   lanes: LanesPort;
   tools: ToolsPort;
+  commands: CommandsPort;
   models: ModelsPort;
   systemEvents: SystemEventsPort;
   workspaces: WorkspacesPort;

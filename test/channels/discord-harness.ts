@@ -50,6 +50,7 @@ export function discordChannelOn(
     onPairing: () => undefined,
     onButton: async () => 'ok',
     onStatus: () => undefined,
+    commands: async () => [],
     warn: (message) => warnings.push(message),
     info: () => undefined,
     lockRetryMs: 50,

@@ -179,3 +179,37 @@ describe('Discord in a running gateway', () => {
     await expect.poll(() => botTexts(discord, dm)).toEqual(['echo: works now']);
   });
 });
+
+describe('Discord slash commands', () => {
+  it('registers claw’s commands once (again only when they change); a command picked from the menu runs with the sender’s authority', async () => {
+    const discord = await startFakeDiscord({ token: DISCORD_TOKEN, heartbeatIntervalMs: 500 });
+    const state = makeTempState();
+    cleanups.push(
+      () => state.cleanup(),
+      () => discord.close(),
+    );
+    const options = { discord, state, account: { dmPolicy: 'allowlist', allowFrom: [ada.id, bob.id] }, core: { runner: echoRunner } };
+    const first = await startDiscordRig(options);
+    await expect.poll(() => discord.commands().length).toBeGreaterThan(5);
+    const names = discord.commands().map((c) => c.name);
+    expect(names).toContain('status');
+    expect(names).toContain('new');
+    expect(discord.calls.filter((c) => c.method === 'PUT' && c.path.endsWith('/commands'))).toHaveLength(1);
+    expect(discord.refusals).toEqual([]);
+    const dm = discord.dmChannel(ada);
+    const picked = discord.pushCommand(ada, dm, 'status');
+    const ack = await discord.waitFor((c) => c.path.startsWith(`/interactions/${picked.id}/`));
+    expect(ack.status).toBe(204);
+    expect((ack.body.data as { flags: number }).flags).toBe(64);
+    await expect.poll(() => botTexts(discord, dm).join('\n')).toMatch(/model/i);
+    // Bob is allowed to talk, not to run the owner's commands.
+    const bobDm = discord.dmChannel(bob);
+    discord.pushCommand(bob, bobDm, 'cron', 'list');
+    await expect.poll(() => botTexts(discord, bobDm).join('\n')).toMatch(/owner/i);
+    await first.stop();
+    rig = await startDiscordRig(options);
+    await expect.poll(() => rig!.gateway.core.channels?.status()[0]?.state).toBe('running');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(discord.calls.filter((c) => c.method === 'PUT' && c.path.endsWith('/commands'))).toHaveLength(1);
+  });
+});

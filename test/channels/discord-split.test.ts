@@ -26,7 +26,10 @@ describe('Discord message parts', () => {
       expect((part.match(/^```/gm) ?? []).length % 2).toBe(0);
     }
     expect(parts[1]!.startsWith('```python\n')).toBe(true);
-    const lines = parts.join('\n').split('\n').filter((l) => l.startsWith('print('));
+    const lines = parts
+      .join('\n')
+      .split('\n')
+      .filter((l) => l.startsWith('print('));
     expect(lines).toHaveLength(200);
     expect(parts.at(-1)!.endsWith('Done.')).toBe(true);
   });

@@ -92,6 +92,10 @@ export interface FakeDiscord {
   dmChannel(user: DiscordUser): string;
   /** A user's message in a channel: stored, and dispatched as MESSAGE_CREATE to the live session (or kept for its RESUME). */
   pushMessage(channelId: string, author: DiscordUser, content: string, options?: PushOptions): string;
+  /** A user picking a slash command from the menu: INTERACTION_CREATE of type 2 (refused when the command is not registered). */
+  pushCommand(user: DiscordUser, channelId: string, name: string, args?: string): { id: string; token: string };
+  /** The registered application commands. */
+  commands(): Array<Record<string, unknown>>;
   /** A press of a button on a bot message: INTERACTION_CREATE; the answer is awaited with `waitFor`. */
   pushButton(user: DiscordUser, channelId: string, messageId: string, customId: string): { id: string; token: string };
   /** The messages of a channel, oldest first. */
@@ -140,11 +144,12 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
   const sockets = new Set<WebSocket>();
   const buckets = new Map<string, { count: number; resetAt: number }>();
   const forced: Array<{ route: RegExp; times: number; retryAfter: number }> = [];
-  const interactions = new Map<string, { token: string; answered: boolean; at: number; message: StoredMessage }>();
+  /** Interactions waiting for their callback; a button's names the message a type 7 answer updates. */
+  const interactions = new Map<string, { token: string; answered: boolean; at: number; message?: StoredMessage }>();
   const files = new Map<string, Buffer>();
   let zombie = false;
   let refusing: number | undefined;
-  let commands: unknown[] = [];
+  let commands: Array<Record<string, unknown>> = [];
 
   const server = createServer((req, res) => void handle(req, res));
   const wss = new WebSocketServer({ noServer: true });
@@ -447,6 +452,17 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
       if (method === 'GET') return reply(200, commands);
       if (method === 'PUT') {
         if (!Array.isArray(body)) return fail(400, 50035, 'Invalid Form Body: expected an array of commands');
+        const list = body as unknown as Array<Record<string, unknown>>;
+        if (list.length > 100) return fail(400, 30032, 'Maximum number of application commands reached (100)');
+        for (const command of list) {
+          if (typeof command.name !== 'string' || !/^[-_\p{Ll}\p{N}]{1,32}$/u.test(command.name))
+            return fail(400, 50035, `Invalid Form Body: name ${String(command.name)}`);
+          if (typeof command.description !== 'string' || command.description.length < 1 || command.description.length > 100)
+            return fail(400, 50035, `Invalid Form Body: description of ${command.name} must be 1-100 characters`);
+          for (const option of (command.options ?? []) as Array<Record<string, unknown>>)
+            if (typeof option.description !== 'string' || option.description.length < 1 || option.description.length > 100)
+              return fail(400, 50035, `Invalid Form Body: option description of ${command.name} must be 1-100 characters`);
+        }
         commands = (body as unknown as Array<Record<string, unknown>>).map((c) => ({ ...c, id: snowflake(), application_id: applicationId }));
         return reply(200, commands);
       }
@@ -461,7 +477,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
       const data = (body.data ?? {}) as Record<string, unknown>;
       if ((type === 4 || type === 7) && contentRefusal(data, false)) return fail(400, 50035, contentRefusal(data, false)!);
       interaction.answered = true;
-      if (type === 7) Object.assign(interaction.message, { content: data.content ?? interaction.message.content, components: data.components ?? [] });
+      if (type === 7 && interaction.message)
+        Object.assign(interaction.message, { content: data.content ?? interaction.message.content, components: data.components ?? [] });
       return reply(204, undefined);
     }
     const channelMatch = /^\/channels\/(\d+)(\/.*)?$/.exec(path);
@@ -627,6 +644,27 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
       return { id, token };
     },
     messages: (channelId) => channel(channelId)?.messages ?? [],
+    commands: () => commands,
+    pushCommand(user, channelId, name, args) {
+      const target = channel(channelId);
+      if (!target) throw new Error(`no channel ${channelId} in the fake`);
+      if (!commands.some((c) => c.name === name)) throw new Error(`the command /${name} is not registered`);
+      const id = snowflake();
+      const token = `itok-${id}`;
+      interactions.set(id, { token, answered: false, at: Date.now() });
+      const payload = {
+        id,
+        application_id: applicationId,
+        type: 2,
+        token,
+        version: 1,
+        channel_id: channelId,
+        ...(target.guild_id ? { guild_id: target.guild_id, member: { user } } : { user }),
+        data: { id: snowflake(), name, type: 1, ...(args !== undefined ? { options: [{ name: 'args', type: 3, value: args }] } : {}) },
+      };
+      for (const session of sessions.values()) if (session.resumable) dispatch(session, 'INTERACTION_CREATE', payload);
+      return { id, token };
+    },
     drop(code = 1006) {
       for (const socket of sockets) {
         if (code === 1006) socket.terminate();

@@ -28,6 +28,7 @@ export const discordAdapter: ChannelAdapter<DiscordAccountConfig> = {
       onPairing: context.onPairing,
       onButton: context.onButton,
       onStatus: context.onStatus,
+      commands: context.commands,
       warn: context.warn,
       info: context.info,
       ...(timings.reconnectFirstDelayMs ? { reconnectFirstDelayMs: timings.reconnectFirstDelayMs } : {}),

@@ -1,12 +1,13 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { sleepOn, type Clock } from '../../config/index.js';
-import type { ReplyRoute } from '../../protocol/index.js';
+import type { CommandInfo, ReplyRoute } from '../../protocol/index.js';
 import type { InboundMessage, InboundSink } from '../../queue/index.js';
 import type { ButtonPress } from '../adapter.js';
 import type { Channel, ChannelReply, ChannelSendResult, ChannelStatus } from '../channel.js';
 import { TokenLock } from '../token-lock.js';
 import { DISCORD_CHANNEL, type DiscordAccountConfig } from './config.js';
+import { applicationCommands, CommandSync } from './commands.js';
 import { ChannelCursors, laterId } from './cursors.js';
 import { DiscordGateway } from './gateway.js';
 import { decideDiscord, PeerRate, type ChannelInfo, type DiscordMessage } from './inbound.js';
@@ -32,6 +33,8 @@ export interface DiscordChannelOptions {
   onPairing(request: { senderId: string; senderName: string; chatId: string }): string | undefined;
   onButton(press: ButtonPress): Promise<string>;
   onStatus(): void;
+  /** claw's slash commands, for Discord's command menu. */
+  commands(): Promise<CommandInfo[]>;
   warn(message: string): void;
   info(message: string): void;
   reconnectFirstDelayMs?: number;
@@ -43,10 +46,16 @@ interface Interaction {
   id: string;
   token: string;
   type: number;
+  channel_id?: string;
+  guild_id?: string;
   member?: { user: DiscordMessage['author'] };
   user?: DiscordMessage['author'];
-  data?: { custom_id?: string };
+  data?: { custom_id?: string; name?: string; options?: Array<{ name: string; value?: unknown }> };
 }
+
+/** Interaction types: a slash command, a button press. */
+const APPLICATION_COMMAND = 2;
+const MESSAGE_COMPONENT = 3;
 
 /**
  * One Discord bot account over the Gateway (push) and REST. One socket per
@@ -65,6 +74,7 @@ export class DiscordChannel implements Channel {
   readonly #gateway: DiscordGateway;
   readonly #lock: TokenLock;
   readonly #cursors: ChannelCursors;
+  readonly #commandSync: CommandSync;
   readonly #rate = new PeerRate();
   readonly #stop = new AbortController();
   readonly #channels = new Map<string, ChannelInfo>();
@@ -83,6 +93,7 @@ export class DiscordChannel implements Channel {
     this.#sender = new DiscordSender(this.#rest, options.clock);
     this.#lock = new TokenLock(join(options.stateDir, 'locks'), options.token, options.lockOwner);
     this.#cursors = new ChannelCursors(join(options.stateDir, 'cursors'), options.token);
+    this.#commandSync = new CommandSync(join(options.stateDir, 'commands'), options.token);
     this.#gateway = new DiscordGateway({
       token: options.token,
       intents: DISCORD_INTENTS,
@@ -94,7 +105,9 @@ export class DiscordChannel implements Channel {
       onReady: (identity, resumed) => {
         this.#status.identity = `@${identity.username}`;
         this.#set('running');
-        if (!resumed) this.#enqueue(() => this.#catchUp());
+        if (resumed) return;
+        this.#enqueue(() => this.#catchUp());
+        void this.#syncCommands(identity.applicationId);
       },
       onState: (state, reason) => this.#set(state, reason),
       info: options.info,
@@ -182,7 +195,7 @@ export class DiscordChannel implements Channel {
       case 'MESSAGE_CREATE':
         return this.#enqueue(() => this.#handle(data as DiscordMessage));
       case 'INTERACTION_CREATE':
-        return this.#press(data as Interaction);
+        return this.#interaction(data as Interaction);
       case 'THREAD_CREATE':
       case 'CHANNEL_CREATE':
       case 'CHANNEL_UPDATE': {
@@ -268,10 +281,67 @@ export class DiscordChannel implements Channel {
     }
   }
 
+  async #syncCommands(applicationId: string): Promise<void> {
+    try {
+      const result = await this.#commandSync.sync(this.#rest, applicationId, applicationCommands(await this.#options.commands()));
+      if (result === 'registered') this.#options.info(`discord ${this.accountId}: registered the slash commands with Discord`);
+    } catch (error) {
+      this.#options.warn(`discord ${this.accountId}: slash commands not registered: ${describeDiscordError(error)}`);
+    }
+  }
+
+  #interaction(interaction: Interaction): Promise<void> {
+    if (interaction.type === MESSAGE_COMPONENT) return this.#press(interaction);
+    if (interaction.type === APPLICATION_COMMAND) return this.#enqueue(() => this.#slashCommand(interaction));
+    return Promise.resolve();
+  }
+
+  /**
+   * A command picked from Discord's menu is a message `/name args` from its
+   * user, decided like any other (the bot is addressed, so no mention is
+   * needed); Discord is answered at once, privately, and the command's
+   * answer comes as a reply in the chat.
+   */
+  async #slashCommand(interaction: Interaction): Promise<void> {
+    const user = interaction.member?.user ?? interaction.user;
+    const name = interaction.data?.name;
+    const botId = this.#gateway.identity?.userId;
+    if (!user || !name || !interaction.channel_id || !botId || !this.#sink) return;
+    const args = interaction.data?.options?.find((o) => o.name === 'args')?.value;
+    const content = `/${name}${typeof args === 'string' && args.trim() ? ` ${args.trim()}` : ''}`;
+    const message: DiscordMessage = {
+      id: interaction.id,
+      channel_id: interaction.channel_id,
+      ...(interaction.guild_id ? { guild_id: interaction.guild_id } : {}),
+      author: user,
+      content,
+      type: 0,
+      mentions: [{ id: botId, username: this.#gateway.identity?.username ?? '' }],
+    };
+    const config = this.#options.config();
+    const channel = message.guild_id ? await this.#channelInfo(message.channel_id) : undefined;
+    const decision = decideDiscord(message, { accountId: this.accountId, config, botId, isApproved: this.#options.isApproved, channel });
+    if (decision.action === 'ignore') {
+      this.#ignore(decision.reason, decision.why);
+      await this.#sender.answerInteraction(interaction.id, interaction.token, 'I do not answer commands here.');
+      return;
+    }
+    if (decision.action === 'pair') {
+      const text = this.#options.onPairing({ senderId: decision.senderId, senderName: decision.senderName, chatId: decision.chatId });
+      await this.#sender.answerInteraction(interaction.id, interaction.token, text ?? 'I do not know you yet.');
+      return;
+    }
+    if (!message.guild_id) this.#sender.rememberDm(user.id, message.channel_id);
+    // Discord wants an answer within 3 s: it comes before the turn, the command's answer after it.
+    await this.#sender.answerInteraction(interaction.id, interaction.token, `\`${content}\` — the answer follows in this chat.`);
+    await this.#sink(decision.message);
+    this.#handled += 1;
+  }
+
   async #press(interaction: Interaction): Promise<void> {
     const user = interaction.member?.user ?? interaction.user;
     const data = interaction.data?.custom_id;
-    if (interaction.type !== 3 || !user || !data) return;
+    if (!user || !data) return;
     const answer = await this.#options.onButton({ senderId: user.id, senderName: user.global_name || user.username, data });
     await this.#sender.answerInteraction(interaction.id, interaction.token, answer);
   }
