@@ -326,9 +326,7 @@ export class ChannelHost implements Service {
       return { delivered: true };
     }
     if (!channel) return this.#failed(adapter, reply, `${adapter.label} account "${route.accountId ?? '?'}" is not running; the reply was not sent`);
-    // In a group, why a turn failed (a provider error, a path) is the owner's business: the chat only hears there is no answer.
-    const failure = route.peer?.kind === 'group' ? '⚠️ I could not answer that; the owner can see why.' : `⚠️ ${reply.text || `the turn ${reply.status}`}`;
-    const text = reply.status === 'replied' ? reply.text : failure;
+    const text = reply.status === 'replied' ? reply.text : `⚠️ ${reply.text || `the turn ${reply.status}`}`;
     if (text.trim() === '') {
       stream?.cancel();
       return { delivered: true };

@@ -213,21 +213,3 @@ describe('Discord slash commands', () => {
     expect(discord.calls.filter((c) => c.method === 'PUT' && c.path.endsWith('/commands'))).toHaveLength(1);
   });
 });
-
-describe('Discord errors', () => {
-  it('a failed turn in a guild says only that there is no answer; in the owner’s DM it says why', async () => {
-    const runner = {
-      async run(): Promise<TurnOutcome> {
-        return { status: 'failed', error: 'provider said 401 at /home/me/.config' };
-      },
-    };
-    rig = await startDiscordRig({ account: { dmPolicy: 'open', guilds: { [GUILD]: { channels: [GENERAL], requireMention: false } } }, core: { runner } });
-    const { discord, gateway } = rig;
-    await expect.poll(() => gateway.core.channels?.status()[0]?.state).toBe('running');
-    discord.pushMessage(GENERAL, bob, 'hello all');
-    await expect.poll(() => botTexts(discord, GENERAL)).toEqual(['⚠️ I could not answer that; the owner can see why.']);
-    const dm = discord.dmChannel(ada);
-    discord.pushMessage(dm, ada, 'hi');
-    await expect.poll(() => botTexts(discord, dm).join('')).toContain('provider said 401');
-  });
-});
