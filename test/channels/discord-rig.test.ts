@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { echoRunner, type TurnContext, type TurnOutcome } from '../../source/queue/index.js';
@@ -211,5 +211,42 @@ describe('Discord slash commands', () => {
     await expect.poll(() => rig!.gateway.core.channels?.status()[0]?.state).toBe('running');
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(discord.calls.filter((c) => c.method === 'PUT' && c.path.endsWith('/commands'))).toHaveLength(1);
+  });
+});
+
+describe('Discord files and the message tool', () => {
+  it('saves an attachment under the workspace inbox and names it; the message tool posts to an allowed guild channel', async () => {
+    const results: string[] = [];
+    const runner = {
+      async run(turn: TurnContext): Promise<TurnOutcome> {
+        const core = rig!.gateway.core;
+        const tool = core.tools.registry.get('message')!;
+        const result = await tool.execute(
+          { action: 'send', channel: 'discord', to: GENERAL, text: `Posted: ${turn.messages.map((m) => m.text).join(' ')}` },
+          {
+            agentId: turn.agentId,
+            sessionKey: turn.sessionKey,
+            sessionType: 'direct',
+            workspaceDir: core.paths.workspace('main'),
+            signal: turn.signal,
+            onUpdate: () => undefined,
+            approvals: core.tools.inbox.gate(turn.agentId, turn.sessionKey),
+          },
+        );
+        results.push(`${result.isError ? 'error' : 'ok'}: ${result.content}`);
+        return { status: 'replied', text: 'done' };
+      },
+    };
+    rig = await startDiscordRig({ account: { dmPolicy: 'open', guilds: { [GUILD]: { channels: [GENERAL] } } }, core: { runner } });
+    const { discord, gateway } = rig;
+    await expect.poll(() => gateway.core.channels?.status()[0]?.state).toBe('running');
+    const dm = discord.dmChannel(ada);
+    discord.pushMessage(dm, ada, 'share this', { attachments: [{ filename: 'notes.txt', bytes: Buffer.from('hello file'), contentType: 'text/plain' }] });
+    await expect.poll(() => results.length, { timeout: 5000 }).toBe(1);
+    expect(results[0]).toMatch(/^ok: Sent on discord:default chat 330000000000000001/);
+    const posted = botTexts(discord, GENERAL)[0]!;
+    expect(posted).toMatch(/^Posted: share this\n\[document saved: inbox\/\d+-\d+-notes\.txt\]$/);
+    const saved = /inbox\/[\w.-]+/.exec(posted)![0];
+    expect(readFileSync(join(gateway.core.paths.workspace('main'), saved), 'utf8')).toBe('hello file');
   });
 });
