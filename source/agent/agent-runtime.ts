@@ -11,7 +11,7 @@ import { memoryFlushPrompt } from './compaction/index.js';
 import { contextEngineFactory, type ContextEngine } from './context/index.js';
 import { runMemoryFlushTurn } from './memory-flush-turn.js';
 import type { SkillsPromptSnapshot, SkillsSource } from './skills-source.js';
-import { DeferredTools, TOOL_SEARCH, toolSearchTool, type DeferPolicy, type ToolLimits } from './tool-search.js';
+import { DeferredTools, TOOL_SEARCH, toolSearchTool, type DeferPolicy, type ToolLimits, type ToolSelection } from './tool-search.js';
 import { runTurnLoop, type TurnLoopContext } from './turn-loop.js';
 import type { TurnEvents, TurnInput, TurnOutcome, TurnSession } from './turn-types.js';
 import { ensureWorkspaceSync, isFirstRunSync, markFirstRunCompleteSync } from './workspace.js';
@@ -42,6 +42,12 @@ export interface ContextReport {
   systemPromptChars: number;
   toolSchemaChars: number;
   tools: string[];
+  /** MCP tools waiting behind tool_search (they would not fit every request), and what they would cost. */
+  deferredTools: { count: number; chars: number };
+  /** Deferred tools tool_search has loaded for this session (sent now). */
+  loadedTools: number;
+  /** Tools that may not wait behind tool_search (`defer: never`), past the API's count: not sent. */
+  droppedTools: string[];
   /** Registered tools this session's turns do not get, and the policy level that took each away. */
   withheld: Array<{ name: string; reason: string }>;
   /** Who asked for the latest turn: its kind is the tool profile (`tools.profiles.<kind>`). */
@@ -162,9 +168,9 @@ export class AgentRuntime {
   }
 
   /** What a model call of this session sends: every allowed tool, or, when they would not fit, the MCP ones behind tool_search. */
-  #tools(session: Pick<TurnSession, 'kind' | 'agentId' | 'principal' | 'actingFor'> & { key?: string }, model: string): ToolSchema[] {
+  #tools(session: Pick<TurnSession, 'kind' | 'agentId' | 'principal' | 'actingFor'> & { key?: string }, model: string): ToolSelection {
     const allowed = this.#allowedTools(session);
-    return this.#deferred.select(session.key ?? `${session.agentId}:${session.kind}`, allowed, this.#limits(model)).sent;
+    return this.#deferred.select(session.key ?? `${session.agentId}:${session.kind}`, allowed, this.#limits(model));
   }
 
   /** Builds the system prompt a turn of this session would get. */
@@ -172,7 +178,7 @@ export class AgentRuntime {
     session: Pick<TurnSession, 'agentId' | 'kind' | 'channel' | 'principal' | 'actingFor'> & { key?: string },
     model: string,
     hookText: ReadonlyArray<{ source: string; text: string }> = [],
-  ): { prompt: SystemPrompt; bootstrap: BootstrapFileReport[]; tools: ToolSchema[]; skills: SkillsPromptSnapshot } {
+  ): { prompt: SystemPrompt; bootstrap: BootstrapFileReport[]; tools: ToolSchema[]; selection: ToolSelection; skills: SkillsPromptSnapshot } {
     const workspaceDir = this.workspaceDir(session.agentId);
     if (!this.#preparedWorkspaces.has(workspaceDir)) {
       ensureWorkspaceSync(workspaceDir);
@@ -183,7 +189,8 @@ export class AgentRuntime {
       this.#bootstrap.load(workspaceDir, { kind: session.kind, firstRun: !this.#bootstrapped.has(workspaceDir), now: this.deps.clock.now() }),
       hookText,
     );
-    const tools = this.#tools(session, model);
+    const selection = this.#tools(session, model);
+    const tools = selection.sent;
     const skills = loadableSkills(this.deps.skills?.snapshot(session.agentId) ?? NO_SKILLS, tools);
     const prompt = buildSystemPrompt({
       tools,
@@ -201,7 +208,7 @@ export class AgentRuntime {
       },
       bootstrap,
     });
-    return { prompt, bootstrap: bootstrap.files.map(({ content: _content, ...report }) => report), tools, skills };
+    return { prompt, bootstrap: bootstrap.files.map(({ content: _content, ...report }) => report), tools, selection, skills };
   }
 
   /** What agent:bootstrap hooks add for this session: reports count it as a turn would. */
@@ -223,6 +230,9 @@ export class AgentRuntime {
       systemPromptChars: built.prompt.text.length,
       toolSchemaChars: JSON.stringify(built.tools).length,
       tools: built.tools.map((tool) => tool.name),
+      deferredTools: { count: built.selection.deferred.length, chars: JSON.stringify(built.selection.deferred).length },
+      loadedTools: built.selection.loaded,
+      droppedTools: built.selection.dropped.map((tool) => tool.name),
       withheld: this.deps.registry
         .decisions(this.#layers(session))
         .filter((decision) => !decision.allowed)

@@ -1,17 +1,25 @@
 import { z } from 'zod';
 import { lazySchema } from '../protocol/index.js';
-import { estimateTokens, type ToolSchema, type WireApi } from '../providers/index.js';
+import { API_LIMITS, estimateTokens, type ToolSchema, type WireApi } from '../providers/index.js';
 import { defineTool, toolError, toolOk, type ToolDefinition } from '../tools/index.js';
 
 export const TOOL_SEARCH = 'tool_search';
 
-/** How many tools an API takes in one request (Chat Completions refuses more than 128). */
-const MAX_TOOLS: Readonly<Record<WireApi, number>> = { openai: 128, anthropic: 512 };
 /** Tool definitions may take at most this share of the context window before MCP tools are deferred. */
 const WINDOW_SHARE = 0.1;
 const MCP_PREFIX = 'mcp__';
 
 export type DeferPolicy = 'auto' | 'always' | 'never';
+
+export interface ToolSelection {
+  sent: ToolSchema[];
+  /** Waiting behind tool_search. */
+  deferred: ToolSchema[];
+  /** Tools that may not wait, past the API's count: not sent at all. */
+  dropped: ToolSchema[];
+  /** Deferred tools tool_search loaded for this session (sent now). */
+  loaded: number;
+}
 
 export interface ToolLimits {
   api: WireApi;
@@ -41,25 +49,33 @@ export class DeferredTools {
     return cost;
   }
 
-  /** What a model call sends, and what waits behind tool_search. */
-  select(sessionKey: string, tools: readonly ToolSchema[], limits: ToolLimits): { sent: ToolSchema[]; deferred: ToolSchema[] } {
-    const all = tools.filter((tool) => tool.name !== TOOL_SEARCH);
+  /**
+   * What a model call sends, what waits behind tool_search, and what does
+   * not fit at all (more tools that may not wait than the API takes: the
+   * last are left out, and /context says which).
+   */
+  select(sessionKey: string, tools: readonly ToolSchema[], limits: ToolLimits): ToolSelection {
+    // When some cannot be sent, the built-ins are the last to go: MCP tools after them.
+    const listed = tools.filter((tool) => tool.name !== TOOL_SEARCH);
+    const all = [...listed.filter((tool) => !tool.name.startsWith(MCP_PREFIX)), ...listed.filter((tool) => tool.name.startsWith(MCP_PREFIX))];
     const search = tools.find((tool) => tool.name === TOOL_SEARCH);
     const pinned = this.#pinned.get(sessionKey) ?? new Set<string>();
+    const max = API_LIMITS[limits.api].maxTools;
     const policy = (tool: ToolSchema): DeferPolicy => (tool.name.startsWith(MCP_PREFIX) ? limits.deferOf(tool.name) : 'never');
-    const overflows = all.length > MAX_TOOLS[limits.api] || this.#cost(tools, limits.api) > limits.window * WINDOW_SHARE;
+    const overflows = all.length > max || this.#cost(tools, limits.api) > limits.window * WINDOW_SHARE;
     // Without tool_search (a policy denies it) nothing can be found again: `always` only defers what search can reach.
     const deferrable = (tool: ToolSchema): boolean =>
       !pinned.has(tool.name) && (policy(tool) === 'always' ? search !== undefined : overflows && policy(tool) === 'auto');
     const deferred = all.filter(deferrable);
     if (deferred.length === 0) {
       this.#deferred.delete(sessionKey);
-      return { sent: all.slice(0, MAX_TOOLS[limits.api]), deferred: [] };
+      return { sent: all.slice(0, max), deferred: [], dropped: all.slice(max), loaded: 0 };
     }
     this.#deferred.set(sessionKey, deferred);
     const kept = all.filter((tool) => !deferrable(tool));
-    const room = MAX_TOOLS[limits.api] - (search ? 1 : 0);
-    return { sent: [...kept.slice(0, room), ...(search ? [search] : [])], deferred };
+    const room = max - (search ? 1 : 0);
+    const loaded = kept.filter((tool) => pinned.has(tool.name)).length;
+    return { sent: [...kept.slice(0, room), ...(search ? [search] : [])], deferred, dropped: kept.slice(room), loaded };
   }
 
   /** The deferred tools that best match `query` by name and description; they are pinned for the session. */

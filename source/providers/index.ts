@@ -22,6 +22,7 @@ export { createProviders, setupGuide, type ProvidersOptions } from './registry.j
 export { defaultFailoverPolicy, type FailoverPolicy } from './failover.js';
 export { BILLING_PROBE_MS, COOLDOWN_STEPS_MS, MISSING_MODEL_COOLDOWN_MS, SERVER_COOLDOWN_MS } from './cooldowns.js';
 export { normalizeToolSchema } from './tool-schema.js';
+export { API_LIMITS, MAX_TOOLS_EVERYWHERE, type ApiLimits } from './limits.js';
 export { estimateTokens, estimateMessageTokens, estimateContextTokens, reportedContextTokens, type ContextParts } from './tokens.js';
 export { splitModelRef } from './catalogue.js';
 export { credentialsPath } from './credentials.js';

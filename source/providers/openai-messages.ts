@@ -1,4 +1,5 @@
 import { admitMedia, openAiMedia, type MediaLimits } from './media-parts.js';
+import { API_LIMITS } from './limits.js';
 import type { ProviderMedia, ProviderMessage, ThinkingLevel, ToolSchema, WireRequest } from './types.js';
 import { normalizeTools } from './tool-schema.js';
 
@@ -80,8 +81,7 @@ export function toChatMessages(system: string, messages: readonly ProviderMessag
   return out;
 }
 
-/** Chat Completions refuses a function description longer than this (`string_above_max_length`). */
-export const CHAT_DESCRIPTION_LIMIT = 1024;
+const CHAT_DESCRIPTION_LIMIT = API_LIMITS.openai.maxDescription ?? Number.POSITIVE_INFINITY;
 const CUT_MARK = ' […]';
 
 /** A tool description as Chat Completions takes it: cut, with a mark, when over the limit. */

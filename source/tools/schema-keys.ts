@@ -1,9 +1,10 @@
+import { API_LIMITS } from '../providers/index.js';
 import type { JsonSchemaObject } from './types.js';
 
 type Schema = Record<string, unknown>;
 
 /** What Anthropic accepts as a property key (OpenAI takes any); one bad key fails every request that lists the tool. */
-const SAFE_KEY = /^[a-zA-Z0-9_.-]{1,64}$/;
+const SAFE_KEY = API_LIMITS.anthropic.propertyKey ?? /^/;
 
 /** How to put a call's arguments back under the names the tool declared. */
 interface KeyMap {

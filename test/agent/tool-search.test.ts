@@ -65,6 +65,38 @@ describe('tool search when every tool would not fit a request', () => {
     expect(toolNames(first!).length).toBeLessThanOrEqual(128);
     expect(toolNames(second!)).toContain('mcp__bulk__op77');
     expect(lastToolResult(second!)).toContain('Rotate the storage account keys');
+    const report = await gateway.runtime.contextReport({ key: 'agent:main:main', agentId: 'main', kind: 'main', model: undefined, channel: 'tui' });
+    expect(report.deferredTools.count).toBe(149);
+    expect(report.deferredTools.chars).toBeGreaterThan(10_000);
+    expect(report.loadedTools).toBe(1);
+    expect(report.droppedTools).toEqual([]);
+  });
+
+  it('a server that may not wait (defer: "never") past the 128 tools the API takes is named in /context as not sent', async () => {
+    llm = await startFakeOpenAI();
+    gateway = await startAgentGateway({
+      config: {
+        models: { providers: { fake: { api: 'openai', baseUrl: llm.baseUrl, models: { m: {} } } } },
+        agents: { defaults: { model: 'fake/m' } },
+        tools: { profile: 'full' },
+        mcpServers: { bulk: { command: 'true', defer: 'never' } },
+      },
+      tools: bulkTools(),
+    });
+    llm.reply({ text: 'hi' });
+    const client = await gateway.connect();
+    const run = collectRun(client);
+    await client.request('chat.send', { sessionKey: 'agent:main:main', text: 'hello' });
+    await run.ended();
+    expect(llm.refusals).toEqual([]);
+    expect(toolNames(llm.requests[0]!)).toHaveLength(128);
+    const report = await gateway.runtime.contextReport({ key: 'agent:main:main', agentId: 'main', kind: 'main', model: undefined, channel: 'tui' });
+    expect(report.deferredTools.count).toBe(0);
+    expect(report.tools).toHaveLength(128);
+    // The built-ins and the first MCP tools are sent; the rest are named, none twice.
+    expect(report.droppedTools.length).toBe(gateway.registry.list().filter((tool) => tool.name !== 'tool_search').length - 128);
+    expect(report.droppedTools.filter((name) => report.tools.includes(name))).toEqual([]);
+    expect(report.droppedTools.every((name) => name.startsWith('mcp__bulk__'))).toBe(true);
   });
 
   it('with few tools nothing is deferred and tool_search is not offered', async () => {

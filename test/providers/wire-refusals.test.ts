@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { configSchema } from '../../source/config/index.js';
 import type { TranscriptEntry } from '../../source/protocol/index.js';
 import { McpManager } from '../../source/tools/mcp/index.js';
+import { ToolRegistry } from '../../source/tools/index.js';
 import { collectRun, startAgentGateway, waitFor, type AgentGateway } from '../agent/agent-gateway.js';
 import { startFakeAnthropic } from '../support/fake-anthropic-server.js';
 import type { FakeLlmServer, FakeReply } from '../support/fake-llm-common.js';
@@ -123,6 +124,26 @@ describe('an MCP server with keys, formats and images as servers in the wild sen
     );
     const image = (results[1]!.content as Block[]).find((part) => part.type === 'image')!;
     expect((image.source as Block).media_type).toBe('image/jpeg');
+  });
+});
+
+describe('a server too big for one request', { timeout: 60_000 }, () => {
+  it('with defer: "never" and more tools than Chat Completions takes, its status says the last ones are not sent', async () => {
+    const server = (defer: string) =>
+      configSchema.parse({
+        mcpServers: { wild: { command: process.execPath, args: tsNodeArgs('mcp-wild-server.ts'), env: { WILD_BULK: '140' }, trust: 'allow', defer } },
+      }).mcpServers;
+    for (const defer of ['never', 'auto']) {
+      const manager = new McpManager(server(defer), { registry: new ToolRegistry() });
+      cleanups.push(() => manager.close());
+      manager.start();
+      await waitForValue(() => manager.status()[0]?.state === 'ready', 'wild ready');
+      const warnings = manager.status()[0]?.warnings ?? [];
+      const tooBig = warnings.filter((w) => w.includes('defer: "never"'));
+      if (defer === 'never')
+        expect(tooBig).toEqual([expect.stringMatching(/^142 tools with defer: "never", but OpenAI Chat Completions takes 128 per request/)]);
+      else expect(tooBig).toEqual([]);
+    }
   });
 });
 

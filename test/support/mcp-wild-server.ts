@@ -34,6 +34,12 @@ server.setRequestHandler(ListToolsRequestSchema, async () => ({
       },
     },
     { name: 'photo', description: 'Take a photo.', inputSchema: { type: 'object', properties: {} } },
+    // WILD_BULK=N adds N more, as a server with hundreds of tools does.
+    ...Array.from({ length: Number(process.env.WILD_BULK ?? 0) }, (_, i) => ({
+      name: `bulk_${i}`,
+      description: `Bulk operation ${i}.`,
+      inputSchema: { type: 'object' as const, properties: {} },
+    })),
   ],
 }));
 

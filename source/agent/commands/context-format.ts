@@ -43,6 +43,14 @@ export function formatContextList(report: ContextReport, account: ContextAccount
   }
   lines.push(...skillsLines(report));
   lines.push(`tool schemas   ${report.tools.length} tools, ${chars(report.toolSchemaChars)} chars`);
+  if (report.deferredTools.count > 0 || report.loadedTools > 0)
+    lines.push(
+      `  deferred     ${report.deferredTools.count} MCP tools behind tool_search (${chars(report.deferredTools.chars)} chars not sent); ${report.loadedTools} loaded by search`,
+    );
+  if (report.droppedTools.length > 0)
+    lines.push(
+      `  not sent     ${report.droppedTools.length} tools past the API's limit (defer: never): ${report.droppedTools.slice(0, 5).join(', ')}${report.droppedTools.length > 5 ? ', …' : ''}`,
+    );
   if (report.principal !== 'owner') lines.push(`asked by       ${report.principal} (tool profile: tools.profiles.${principalKind(report.principal)})`);
   if (report.withheld.length > 0) {
     lines.push(`withheld       ${report.withheld.length} tools`);

@@ -1,3 +1,4 @@
+import { API_LIMITS, MAX_TOOLS_EVERYWHERE } from '../../providers/index.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, CompleteResult, GetPromptResult, Progress, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
@@ -402,7 +403,13 @@ export class McpConnection {
     const stderr = this.stderr.last();
     if (stderr !== undefined) status.lastStderr = stderr;
     if (this.catalog.skipped.length > 0) status.skippedTools = this.catalog.skipped;
-    if (this.catalog.warnings.length > 0) status.warnings = this.catalog.warnings;
+    const warnings = [...this.catalog.warnings];
+    // A server that may never wait behind tool_search cannot be sent whole past the strictest API's count.
+    if (this.config.defer === 'never' && tools.length > MAX_TOOLS_EVERYWHERE)
+      warnings.push(
+        `${tools.length} tools with defer: "never", but ${API_LIMITS.openai.label} takes ${API_LIMITS.openai.maxTools} per request: the last ones are not sent to such a model (set defer: "auto")`,
+      );
+    if (warnings.length > 0) status.warnings = warnings;
     if (this.state === 'ready') {
       status.promptCount = this.catalog.prompts.length;
       status.resourceCount = this.catalog.resources.length;
