@@ -238,9 +238,11 @@ export class InboundJournal {
         this.stats.records += batch.lines.length;
         for (const waiter of batch.waiters) waiter.resolve();
       } catch (error) {
-        const failure = new Error(
-          `The inbound journal ${this.path} could not be written (${errorCode(error)}); nothing in this write was acknowledged. Free disk space or fix permissions of the state dir.`,
-          { cause: error },
+        // The same answer as the pre-check gives for the same condition: the state dir cannot take it now; retry later.
+        const failure = new ClawError(
+          'unavailable',
+          `Not accepted: the inbound journal ${this.path} could not be written (${errorCode(error)}); nothing in this write was acknowledged. Free disk space or fix permissions of the state dir; the gateway takes messages again by itself once it can write.`,
+          { retryable: true },
         );
         for (const waiter of batch.waiters) waiter.reject(failure);
         this.syncFailed = true;

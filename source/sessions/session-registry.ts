@@ -8,7 +8,7 @@ import { defaultAgentId, parseSessionKey, sessionKeyShapes, type ParsedSessionKe
 import { resetDue } from './reset-policy.js';
 import type { SessionEntry } from './session-entry.js';
 import { SessionStore } from './session-store.js';
-import { loadTranscriptSync, TranscriptHeaderError, type LoadedTranscript, type TranscriptRepair } from './transcript-file.js';
+import { loadTranscriptSync, salvageEntriesSync, TranscriptHeaderError, type LoadedTranscript, type TranscriptRepair } from './transcript-file.js';
 import { TranscriptSession } from './transcript-session.js';
 
 export interface SessionRegistryOptions {
@@ -352,16 +352,18 @@ export class SessionRegistry {
     const path = this.transcriptPath(agentId, entry.sessionId);
     let entries: TranscriptEntry[] = [];
     let loaded: LoadedTranscript | undefined;
+    let salvaged: { entries: TranscriptEntry[]; lost: number } | undefined;
     if (existsSync(path) && !headerless(path)) {
       try {
         loaded = loadTranscriptSync(path, this.clock.now());
       } catch (error) {
         if (!(error instanceof TranscriptHeaderError)) throw error;
-        // Refusing the file forever would make the session unusable; keep it for the operator and start fresh.
+        // Refusing the file forever would make the session unusable: its valid entries go into a fresh transcript, the file stays for the operator.
+        salvaged = salvageEntriesSync(path, this.clock.now());
         const aside = `${path}.corrupt.${this.clock.now()}`;
         renameSync(path, aside);
         this.warn(
-          `${path} had no valid transcript header (garbage or a binary file); moved it to ${aside} and started a fresh transcript for ${key}. Inspect or delete the moved file.`,
+          `${path} had no valid transcript header (garbage or a binary file); moved it to ${aside} and started a fresh transcript for ${key} with the ${salvaged.entries.length} valid entries it held (${salvaged.lost} line(s) lost, the header among them). Inspect or delete the moved file.`,
         );
       }
     }
@@ -383,8 +385,9 @@ export class SessionRegistry {
         createdAt: entry.createdAt,
         ...(previousSessionId ? { previousSessionId } : {}),
       };
+      entries = salvaged?.entries ?? [];
       try {
-        await writeFileAtomic(path, `${JSON.stringify(header)}\n`, 0o600, this.options.fs);
+        await writeFileAtomic(path, [header, ...entries].map((line) => `${JSON.stringify(line)}\n`).join(''), 0o600, this.options.fs);
       } catch (error) {
         throw new Error(
           `The transcript ${path} could not be created (${errorCode(error)}); free disk space or fix permissions in the state dir, then send the message again.`,

@@ -138,6 +138,23 @@ export function loadTranscriptSync(path: string, now: number = Date.now()): Load
 }
 
 /**
+ * What can be saved of a file whose header is bad: every line after it that
+ * is a valid entry (dangling tool calls closed, as the loader does), and how
+ * many lines were not (the header among them).
+ */
+export function salvageEntriesSync(path: string, now: number): { entries: TranscriptEntry[]; lost: number } {
+  const lines = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.length > 0);
+  const entries: TranscriptEntry[] = [];
+  for (const line of lines.slice(1)) {
+    const entry = parseEntry(parseLine(line));
+    if (entry) entries.push(entry);
+  }
+  return { entries: repairDanglingToolCalls(entries, now).entries, lost: lines.length - entries.length };
+}
+
+/**
  * The entries of a transcript as they are on disk, without repairing or
  * rewriting anything: what a session that keeps only its recent entries in
  * memory reads when older ones are asked for. Lines are skipped exactly as

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configSchema } from '../../source/config/index.js';
@@ -45,6 +45,34 @@ describe('damaged session state', () => {
     expect(aside).toHaveLength(1);
     expect(warnings.filter((w) => w.includes('no valid transcript header'))).toHaveLength(1);
     expect(warnings[0]).toContain(`moved it to ${join(state.paths.sessionsDir('main'), aside[0]!)}`);
+  });
+
+  it('a bad header does not take the valid history after it: every valid entry is salvaged into the fresh transcript and the loss is counted', async () => {
+    state = makeTempState();
+    const first = registry();
+    first.ensure(KEY);
+    const session = await first.open(KEY);
+    for (let i = 1; i <= 9; i++) session.append({ type: 'message', role: 'user', content: `kept ${i}`, meta: { messageId: `m${i}` } });
+    const path = first.transcriptPath('main', session.sessionId);
+    await first.close();
+    registries.length = 0;
+    const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean);
+    // The header is overwritten with garbage and one line in the middle is torn.
+    lines[0] = '\u0000\u0001garbage';
+    lines[5] = lines[5]!.slice(0, 20);
+    writeFileSync(path, `${lines.join('\n')}\n`);
+
+    const warnings: string[] = [];
+    const second = registry(warnings);
+    const reopened = await second.open(KEY);
+    const texts = reopened.entries().map((e) => (e.type === 'message' && e.role === 'user' ? e.content : ''));
+    expect(texts).toEqual(['kept 1', 'kept 2', 'kept 3', 'kept 4', 'kept 6', 'kept 7', 'kept 8', 'kept 9']);
+    expect(warnings[0]).toMatch(/with the 8 valid entries it held \(2 line\(s\) lost, the header among them\)/);
+    await second.close();
+    registries.length = 0;
+    // The salvaged transcript is a real one: it loads again with nothing to repair.
+    const third = registry();
+    expect((await third.open(KEY)).entries()).toHaveLength(8);
   });
 
   it('sessions.json naming a missing transcript adopts the real one for that key instead of showing the session empty', async () => {

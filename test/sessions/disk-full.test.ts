@@ -77,7 +77,10 @@ describe.each<DiskMode>(['full', 'short'])('a disk that fails with %s writes', (
     await journal.accept(input('a'));
     const good = statSync(path).size;
     disk.mode = mode;
-    await expect(journal.accept(input('big', 'y'.repeat(61_000)))).rejects.toThrow(/could not be written \(ENOSPC\); nothing in this write was acknowledged/);
+    const refused = journal.accept(input('big', 'y'.repeat(61_000)));
+    await expect(refused).rejects.toThrow(/could not be written \(ENOSPC\); nothing in this write was acknowledged/);
+    // As the low-space pre-check answers: unavailable, retryable — not an internal error.
+    await expect(refused).rejects.toMatchObject({ code: 'unavailable', retryable: true });
     expect(statSync(path).size).toBe(good);
     expect(journal.lookup('tui\u0000big')).toBeUndefined();
     disk.mode = 'ok';
