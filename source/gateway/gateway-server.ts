@@ -29,6 +29,9 @@ import { RpcRouter } from './rpc-router.js';
 import { OPERATOR_SCOPES, scopesForToken, tokenMatches } from '../config/index.js';
 import { WebSocketServer, type WebSocket } from 'ws';
 
+/** How long clients get to answer the close handshake when the gateway stops. */
+const CLOSE_GRACE_MS = 1000;
+
 /** Why an HTTP request (a WebSocket upgrade, `/status`) is turned away. */
 interface HttpRefusal {
   status: number;
@@ -176,9 +179,14 @@ export class GatewayServer {
     }
     for (const client of this.clients.values())
       client.close(closeCodes.goingAway, restartExpectedMs === undefined ? 'gateway shutting down' : 'gateway restarting');
+    // A client that never answers the close handshake (stuck, suspended) must not hold the stop or a restart: its socket is cut.
+    const cut = setTimeout(() => {
+      for (const socket of this.wss.clients) socket.terminate();
+    }, CLOSE_GRACE_MS);
     this.wss.close();
     this.http.closeAllConnections();
     await closed;
+    clearTimeout(cut);
     this.state = 'stopped';
     this.options.log.info(`gateway stopped: ${reason}`);
   }

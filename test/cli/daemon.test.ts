@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { readGatewayInfoSync } from '../../source/client/index.js';
-import { waitFor } from '../gateway/raw-client.js';
+import { GatewayClient, readGatewayInfoSync } from '../../source/client/index.js';
+import { openConnected, waitFor } from '../gateway/raw-client.js';
 import { makeTempState, type TempState } from '../support/temp-state.js';
 import { assertBuilt, descendantsOf, isAlive, readyz, runClaw, runClawOk, spawnGatewayRun } from './cli-process.js';
 
@@ -140,5 +140,35 @@ describe('claw gateway run', () => {
     const status = JSON.parse((await runClawOk(['status', '--json'], state.env)).stdout) as { status: { epoch: string } };
     expect(status.status.epoch).toBe(after.epoch);
     expect(logText()).toContain('restarting in place: SIGUSR1');
+  });
+
+  it('restarts with two clients attached: both are told, both reconnect by themselves to the new epoch', slow, async () => {
+    await runClawOk(['gateway', 'start', '--port', '0'], state.env);
+    const before = readGatewayInfoSync(state.paths)!;
+    pids.add(before.pid);
+    const token = readFileSync(state.paths.gatewayToken, 'utf8').trim();
+    const clients = [
+      new GatewayClient({ url: `ws://127.0.0.1:${before.port}`, token, clientName: 'tui', reconnect: true }),
+      new GatewayClient({ url: `ws://127.0.0.1:${before.port}`, token, clientName: 'operator', reconnect: true }),
+    ];
+    try {
+      const epochs: string[][] = [[], []];
+      clients.forEach((client, i) => client.onHello((hello) => epochs[i]!.push(hello.server.epoch)));
+      await Promise.all(clients.map((client) => client.connect()));
+      // A third client that stops reading (a stuck or suspended process) never answers the close handshake.
+      const { raw } = await openConnected(`ws://127.0.0.1:${before.port}`, token);
+      (raw.ws as unknown as { _socket: { pause(): void } })._socket.pause();
+      const started = Date.now();
+      const restarted = await runClaw(['gateway', 'restart'], state.env);
+      expect(restarted.stderr).toBe('');
+      expect(restarted.code).toBe(0);
+      expect(Date.now() - started).toBeLessThan(15_000);
+      const after = readGatewayInfoSync(state.paths)!;
+      expect(after.epoch).not.toBe(before.epoch);
+      await waitFor(() => epochs.every((seen) => seen.includes(after.epoch)), 'both clients back on the new epoch');
+      expect((await clients[0]!.request('status', {})).epoch).toBe(after.epoch);
+    } finally {
+      for (const client of clients) client.close();
+    }
   });
 });
