@@ -31,6 +31,10 @@ export class CommandAwareInbound implements InboundPort {
     return this.commands.isCommand(message.text) ? this.#runCommand(message) : this.messages.accept(message);
   }
 
+  replayOf(channel: string, messageId: string): string | undefined {
+    return this.messages.replayOf(channel, messageId);
+  }
+
   async #runCommand(message: InboundMessage): Promise<AcceptResult> {
     const sessionKey = message.sessionKey ?? routeInbound(message, this.config).sessionKey;
     const runId = randomUUID();

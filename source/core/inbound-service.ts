@@ -42,6 +42,12 @@ export interface InboundServiceDeps {
 /** The one way in: every trigger (TUI, CLI, channels, cron, heartbeat, webhooks, announces) calls this. */
 export interface InboundPort {
   accept(message: InboundMessage): Promise<AcceptResult>;
+  /**
+   * The run a restart replays for this message: it is in the journal without
+   * an outcome. A service whose own record of the run died with the process
+   * (it crashed between the journal and its own log) finds the run here.
+   */
+  replayOf(channel: string, messageId: string): string | undefined;
 }
 
 /** The chat a routed channel message came from, as the session summary names it; none for a message that named its session. */
@@ -90,6 +96,10 @@ const MAX_RECOVERIES = 3;
  */
 export class InboundService implements InboundPort {
   constructor(private readonly deps: InboundServiceDeps) {}
+
+  replayOf(channel: string, messageId: string): string | undefined {
+    return this.deps.journal.unfinishedRun(`${channel}\u0000${messageId}`);
+  }
 
   async accept(message: InboundMessage): Promise<AcceptResult> {
     const { config, journal, lanes, sessions } = this.deps;

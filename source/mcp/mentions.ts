@@ -22,6 +22,10 @@ export class McpMentionInbound implements InboundPort {
     private readonly manager: () => McpManager,
   ) {}
 
+  replayOf(channel: string, messageId: string): string | undefined {
+    return this.inner.replayOf(channel, messageId);
+  }
+
   accept(message: InboundMessage): Promise<AcceptResult> {
     if (!OPERATOR_CHANNELS.has(message.channel) || !message.text.includes('@')) return this.inner.accept(message);
     const found = resourceMentions(message.text);

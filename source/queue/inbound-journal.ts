@@ -166,6 +166,12 @@ export class InboundJournal {
     return this.write(record, true);
   }
 
+  /** The run of a message accepted under this dedupe key that has no outcome yet (a restart replays it). */
+  unfinishedRun(dedupeKey: string): string | undefined {
+    for (const record of this.open.values()) if (record.dedupeKey === dedupeKey) return record.runId;
+    return undefined;
+  }
+
   isFinished(seq: number): boolean {
     return seq <= this.seq && !this.open.has(seq);
   }

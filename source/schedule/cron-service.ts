@@ -25,6 +25,8 @@ export interface CronDeps {
   /** Input + output tokens the session has used so far. */
   tokensOf(sessionKey: string): number;
   abort(sessionKey: string, runId: string): void;
+  /** The run the journal replays after a crash for a slot's message, if any. */
+  replayOf(messageId: string): string | undefined;
   emit(payload: CronEventPayload): void;
   notice(text: string): void;
   jobContext(createdBy: string): JobContext;
@@ -62,7 +64,12 @@ export class CronService {
   constructor(private readonly deps: CronDeps) {
     this.store = new JobStore(deps.cronDir);
     this.runLog = new RunLog(join(deps.cronDir, 'runs'));
-    this.#settlement = { runLog: this.runLog, emit: (payload) => deps.emit(payload), replays: this.#replays };
+    this.#settlement = {
+      runLog: this.runLog,
+      emit: (payload) => deps.emit(payload),
+      replays: this.#replays,
+      replayOf: (messageId) => deps.replayOf(messageId),
+    };
   }
 
   /**

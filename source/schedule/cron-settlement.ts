@@ -34,6 +34,8 @@ export interface Settlement {
   emit(payload: CronEventPayload): void;
   /** Run ids of turns the journal replays after a crash whose slot is already recorded as interrupted. */
   replays: Set<string>;
+  /** The run the journal replays for a slot's message, when it has one (the run log may not: a crash can fall between the two). */
+  replayOf(messageId: string): string | undefined;
 }
 
 /**
@@ -43,12 +45,16 @@ export interface Settlement {
  * for aborting, and slots that fell in the downtime are `missed` (or the
  * latest one runs, `catchUp: once`).
  */
-export function recoverJob(job: CronJob, now: number, { runLog, emit, replays }: Settlement, scheduler: SlotScheduler): void {
+export function recoverJob(job: CronJob, now: number, { runLog, emit, replays, replayOf }: Settlement, scheduler: SlotScheduler): void {
   const runs = runLog.runs(job.id);
   const last = runs[runs.length - 1];
+  // The journal knows a slot's run by its message id even when the run log never got the `dispatched` line.
+  const replayed = (run: { scheduledAt: number; attempt?: number | undefined; runId?: string | undefined }): string | undefined =>
+    run.runId ?? replayOf(slotMessageId(job.id, run.scheduledAt, run.attempt ?? 1));
   if (last?.status === 'interrupted' && last.reason === STOPPED_REASON) {
     // Settled at the last stop, but its message is still unfinished in the journal: that replay must not run.
-    if (last.runId) replays.add(last.runId);
+    const runId = replayed(last);
+    if (runId) replays.add(runId);
     if (job.retryInterrupted && (last.attempt ?? 1) === 1) scheduler.fire(job, last.scheduledAt, 2);
   }
   for (const run of runs) {
@@ -59,7 +65,8 @@ export function recoverJob(job: CronJob, now: number, { runLog, emit, replays }:
       finishedAt: now,
       reason: 'the gateway stopped while this run was in progress',
     });
-    if (run.runId) replays.add(run.runId);
+    const runId = replayed(run);
+    if (runId) replays.add(runId);
     emit({ phase: 'finished', jobId: job.id, name: job.name, run: { ...run, status: 'interrupted', finishedAt: now } });
     job.state.lastStatus = 'interrupted';
     if (job.retryInterrupted && (run.attempt ?? 1) === 1) scheduler.fire(job, run.scheduledAt, 2);

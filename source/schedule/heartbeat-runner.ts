@@ -167,7 +167,28 @@ export class HeartbeatRunner {
       this.#track(finishRun(this.#end, agent, state, state.active, status, text));
       return true;
     }
-    return messageId.startsWith('heartbeat:');
+    if (!messageId.startsWith('heartbeat:')) return false;
+    this.#replayed(messageId, status, text);
+    return true;
+  }
+
+  /**
+   * A run the journal replayed after a crash: the process that started it is
+   * gone with its record of the run, so it is finished from its message id
+   * (`heartbeat:<agent>:<at>`) as any run is, its alert delivered or its
+   * quiet reply marked — without disturbing a run started since.
+   */
+  #replayed(messageId: string, status: TurnStatus, text: string): void {
+    const agentId = messageId.slice('heartbeat:'.length, messageId.lastIndexOf(':'));
+    const agent = this.deps.agents().find((a) => a.agentId === agentId);
+    if (!agent) return;
+    const state = this.#state(agentId);
+    const current = state.active;
+    const replay: ActiveRun = { messageId, trigger: 'interval', tokensBefore: this.deps.tokensOf(agent.sessionKey), events: [] };
+    const done = finishRun(this.#end, agent, state, replay, status, text);
+    // finishRun clears the state's run before it awaits anything: a run started since this one is put back at once.
+    if (current && current.messageId !== messageId) state.active = current;
+    this.#track(done);
   }
 
   status(): HeartbeatAgentStatus[] {

@@ -76,6 +76,7 @@ export class ScheduleService implements Service {
       announce: (job, text, runId) => this.#announce(job, text, runId),
       tokensOf,
       abort: (sessionKey, runId) => void core.lanes.abort(sessionKey, runId),
+      replayOf: (messageId) => core.inbound.replayOf('cron', messageId),
       emit: (payload) => {
         core.clients.emit('cron', payload);
         this.#changed();
