@@ -235,6 +235,7 @@ export class Core {
           refused: (message, reason) => replies.refused(message, reason),
           sessionChanged: (key, reason) => sessions.changed(key, reason),
           redeliver: (message, text) => replies.redeliver(message, text),
+          failed: (message, reason) => replies.outcome(message, 'failed', { reason }),
           accepted: (message, sessionKey) => {
             if (message.background) return;
             events.emit('message.accepted', {

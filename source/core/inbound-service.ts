@@ -34,6 +34,8 @@ export interface InboundServiceDeps {
   sessionChanged(key: string, reason: 'created' | 'reset'): void;
   /** After a restart: a reply already in the transcript that a chat platform may not have got (durable channels only). */
   redeliver(message: QueuedMessage, text: string): Promise<void>;
+  /** Ends a message as failed where every outcome ends: its journal record, its origin, its chat (the sender hears it, once). */
+  failed(message: QueuedMessage, reason: string): void;
   /** A message was accepted (durable, queued): every client shows it live. */
   accepted(message: InboundMessage, sessionKey: string): void;
   warn(message: string): void;
@@ -221,7 +223,7 @@ export class InboundService implements InboundPort {
           if (attempts > MAX_RECOVERIES) {
             const error = `The gateway stopped ${MAX_RECOVERIES} times while answering this message, so it was not run again. Send it again if it still matters.`;
             session.append({ type: 'custom', customType: 'turn_outcome', data: { runId: record.runId, status: 'failed', error } });
-            void journal.finish(record.seq, 'failed', { reason: error }).catch((failure: unknown) => this.deps.warn(String(failure)));
+            this.deps.failed(message, error);
             failed += 1;
             continue;
           }

@@ -45,6 +45,8 @@ async function crashedState(ids: string[], written: (user: (id: string) => void,
 async function restart(): Promise<{
   runner: InstantRunner;
   outcomes: Map<string, string[]>;
+  /** Messages ended as failed through the outcome path (journal, origin, chat). */
+  failures: string[];
   result: Awaited<ReturnType<InboundService['recover']>>;
   entries: () => Promise<readonly TranscriptEntry[]>;
 }> {
@@ -53,6 +55,7 @@ async function restart(): Promise<{
   const { journal, unfinished } = await InboundJournal.open(join(state!.dir, 'queue', 'inbound.jsonl'));
   const runner = new InstantRunner();
   const outcomes = new Map<string, string[]>();
+  const failures: string[] = [];
   const lanes = new LaneQueue({
     config: config.queue,
     runner,
@@ -73,6 +76,10 @@ async function restart(): Promise<{
     accepted: () => undefined,
     sessionChanged: () => undefined,
     redeliver: async () => undefined,
+    failed: (message, reason) => {
+      failures.push(`${message.messageId}: ${reason}`);
+      void journal.finish(message.seq, 'failed', { reason });
+    },
     warn: () => undefined,
   });
   closers.push(async () => {
@@ -81,7 +88,7 @@ async function restart(): Promise<{
     await journal.close();
   });
   const result = await inbound.recover(unfinished);
-  return { runner, outcomes, result, entries: async () => (await registry.open(KEY)).entries() };
+  return { runner, outcomes, failures, result, entries: async () => (await registry.open(KEY)).entries() };
 }
 
 const toolCall: NewTranscriptEntry = {
@@ -134,8 +141,10 @@ describe('crash recovery', () => {
       for (let attempt = 1; attempt <= 3; attempt += 1)
         append({ type: 'custom', customType: 'turn_recovered', data: { messageId: 'm1', runId: 'run-m1', attempt } }, toolCall);
     });
-    const { runner, result, entries } = await restart();
+    const { runner, result, entries, failures } = await restart();
     expect(result).toEqual({ requeued: 0, completed: 0, failed: 1 });
+    // Ended where every outcome ends, so its chat hears it too — once.
+    expect(failures).toEqual([expect.stringMatching(/^m1: The gateway stopped 3 times while answering this message/)]);
     expect(runner.answered).toEqual([]);
     const last = (await entries()).at(-1);
     expect(last).toMatchObject({
