@@ -39,6 +39,8 @@ interface Account {
 }
 
 const keyOf = (channel: string, accountId: string): string => `${channel}:${accountId}`;
+/** A transcript note: the chat message a run's streamed preview went to. */
+const STREAM_PREVIEW = 'stream_preview';
 
 /**
  * Runs every configured account of every registered channel adapter: inbound
@@ -97,7 +99,7 @@ export class ChannelHost implements Service {
         }),
       );
     }
-    this.#cleanup.push(ports.turns.on('turn.delta', ({ runId, delta }) => this.#onDelta(runId, delta)));
+    this.#cleanup.push(ports.turns.on('turn.delta', ({ runId, sessionKey, delta }) => this.#onDelta(runId, sessionKey, delta)));
     this.#relay = new ApprovalRelay({ inbox: ports.tools.approvals, ownerFor: (key) => this.#ownerFor(key), warn: (m) => ports.log.warn(m) });
     const tool = createMessageTool({ resolve: (input) => this.#resolveTarget(input), sentToOwnChat: (key, text) => this.#rememberToolSend(key, text) });
     ports.tools.register(tool as never);
@@ -299,7 +301,7 @@ export class ChannelHost implements Service {
     return result;
   }
 
-  #onDelta(runId: string, delta: string): void {
+  #onDelta(runId: string, sessionKey: string, delta: string): void {
     const route = this.#runs.get(runId);
     if (!route) return;
     const account = route.accountId ? this.#accounts.get(keyOf(route.channel, route.accountId)) : undefined;
@@ -307,7 +309,7 @@ export class ChannelHost implements Service {
     if (!channel || account.config?.streaming !== 'edit') return;
     let stream = this.#streams.get(runId);
     if (!stream) {
-      stream = new StreamedReply(channel, route, this.#p.clock);
+      stream = new StreamedReply(channel, route, this.#p.clock, (messageId) => this.#rememberPreview(sessionKey, runId, messageId));
       this.#streams.set(runId, stream);
     }
     stream.delta(delta);
@@ -332,7 +334,9 @@ export class ChannelHost implements Service {
       return { delivered: true };
     }
     // The run names the reply: a platform that dedupes sends (Discord's nonce) sends it once even when a restart sends it again.
-    const result = stream ? await stream.finish(text, reply.runId) : await channel.send(route, { text, key: reply.runId });
+    // A preview a killed process left in the chat becomes the reply instead of staying beside it, half written.
+    const left = stream ? undefined : await this.#previewOf(reply.sessionKey, reply.runId);
+    const result = stream ? await stream.finish(text, reply.runId) : await channel.send(route, { text, key: reply.runId, ...(left ? { edit: left } : {}) });
     if (!result.delivered) {
       const failed = await this.#failed(adapter, reply, result.error ?? 'unknown error');
       // While the chat still answers, whoever asked learns the reply did not arrive (best effort: this may fail too).
@@ -341,6 +345,28 @@ export class ChannelHost implements Service {
       return failed;
     }
     return { delivered: true, ...(result.messageIds[0] ? { messageId: result.messageIds[0] } : {}) };
+  }
+
+  /** The first preview message of a streamed reply is noted in the transcript: a restart that replays the run edits it into the final reply. */
+  #rememberPreview(sessionKey: string, runId: string, messageId: string): void {
+    void this.#p.sessions
+      .open(sessionKey)
+      .then((session) => session.append({ type: 'custom', customType: STREAM_PREVIEW, data: { runId, messageId } }))
+      .catch((error: unknown) => this.#p.log.warn(`stream preview of ${runId} not noted in ${sessionKey}: ${String(error)}`));
+  }
+
+  async #previewOf(sessionKey: string, runId: string): Promise<string | undefined> {
+    try {
+      const session = await this.#p.sessions.open(sessionKey);
+      for (const entry of session.entries()) {
+        if (entry.type !== 'custom' || entry.customType !== STREAM_PREVIEW) continue;
+        const data = entry.data as { runId?: string; messageId?: string };
+        if (data.runId === runId && data.messageId) return data.messageId;
+      }
+    } catch {
+      // No transcript to read: the reply goes as a new message.
+    }
+    return undefined;
   }
 
   /** A reply that did not reach its chat: said in the transcript and to every client, never reported delivered. */

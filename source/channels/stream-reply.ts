@@ -27,6 +27,8 @@ export class StreamedReply {
     private readonly outbound: ChannelOutbound,
     private readonly route: ReplyRoute,
     private readonly clock: Clock,
+    /** The preview's message, once it exists (the host notes it, so a restart edits it rather than leaving it). */
+    private readonly onPreview: (messageId: string) => void = () => undefined,
     private readonly interval = STREAM_EDIT_INTERVAL_MS,
   ) {}
 
@@ -61,7 +63,10 @@ export class StreamedReply {
     this.#inflight = this.outbound
       .send(this.route, { text, preview: true, ...(this.#messageId ? { edit: this.#messageId } : {}) })
       .then((result) => {
-        if (result.delivered && !this.#messageId) this.#messageId = result.messageIds[0];
+        if (result.delivered && !this.#messageId && result.messageIds[0]) {
+          this.#messageId = result.messageIds[0];
+          this.onPreview(this.#messageId);
+        }
       })
       .finally(() => {
         this.#busy = false;
