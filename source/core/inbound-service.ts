@@ -218,8 +218,13 @@ export class InboundService implements InboundPort {
           completed += 1;
           continue;
         }
-        if (session.hasMessage(record.messageId)) {
-          const attempts = session.recoveries(record.messageId) + 1;
+        // A crash counts against a message only when it came while the message's turn was running: its first run
+        // (its user entry is written when the turn starts) or a re-run since the last restart (a `turn_rerun` note).
+        // A message still waiting in its lane when the gateway died is not to blame, and is not counted.
+        const runs = session.hasMessage(record.messageId) ? 1 + session.reruns(record.messageId) : 0;
+        const crashes = session.recoveries(record.messageId);
+        if (runs > crashes) {
+          const attempts = crashes + 1;
           if (attempts > MAX_RECOVERIES) {
             const error = `The gateway stopped ${MAX_RECOVERIES} times while answering this message, so it was not run again. Send it again if it still matters.`;
             session.append({ type: 'custom', customType: 'turn_outcome', data: { runId: record.runId, status: 'failed', error } });

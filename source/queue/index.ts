@@ -12,3 +12,4 @@ export { journalRecord, type AcceptedRecord, type OutcomeRecord, type JournalRec
 export { noModelRunner, echoRunner, testRunnerFromEnv } from './builtin-runners.js';
 export type { TurnEmitter } from './active-turn.js';
 export { principalOf, replyRouteOf, type InboundMessage, type InboundSink } from './inbound-message.js';
+export { RERUN_ENTRY } from './turn-io.js';

@@ -8,7 +8,7 @@ import { Pool } from './pool.js';
 import { cancelResume, lendSlot } from './slot-lending.js';
 import type { OutcomeStatus } from './journal-records.js';
 import type { QueuedMessage, SessionHandle, TurnOutcome, TurnRunner } from './turn-runner.js';
-import { appendUserMessages, overflowNote } from './turn-io.js';
+import { appendUserMessages, overflowNote, rerunEntry } from './turn-io.js';
 import { recordOutcome, settleAnswered, type OutcomeDeps } from './turn-settlement.js';
 
 export type EnqueueStatus = 'started' | 'queued' | 'dropped';
@@ -222,6 +222,9 @@ export class LaneQueue {
         outcome = { status: 'replied', text: '' };
       } else {
         if (overflow.length > 0) session.append(overflowNote(overflow));
+        // A restored message that ran before the crash runs again now: the crash-loop guard counts only crashes during a run.
+        for (const message of turn.messages)
+          if (message.restored && session.hasMessage(message.messageId)) session.append(rerunEntry(message.messageId, turn.runId));
         appendUserMessages(session, turn.messages);
         const principal = leastTrusted(turn.messages.map((message) => message.principal)) ?? 'owner';
         if (session.meta().principal !== principal) session.updateMeta({ principal });

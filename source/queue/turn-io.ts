@@ -62,3 +62,11 @@ export function outcomeEvent(turn: ActiveTurn, outcome: TurnOutcome): ChatEventP
       return turn.finalSent ? undefined : { ...base, state: 'final', text: '', suppressed: true };
   }
 }
+
+/** The transcript note of a message that started running again after a crash. */
+export const RERUN_ENTRY = 'turn_rerun';
+
+/** Marks that a message restored after a crash started running again (what the crash-loop guard counts runs by). */
+export function rerunEntry(messageId: string, runId: string): NewTranscriptEntry {
+  return { type: 'custom', customType: RERUN_ENTRY, data: { messageId, runId } };
+}

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { nodeFileOps, type FileOps, type Clock } from '../config/index.js';
 import type { TranscriptEntry } from '../protocol/index.js';
-import type { NewTranscriptEntry, SessionHandle, SessionMeta, SessionMetaPatch } from '../queue/index.js';
+import { RERUN_ENTRY, type NewTranscriptEntry, type SessionHandle, type SessionMeta, type SessionMetaPatch } from '../queue/index.js';
 import { readEntriesSync, TranscriptAppender } from './transcript-file.js';
 
 /** The note a restart appends before it runs an unanswered message again. */
@@ -194,11 +194,20 @@ export class TranscriptSession implements SessionHandle {
 
   /** How many times a restart already re-ran `messageId` (the `turn_recovered` notes after it). */
   recoveries(messageId: string): number {
+    return this.#notes(messageId, RECOVERED_ENTRY);
+  }
+
+  /** How many times `messageId` started running again after a crash (the `turn_rerun` notes after it). */
+  reruns(messageId: string): number {
+    return this.#notes(messageId, RERUN_ENTRY);
+  }
+
+  #notes(messageId: string, customType: string): number {
     if (!this.messageIds.has(messageId)) return 0;
     const entries = this.around(messageId);
     return entries
       .slice(userIndex(entries, messageId) + 1)
-      .filter((e) => e.type === 'custom' && e.customType === RECOVERED_ENTRY && (e.data as { messageId?: unknown } | null)?.messageId === messageId).length;
+      .filter((e) => e.type === 'custom' && e.customType === customType && (e.data as { messageId?: unknown } | null)?.messageId === messageId).length;
   }
 
   async flush(): Promise<void> {

@@ -99,6 +99,19 @@ const toolCall: NewTranscriptEntry = {
 };
 
 describe('crash recovery', () => {
+  it('a crash while the message only waited in its lane is not counted against it', async () => {
+    await crashedState(['m1'], (user, append) => {
+      user('m1');
+      // Three restarts each found it and queued it again, but the gateway died before its turn started again.
+      for (let attempt = 1; attempt <= 3; attempt += 1)
+        append({ type: 'custom', customType: 'turn_recovered', data: { messageId: 'm1', runId: 'run-m1', attempt } });
+    });
+    const { result, failures, outcomes } = await restart();
+    expect(result).toEqual({ requeued: 1, completed: 0, failed: 0 });
+    expect(failures).toEqual([]);
+    await vi.waitFor(() => expect(outcomes.get('m1')).toEqual(['replied']));
+  });
+
   it('a kill during a tool call re-runs the message; the repaired "aborted" result is not taken for a reply', async () => {
     await crashedState(['m1'], (user, append) => {
       user('m1');
@@ -109,7 +122,7 @@ describe('crash recovery', () => {
     await vi.waitFor(() => expect(outcomes.get('m1')).toEqual(['replied']));
     expect(runner.answered).toEqual([['m1']]);
     const kinds = (await entries()).map((e) => (e.type === 'message' ? e.role : e.type === 'custom' ? e.customType : e.type));
-    expect(kinds).toEqual(['user', 'assistant', 'toolResult', 'turn_recovered', 'assistant']);
+    expect(kinds).toEqual(['user', 'assistant', 'toolResult', 'turn_recovered', 'turn_rerun', 'assistant']);
   });
 
   it('a collect batch the kill interrupted runs again as one turn, answered once', async () => {
@@ -138,8 +151,13 @@ describe('crash recovery', () => {
   it('a message the gateway died on three times ends as a visible failure instead of a fourth run', async () => {
     await crashedState(['m1'], (user, append) => {
       user('m1');
+      // Each restart found it mid-turn and ran it again (a `turn_rerun` note), and it was mid-turn again at the next crash.
       for (let attempt = 1; attempt <= 3; attempt += 1)
-        append({ type: 'custom', customType: 'turn_recovered', data: { messageId: 'm1', runId: 'run-m1', attempt } }, toolCall);
+        append(
+          { type: 'custom', customType: 'turn_recovered', data: { messageId: 'm1', runId: 'run-m1', attempt } },
+          { type: 'custom', customType: 'turn_rerun', data: { messageId: 'm1', runId: 'run-m1' } },
+          toolCall,
+        );
     });
     const { runner, result, entries, failures } = await restart();
     expect(result).toEqual({ requeued: 0, completed: 0, failed: 1 });
