@@ -4,7 +4,7 @@ import { AgentRuntime, createSessionsTools } from '../agent/index.js';
 import { ChannelHost, type ChannelHostOptions } from '../channels/index.js';
 import { readGatewayTokenSync, skillEnvSecrets, systemClock, throttle, type ClawConfig, type Clock, type Logger, type StatePaths } from '../config/index.js';
 import { HooksService, type HooksServiceOptions } from '../hooks/index.js';
-import type { ContextPayload, GatewaySnapshot } from '../protocol/index.js';
+import type { ContextPayload, GatewaySnapshot, RecoveryReport } from '../protocol/index.js';
 import { createProviders, type Providers } from '../providers/index.js';
 import { InboundJournal, LaneQueue, testRunnerFromEnv, type AcceptedRecord, type TurnRunner } from '../queue/index.js';
 import { defaultAgentId, parseSessionKey } from '../routing/index.js';
@@ -109,6 +109,8 @@ export class Core {
   readonly #stopLanesEvent: () => void;
   #unsubscribe: Array<() => void> = [];
   #unfinished: AcceptedRecord[];
+  /** The last start's crash recovery, kept for `claw status` when the crash-loop guard failed a message. */
+  #recovery: RecoveryReport | undefined;
   #warming: Promise<void> | undefined;
   #stopping = false;
 
@@ -375,8 +377,12 @@ export class Core {
   async start(): Promise<void> {
     for (const service of this.services) await service.start?.(this.ports);
     if (this.#unfinished.length > 0) {
-      const { requeued, completed } = await this.#messages.recover(this.#unfinished);
+      const { requeued, completed, failedMessages } = await this.#messages.recover(this.#unfinished);
       this.log.info(`inbound journal: ${requeued} unfinished message(s) re-queued, ${completed} found already answered`);
+      if (failedMessages.length > 0) {
+        this.#recovery = { at: this.clock.now(), requeued, completed, failed: failedMessages };
+        this.log.warn(`the crash-loop guard failed ${failedMessages.length} message(s) the gateway died on three times; their senders were told`);
+      }
       this.#unfinished = [];
     }
     const { inbox } = this.tools;
@@ -456,6 +462,7 @@ export class Core {
       mcpElicitations: this.mcp.elicitations.pending(),
       channels: this.channels.status(),
       cooldowns: this.providers.cooldowns(),
+      ...(this.#recovery ? { recovery: this.#recovery } : {}),
       ...(this.schedule.started ? { schedule: this.schedule.glance() } : {}),
       ...(this.subagents.started ? { subagents: this.subagents.tree() } : {}),
     };

@@ -197,9 +197,12 @@ export class InboundService implements InboundPort {
    * messages restored together so a collect batch stays one turn. A message
    * that was mid-turn in MAX_RECOVERIES crashes ends as a visible failure.
    */
-  async recover(unfinished: readonly AcceptedRecord[]): Promise<{ requeued: number; completed: number; failed: number }> {
+  async recover(
+    unfinished: readonly AcceptedRecord[],
+  ): Promise<{ requeued: number; completed: number; failed: number; failedMessages: Array<{ sessionKey: string; messageId: string }> }> {
     const { journal, lanes, sessions } = this.deps;
     const rerun: QueuedMessage[] = [];
+    const failedMessages: Array<{ sessionKey: string; messageId: string }> = [];
     let completed = 0;
     let failed = 0;
     for (const record of unfinished) {
@@ -229,6 +232,7 @@ export class InboundService implements InboundPort {
             const error = `The gateway stopped ${MAX_RECOVERIES} times while answering this message, so it was not run again. Send it again if it still matters.`;
             session.append({ type: 'custom', customType: 'turn_outcome', data: { runId: record.runId, status: 'failed', error } });
             this.deps.failed(message, error);
+            failedMessages.push({ sessionKey: record.sessionKey, messageId: record.messageId });
             failed += 1;
             continue;
           }
@@ -240,6 +244,6 @@ export class InboundService implements InboundPort {
       rerun.push(message);
     }
     lanes.restore(rerun);
-    return { requeued: rerun.length, completed, failed };
+    return { requeued: rerun.length, completed, failed, failedMessages };
   }
 }

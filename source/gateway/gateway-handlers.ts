@@ -36,8 +36,8 @@ export function gatewayHandlers(host: CoreHost): GatewayModule {
         seq: host.seq(),
         supervisor: host.supervisor,
         ...(() => {
-          const { config, schedule, cooldowns } = host.snapshot();
-          return { ...(config ? { config } : {}), ...(schedule ? { schedule } : {}), ...(cooldowns ? { cooldowns } : {}) };
+          const { config, schedule, cooldowns, recovery } = host.snapshot();
+          return { ...(config ? { config } : {}), ...(schedule ? { schedule } : {}), ...(cooldowns ? { cooldowns } : {}), ...(recovery ? { recovery } : {}) };
         })(),
       }),
       'gateway.shutdown': (params, caller) => {

@@ -34,3 +34,15 @@ export const configStatus = lazySchema(() =>
   }),
 );
 export type ConfigStatus = z.infer<typeof configStatus>;
+
+/** What the last start found unfinished in the journal, when the crash-loop guard failed any of it. */
+export const recoveryReport = lazySchema(() =>
+  z.strictObject({
+    at: z.number(),
+    requeued: z.number().int(),
+    completed: z.number().int(),
+    /** Messages the gateway died on while answering them, three times: ended as failed, their senders told. */
+    failed: z.array(z.strictObject({ sessionKey: z.string(), messageId: z.string() })),
+  }),
+);
+export type RecoveryReport = z.infer<typeof recoveryReport>;

@@ -5,7 +5,7 @@ import { contextPayload, lanesPayload, subagentNode } from './events/runtime.js'
 import { approvalRecord } from './methods/approvals.js';
 import { channelStatus } from './methods/channels.js';
 import { mcpElicitationRecord } from './methods/mcp-elicitation.js';
-import { configStatus, healthPayload, presenceEntry } from './gateway-state.js';
+import { configStatus, healthPayload, presenceEntry, recoveryReport } from './gateway-state.js';
 import { sessionSummary } from './methods/sessions.js';
 import { scheduleOverview } from './methods/schedule.js';
 
@@ -33,6 +33,8 @@ export const gatewaySnapshot = lazySchema(() =>
     channels: z.array(channelStatus).optional(),
     /** Keys and models failover is skipping now. */
     cooldowns: z.array(cooldownEntry).optional(),
+    /** The last start's crash recovery, when the crash-loop guard failed a message. */
+    recovery: recoveryReport.optional(),
   }),
 );
 export type GatewaySnapshot = z.infer<typeof gatewaySnapshot>;

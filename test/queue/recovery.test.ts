@@ -8,6 +8,8 @@ import type { TranscriptEntry } from '../../source/protocol/index.js';
 import { InboundJournal, LaneQueue, type AcceptInput, type NewTranscriptEntry, type TurnEmitter } from '../../source/queue/index.js';
 import { SessionRegistry } from '../../source/sessions/index.js';
 import { InstantRunner } from '../support/scripted-runner.js';
+import { startTestGateway } from '../support/gateway-harness.js';
+import { describeStatus } from '../../source/cli/commands/status.js';
 import { makeTempState, type TempState } from '../support/temp-state.js';
 
 const KEY = 'agent:main:main';
@@ -98,6 +100,27 @@ const toolCall: NewTranscriptEntry = {
   stopReason: 'toolUse',
 };
 
+describe('crash recovery in a gateway', () => {
+  it('a message failed by the crash-loop guard shows in claw status with its session', async () => {
+    await crashedState(['m1'], (user, append) => {
+      user('m1');
+      for (let attempt = 1; attempt <= 3; attempt += 1)
+        append(
+          { type: 'custom', customType: 'turn_recovered', data: { messageId: 'm1', runId: 'run-m1', attempt } },
+          { type: 'custom', customType: 'turn_rerun', data: { messageId: 'm1', runId: 'run-m1' } },
+        );
+    });
+    const gateway = await startTestGateway({ state: state!, core: { runner: new InstantRunner() } });
+    closers.push(() => gateway.stop());
+    const client = await gateway.connect();
+    const status = await client.request('status', {});
+    expect(status.recovery?.failed).toEqual([{ sessionKey: KEY, messageId: 'm1' }]);
+    const printed = describeStatus({ running: true, source: 'rpc', status }, state!.dir);
+    expect(printed).toMatch(/recovery at start \(.*\): 1 message\(s\) failed by the crash-loop guard/);
+    expect(printed).toContain(`${KEY} m1`);
+  });
+});
+
 describe('crash recovery', () => {
   it('a crash while the message only waited in its lane is not counted against it', async () => {
     await crashedState(['m1'], (user, append) => {
@@ -107,7 +130,7 @@ describe('crash recovery', () => {
         append({ type: 'custom', customType: 'turn_recovered', data: { messageId: 'm1', runId: 'run-m1', attempt } });
     });
     const { result, failures, outcomes } = await restart();
-    expect(result).toEqual({ requeued: 1, completed: 0, failed: 0 });
+    expect(result).toMatchObject({ requeued: 1, completed: 0, failed: 0 });
     expect(failures).toEqual([]);
     await vi.waitFor(() => expect(outcomes.get('m1')).toEqual(['replied']));
   });
@@ -118,7 +141,7 @@ describe('crash recovery', () => {
       append(toolCall);
     });
     const { runner, outcomes, result, entries } = await restart();
-    expect(result).toEqual({ requeued: 1, completed: 0, failed: 0 });
+    expect(result).toMatchObject({ requeued: 1, completed: 0, failed: 0 });
     await vi.waitFor(() => expect(outcomes.get('m1')).toEqual(['replied']));
     expect(runner.answered).toEqual([['m1']]);
     const kinds = (await entries()).map((e) => (e.type === 'message' ? e.role : e.type === 'custom' ? e.customType : e.type));
@@ -144,7 +167,7 @@ describe('crash recovery', () => {
       append({ type: 'message', role: 'assistant', content: [{ type: 'text', text: 'both done' }], stopReason: 'stop' });
     });
     const { runner, result } = await restart();
-    expect(result).toEqual({ requeued: 0, completed: 2, failed: 0 });
+    expect(result).toMatchObject({ requeued: 0, completed: 2, failed: 0 });
     expect(runner.answered).toEqual([]);
   });
 
@@ -160,7 +183,7 @@ describe('crash recovery', () => {
         );
     });
     const { runner, result, entries, failures } = await restart();
-    expect(result).toEqual({ requeued: 0, completed: 0, failed: 1 });
+    expect(result).toMatchObject({ requeued: 0, completed: 0, failed: 1 });
     // Ended where every outcome ends, so its chat hears it too — once.
     expect(failures).toEqual([expect.stringMatching(/^m1: The gateway stopped 3 times while answering this message/)]);
     expect(runner.answered).toEqual([]);

@@ -30,6 +30,12 @@ export function describeStatus(status: GatewayStatus, stateDir: string): string 
     ...configLines(s.config),
     ...scheduleLines(s.schedule),
     ...cooldownLines(s.cooldowns ?? [], Date.now(), '  cooling  '),
+    ...(s.recovery
+      ? [
+          `  recovery at start (${at(s.recovery.at)} UTC): ${s.recovery.failed.length} message(s) failed by the crash-loop guard (the gateway died 3 times answering each; the senders were told):`,
+          ...s.recovery.failed.map((m) => `           ${m.sessionKey} ${m.messageId}`),
+        ]
+      : []),
     '',
   ].join('\n');
 }

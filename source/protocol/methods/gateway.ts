@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { lazySchema } from '../lazy-schema.js';
 import { defineMethod } from '../define.js';
-import { configStatus, healthPayload, presenceEntry } from '../gateway-state.js';
+import { configStatus, healthPayload, presenceEntry, recoveryReport } from '../gateway-state.js';
 import { gatewaySnapshot } from '../snapshot.js';
 import { scheduleOverview } from './schedule.js';
 import { cooldownEntry } from './models.js';
@@ -26,6 +26,8 @@ export const statusPayload = lazySchema(() =>
     schedule: scheduleOverview.optional(),
     /** Keys and models failover is skipping now, why, and until when. */
     cooldowns: z.array(cooldownEntry).optional(),
+    /** The last start's crash recovery, when the crash-loop guard failed a message. */
+    recovery: recoveryReport.optional(),
   }),
 );
 export type StatusPayload = z.infer<typeof statusPayload>;
