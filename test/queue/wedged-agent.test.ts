@@ -31,19 +31,21 @@ const key = (name: string): string => `agent:main:direct:${name}`;
  * manual clock) against a fake OpenAI server: messages that say "wedged"
  * get a stream of keep-alives or a stream that stops after its first chunk.
  */
-async function wedgedGateway(): Promise<{ h: LaneHarness; llm: FakeLlmServer }> {
+async function wedgedGateway(defaults: Record<string, unknown> = {}): Promise<{ h: LaneHarness; llm: FakeLlmServer }> {
   const server = await startFakeOpenAI();
   server.setDefault((request) => {
     const text = JSON.stringify(request.body.messages);
     if (text.includes('wedged-keepalive')) return { keepAliveEveryMs: 50 };
     if (text.includes('wedged-silent')) return { hang: true };
+    // Real data, one character every 200 ms: never idle, never done.
+    if (text.includes('wedged-trickle')) return { text: 'x'.repeat(10_000), chunkSize: 1, delayMs: 200 };
     return { text: 'answered' };
   });
   let runner: TurnRunner | undefined;
   const harness = laneHarness({ run: (turn) => runner!.run(turn) }, { lanes: { main: 4 } });
   const config = configSchema.parse({
     models: { providers: { fake: { api: 'openai', baseUrl: server.baseUrl, models: { m: {} } } } },
-    agents: { defaults: { model: 'fake/m' } },
+    agents: { defaults: { model: 'fake/m', ...defaults } },
   });
   const providers = createProviders({ config, paths: harness.state.paths, env: { OLLAMA_HOST: '127.0.0.1:9' }, clock: harness.clock, random: () => 0.5 });
   const runtime = new AgentRuntime({
@@ -59,6 +61,22 @@ async function wedgedGateway(): Promise<{ h: LaneHarness; llm: FakeLlmServer }> 
 }
 
 describe('wedged providers through the agent', () => {
+  it('a wedged turn ends with a visible error within turnTimeoutSeconds whatever the wedge: keep-alives, headers then silence, a trickle', async () => {
+    ({ h, llm } = await wedgedGateway({ turnTimeoutSeconds: 2 }));
+    const started = Date.now();
+    for (const [id, name, text] of [
+      ['k', 'a', 'wedged-keepalive'],
+      ['s', 'b', 'wedged-silent'],
+      ['t', 'c', 'wedged-trickle'],
+    ] as const) {
+      h.lanes.enqueue({ ...h.message(id, { key: key(name) }), text });
+    }
+    // The bound is the turn's limit (agents.defaults.turnTimeoutSeconds, here 2 s), with room for a loaded machine.
+    await vi.waitFor(() => expect(h!.outcomes).toHaveLength(3), { timeout: 8_000, interval: 50 });
+    expect(Date.now() - started).toBeLessThan(6_000);
+    expect(h.outcomes.map((outcome) => `${outcome.messageId} ${outcome.status}`).sort()).toEqual(['k failed', 's failed', 't failed']);
+  });
+
   it('four sessions on a wedged provider (keep-alives only, or silent) leave the slots free: a fifth session is answered within 1 s', async () => {
     ({ h, llm } = await wedgedGateway());
     const start = h.clock.now();
