@@ -20,11 +20,14 @@ const toolBytes = new WeakMap<object, { name: string; description: string; bytes
 const systemPrompts = new JsonStringEncoder();
 
 /**
- * The encoded history of each conversation's last call (keyed by its first
- * message): the next call sends the same messages plus one or two, so the
- * run of them is one piece instead of one lookup and one copy per message.
+ * The encoded history of the last call of the most recent conversations
+ * (keyed by their first message): the next call sends the same messages plus
+ * one or two, so the run of them is one piece instead of one lookup and one
+ * copy per message. Only the conversations active lately keep theirs: each
+ * is a copy of the whole history, and a gateway holds hundreds of sessions.
  */
-const runs = new WeakMap<ProviderMessage, { messages: readonly ProviderMessage[]; bytes: Buffer }>();
+const runs = new Map<ProviderMessage, { messages: readonly ProviderMessage[]; bytes: Buffer }>();
+const RUNS_KEPT = 16;
 
 function hasAttachments(message: ProviderMessage): boolean {
   return message.role === 'toolResult' && (message.attachments?.length ?? 0) > 0;
@@ -118,7 +121,12 @@ export function chatCompletionsBytes(request: WireRequest): Buffer {
     for (let index = 0; index < historyFrom; index += 1) start += pieces[index]!.length;
     let end = start;
     for (let index = historyFrom; index < historyTo; index += 1) end += pieces[index]!.length;
-    runs.set(first0, { messages: [...request.messages], bytes: body.subarray(start, end) });
+    // A copy of the history alone: a view would keep the whole body (system prompt, tool schemas) alive with it.
+    const history = Buffer.allocUnsafeSlow(end - start);
+    body.copy(history, 0, start, end);
+    runs.delete(first0);
+    runs.set(first0, { messages: [...request.messages], bytes: history });
+    if (runs.size > RUNS_KEPT) runs.delete(runs.keys().next().value as ProviderMessage);
   }
   return body;
 }
