@@ -45,6 +45,14 @@ const TRIM_AT = 32;
  * collection nor re-encoded for the model (those caches key on its entries).
  */
 const HOLD_FULL_MS = 30_000;
+/**
+ * At most this many sessions hold their full history at once, the most
+ * recently asked: a gateway with hundreds of busy sessions would otherwise
+ * keep every history in memory (its RSS grew with every turn). The others
+ * keep a weak reference, read again from disk only after a collection.
+ */
+const MAX_HELD = 24;
+const holders = new Set<{ release(): void }>();
 
 /**
  * One open transcript: its recent entries in memory (a bounded window, so
@@ -96,6 +104,10 @@ export class TranscriptSession implements SessionHandle {
 
   private hold(all: TranscriptEntry[]): TranscriptEntry[] {
     this.held = all;
+    const holder = this.#holder;
+    holders.delete(holder);
+    holders.add(holder);
+    if (holders.size > MAX_HELD) holders.values().next().value?.release();
     if (this.holdTimer) this.holdTimer.refresh();
     else {
       this.holdTimer = setTimeout(() => this.release(), HOLD_FULL_MS);
@@ -109,7 +121,10 @@ export class TranscriptSession implements SessionHandle {
     clearTimeout(this.holdTimer);
     this.holdTimer = undefined;
     this.held = undefined;
+    holders.delete(this.#holder);
   }
+
+  readonly #holder = { release: (): void => this.release() };
 
   /** Entries held in memory right now (for tests and figures). */
   inMemory(): number {

@@ -70,4 +70,29 @@ describe('the in-memory window of a transcript', () => {
     expect(reopened.entries()[0]).toBe(marker.deref());
     expect(reopened.entries().map((entry) => entry.id)).toEqual(ids);
   });
+
+  it('with many busy sessions only the most recently used hold their full history; the others let it go at a collection', async () => {
+    state = makeTempState();
+    registry = new SessionRegistry({ paths: state.paths, config: configSchema.parse({}) });
+    const keys = Array.from({ length: 40 }, (_, i) => `agent:main:bench:direct:s${i}`);
+    for (const key of keys) {
+      registry.ensure(key);
+      const session = await registry.open(key);
+      for (let i = 0; i < 60; i += 1) session.append({ type: 'message', role: 'user', content: `${key} ${i}` });
+    }
+    await registry.close();
+    registry = new SessionRegistry({ paths: state.paths, config: configSchema.parse({}) });
+    const markers: Array<WeakRef<object>> = [];
+    // Every session asks for its whole history, as each turn does, in turn.
+    for (const key of keys) markers.push(new WeakRef((await registry.open(key)).entries()[0]!));
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    gc();
+    const kept = markers.map((marker) => marker.deref() !== undefined);
+    // The 24 most recent stay held; the 16 first were let go (and read again from disk when next asked).
+    expect(kept.slice(-24).every(Boolean)).toBe(true);
+    expect(kept.slice(0, 16).filter(Boolean)).toEqual([]);
+    expect((await registry.open(keys[0]!)).entries()).toHaveLength(60);
+  });
 });
