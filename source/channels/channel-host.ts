@@ -328,7 +328,10 @@ export class ChannelHost implements Service {
       return { delivered: true };
     }
     if (!channel) return this.#failed(adapter, reply, `${adapter.label} account "${route.accountId ?? '?'}" is not running; the reply was not sent`);
-    const text = reply.status === 'replied' ? reply.text : `⚠️ ${reply.text || `the turn ${reply.status}`}`;
+    // In a group, why a turn failed (a provider's error, a path) is the owner's business: the group hears only that there is no answer.
+    const quiet = route.peer?.kind === 'group' && reply.status !== 'replied' && !reply.forSender;
+    const failure = quiet ? '⚠️ I could not answer that; my owner can see why.' : `⚠️ ${reply.text || `the turn ${reply.status}`}`;
+    const text = reply.status === 'replied' ? reply.text : failure;
     if (text.trim() === '') {
       stream?.cancel();
       return { delivered: true };

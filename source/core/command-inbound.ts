@@ -50,7 +50,7 @@ export class CommandAwareInbound implements InboundPort {
         (error: unknown) => {
           const text = error instanceof Error ? error.message : String(error);
           this.events.emit('chat', { runId, sessionKey, state: 'error', message: text, hint: '/help lists the commands.' });
-          this.settle(message, route, { sessionKey, runId, messageId: message.messageId, status: 'failed', text });
+          this.settle(message, route, { sessionKey, runId, messageId: message.messageId, status: 'failed', text, forSender: true });
         },
       );
     });

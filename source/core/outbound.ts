@@ -10,6 +10,8 @@ export interface OutboundReply {
   status: 'replied' | 'failed' | 'aborted' | 'suppressed' | 'dropped';
   /** The reply text (replied) or what went wrong (failed, aborted, dropped). */
   text: string;
+  /** A refusal addressed to the sender (a slash command they may not run, bad arguments): said as it is even in a group, unlike a turn's failure. */
+  forSender?: boolean;
 }
 
 export interface DeliveryResult {

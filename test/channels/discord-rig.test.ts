@@ -250,3 +250,25 @@ describe('Discord files and the message tool', () => {
     expect(readFileSync(join(gateway.core.paths.workspace('main'), saved), 'utf8')).toBe('hello file');
   });
 });
+
+describe('Discord errors', () => {
+  it('a failed turn in a guild says only that there is no answer; a refused command still says why; in a DM the failure says why', async () => {
+    const runner = {
+      async run(): Promise<TurnOutcome> {
+        return { status: 'failed', error: 'provider said 401 at /home/me/.config' };
+      },
+    };
+    rig = await startDiscordRig({ account: { dmPolicy: 'open', guilds: { [GUILD]: { channels: [GENERAL], requireMention: false } } }, core: { runner } });
+    const { discord, gateway } = rig;
+    await expect.poll(() => gateway.core.channels?.status()[0]?.state).toBe('running');
+    discord.pushMessage(GENERAL, bob, 'hello all');
+    await expect.poll(() => botTexts(discord, GENERAL)).toEqual(['⚠️ I could not answer that; my owner can see why.']);
+    discord.pushMessage(GENERAL, bob, '/cron list');
+    await expect.poll(() => botTexts(discord, GENERAL).length).toBe(2);
+    expect(botTexts(discord, GENERAL)[1]).toMatch(/owner/);
+    expect(botTexts(discord, GENERAL)[1]).not.toContain('could not answer that');
+    const dm = discord.dmChannel(ada);
+    discord.pushMessage(dm, ada, 'hi');
+    await expect.poll(() => botTexts(discord, dm).join('')).toContain('provider said 401');
+  });
+});
