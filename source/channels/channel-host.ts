@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, watch } from 'node:fs';
 import { join } from 'node:path';
-import type { ClawConfig } from '../config/index.js';
 import type { AcceptResult, CorePorts, DeliveryResult, OutboundReply, Service, ServiceHealth } from '../core/index.js';
 import type { ChannelStatusInfo, ReplyRoute } from '../protocol/index.js';
 import { replyRouteOf, type InboundMessage } from '../queue/index.js';
@@ -10,10 +9,12 @@ import type { AnyChannelAdapter, ChannelAccountBase, ChannelContext } from './ad
 import { ApprovalRelay, type OwnerChat } from './approval-relay.js';
 import { tokenVersion, type TokenSources } from './credentials.js';
 import type { Channel, ChannelStatus } from './channel.js';
-import { createMessageTool, type TargetResolution } from './message-tool.js';
+import { createMessageTool } from './message-tool.js';
+import { resolveMessageTarget, type TargetView } from './message-targets.js';
 import { PairingStore, type ApprovedSender, type PendingPairing } from './pairing-store.js';
 import { CHANNEL_ADAPTERS } from './registry.js';
 import { StreamedReply } from './stream-reply.js';
+import { notePreview, previewLeftBy } from './stream-previews.js';
 
 export type ChannelHostPorts = Pick<
   CorePorts,
@@ -39,8 +40,6 @@ interface Account {
 }
 
 const keyOf = (channel: string, accountId: string): string => `${channel}:${accountId}`;
-/** A transcript note: the chat message a run's streamed preview went to. */
-const STREAM_PREVIEW = 'stream_preview';
 
 /**
  * Runs every configured account of every registered channel adapter: inbound
@@ -101,7 +100,10 @@ export class ChannelHost implements Service {
     }
     this.#cleanup.push(ports.turns.on('turn.delta', ({ runId, sessionKey, delta }) => this.#onDelta(runId, sessionKey, delta)));
     this.#relay = new ApprovalRelay({ inbox: ports.tools.approvals, ownerFor: (key) => this.#ownerFor(key), warn: (m) => ports.log.warn(m) });
-    const tool = createMessageTool({ resolve: (input) => this.#resolveTarget(input), sentToOwnChat: (key, text) => this.#rememberToolSend(key, text) });
+    const tool = createMessageTool({
+      resolve: (input) => resolveMessageTarget(input, this.#targets(input.sessionKey)),
+      sentToOwnChat: (key, text) => this.#rememberToolSend(key, text),
+    });
     ports.tools.register(tool as never);
     this.#cleanup.push(() => ports.tools.unregister(tool.name));
     this.#cleanup.push(
@@ -309,7 +311,7 @@ export class ChannelHost implements Service {
     if (!channel || account.config?.streaming !== 'edit') return;
     let stream = this.#streams.get(runId);
     if (!stream) {
-      stream = new StreamedReply(channel, route, this.#p.clock, (messageId) => this.#rememberPreview(sessionKey, runId, messageId));
+      stream = new StreamedReply(channel, route, this.#p.clock, (messageId) => notePreview(this.#p, sessionKey, runId, messageId));
       this.#streams.set(runId, stream);
     }
     stream.delta(delta);
@@ -319,7 +321,8 @@ export class ChannelHost implements Service {
   async #deliver(adapter: AnyChannelAdapter, route: ReplyRoute, reply: OutboundReply): Promise<DeliveryResult> {
     const stream = this.#streams.get(reply.runId);
     this.#streams.delete(reply.runId);
-    this.#runs.delete(reply.runId);
+    // A run this process accepted was streamed here, if at all; only a run replayed after a restart may have left a preview.
+    const replayed = !this.#runs.delete(reply.runId);
     const toolSent = this.#toolSent.get(reply.sessionKey);
     this.#toolSent.delete(reply.sessionKey);
     const channel = this.#channel(adapter.id, route.accountId);
@@ -338,7 +341,8 @@ export class ChannelHost implements Service {
     }
     // The run names the reply: a platform that dedupes sends (Discord's nonce) sends it once even when a restart sends it again.
     // A preview a killed process left in the chat becomes the reply instead of staying beside it, half written.
-    const left = stream ? undefined : await this.#previewOf(reply.sessionKey, reply.runId);
+    const streams = this.#accounts.get(keyOf(adapter.id, route.accountId ?? ''))?.config?.streaming === 'edit';
+    const left = !stream && replayed && streams ? await previewLeftBy(this.#p, reply.sessionKey, reply.runId) : undefined;
     const result = stream ? await stream.finish(text, reply.runId) : await channel.send(route, { text, key: reply.runId, ...(left ? { edit: left } : {}) });
     if (!result.delivered) {
       const failed = await this.#failed(adapter, reply, result.error ?? 'unknown error');
@@ -348,28 +352,6 @@ export class ChannelHost implements Service {
       return failed;
     }
     return { delivered: true, ...(result.messageIds[0] ? { messageId: result.messageIds[0] } : {}) };
-  }
-
-  /** The first preview message of a streamed reply is noted in the transcript: a restart that replays the run edits it into the final reply. */
-  #rememberPreview(sessionKey: string, runId: string, messageId: string): void {
-    void this.#p.sessions
-      .open(sessionKey)
-      .then((session) => session.append({ type: 'custom', customType: STREAM_PREVIEW, data: { runId, messageId } }))
-      .catch((error: unknown) => this.#p.log.warn(`stream preview of ${runId} not noted in ${sessionKey}: ${String(error)}`));
-  }
-
-  async #previewOf(sessionKey: string, runId: string): Promise<string | undefined> {
-    try {
-      const session = await this.#p.sessions.open(sessionKey);
-      for (const entry of session.entries()) {
-        if (entry.type !== 'custom' || entry.customType !== STREAM_PREVIEW) continue;
-        const data = entry.data as { runId?: string; messageId?: string };
-        if (data.runId === runId && data.messageId) return data.messageId;
-      }
-    } catch {
-      // No transcript to read: the reply goes as a new message.
-    }
-    return undefined;
   }
 
   /** A reply that did not reach its chat: said in the transcript and to every client, never reported delivered. */
@@ -442,6 +424,20 @@ export class ChannelHost implements Service {
     return { outbound: channel, ownerId, route: { channel: channelId, accountId, peer: { kind: 'direct', id: ownerId } } };
   }
 
+  /** What the message tool may see of the running accounts, for one session. */
+  #targets(sessionKey: string): TargetView {
+    return {
+      config: this.#p.config.current,
+      adapters: this.#adapters,
+      own: this.#sessionRoutes.get(sessionKey),
+      accounts: [...this.#accounts.values()].flatMap((a) =>
+        a.channel ? [{ adapter: a.adapter, accountId: a.accountId, channel: a.channel, config: a.config }] : [],
+      ),
+      approved: this.pairing.approved(),
+      routes: this.#sessionRoutes.values(),
+    };
+  }
+
   #workspaceFor(message: InboundMessage): string {
     const { agentId } = routeInbound(message, this.#p.config.current);
     return this.#p.workspaces.dir(agentId);
@@ -451,58 +447,6 @@ export class ChannelHost implements Service {
     const set = this.#toolSent.get(sessionKey) ?? new Set<string>();
     set.add(text.trim());
     this.#toolSent.set(sessionKey, set);
-  }
-
-  /** The account an agent speaks through on a channel: its own route's, then a binding's, then the first running one. */
-  #accountFor(channelId: string, agentId: string, config: ClawConfig, own: ReplyRoute | undefined): string | undefined {
-    if (own?.channel === channelId && own.accountId) return own.accountId;
-    const bound = config.bindings.find((b) => b.agentId === agentId && b.match.channel === channelId && b.match.accountId);
-    return bound?.match.accountId ?? this.#running(channelId)[0];
-  }
-
-  #resolveTarget(input: {
-    agentId: string;
-    sessionKey: string;
-    channel?: string | undefined;
-    to?: string | undefined;
-    threadId?: string | undefined;
-  }): TargetResolution {
-    const config = this.#p.config.current;
-    const own = this.#sessionRoutes.get(input.sessionKey);
-    const known = [...this.#accounts.values()].filter((a) => a.channel).map((a) => keyOf(a.adapter.id, a.accountId));
-    const knownText = known.length > 0 ? known.join(', ') : 'none (no channel is running)';
-    const fallback = own?.channel ?? (known[0] ? known[0].split(':')[0] : undefined);
-    const [channelId, accountHint] = (input.channel ?? fallback ?? '').split(':');
-    const adapter = this.#adapters.find((a) => a.id === channelId);
-    if (!adapter || !channelId || (accountHint && !this.#channel(channelId, accountHint))) {
-      return { ok: false, error: `Unknown channel "${input.channel ?? ''}". Known: ${knownText}.` };
-    }
-    const accountId = accountHint ?? this.#accountFor(channelId, input.agentId, config, own);
-    const channel = this.#channel(channelId, accountId);
-    if (!channel || !accountId) return { ok: false, error: `No ${adapter.label} account is running. Known channels: ${known.join(', ') || 'none'}.` };
-    const chats = this.#knownChats(channelId, accountId);
-    const to = input.to ?? (own?.channel === channelId && own.accountId === accountId ? own.peer?.id : undefined);
-    if (!to) return { ok: false, error: `Say which chat with "to". Known chats: ${[...chats.keys()].join(', ') || 'none yet'}.` };
-    const kind = chats.get(to);
-    if (!kind)
-      return { ok: false, error: `Unknown target "${to}" on ${keyOf(channelId, accountId)}. Known chats: ${[...chats.keys()].join(', ') || 'none yet'}.` };
-    const threadId = input.threadId ?? (own?.peer?.id === to ? own.threadId : undefined);
-    const route: ReplyRoute = { channel: channelId, accountId, peer: { kind, id: to }, ...(threadId ? { threadId } : {}) };
-    const ownChat = own?.channel === channelId && own.accountId === accountId && own.peer?.id === to && own.threadId === threadId;
-    return { ok: true, outbound: channel, route, ownChat };
-  }
-
-  /** Chats an account may write to: allowlisted users and groups, approved senders, what the channel knows, chats seen this run. */
-  #knownChats(channelId: string, accountId: string): Map<string, 'direct' | 'group'> {
-    const account = this.#accounts.get(keyOf(channelId, accountId));
-    const chats = new Map<string, 'direct' | 'group'>();
-    for (const id of account?.config?.allowFrom ?? []) chats.set(id, 'direct');
-    for (const id of Object.keys(account?.config?.groups ?? {})) chats.set(id, 'group');
-    for (const chat of account?.channel?.chats?.() ?? []) chats.set(chat.id, chat.kind);
-    for (const sender of this.pairing.approved()) if (sender.channel === channelId && sender.accountId === accountId) chats.set(sender.chatId, 'direct');
-    for (const route of this.#sessionRoutes.values())
-      if (route.channel === channelId && route.accountId === accountId && route.peer) chats.set(route.peer.id, route.peer.kind);
-    return chats;
   }
 }
 

@@ -46,7 +46,7 @@ export function createMessageTool(host: MessageToolHost): ToolDefinition<z.outpu
     group: 'messaging',
     risk: 'medium',
     description:
-      'Send, reply, react or edit a message on a chat channel (Telegram). Without `to` it writes to the conversation this turn answers; your final reply still goes there too, so do not repeat it.',
+      'Send, reply, react or edit a message on a chat channel (Telegram, Discord). Without `to` it writes to the conversation this turn answers; your final reply still goes there too, so do not repeat it.',
     input,
     async execute(args, context) {
       const target = host.resolve({ agentId: context.agentId, sessionKey: context.sessionKey, channel: args.channel, to: args.to, threadId: args.threadId });
