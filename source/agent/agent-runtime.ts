@@ -1,7 +1,7 @@
 import { hostname, platform, release } from 'node:os';
 import { agentWorkspaceDir, type ClawConfig, type StatePaths, type Clock } from '../config/index.js';
 import { leastTrusted, principalKind, type ContextPayload } from '../protocol/index.js';
-import type { Providers, ThinkingLevel, ToolSchema } from '../providers/index.js';
+import { spendKindOf, type Providers, type SpendCharge, type ThinkingLevel, type ToolSchema } from '../providers/index.js';
 import { allowedToolNames, policyLayers, sanitizeNamePart, type ApprovalGate, type PolicyLayer, type ToolRegistry } from '../tools/index.js';
 import { withHookBootstrap, type BootstrapFileReport, type SessionKind } from './bootstrap.js';
 import type { AgentHooks } from './turn-hooks.js';
@@ -74,6 +74,11 @@ export interface LastError {
 const SUBAGENT_OR_CRON: ReadonlySet<SessionKind> = new Set(['subagent', 'cron']);
 
 // Resolving it builds an Intl formatter (milliseconds); the zone of a running daemon does not change.
+/** Whom a session's model calls are charged to: what the session says, else its own key and kind. */
+function chargeOf(session: TurnSession): Omit<SpendCharge, 'runId' | 'turnAllowance'> {
+  return session.charge ?? { agentId: session.agentId, sessionKey: session.key, kind: spendKindOf(session.principal, session.kind) };
+}
+
 let timeZone: string | undefined;
 /**
  * Asked at the first prompt, not at import: the first Intl.DateTimeFormat of
@@ -250,7 +255,7 @@ export class AgentRuntime {
     const model = await this.resolveModel(session);
     if (!model) return undefined;
     const built = this.systemPrompt(session, model, await this.#hookText(session));
-    return this.#window(session, events, runId, model, built);
+    return this.#window(session, events, runId, model, built, { charge: { ...chargeOf(session), runId } });
   }
 
   #window(
@@ -259,7 +264,7 @@ export class AgentRuntime {
     runId: string,
     model: string,
     built: ReturnType<AgentRuntime['systemPrompt']>,
-    extra: { signal?: AbortSignal; flush?: () => Promise<void> } = {},
+    extra: { signal?: AbortSignal; flush?: () => Promise<void>; charge?: SpendCharge } = {},
   ): ContextEngine {
     const entry = this.deps.config.agents.list.find((agent) => agent.id === session.agentId);
     const publish = this.deps.publishContext;
@@ -328,6 +333,7 @@ export class AgentRuntime {
     const timer = setTimeout(() => timeout.abort(new Error('turn timeout')), limitSeconds * 1000);
     const signal = AbortSignal.any([input.signal, timeout.signal]);
     const workspaceDir = this.workspaceDir(session.agentId);
+    const charge: SpendCharge = { ...chargeOf(session), runId: input.runId, turnAllowance: 1 };
     try {
       const hookText = (await this.deps.hooks?.bootstrap({ sessionKey: session.key, agentId: session.agentId })) ?? [];
       const built = this.systemPrompt(session, model, hookText);
@@ -362,11 +368,12 @@ export class AgentRuntime {
         setupHint: () => this.deps.providers.setupHint(),
         ...(this.deps.hooks ? { hooks: this.deps.hooks } : {}),
         sessionsDir: this.deps.paths.sessionsDir(session.agentId),
+        charge,
       };
       // The flush turn gets a window without a flush of its own: it never flushes or compacts.
-      const flushLoop = { ...loop, window: this.#window(session, events, input.runId, model, built, { signal }) };
+      const flushLoop = { ...loop, window: this.#window(session, events, input.runId, model, built, { signal, charge }) };
       const flush = (): Promise<void> => runMemoryFlushTurn(flushLoop, memoryFlushPrompt(this.deps.clock.now(), localTimeZone()));
-      const window = this.#window(session, events, input.runId, model, built, { signal, flush });
+      const window = this.#window(session, events, input.runId, model, built, { signal, flush, charge });
       const outcome = await runTurnLoop({ ...loop, window });
       if (outcome.status === 'completed' || outcome.status === 'suppressed') {
         if (!this.#bootstrapped.has(workspaceDir)) {

@@ -1,6 +1,8 @@
 import {
   isProviderError,
   type AssistantBlock,
+  type BudgetStop,
+  type SpendCharge,
   type ProviderErrorKind,
   type Providers,
   type ProviderEvent,
@@ -41,6 +43,8 @@ export interface TurnLoopContext {
   hooks?: AgentHooks;
   /** The agent's sessions folder: tool-result media is kept under its `media/`. */
   sessionsDir?: string;
+  /** Whom the turn's model calls are charged to; the owner's approval raises its `turnAllowance`. */
+  charge?: SpendCharge;
 }
 
 interface StreamResult {
@@ -49,7 +53,7 @@ interface StreamResult {
   usage: Usage | undefined;
   model: string;
   suppressed: boolean;
-  error?: { message: string; hint?: string; kind?: ProviderErrorKind; windowTokens?: number };
+  error?: { message: string; hint?: string; kind?: ProviderErrorKind; windowTokens?: number; budget?: BudgetStop };
 }
 
 function toolCallsOf(content: readonly AssistantBlock[]): ToolCall[] {
@@ -94,6 +98,7 @@ async function streamModel(context: TurnLoopContext, messages: readonly HistoryM
       tools: context.currentTools?.() ?? context.tools,
       thinking: context.thinking,
       signal: context.signal,
+      ...(context.charge ? { charge: context.charge } : {}),
       ...(input.outsideSlot ? { outsideSlot: input.outsideSlot } : {}),
     });
     for await (const event of stream) {
@@ -117,6 +122,9 @@ async function streamModel(context: TurnLoopContext, messages: readonly HistoryM
     const kind = isProviderError(error) ? error.kind : undefined;
     const cutOff = isProviderError(error) && error.afterOutput;
     const windowTokens = isProviderError(error) ? error.windowTokens : undefined;
+    const budget = isProviderError(error) ? error.budget : undefined;
+    if (budget)
+      return { content, stopReason: 'error', usage, model: context.model, suppressed: false, error: { message, hint: budget.hint, kind: 'budget', budget } };
     const failure = {
       // The provider's own message would blame the network settings, which worked until the cut.
       message: cutOff ? `The reply was cut off mid-stream (${error.kind}${error.detail ? `: ${error.detail}` : ''}); what arrived is kept above.` : message,
@@ -126,6 +134,22 @@ async function streamModel(context: TurnLoopContext, messages: readonly HistoryM
     };
     return { content, stopReason: 'error', usage, model: context.model, suppressed: false, error: failure };
   }
+}
+
+/** Asks the owner whether this turn may spend past its ceiling once more; false when they deny or nobody answers. */
+async function allowPastCeiling(context: TurnLoopContext, why: string): Promise<boolean> {
+  const outcome = await context.toolContext.approvals.request(
+    {
+      kind: 'spend',
+      command: `Let this turn spend past its ceiling: ${why}`,
+      binding: `spend:${context.input.runId}`,
+      cwd: context.toolContext.workspaceDir,
+      envKeys: [],
+      reason: 'budgets.turn caps what one turn may spend before the owner says so',
+    },
+    context.signal,
+  );
+  return outcome.approved;
 }
 
 /**
@@ -157,6 +181,16 @@ export async function runTurnLoop(context: TurnLoopContext): Promise<TurnOutcome
     // An empty assistant message is refused by providers on the next call, so
     // a failure before any output leaves only the error event behind.
     const failedEmpty = result.content.length === 0 && (result.stopReason === 'error' || result.stopReason === 'aborted');
+    const budget = result.error?.budget;
+    if (budget?.ask && context.charge && (await allowPastCeiling(context, result.error?.message ?? ''))) {
+      context.charge.turnAllowance = (context.charge.turnAllowance ?? 1) + 1;
+      iterations -= 1;
+      continue;
+    }
+    if (budget) {
+      const error = { message: result.error?.message ?? 'A budget stopped the turn.', hint: budget.hint, budget: true };
+      return { status: 'error', text: '', model: lastModel, iterations, error };
+    }
     if (failedEmpty && result.error?.kind === 'context_length' && window) {
       // Recovery steps are finite (compact, then two tighter cuts), so this retry cannot loop.
       if (await window.recoverOverflow()) {
@@ -183,7 +217,8 @@ export async function runTurnLoop(context: TurnLoopContext): Promise<TurnOutcome
         await session.append({ type: 'message', role: 'toolResult', toolCallId: call.id, toolName: call.name, content: ABORTED_RESULT, isError: true });
       }
       if (result.stopReason === 'aborted') return { status: context.timedOut() ? 'timeout' : 'aborted', text: '', model: lastModel, iterations };
-      return { status: 'error', text: '', model: lastModel, iterations, ...(result.error ? { error: result.error } : {}) };
+      const error = result.error && { message: result.error.message, ...(result.error.hint ? { hint: result.error.hint } : {}) };
+      return { status: 'error', text: '', model: lastModel, iterations, ...(error ? { error } : {}) };
     }
     if (calls.length === 0) {
       if (result.suppressed) return { status: 'suppressed', text: '', model: lastModel, iterations };

@@ -8,7 +8,7 @@ import type {
   Usage,
   UserMessageEntry,
 } from '../protocol/index.js';
-import type { ThinkingLevel } from '../providers/index.js';
+import type { SpendCharge, ThinkingLevel } from '../providers/index.js';
 import type { SessionKind } from './bootstrap.js';
 
 export type HistoryMessage = UserMessageEntry | AssistantMessageEntry | ToolResultEntry;
@@ -33,6 +33,8 @@ export interface TurnSession {
   principal?: string | undefined;
   /** A child's: the principal and agents it acts for (its tools and commands are the stricter of its own and theirs). */
   actingFor?: { principal: string; agents: readonly string[] } | undefined;
+  /** Whom its model calls are charged to (its transcript, its ancestors); derived from the session when absent. */
+  charge?: Omit<SpendCharge, 'runId' | 'turnAllowance'> | undefined;
   /** This turn's limit when its trigger set one; else agents.defaults.turnTimeoutSeconds. */
   timeoutSeconds?: number | undefined;
   /** Messages the model should see, oldest first (after the last compaction). */
@@ -90,5 +92,6 @@ export interface TurnOutcome {
   text: string;
   model: string | undefined;
   iterations: number;
-  error?: { message: string; hint?: string };
+  /** `budget`: a spend cap stopped it before a model call (no call was made). */
+  error?: { message: string; hint?: string; budget?: boolean };
 }

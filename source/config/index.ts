@@ -8,6 +8,7 @@ export { DEFAULT_GATEWAY_PORT } from './sections/gateway.js';
 export { dropPolicies } from './sections/queue.js';
 export { DEFAULT_HEARTBEAT_PROMPT, type HeartbeatConfig } from './sections/heartbeat.js';
 export { dmScopes } from './sections/sessions.js';
+export { backgroundKinds, type BackgroundKind, type BudgetsConfig } from './sections/budgets.js';
 export { toolProfiles, DEFAULT_SECRET_PATHS } from './sections/tools.js';
 export { redactSkillSecrets, skillEnvSecrets, DEFAULT_SKILLS_PROMPT_CHARS } from './sections/skills.js';
 export type { HooksConfig, WebhookMapping } from './sections/hooks.js';

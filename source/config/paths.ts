@@ -13,6 +13,8 @@ export interface StatePaths {
   logs: string;
   memory: string;
   cron: string;
+  /** The spend ledger (SQLite): every model call's reservation and cost. */
+  spendLedger: string;
   skills: string;
   hooks: string;
   workspace(agentId: string): string;
@@ -41,6 +43,7 @@ export function statePaths(root: string = resolveStateDir()): StatePaths {
     logs: join(root, 'logs'),
     memory: join(root, 'memory'),
     cron: join(root, 'cron'),
+    spendLedger: join(root, 'spend', 'ledger.sqlite'),
     skills: join(root, 'skills'),
     hooks: join(root, 'hooks'),
     workspace: (agentId) => join(root, agentId === DEFAULT_AGENT_ID ? 'workspace' : `workspace-${agentId}`),

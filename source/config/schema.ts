@@ -13,6 +13,7 @@ import { skillsSection } from './sections/skills.js';
 import { hooksSection } from './sections/hooks.js';
 import { acpSection } from './sections/acp.js';
 import { channelsSection } from './sections/channels.js';
+import { budgetsSection } from './sections/budgets.js';
 
 /**
  * The whole of claw.json. Each section lives in its own file next to its
@@ -40,6 +41,7 @@ export const configSchema = lazySchema(() =>
       hooks: hooksSection.prefault({}),
       acp: acpSection.prefault({}),
       channels: channelsSection.prefault({}),
+      budgets: budgetsSection.prefault({}),
     })
     .superRefine(checkBindingAgents),
 );

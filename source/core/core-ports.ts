@@ -1,5 +1,5 @@
 import type { Clock, Logger, StatePaths } from '../config/index.js';
-import { modelProblem, type Providers } from '../providers/index.js';
+import { modelProblem, type Providers, type SpendGate } from '../providers/index.js';
 import type { LaneQueue } from '../queue/index.js';
 import type { ScheduleService } from '../schedule/index.js';
 import type { SessionRegistry } from '../sessions/index.js';
@@ -35,6 +35,7 @@ export interface PortSources {
   log: Logger;
   paths: StatePaths;
   env: NodeJS.ProcessEnv;
+  spend: SpendGate;
 }
 
 /** The narrow views services get in `start(ports)`: each one only what a service may use of its part. */
@@ -67,6 +68,7 @@ export function buildPorts(s: PortSources): CorePorts {
     },
     commands: { list: () => s.commands.list() },
     models: { resolve: (ref) => void providers.resolveModel(ref), problem: (ref) => modelProblem(providers, ref) },
+    spend: { exhausted: (charge) => s.spend.exhausted(charge) },
     systemEvents: { queue: (agentId, event, wakeNow) => schedule.queueSystemEvent(agentId, event, wakeNow) },
     workspaces: { dir: (agentId) => agent.workspaceDir(agentId) },
     lifecycle: s.lifecycle,

@@ -5,7 +5,7 @@ import { ChannelHost, type ChannelHostOptions } from '../channels/index.js';
 import { readGatewayTokenSync, skillEnvSecrets, systemClock, throttle, type ClawConfig, type Clock, type Logger, type StatePaths } from '../config/index.js';
 import { HooksService, type HooksServiceOptions } from '../hooks/index.js';
 import type { ContextPayload, GatewaySnapshot, RecoveryReport } from '../protocol/index.js';
-import { createProviders, type Providers } from '../providers/index.js';
+import { createProviders, SpendGate, type Providers } from '../providers/index.js';
 import { InboundJournal, LaneQueue, testRunnerFromEnv, type AcceptedRecord, type TurnRunner } from '../queue/index.js';
 import { defaultAgentId, parseSessionKey } from '../routing/index.js';
 import { agentWorkspaceDir, SkillsService } from '../skills/index.js';
@@ -62,6 +62,7 @@ export interface CoreOptions {
 }
 
 const LANES_EVENT_INTERVAL_MS = 100;
+const SPEND_EVENT_INTERVAL_MS = 500;
 const SNAPSHOT_SESSIONS = 200;
 
 /**
@@ -78,6 +79,8 @@ export class Core {
   readonly env: NodeJS.ProcessEnv;
   readonly lifecycle: Lifecycle;
   readonly providers: Providers;
+  /** The spend gate every model call passes, and its ledger (`claw budget`, `claw usage`, `/cost`). */
+  readonly spend: SpendGate;
   readonly tools: ToolsRuntime;
   readonly agent: AgentRuntime;
   readonly memory: MemoryService;
@@ -107,6 +110,7 @@ export class Core {
   readonly construction: ReadonlyArray<{ part: string; uses: readonly string[] }>;
   readonly #contexts = new Map<string, ContextPayload>();
   readonly #stopLanesEvent: () => void;
+  readonly #stopSpendEvent: () => void;
   #unsubscribe: Array<() => void> = [];
   #unfinished: AcceptedRecord[];
   /** The last start's crash recovery, kept for `claw status` when the crash-loop guard failed a message. */
@@ -133,14 +137,34 @@ export class Core {
     const lifecycle = parts.add('lifecycle', [], () => new Lifecycle(log));
     const outbound = parts.add('outbound', [], () => new Outbound(log));
     const turns = parts.add('turns', [], () => new TurnHub(log));
-    const providers = parts.add('providers', [], () =>
-      createProviders({
-        config,
-        paths,
-        clock,
-        onCooldowns: (cooldowns) => events.emit('cooldowns', { cooldowns }),
-        ...(options.env ? { env: options.env } : {}),
-      }),
+    const spendEvent = throttle(clock, () => events.emit('spend', spend.summary(configuredAgentIds(store.current))), SPEND_EVENT_INTERVAL_MS);
+    const spend = parts.add(
+      'spend',
+      ['config'],
+      () =>
+        new SpendGate({
+          file: paths.spendLedger,
+          budgets: () => store.current.budgets,
+          clock,
+          notify: (notice) => {
+            log.warn(notice.text);
+            const told = { kind: notice.kind, text: notice.text, ...(notice.sessionKey ? { sessionKey: notice.sessionKey } : {}) };
+            events.emit('spend', { ...spend.summary(configuredAgentIds(store.current)), notice: told });
+          },
+          changed: () => spendEvent.poke(),
+        }),
+    );
+    // Every model call of the daemon (turns, compaction, memory flush, MCP sampling) passes the spend gate.
+    const providers = parts.add('providers', ['spend'], () =>
+      spend.wrap(
+        createProviders({
+          config,
+          paths,
+          clock,
+          onCooldowns: (cooldowns) => events.emit('cooldowns', { cooldowns }),
+          ...(options.env ? { env: options.env } : {}),
+        }),
+      ),
     );
     const skills = parts.add(
       'skills',
@@ -194,7 +218,16 @@ export class Core {
         }),
     );
     const hops = new TurnHops();
-    const runner = subagents.runner(hops.track(options.runner ?? testRunnerFromEnv() ?? agentTurnRunner(agent)));
+    const runner = subagents.runner(
+      hops.track(
+        options.runner ??
+          testRunnerFromEnv() ??
+          agentTurnRunner(agent, (key) => {
+            const found = registry.get(key);
+            return found && { agentId: found.agentId, sessionId: found.entry.sessionId, spawnedBy: found.entry.spawnedBy };
+          }),
+      ),
+    );
     const registry = parts.add('session registry', [], () => new SessionRegistry({ paths, config, clock, warn: (message) => log.warn(message) }));
     const replies = parts.add(
       'reply delivery',
@@ -291,7 +324,22 @@ export class Core {
     );
     const ports = parts.add(
       'ports',
-      ['inbound', 'outbound', 'turns', 'session registry', 'sessions', 'lanes', 'tools', 'commands', 'providers', 'schedule', 'agent', 'lifecycle', 'config'],
+      [
+        'inbound',
+        'outbound',
+        'turns',
+        'session registry',
+        'sessions',
+        'lanes',
+        'tools',
+        'commands',
+        'providers',
+        'schedule',
+        'agent',
+        'lifecycle',
+        'config',
+        'spend',
+      ],
       () =>
         buildPorts({
           inbound,
@@ -312,6 +360,7 @@ export class Core {
           log,
           paths,
           env,
+          spend,
         }),
     );
     const search = sessionsSearchHandler({ sessions: registry });
@@ -322,6 +371,8 @@ export class Core {
     this.outbound = outbound;
     this.turns = turns;
     this.providers = providers;
+    this.spend = spend;
+    this.#stopSpendEvent = () => spendEvent.cancel();
     this.skills = skills;
     this.memory = memory;
     this.tools = tools;
@@ -491,6 +542,8 @@ export class Core {
     this.probe.stop();
     this.search.close();
     await this.tools.close();
+    this.#stopSpendEvent();
+    this.spend.close();
   }
 
   async #applyConfig(changed: readonly string[]): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Logger } from '../config/index.js';
-import type { ReplyRoute } from '../protocol/index.js';
+import type { ReplyRoute, TurnFailure } from '../protocol/index.js';
 
 /** A turn's outcome as a channel delivers it. */
 export interface OutboundReply {
@@ -12,6 +12,8 @@ export interface OutboundReply {
   text: string;
   /** A refusal addressed to the sender (a slash command they may not run, bad arguments): said as it is even in a group, unlike a turn's failure. */
   forSender?: boolean;
+  /** For failed: which kind of failure (`budget`: a spend cap stopped it before any model call). */
+  failure?: TurnFailure;
 }
 
 export interface DeliveryResult {

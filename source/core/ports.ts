@@ -1,6 +1,7 @@
 import type { Logger } from '../config/index.js';
 import type { ClawConfig, Clock, StatePaths } from '../config/index.js';
 import type { CommandInfo, EventName, PayloadOf } from '../protocol/index.js';
+import type { SpendCharge } from '../providers/index.js';
 import type { SessionRegistry } from '../sessions/index.js';
 import type { ApprovalInbox, ConfinedCommand, ToolDefinition } from '../tools/index.js';
 import type { ConfigChangeListener } from './config-store.js';
@@ -99,6 +100,12 @@ export interface ClientsPort {
   emit<E extends EventName>(event: E, payload: PayloadOf<E>): void;
 }
 
+/** The spend caps as a trigger sees them before it starts work. */
+export interface SpendPort {
+  /** Which cap work of this kind would hit at once (already used up, or the session paused), or undefined. */
+  exhausted(charge: Pick<SpendCharge, 'agentId' | 'sessionKey' | 'kind'>): string | undefined;
+}
+
 export interface CommandsPort {
   /** The slash commands a chat may run now (built-ins, then user-invocable skills): a platform's command menu is built from them. */
   list(): Promise<CommandInfo[]>;
@@ -122,6 +129,7 @@ export interface CorePorts {
   commands: CommandsPort;
   models: ModelsPort;
   systemEvents: SystemEventsPort;
+  spend: SpendPort;
   workspaces: WorkspacesPort;
   /** Lifecycle events that hooks hear and gate (`message:received`, `tool:before`, …). */
   lifecycle: Pick<Lifecycle, 'on' | 'until' | 'emit'>;

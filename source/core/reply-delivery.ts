@@ -4,7 +4,7 @@ import type { Lifecycle } from './lifecycle.js';
 import type { Outbound, OutboundReply } from './outbound.js';
 import type { TurnHub } from './turns.js';
 import type { ReplyRoute } from '../protocol/index.js';
-import type { InboundJournal, OutcomeStatus, QueuedMessage } from '../queue/index.js';
+import type { InboundJournal, OutcomeDetail, OutcomeStatus, QueuedMessage } from '../queue/index.js';
 import { REPLY_DELIVERED, type SessionRegistry } from '../sessions/index.js';
 
 export interface ReplyDeliveryDeps {
@@ -32,7 +32,7 @@ function routeOf(message: QueuedMessage): ReplyRoute {
 export class ReplyDelivery {
   constructor(private readonly deps: ReplyDeliveryDeps) {}
 
-  outcome(message: QueuedMessage, status: OutcomeStatus, detail: { reason?: string; turnRunId?: string; text?: string }): void {
+  outcome(message: QueuedMessage, status: OutcomeStatus, detail: OutcomeDetail): void {
     const { journal, outbound, lifecycle, log } = this.deps;
     const finish = (): void =>
       void journal
@@ -44,6 +44,7 @@ export class ReplyDelivery {
       messageId: message.messageId,
       status,
       text: detail.text ?? detail.reason ?? '',
+      ...(detail.failure ? { failure: detail.failure } : {}),
     };
     const route = routeOf(message);
     void this.deps.turns.outcome(message.channel, reply);

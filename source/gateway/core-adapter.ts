@@ -8,6 +8,7 @@ import { modelsRpc } from './rpc/models-rpc.js';
 import { servicesRpc } from './rpc/services-rpc.js';
 import { scheduleRpc } from './rpc/schedule-rpc.js';
 import { subagentsRpc } from './rpc/subagents-rpc.js';
+import { spendRpc } from './rpc/spend-rpc.js';
 import { sessionsRpc } from './rpc/sessions-rpc.js';
 import { setupRpc } from './rpc/setup-rpc.js';
 
@@ -24,6 +25,7 @@ export function coreGatewayModule(core: Core): GatewayModule {
       ...modelsRpc(core),
       ...setupRpc(core),
       ...subagentsRpc(core),
+      ...spendRpc(core),
       ...agentsRpc(core),
       ...channelsRpc(core),
     },

@@ -56,6 +56,8 @@ export function mcpSampler(deps: SamplerDeps) {
         tools: [],
         thinking: 'off',
         maxOutputTokens: maxTokens,
+        // The agent pays for a server's completions, under the server's name.
+        charge: { agentId: deps.agentId, sessionKey: `mcp:${server}`, kind: 'interactive' },
         signal,
       })) {
         if (event.type === 'text_delta') text += event.text;

@@ -30,6 +30,7 @@ export * from './methods/mcp-features.js';
 export * from './methods/mcp-elicitation.js';
 export * from './methods/agents.js';
 export * from './events/mcp.js';
+export * from './methods/spend.js';
 export * from './mcp-input.js';
 export * from './events/runtime.js';
 export * from './route.js';

@@ -70,6 +70,7 @@ const nextStep: Record<ProviderErrorKind, string> = {
   network: 'Could not reach the provider; check the network and the base URL.',
   aborted: 'The request was cancelled.',
   not_configured: 'Configure a provider (see `claw models list`).',
+  budget: 'A budget stopped the call; `claw budget` shows them all.',
 };
 
 export function hintFor(kind: ProviderErrorKind): string {

@@ -10,6 +10,8 @@ export const providerErrorKinds = [
   'aborted',
   /** No key, unknown provider, malformed ref: nothing was sent. */
   'not_configured',
+  /** A budget stopped the call before it was made (spend/gate.ts). */
+  'budget',
 ] as const;
 export type ProviderErrorKind = (typeof providerErrorKinds)[number];
 
@@ -30,7 +32,18 @@ export interface ProviderErrorInit {
   detail?: string | undefined;
   /** The context window the provider says the model has, read from its overflow message. */
   windowTokens?: number | undefined;
+  /** Which cap stopped a `budget` call, and whether the owner may allow going past it. */
+  budget?: BudgetStop | undefined;
   cause?: unknown;
+}
+
+export interface BudgetStop {
+  /** The config key of the cap (`budgets.turn.maxUsd`), or `runaway` for a paused session. */
+  key: string;
+  /** An interactive turn's ceiling: the owner may allow one more. */
+  ask: boolean;
+  /** What to do about it, one sentence. */
+  hint: string;
 }
 
 /** Every failure of a model call, classified so failover can decide what to do. */
@@ -46,6 +59,7 @@ export class ProviderError extends Error {
   readonly stalled: boolean;
   readonly detail: string | undefined;
   readonly windowTokens: number | undefined;
+  readonly budget: BudgetStop | undefined;
 
   constructor(kind: ProviderErrorKind, message: string, init: ProviderErrorInit = {}) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -61,6 +75,7 @@ export class ProviderError extends Error {
     this.stalled = init.stalled ?? init.keepAliveOnly ?? false;
     this.detail = init.detail;
     this.windowTokens = init.windowTokens;
+    this.budget = init.budget;
   }
 }
 

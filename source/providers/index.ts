@@ -17,7 +17,8 @@ export type {
   WireApi,
   WireRequest,
 } from './types.js';
-export { ProviderError, isProviderError, providerErrorKinds, type ProviderErrorKind } from './errors.js';
+export { ProviderError, isProviderError, providerErrorKinds, type ProviderErrorKind, type BudgetStop } from './errors.js';
+export * from './spend/index.js';
 export { createProviders, setupGuide, type ProvidersOptions } from './registry.js';
 export { defaultFailoverPolicy, type FailoverPolicy } from './failover.js';
 export { BILLING_PROBE_MS, COOLDOWN_STEPS_MS, MISSING_MODEL_COOLDOWN_MS, SERVER_COOLDOWN_MS } from './cooldowns.js';

@@ -1,3 +1,4 @@
+import type { SpendCharge } from './spend/charge.js';
 import type { AssistantBlock, AssistantMessageEntry, ToolResultEntry, Usage, UserMessageEntry } from '../protocol/index.js';
 import type { ProviderErrorKind } from './errors.js';
 
@@ -107,6 +108,8 @@ export interface TurnRequest {
   thinking: ThinkingLevel;
   /** Cap on output tokens; defaults to the model's maxOutput. */
   maxOutputTokens?: number;
+  /** Whom the call is charged to: every budget that applies is checked before it is made. */
+  charge?: SpendCharge;
   signal?: AbortSignal;
   /**
    * Runs a wait without the caller's global turn slot and resolves once the

@@ -9,6 +9,7 @@ export { LaneQueue, type LaneQueueOptions, type EnqueueStatus } from './lane-que
 export { resolveQueueMode, poolForSessionKey, type QueueMode, type QueueConfig, type DropPolicy, type PoolName, type ModeSources } from './modes.js';
 export { InboundJournal, type JournalOptions, type AcceptInput, type JournalStats, type DedupeEntry } from './inbound-journal.js';
 export { journalRecord, type AcceptedRecord, type OutcomeRecord, type JournalRecord, type OutcomeStatus } from './journal-records.js';
+export type { OutcomeDetail } from './turn-settlement.js';
 export { noModelRunner, echoRunner, testRunnerFromEnv } from './builtin-runners.js';
 export type { TurnEmitter } from './active-turn.js';
 export { principalOf, replyRouteOf, type InboundMessage, type InboundSink } from './inbound-message.js';

@@ -9,7 +9,7 @@ import { cancelResume, lendSlot } from './slot-lending.js';
 import type { OutcomeStatus } from './journal-records.js';
 import type { QueuedMessage, SessionHandle, TurnOutcome, TurnRunner } from './turn-runner.js';
 import { appendUserMessages, overflowNote, rerunEntry } from './turn-io.js';
-import { recordOutcome, settleAnswered, type OutcomeDeps } from './turn-settlement.js';
+import { recordOutcome, settleAnswered, type OutcomeDeps, type OutcomeDetail } from './turn-settlement.js';
 
 export type EnqueueStatus = 'started' | 'queued' | 'dropped';
 
@@ -18,7 +18,7 @@ export interface LaneQueueOptions {
   runner: TurnRunner;
   openSession(sessionKey: string, agentId: string): Promise<SessionHandle>;
   /** Exactly once per message: how it ended. */
-  onOutcome(message: QueuedMessage, status: OutcomeStatus, detail: { reason?: string; turnRunId?: string; text?: string }): void;
+  onOutcome(message: QueuedMessage, status: OutcomeStatus, detail: OutcomeDetail): void;
   emit: TurnEmitter;
   /** Something went wrong that no message's outcome can carry (for the log). */
   warn?(message: string): void;

@@ -1,9 +1,18 @@
 import type { ActiveTurn, TurnEmitter } from './active-turn.js';
 import type { OutcomeStatus } from './journal-records.js';
 import { outcomeEvent } from './turn-io.js';
+import type { TurnFailure } from '../protocol/index.js';
 import type { QueuedMessage, SessionHandle, TurnOutcome } from './turn-runner.js';
 
-export type OnOutcome = (message: QueuedMessage, status: OutcomeStatus, detail: { reason?: string; turnRunId?: string; text?: string }) => void;
+export type OnOutcome = (message: QueuedMessage, status: OutcomeStatus, detail: OutcomeDetail) => void;
+
+/** What an outcome carries besides its status; `failure` tells a budget stop from other failures. */
+export interface OutcomeDetail {
+  reason?: string;
+  turnRunId?: string;
+  text?: string;
+  failure?: TurnFailure;
+}
 
 export interface OutcomeDeps {
   emit: TurnEmitter;
@@ -52,6 +61,7 @@ export function recordOutcome(turn: ActiveTurn, outcome: TurnOutcome, deps: Outc
         ...(outcome.error !== undefined ? { reason: outcome.error } : {}),
         ...(message.runId !== turn.runId ? { turnRunId: turn.runId } : {}),
         ...(outcome.text !== undefined ? { text: outcome.text } : {}),
+        ...(outcome.failure !== undefined ? { failure: outcome.failure } : {}),
       }),
     );
   }

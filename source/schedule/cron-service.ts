@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Clock, TimerHandle } from '../config/index.js';
-import type { CronEventPayload, CronJob, CronJobInput, CronJobPatch, CronRun, CronRunStatus } from '../protocol/index.js';
+import type { CronEventPayload, CronJob, CronJobInput, CronJobPatch, CronRun, CronRunStatus, TurnFailure } from '../protocol/index.js';
 import { backoffFor, FAILURE_ALERT_AFTER, MAX_TIMER_MS, ONE_SHOT_ATTEMPTS, SCHEDULE_ERRORS_TO_DISABLE } from './cron-policy.js';
 import { createJob, patchJob, type JobContext } from './job-factory.js';
 import { JobStore } from './job-store.js';
@@ -20,6 +20,8 @@ export interface CronDeps {
   dispatch(job: CronJob, messageId: string): Promise<{ runId: string; sessionKey: string }>;
   /** Why the job cannot run now (its agent, model or route is gone), or undefined when it can. */
   blockedReason(job: CronJob): string | undefined;
+  /** Which spend cap its run would hit at once (already used up), or undefined. */
+  budgetProblem?(job: CronJob): string | undefined;
   /** Delivers a finished run's reply as the job says; only a real delivery has a message id. */
   announce(job: CronJob, text: string, runId: string): Promise<{ delivered: boolean; messageId?: string; error?: string }>;
   /** Input + output tokens the session has used so far. */
@@ -190,10 +192,15 @@ export class CronService {
   }
 
   /** The lane's outcome for a message on the `cron` channel; false when it is not a slot of ours. */
-  outcome(messageId: string, status: TurnStatus, text: string): boolean {
+  outcome(messageId: string, status: TurnStatus, text: string, failure?: TurnFailure): boolean {
     const slot = this.#running.get(messageId);
     if (!slot) return messageId.startsWith('cron:');
     if (slot.done) return true;
+    if (failure === 'budget') {
+      // A cap stopped the run before a model call: no failure of the job's, so no error backoff.
+      this.#skipped(messageId, slot, `budget: ${text}`);
+      return true;
+    }
     const ok = status === 'replied' || status === 'suppressed';
     const finish = (extra: { deliveredMessageId?: string; error?: string }): void =>
       this.#finish(messageId, slot, ok && !extra.error ? 'ok' : 'error', {
@@ -303,6 +310,11 @@ export class CronService {
       return;
     }
     delete job.state.blockedReason;
+    const overBudget = this.deps.budgetProblem?.(job);
+    if (overBudget) {
+      this.#record(job, scheduledAt, 'skipped', `budget: ${overBudget}`);
+      return;
+    }
     this.runLog.started(job.id, scheduledAt, now, attempt);
     const messageId = slotMessageId(job.id, scheduledAt, attempt);
     const slot: RunningSlot = { job, scheduledAt, attempt, startedAt: now, tokensBefore: 0, done: false };
@@ -354,6 +366,17 @@ export class CronService {
       this.#failed(job, extra.error ?? 'the run failed', now);
     }
     if (this.#jobs.has(job.id)) this.#jobs.set(job.id, job);
+    this.#save();
+    this.#arm();
+  }
+
+  /** A started slot that a spend cap stopped before its first model call. */
+  #skipped(messageId: string, slot: RunningSlot, reason: string): void {
+    slot.done = true;
+    this.#running.delete(messageId);
+    if (slot.timeout) this.deps.clock.clearTimer(slot.timeout);
+    delete slot.job.state.runningSince;
+    this.#record(slot.job, slot.scheduledAt, 'skipped', reason);
     this.#save();
     this.#arm();
   }

@@ -35,6 +35,8 @@ export interface HeartbeatDeps {
   laneBusy(sessionKey: string): boolean;
   /** Why a model ref cannot be used (unknown, no credentials), or undefined when it can. */
   modelProblem(ref: string): string | undefined;
+  /** Which spend cap a heartbeat of this agent would hit at once, or undefined. */
+  budgetProblem?(agent: HeartbeatAgent): string | undefined;
   dispatch(agent: HeartbeatAgent, messageId: string, text: string): Promise<{ runId: string }>;
   deliverAlert(agent: HeartbeatAgent, text: string, runId: string): Promise<{ delivered: boolean; messageId?: string; error?: string }>;
   tokensOf(sessionKey: string): number;
@@ -243,7 +245,8 @@ export class HeartbeatRunner {
     const state = this.#state(agentId);
     const now = this.deps.clock.now();
     const base = { agentId, sessionKey: agent.sessionKey, trigger, at: now };
-    const skip = skipReason(agent, state, now, (ref) => this.deps.modelProblem(ref));
+    const overBudget = this.deps.budgetProblem?.(agent);
+    const skip = skipReason(agent, state, now, (ref) => this.deps.modelProblem(ref)) ?? (overBudget ? `budget: ${overBudget}` : undefined);
     const file = skip ? undefined : readHeartbeatFile(this.deps.workspaceDir(agentId));
     const events = state.events ?? [];
     // Waiting system events are worth a run even with nothing due in HEARTBEAT.md.

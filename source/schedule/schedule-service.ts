@@ -38,7 +38,7 @@ function heartbeatAgentsOf(config: ClawConfig): HeartbeatAgent[] {
 /** What the schedule uses of the daemon. */
 export type SchedulePorts = Pick<
   CorePorts,
-  'clock' | 'config' | 'paths' | 'log' | 'inbound' | 'outbound' | 'turns' | 'lanes' | 'sessions' | 'tools' | 'models' | 'workspaces' | 'clients'
+  'clock' | 'config' | 'paths' | 'log' | 'inbound' | 'outbound' | 'turns' | 'lanes' | 'sessions' | 'tools' | 'models' | 'workspaces' | 'clients' | 'spend'
 >;
 
 /**
@@ -73,6 +73,12 @@ export class ScheduleService implements Service {
       cronDir: core.paths.cron,
       dispatch: (job, messageId) => this.#dispatchCron(job, messageId),
       blockedReason: (job) => this.#blockedReason(job),
+      budgetProblem: (job) =>
+        core.spend.exhausted({
+          agentId: job.agentId,
+          sessionKey: job.sessionTarget === 'isolated' ? `cron:${job.id}` : `agent:${job.agentId}:main`,
+          kind: 'cron',
+        }),
       announce: (job, text, runId) => this.#announce(job, text, runId),
       tokensOf,
       abort: (sessionKey, runId) => void core.lanes.abort(sessionKey, runId),
@@ -112,6 +118,7 @@ export class ScheduleService implements Service {
         return lane.running || lane.queued > 0;
       },
       modelProblem: (ref) => core.models.problem(ref),
+      budgetProblem: (agent) => core.spend.exhausted({ agentId: agent.agentId, sessionKey: agent.sessionKey, kind: 'heartbeat' }),
       dispatch: async (agent, messageId, text) => {
         const result = await core.inbound.accept({
           channel: 'heartbeat',
@@ -144,7 +151,7 @@ export class ScheduleService implements Service {
     this.#heartbeat = heartbeat;
     // A cron or heartbeat turn ends here, never in a chat: only what it announces goes anywhere.
     this.#cleanup.push(
-      core.turns.onOutcome('cron', (outcome) => void cron.outcome(outcome.messageId, outcome.status, outcome.text)),
+      core.turns.onOutcome('cron', (outcome) => void cron.outcome(outcome.messageId, outcome.status, outcome.text, outcome.failure)),
       core.turns.onOutcome('heartbeat', (outcome) => void heartbeat.outcome(outcome.messageId, outcome.status, outcome.text)),
       core.turns.on('turn.start', ({ sessionKey, runId }) => cron.turnStarted(sessionKey, runId)),
       core.turns.on('turn.end', ({ sessionKey }) => heartbeat.turnEnded(sessionKey)),

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { estimateTokens, type Providers, type ToolSchema, type WireApi } from '../../providers/index.js';
+import { estimateTokens, type Providers, type SpendCharge, type ToolSchema, type WireApi } from '../../providers/index.js';
 import type { TranscriptEntry } from '../../protocol/index.js';
 import type { BootstrapFileReport } from '../bootstrap.js';
 import {
@@ -46,6 +46,8 @@ export interface ContextWindowOptions {
   flush?: () => Promise<void>;
   /** Replaces the model as summariser (tests, benchmarks). */
   summarise?: Summariser;
+  /** Whom the summariser's calls are charged to (the turn's or the command's). */
+  charge?: SpendCharge;
 }
 
 /** Compactions ever made in this transcript, undone ones included: the flush cycle number. */
@@ -194,7 +196,8 @@ export class ContextWindow implements ContextEngine {
       family: this.family,
       thresholds: account.thresholds,
       maxAttempts: settings.maxAttempts,
-      summarise: this.#options.summarise ?? providerSummariser(this.#options.providers, this.#options.model, this.#options.fallbacks ?? []),
+      summarise:
+        this.#options.summarise ?? providerSummariser(this.#options.providers, this.#options.model, this.#options.fallbacks ?? [], this.#options.charge),
       usedTokens: account.used,
       ...(instructions ? { instructions } : {}),
       ...(this.#options.signal ? { signal: this.#options.signal } : {}),

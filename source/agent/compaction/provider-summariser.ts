@@ -1,8 +1,8 @@
-import type { Providers } from '../../providers/index.js';
+import type { Providers, SpendCharge } from '../../providers/index.js';
 import type { Summariser } from './compact.js';
 
 /** A summariser that asks the session's model, without tools, through the providers' failover. */
-export function providerSummariser(providers: Providers, model: string, fallbacks: readonly string[] = []): Summariser {
+export function providerSummariser(providers: Providers, model: string, fallbacks: readonly string[] = [], charge?: SpendCharge): Summariser {
   return async (request) => {
     const stream = providers.streamTurn({
       model,
@@ -12,6 +12,7 @@ export function providerSummariser(providers: Providers, model: string, fallback
       tools: [],
       thinking: 'off',
       maxOutputTokens: request.maxOutputTokens,
+      ...(charge ? { charge } : {}),
       ...(request.signal ? { signal: request.signal } : {}),
     });
     for await (const event of stream) {

@@ -5,6 +5,7 @@ import { messageEvents } from './messages.js';
 import { mcpEvents } from './mcp.js';
 import { skillsEvents } from './skills.js';
 import { channelsEvents } from './channels.js';
+import { spendEvents } from './spend.js';
 
 /** Every event the gateway pushes; subsystems add theirs in files of their own. */
 export const events = {
@@ -15,4 +16,5 @@ export const events = {
   ...mcpEvents,
   ...skillsEvents,
   ...channelsEvents,
+  ...spendEvents,
 };

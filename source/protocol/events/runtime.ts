@@ -5,8 +5,8 @@ import { sessionSummary } from '../methods/sessions.js';
 import { approvalRecord } from '../methods/approvals.js';
 import { usageShape } from '../transcript.js';
 
-/** A failed turn's kind: the turn's time ran out, it hit the tool-round limit, or something else went wrong. */
-export const turnFailure = lazySchema(() => z.enum(['timeout', 'iteration_limit', 'error']));
+/** A failed turn's kind: the turn's time ran out, it hit the tool-round limit, a budget stopped it, or something else went wrong. */
+export const turnFailure = lazySchema(() => z.enum(['timeout', 'iteration_limit', 'budget', 'error']));
 export type TurnFailure = z.infer<typeof turnFailure>;
 
 export const chatEventPayload = lazySchema(() =>

@@ -16,6 +16,7 @@ import { setupMethods } from './setup.js';
 import { subagentMethods } from './subagents.js';
 import { agentMethods } from './agents.js';
 import { channelMethods } from './channels.js';
+import { spendMethods } from './spend.js';
 
 /**
  * Every RPC method the gateway may serve. A subsystem adds its methods in a
@@ -41,4 +42,5 @@ export const methods = {
   ...subagentMethods,
   ...agentMethods,
   ...channelMethods,
+  ...spendMethods,
 };
