@@ -78,6 +78,16 @@ export const commandTable: Record<string, CommandEntry> = {
     usage: ['claw context [list|detail] [--session KEY] [--json]'],
     load: async () => (await import('./commands/context.js')).run,
   },
+  budget: {
+    summary: "spend caps: today's spend against each, set one, resume a session the runaway guard paused",
+    usage: ['claw budget [status] [--json]', 'claw budget set KEY VALUE', 'claw budget resume SESSION'],
+    load: async () => (await import('./commands/budget.js')).run,
+  },
+  usage: {
+    summary: 'spend over the last days: a bar chart (interactive and background) and a table by agent, session, model or kind',
+    usage: ['claw usage [--by agent|session|model|kind] [--days N] [--json]'],
+    load: async () => (await import('./commands/usage.js')).run,
+  },
   approvals: {
     summary: 'list and answer exec approval requests',
     usage: ['claw approvals [list] [--all] [--json]', 'claw approvals approve ID [--session | --always] [--json]', 'claw approvals deny ID [--json]'],

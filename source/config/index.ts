@@ -4,6 +4,7 @@ export { parseJsonc } from './jsonc.js';
 export { configSchema, type ClawConfig, type ClawConfigInput } from './schema.js';
 export { ConfigError, loadConfig, readRawConfig, writeRawConfig, validateConfig } from './config-file.js';
 export { getAtPath, setAtPath, unsetAtPath, parseCliValue } from './config-keys.js';
+export { setBudget } from './budget-keys.js';
 export { DEFAULT_GATEWAY_PORT } from './sections/gateway.js';
 export { dropPolicies } from './sections/queue.js';
 export { DEFAULT_HEARTBEAT_PROMPT, type HeartbeatConfig } from './sections/heartbeat.js';

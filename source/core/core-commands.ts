@@ -3,7 +3,10 @@ import { createAgentSlashCommand, type AgentRuntime } from '../agent/index.js';
 import { createPairingSlashCommand, type ChannelHost } from '../channels/index.js';
 import type { ClawConfig, Clock } from '../config/index.js';
 import { mcpPromptSlashCommands, type McpService } from '../mcp/index.js';
-import type { Providers } from '../providers/index.js';
+import type { Providers, SpendGate } from '../providers/index.js';
+import { configuredAgentIds } from '../memory/index.js';
+import type { ConfigStore } from './config-store.js';
+import { createCostSlashCommand } from './cost-command.js';
 import type { LaneQueue } from '../queue/index.js';
 import { defaultAgentId } from '../routing/index.js';
 import type { ScheduleService } from '../schedule/index.js';
@@ -31,6 +34,9 @@ export interface CommandSources {
   agents: AgentsService;
   mcp: McpService;
   channels: ChannelHost;
+  spend: SpendGate;
+  store: ConfigStore;
+  configFile: string;
 }
 
 /** The one slash-command registry: the built-ins, the subsystems' own, skills and MCP prompts as commands. */
@@ -55,5 +61,8 @@ export function buildCommands(s: CommandSources): CommandService {
     ),
   );
   registered.add(createPairingSlashCommand(s.channels, s.clock));
+  registered.add(
+    createCostSlashCommand({ spend: s.spend, configFile: s.configFile, agents: () => configuredAgentIds(s.store.current), reload: () => s.store.reload() }),
+  );
   return registered;
 }

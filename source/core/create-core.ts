@@ -1,4 +1,5 @@
 import { trackContextReports } from './context-reports.js';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { AgentRuntime, createSessionsTools } from '../agent/index.js';
 import { ChannelHost, type ChannelHostOptions } from '../channels/index.js';
@@ -299,8 +300,27 @@ export class Core {
     const channels = parts.add('channels', [], () => new ChannelHost(options.channels));
     const commands = parts.add(
       'commands',
-      ['sessions', 'lanes', 'messages', 'lifecycle', 'schedule', 'agent', 'providers', 'skills', 'agents', 'mcp', 'channels'],
-      () => buildCommands({ config, clock, events, sessions, lanes, messages, lifecycle, schedule, agent, providers, skills, agents, mcp, channels }),
+      ['sessions', 'lanes', 'messages', 'lifecycle', 'schedule', 'agent', 'providers', 'skills', 'agents', 'mcp', 'channels', 'spend', 'config'],
+      () =>
+        buildCommands({
+          config,
+          clock,
+          events,
+          sessions,
+          lanes,
+          messages,
+          lifecycle,
+          schedule,
+          agent,
+          providers,
+          skills,
+          agents,
+          mcp,
+          channels,
+          spend,
+          store,
+          configFile: paths.config,
+        }),
     );
     const inbound = parts.add(
       'inbound',
@@ -514,6 +534,8 @@ export class Core {
       channels: this.channels.status(),
       cooldowns: this.providers.cooldowns(),
       ...(this.#recovery ? { recovery: this.#recovery } : {}),
+      // The ledger opens with the first model call: a gateway that never made one has nothing to show and loads no SQLite for it.
+      ...(existsSync(this.paths.spendLedger) ? { spend: this.spend.summary(configuredAgentIds(this.config.current)) } : {}),
       ...(this.schedule.started ? { schedule: this.schedule.glance() } : {}),
       ...(this.subagents.started ? { subagents: this.subagents.tree() } : {}),
     };

@@ -36,8 +36,14 @@ export function gatewayHandlers(host: CoreHost): GatewayModule {
         seq: host.seq(),
         supervisor: host.supervisor,
         ...(() => {
-          const { config, schedule, cooldowns, recovery } = host.snapshot();
-          return { ...(config ? { config } : {}), ...(schedule ? { schedule } : {}), ...(cooldowns ? { cooldowns } : {}), ...(recovery ? { recovery } : {}) };
+          const { config, schedule, cooldowns, recovery, spend } = host.snapshot();
+          return {
+            ...(config ? { config } : {}),
+            ...(schedule ? { schedule } : {}),
+            ...(cooldowns ? { cooldowns } : {}),
+            ...(recovery ? { recovery } : {}),
+            ...(spend ? { spend } : {}),
+          };
         })(),
       }),
       'gateway.shutdown': (params, caller) => {

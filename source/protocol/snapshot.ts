@@ -8,6 +8,7 @@ import { mcpElicitationRecord } from './methods/mcp-elicitation.js';
 import { configStatus, healthPayload, presenceEntry, recoveryReport } from './gateway-state.js';
 import { sessionSummary } from './methods/sessions.js';
 import { scheduleOverview } from './methods/schedule.js';
+import { spendSummary } from './methods/spend.js';
 
 /**
  * The state a client needs on connect (the hello) and after a seq gap
@@ -35,6 +36,8 @@ export const gatewaySnapshot = lazySchema(() =>
     cooldowns: z.array(cooldownEntry).optional(),
     /** The last start's crash recovery, when the crash-loop guard failed a message. */
     recovery: recoveryReport.optional(),
+    /** Today's spend and the nearest cap (absent before the first model call ever made). */
+    spend: spendSummary.optional(),
   }),
 );
 export type GatewaySnapshot = z.infer<typeof gatewaySnapshot>;

@@ -1,6 +1,7 @@
 import { statePaths } from '../../config/index.js';
 import { gatewayStatus, type GatewayStatus } from '../../client/index.js';
-import type { ConfigStatus, ScheduleOverview } from '../../protocol/index.js';
+import type { ConfigStatus, ScheduleOverview, SpendSummary } from '../../protocol/index.js';
+import { formatAmount } from '../../providers/index.js';
 import type { CommandRun } from '../command.js';
 import { cooldownLines, formatDuration, printJson } from '../format.js';
 
@@ -29,6 +30,7 @@ export function describeStatus(status: GatewayStatus, stateDir: string): string 
     `  service  ${s.supervisor === 'none' ? 'not supervised (see `claw gateway install`)' : `supervised by ${s.supervisor}`}`,
     ...configLines(s.config),
     ...scheduleLines(s.schedule),
+    ...spendLines(s.spend),
     ...cooldownLines(s.cooldowns ?? [], Date.now(), '  cooling  '),
     ...(s.recovery
       ? [
@@ -62,6 +64,19 @@ function scheduleLines(schedule: ScheduleOverview | undefined): string[] {
     lines.push(`  heartbeat ${beat.agentId}: ${state}${last}`);
   }
   for (const notice of schedule.notices) lines.push(`  notice   ${notice}`);
+  return lines;
+}
+
+/** Today's spend per agent and the cap nearest its limit (`claw budget` has them all). */
+function spendLines(spend: SpendSummary | undefined): string[] {
+  if (!spend) return ['  spend    no model call yet'];
+  const agents = spend.agents.map((agent) => `${agent.agentId} ${formatAmount('usd', agent.usd)} (${formatAmount('tokens', agent.tokens)})`).join(', ');
+  const lines = [`  spend    today ${formatAmount('usd', spend.usd)}, ${formatAmount('tokens', spend.tokens)}${agents ? `: ${agents}` : ''}`];
+  const near = spend.nearest;
+  if (near)
+    lines.push(
+      `           nearest cap ${near.key}: ${formatAmount(near.unit, near.used)} of ${formatAmount(near.unit, near.cap)} (${Math.round((near.used / near.cap) * 100)}%)`,
+    );
   return lines;
 }
 

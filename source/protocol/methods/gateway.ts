@@ -5,6 +5,7 @@ import { configStatus, healthPayload, presenceEntry, recoveryReport } from '../g
 import { gatewaySnapshot } from '../snapshot.js';
 import { scheduleOverview } from './schedule.js';
 import { cooldownEntry } from './models.js';
+import { spendSummary } from './spend.js';
 
 export const statusPayload = lazySchema(() =>
   z.strictObject({
@@ -28,6 +29,8 @@ export const statusPayload = lazySchema(() =>
     cooldowns: z.array(cooldownEntry).optional(),
     /** The last start's crash recovery, when the crash-loop guard failed a message. */
     recovery: recoveryReport.optional(),
+    /** Today's spend per agent and the nearest cap. */
+    spend: spendSummary.optional(),
   }),
 );
 export type StatusPayload = z.infer<typeof statusPayload>;

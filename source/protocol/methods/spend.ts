@@ -38,7 +38,14 @@ export type SpendStatus = z.infer<typeof spendStatus>;
 
 /** Today's total and the nearest cap: the TUI footer's figures. */
 export const spendSummary = lazySchema(() =>
-  z.strictObject({ day: z.string(), usd: z.number().min(0), tokens: z.number().int().min(0), nearest: budgetUse.optional() }),
+  z.strictObject({
+    day: z.string(),
+    usd: z.number().min(0),
+    tokens: z.number().int().min(0),
+    nearest: budgetUse.optional(),
+    /** Today's spend charged to each agent (a subagent's to its parents' agents too); agents that spent nothing are left out. */
+    agents: z.array(z.strictObject({ agentId: z.string(), usd: z.number().min(0), tokens: z.number().int().min(0) })),
+  }),
 );
 export type SpendSummary = z.infer<typeof spendSummary>;
 

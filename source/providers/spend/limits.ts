@@ -71,7 +71,8 @@ export function limitsOf(budgets: BudgetsConfig, charge: SpendCharge, day: strin
 }
 
 export function formatAmount(unit: Unit, value: number): string {
-  if (unit === 'usd') return value >= 1 || value === 0 ? `$${value.toFixed(2)}` : `$${value.toFixed(value < 0.01 ? 4 : 3)}`;
+  // Cents for most figures; small ones keep the digits that tell them apart (a heartbeat costs $0.0004).
+  if (unit === 'usd') return `$${value.toFixed(value === 0 || value >= 0.1 ? 2 : value >= 0.01 ? 3 : 4)}`;
   if (value >= 1_000_000) return `${(value / 1_000_000).toFixed(value >= 10_000_000 ? 0 : 1)}M tokens`;
   if (value >= 10_000) return `${Math.round(value / 1000)}k tokens`;
   return `${Math.round(value)} tokens`;

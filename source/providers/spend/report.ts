@@ -56,7 +56,11 @@ export function nearestBudget(uses: readonly BudgetUse[]): BudgetUse | undefined
 export function spendSummary(ledger: SpendLedger, budgets: BudgetsConfig, day: string, agents: readonly string[]): SpendSummary {
   const total = ledger.total(`g:${day}`);
   const nearest = nearestBudget(budgetUses(budgets, ledger, day, agents));
-  return { day, usd: total.usd, tokens: total.tokens, ...(nearest ? { nearest } : {}) };
+  const spent = agents.flatMap((agentId) => {
+    const agent = ledger.total(`a:${day}:${agentId}`);
+    return agent.tokens > 0 || agent.usd > 0 ? [{ agentId, usd: agent.usd, tokens: agent.tokens }] : [];
+  });
+  return { day, usd: total.usd, tokens: total.tokens, ...(nearest ? { nearest } : {}), agents: spent };
 }
 
 /** Today's spend picture: totals, per agent, interactive against background, every cap in force. */
