@@ -143,6 +143,16 @@ describe('panes from store fixtures', () => {
     expect(frame).toContain('F memory flush at 76k · C compaction at 80k');
     expect(frame).toContain('■ history 50k');
     expect(frame).toContain('95k → 21k');
+    // The turn's cost so far, summed from its usage events; a new turn starts again from zero.
+    const store = new TuiStore({ ...state, currentKey: key });
+    cleanups.push(() => store.dispose());
+    const usage = (runId: string, input: number, cost: number) =>
+      store.applyEvent('agent', { runId, sessionKey: key, stream: 'usage', model: 'pa/big', usage: { input, output: 100, cost } });
+    usage('r1', 900, 0.003);
+    usage('r1', 1900, 0.005);
+    expect(show(<ContextPane state={store.getState()} width={48} height={10} focused={false} />)).toContain('$ this turn $0.0080 · 3.0k tok · 2 calls');
+    usage('r2', 400, 0.001);
+    expect(show(<ContextPane state={store.getState()} width={48} height={10} focused={false} />)).toContain('$ this turn $0.0010 · 500 tok · 1 call');
   });
 
   it('sub-agent pane shows an empty state, then the tree', () => {
@@ -169,6 +179,19 @@ describe('panes from store fixtures', () => {
     const state = withState({ sessions: { [key]: sessionFixture({ model: 'pa/big' }) }, cooldowns: [cooling, key2] });
     expect(show(<Footer state={state} width={140} now={0} />)).toContain('⏸ pa/big cooling 25s +1');
     expect(show(<Footer state={state} width={140} now={30_000} />)).toContain('⏸ key env:PB_KEY cooling 5m');
+  });
+
+  it('footer shows today\'s spend and the nearest cap as a small bar; a spend notice lands in the chat', () => {
+    const nearest = { key: 'budgets.background.dailyUsd', label: 'background today', unit: 'usd' as const, cap: 1, used: 0.62 };
+    const state = withState({ sessions: { [key]: sessionFixture({ model: 'pa/big' }) }, spend: { day: '2026-12-07', usd: 0.8, tokens: 12_000, nearest, agents: [] } });
+    expect(show(<Footer state={state} width={140} now={0} />)).toContain('· $0.80 ▰▰▰▱▱ 62% bg/day');
+    const local = withState({ spend: { day: '2026-12-07', usd: 0, tokens: 45_000, agents: [] } });
+    expect(show(<Footer state={local} width={140} now={0} />)).toContain('· 45k tok today');
+    const store = new TuiStore(withState({ currentKey: key }));
+    cleanups.push(() => store.dispose());
+    store.applyEvent('spend', { day: '2026-12-07', usd: 0.9, tokens: 1, agents: [], notice: { kind: 'warning', text: 'Spend warning: background today has used 90%' } });
+    expect(store.getState().spend).toEqual({ day: '2026-12-07', usd: 0.9, tokens: 1, agents: [] });
+    expect(JSON.stringify(store.getState())).toContain('Spend warning: background today has used 90%');
   });
 
   it('approval prompt shows the whole command wrapped, cwd, agent, reason and time left', () => {

@@ -22,7 +22,17 @@ export function ContextPane({ state, width, height, focused }: { state: TuiState
   const flushAt = thresholdCell(ctx.thresholds.flush, ctx.window, barWidth);
   const compactAt = thresholdCell(ctx.thresholds.compact, ctx.window, barWidth);
   const marks = Array.from({ length: barWidth }, (_, i) => (i === compactAt ? 'C' : i === flushAt ? 'F' : ' ')).join('');
+  const turn = state.turnCost[state.currentKey];
   const lines = [
+    ...(turn
+      ? [
+          {
+            key: 'turn-cost',
+            color: 'white' as const,
+            text: padTo(`$ this turn ${turn.usd > 0 ? `$${turn.usd.toFixed(4)} · ` : ''}${formatTokens(turn.tokens)} tok · ${turn.calls} call${turn.calls === 1 ? '' : 's'}`, width - 1),
+          },
+        ]
+      : []),
     ...ctx.parts.map((p, i) => ({ key: p.name, color: PART_COLORS[i % PART_COLORS.length]!, text: padTo(`■ ${p.name} ${formatTokens(p.tokens)}`, width - 1) })),
     ...ctx.compactions
       .slice(-3)

@@ -28,11 +28,33 @@ function coolingText(state: TuiState, now: number): string {
   return ` · ⏸ ${first.scope === 'model' ? first.label : `key ${first.label}`} cooling ${left}${active.length > 1 ? ` +${active.length - 1}` : ''}`;
 }
 
+const BAR_CELLS = 5;
+
+/** Today's spend and the nearest cap as a small bar: " · $0.42 ▰▰▱▱▱ 38% bg/day". */
+export function spendText(state: TuiState): string {
+  const spend = state.spend;
+  if (!spend) return '';
+  const today = spend.usd > 0 || spend.tokens === 0 ? `$${spend.usd.toFixed(2)}` : `${formatTokens(spend.tokens)} tok`;
+  const near = spend.nearest;
+  if (!near || near.cap <= 0) return ` · ${today} today`;
+  const share = near.used / near.cap;
+  const filled = Math.min(BAR_CELLS, Math.round(share * BAR_CELLS));
+  return ` · ${today} ${'▰'.repeat(filled)}${'▱'.repeat(BAR_CELLS - filled)} ${Math.round(share * 100)}% ${shortCap(near.key)}`;
+}
+
+/** `budgets.background.dailyUsd` → `bg/day`: the cap's name in a few columns. */
+function shortCap(key: string): string {
+  const [, scope = '', kind = ''] = key.split('.');
+  const period = /monthly|Monthly/.test(key) ? 'month' : scope === 'session' ? 'session' : scope === 'turn' ? 'turn' : 'day';
+  const who = scope === 'background' ? (kind.startsWith('daily') ? 'bg' : kind) : scope === 'globalDaily' ? 'all' : scope.startsWith('agent') ? 'agent' : scope;
+  return `${who}/${period}`;
+}
+
 export function Footer({ state, width, now }: { state: TuiState; width: number; now: number }) {
   const f = selectFooter(state);
   const tokens = f.window > 0 ? `${formatTokens(f.used)}/${formatTokens(f.window)}` : formatTokens(f.used);
   const summary = selectPaneSummary(state);
-  const left = ` ${f.model} · think ${f.thinking} · ${tokens} tok${summary ? ` · ${summary}` : ''}`;
+  const left = ` ${f.model} · think ${f.thinking} · ${tokens} tok${spendText(state)}${summary ? ` · ${summary}` : ''}`;
   const approvals = `${f.pendingApprovals > 0 ? ` · ⚠ ${f.pendingApprovals} approval${f.pendingApprovals > 1 ? 's' : ''}` : ''}${coolingText(state, now)}`;
   const hint = ` · ${hintFor(state, f.running, now)}`;
   const leftCut = truncate(left, width);

@@ -110,8 +110,14 @@ export function reduceAgentEvent(state: TuiState, payload: AgentEventPayload): T
           status: payload.phase === 'end' ? (payload.isError ? 'error' : 'done') : item.status,
         }));
       });
-    case 'usage':
-      return { ...state, runModel: { ...state.runModel, [key]: payload.model } };
+    case 'usage': {
+      const before = state.turnCost[key];
+      const same = before?.runId === payload.runId ? before : { runId: payload.runId, usd: 0, tokens: 0, calls: 0 };
+      const { usage } = payload;
+      const tokens = usage.input + usage.output + (usage.cacheRead ?? 0) + (usage.cacheWrite ?? 0);
+      const cost = { runId: payload.runId, usd: same.usd + (usage.cost ?? 0), tokens: same.tokens + tokens, calls: same.calls + 1 };
+      return { ...state, runModel: { ...state.runModel, [key]: payload.model }, turnCost: { ...state.turnCost, [key]: cost } };
+    }
     case 'retry':
       return state;
     case 'compaction':

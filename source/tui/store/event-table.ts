@@ -52,6 +52,12 @@ export const eventTable: { [E in EventName]?: Reducer<E> } = {
   'mcp.elicitation.requested': (state, payload) => reduceElicitationRequested(state, payload),
   'mcp.elicitation.resolved': (state, payload) => reduceElicitationResolved(state, payload),
   cooldowns: (state, payload) => ({ ...state, cooldowns: payload.cooldowns }),
+  spend: (state, { notice, ...spend }) =>
+    notice
+      ? updateChat({ ...state, spend }, state.currentKey, (log) =>
+          appendItems(log, [{ kind: 'notice', id: `spend:${notice.kind}:${notice.text}`, text: notice.text }]),
+        )
+      : { ...state, spend },
   shutdown: (state, payload) => ({ ...state, conn: { ...state.conn, reason: `gateway stopping: ${payload.reason}` } }),
 };
 

@@ -98,6 +98,8 @@ export function reduceHello(state: TuiState, hello: HelloPayload): TuiState {
   if (channels) next = { ...next, channels };
   const cooldowns = pick('cooldowns');
   if (cooldowns) next = { ...next, cooldowns };
+  const spend = pick('spend');
+  if (spend) next = { ...next, spend };
   const elicitations = pick('mcpElicitations');
   if (elicitations) next = reduceElicitationList(next, elicitations);
   return next;

@@ -10,6 +10,7 @@ import type {
   SearchHit,
   SessionSummary,
   SetupStatus,
+  SpendSummary,
   SubagentNode,
 } from '../../protocol/index.js';
 import type { SetupUi } from '../setup/setup-state.js';
@@ -73,10 +74,14 @@ export interface TuiState {
   channels?: readonly ChannelStatusInfo[];
   /** Keys and models failover is skipping, from the snapshot and `cooldowns` events (the footer shows them). */
   cooldowns?: readonly CooldownEntry[];
+  /** Today's spend and the cap nearest its limit, from the snapshot and `spend` events (the footer's bar). */
+  spend?: SpendSummary;
   /** `resolvedIds` guards against a list reply that was answered before a resolution event. */
   approvals: { pending: readonly ApprovalRecord[]; resolvedIds: readonly string[]; lastResolved?: ApprovalNotice };
   /** Model reported by the latest usage event per session, for the footer. */
   runModel: Readonly<Record<string, string>>;
+  /** What the latest turn of each session has cost so far, from its `usage` events (the context pane shows it). */
+  turnCost: Readonly<Record<string, { runId: string; usd: number; tokens: number; calls: number }>>;
   /** Connected clients by clientId, so approvers and senders show as a name and host. */
   clients: Readonly<Record<string, PresenceEntry>>;
   /** Per session: when the running turn started and the tool it is in, for the progress line. */
@@ -180,6 +185,7 @@ export function initialState(options: { agentId?: string; sessionKey?: string; v
     subagents: [],
     approvals: { pending: [], resolvedIds: [] },
     runModel: {},
+    turnCost: {},
     clients: {},
     progress: {},
     modelMissing: false,
