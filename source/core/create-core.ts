@@ -1,14 +1,15 @@
 import { trackContextReports } from './context-reports.js';
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { AgentRuntime, createSessionsTools } from '../agent/index.js';
 import { ChannelHost, type ChannelHostOptions } from '../channels/index.js';
 import { readGatewayTokenSync, skillEnvSecrets, systemClock, throttle, type ClawConfig, type Clock, type Logger, type StatePaths } from '../config/index.js';
 import { HooksService, type HooksServiceOptions } from '../hooks/index.js';
-import type { ContextPayload, GatewaySnapshot, RecoveryReport } from '../protocol/index.js';
+import { runNoticeEntry, type ContextPayload, type GatewaySnapshot, type RecoveryReport } from '../protocol/index.js';
 import { createProviders, SpendGate, type Providers } from '../providers/index.js';
 import { InboundJournal, LaneQueue, testRunnerFromEnv, type AcceptedRecord, type TurnRunner } from '../queue/index.js';
-import { defaultAgentId, parseSessionKey } from '../routing/index.js';
+import { defaultAgentId, mainSessionKey, parseSessionKey } from '../routing/index.js';
 import { agentWorkspaceDir, SkillsService } from '../skills/index.js';
 import { SessionEviction, SessionRegistry, WriteProbe, sessionsSearchHandler, type SessionsSearchHandler } from '../sessions/index.js';
 import { configuredAgentIds } from '../memory/index.js';
@@ -138,6 +139,18 @@ export class Core {
     const lifecycle = parts.add('lifecycle', [], () => new Lifecycle(log));
     const outbound = parts.add('outbound', [], () => new Outbound(log));
     const turns = parts.add('turns', [], () => new TurnHub(log));
+    // A spend warning or pause is said in the owner's main chat (kept in its transcript, never shown to the model) as well as live.
+    const ownerNotice = async (agentId: string, text: string): Promise<void> => {
+      const sessionKey = mainSessionKey(agentId);
+      const runId = `spend:${randomUUID()}`;
+      try {
+        const session = await registry.open(sessionKey);
+        const entryId = session.append(runNoticeEntry({ source: 'spend', text, runId }))[0]?.id;
+        events.emit('chat', { runId, sessionKey, state: 'final', text, ...(entryId ? { entryId } : {}) });
+      } catch (error) {
+        log.warn(`spend notice not written to ${sessionKey}: ${String(error)}`);
+      }
+    };
     const spendEvent = throttle(clock, () => events.emit('spend', spend.summary(configuredAgentIds(store.current))), SPEND_EVENT_INTERVAL_MS);
     const spend = parts.add(
       'spend',
@@ -149,6 +162,7 @@ export class Core {
           clock,
           notify: (notice) => {
             log.warn(notice.text);
+            void ownerNotice(notice.agentId ?? defaultAgentId(store.current), notice.text);
             const told = { kind: notice.kind, text: notice.text, ...(notice.sessionKey ? { sessionKey: notice.sessionKey } : {}) };
             events.emit('spend', { ...spend.summary(configuredAgentIds(store.current)), notice: told });
           },

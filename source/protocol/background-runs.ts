@@ -9,7 +9,8 @@ import type { TranscriptEntry } from './transcript.js';
  * `quiet_run` entry, and the model stops seeing it too, so idle heartbeats do
  * not pile up in every later prompt.
  */
-export const BACKGROUND_SOURCES = ['heartbeat', 'cron'] as const;
+/** `spend`: a cap's warning or a runaway pause, told in the owner's main chat. */
+export const BACKGROUND_SOURCES = ['heartbeat', 'cron', 'spend'] as const;
 export type BackgroundSource = (typeof BACKGROUND_SOURCES)[number];
 
 export const QUIET_RUN = 'quiet_run';
@@ -41,7 +42,8 @@ export function runNotice(entry: TranscriptEntry): RunNoticeData | undefined {
   if (entry.type !== 'custom' || entry.customType !== RUN_NOTICE) return undefined;
   const data = entry.data as Partial<RunNoticeData> | null;
   if (typeof data?.text !== 'string' || typeof data.runId !== 'string') return undefined;
-  return { source: data.source === 'cron' ? 'cron' : 'heartbeat', text: data.text, runId: data.runId };
+  const source = BACKGROUND_SOURCES.find((known) => known === data.source) ?? 'heartbeat';
+  return { source, text: data.text, runId: data.runId };
 }
 
 function backgroundPromptId(entry: TranscriptEntry): string | undefined {
