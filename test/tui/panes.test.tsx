@@ -181,15 +181,24 @@ describe('panes from store fixtures', () => {
     expect(show(<Footer state={state} width={140} now={30_000} />)).toContain('⏸ key env:PB_KEY cooling 5m');
   });
 
-  it('footer shows today\'s spend and the nearest cap as a small bar; a spend notice lands in the chat', () => {
+  it("footer shows today's spend and the nearest cap as a small bar; a spend notice lands in the chat", () => {
     const nearest = { key: 'budgets.background.dailyUsd', label: 'background today', unit: 'usd' as const, cap: 1, used: 0.62 };
-    const state = withState({ sessions: { [key]: sessionFixture({ model: 'pa/big' }) }, spend: { day: '2026-12-07', usd: 0.8, tokens: 12_000, nearest, agents: [] } });
+    const state = withState({
+      sessions: { [key]: sessionFixture({ model: 'pa/big' }) },
+      spend: { day: '2026-12-07', usd: 0.8, tokens: 12_000, nearest, agents: [] },
+    });
     expect(show(<Footer state={state} width={140} now={0} />)).toContain('· $0.80 ▰▰▰▱▱ 62% bg/day');
     const local = withState({ spend: { day: '2026-12-07', usd: 0, tokens: 45_000, agents: [] } });
     expect(show(<Footer state={local} width={140} now={0} />)).toContain('· 45k tok today');
     const store = new TuiStore(withState({ currentKey: key }));
     cleanups.push(() => store.dispose());
-    store.applyEvent('spend', { day: '2026-12-07', usd: 0.9, tokens: 1, agents: [], notice: { kind: 'warning', text: 'Spend warning: background today has used 90%' } });
+    store.applyEvent('spend', {
+      day: '2026-12-07',
+      usd: 0.9,
+      tokens: 1,
+      agents: [],
+      notice: { kind: 'warning', text: 'Spend warning: background today has used 90%' },
+    });
     expect(store.getState().spend).toEqual({ day: '2026-12-07', usd: 0.9, tokens: 1, agents: [] });
     expect(JSON.stringify(store.getState())).toContain('Spend warning: background today has used 90%');
   });

@@ -29,7 +29,10 @@ export function ContextPane({ state, width, height, focused }: { state: TuiState
           {
             key: 'turn-cost',
             color: 'white' as const,
-            text: padTo(`$ this turn ${turn.usd > 0 ? `$${turn.usd.toFixed(4)} · ` : ''}${formatTokens(turn.tokens)} tok · ${turn.calls} call${turn.calls === 1 ? '' : 's'}`, width - 1),
+            text: padTo(
+              `$ this turn ${turn.usd > 0 ? `$${turn.usd.toFixed(4)} · ` : ''}${formatTokens(turn.tokens)} tok · ${turn.calls} call${turn.calls === 1 ? '' : 's'}`,
+              width - 1,
+            ),
           },
         ]
       : []),
