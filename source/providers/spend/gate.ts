@@ -153,7 +153,18 @@ export class SpendGate {
       kind: charge.kind,
       scopes: scopesOf(charge, day),
     };
-    ledger.reserve(record, worst);
+    try {
+      ledger.reserve(record, worst);
+    } catch (error) {
+      // Fail closed: a call whose reservation is not on disk could be paid for and forgotten.
+      throw new ProviderError(
+        'budget',
+        `The spend ledger could not record this call (${error instanceof Error ? error.message : String(error)}), so it was not made.`,
+        {
+          budget: { key: 'ledger', ask: false, hint: 'Free disk space in the state directory (`claw doctor` shows where it is), then send the message again.' },
+        },
+      );
+    }
     this.#rate(charge.sessionKey).calls.push(now);
     return { record, worst, inputTokens, model };
   }
