@@ -114,3 +114,28 @@ describe('claw usage and claw budget', () => {
     client.close();
   });
 });
+
+describe('claw usage and claw budget without a gateway', () => {
+  it('read the ledger file itself, and resume lifts a pause on disk', async () => {
+    const offline = makeTempState();
+    try {
+      const env = { ...offline.env, COLUMNS: '100' };
+      const empty = await runCli(['usage'], env);
+      expect(empty.code).toBe(0);
+      expect(empty.stdout).toContain('No model calls in this window.');
+      seed(offline);
+      const ledger = new SpendLedger(offline.paths.spendLedger);
+      ledger.pause('agent:main:main', Date.now(), '99 model calls in the last minute');
+      ledger.close();
+      const usage = await runCli(['usage', '--by', 'agent'], env);
+      expect(usage.stdout).toMatch(/^main\s+4\s+4,000\s+\$1\.60$/m);
+      const budget = await runCli(['budget'], env);
+      expect(budget.stdout).toContain('Paused by the runaway guard:\n  agent:main:main: 99 model calls in the last minute.');
+      const resumed = await runCli(['budget', 'resume', 'agent:main:main'], env);
+      expect(resumed.stdout).toBe('Resumed agent:main:main: it may call the model again.\n');
+      expect((await runCli(['budget'], env)).stdout).not.toContain('Paused');
+    } finally {
+      offline.cleanup();
+    }
+  });
+});

@@ -1,9 +1,9 @@
 import { ConfigError, loadConfig, setBudget, statePaths, type BudgetsConfig } from '../../config/index.js';
 import type { BudgetUse, SpendStatus } from '../../protocol/index.js';
 import { formatAmount } from '../../providers/index.js';
-import { clientName } from '../client-name.js';
 import type { CommandRun } from '../command.js';
 import { printJson } from '../format.js';
+import { openSpendSource } from './spend-source.js';
 
 const usage = `Usage:
   claw budget [status] [--json]
@@ -84,21 +84,20 @@ export const run: CommandRun = async ({ args }) => {
   if (action !== 'status' && action !== 'resume') return fail(`unknown action "${action}".`);
   if (action === 'status' && rest.length > 0) return fail(`status takes no arguments, not "${rest.join(' ')}".`);
   if (action === 'resume' && rest.length !== 1) return fail('resume takes one session key (see `claw budget`).');
-  const { connectLocal } = await import('../../client/index.js');
-  const client = await connectLocal(statePaths(), { clientName: clientName('claw budget') });
+  const source = await openSpendSource('claw budget');
   try {
     if (action === 'resume') {
       const sessionKey = rest[0]!;
-      const { resumed } = await client.request('spend.resume', { sessionKey });
+      const resumed = await source.resume(sessionKey);
       if (json) printJson({ sessionKey, resumed });
       else process.stdout.write(resumed ? `Resumed ${sessionKey}: it may call the model again.\n` : `${sessionKey} was not paused.\n`);
       return 0;
     }
-    const status = await client.request('spend.status', {});
+    const status = await source.status();
     if (json) printJson(status);
     else process.stdout.write(`${statusLines(status, loadConfig(statePaths().config).budgets).join('\n')}\n`);
     return 0;
   } finally {
-    client.close();
+    source.close();
   }
 };

@@ -1,10 +1,9 @@
 import { parseArgs } from 'node:util';
-import { statePaths } from '../../config/index.js';
 import type { UsageRecord } from '../../protocol/index.js';
 import { dailyChart, dailySpend, formatAmount, type Unit } from '../../providers/index.js';
-import { clientName } from '../client-name.js';
 import type { CommandRun } from '../command.js';
 import { printJson } from '../format.js';
+import { openSpendSource } from './spend-source.js';
 
 const usage = 'Usage: claw usage [--by agent|session|model|kind] [--days N] [--json]';
 const GROUPS = ['agent', 'session', 'model', 'kind'] as const;
@@ -71,10 +70,9 @@ export const run: CommandRun = async ({ argv }) => {
   if (!GROUPS.includes(by)) return fail(`--by takes one of ${GROUPS.join(', ')}, not "${by}".`);
   const days = Number(parsed.values.days);
   if (!Number.isInteger(days) || days < 1 || days > 366) return fail(`--days takes a whole number from 1 to 366, not "${parsed.values.days}".`);
-  const { connectLocal } = await import('../../client/index.js');
-  const client = await connectLocal(statePaths(), { clientName: clientName('claw usage') });
+  const source = await openSpendSource('claw usage');
   try {
-    const { day, rows } = await client.request('spend.usage', { days });
+    const { day, rows } = await source.usage(days);
     const totalUsd = rows.reduce((sum, row) => sum + row.usd, 0);
     const totalTokens = rows.reduce((sum, row) => sum + row.tokens, 0);
     // Local models cost nothing: their spend is drawn in tokens.
@@ -93,6 +91,6 @@ export const run: CommandRun = async ({ argv }) => {
     process.stdout.write(`${out.join('\n')}\n`);
     return 0;
   } finally {
-    client.close();
+    source.close();
   }
 };

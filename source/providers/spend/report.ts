@@ -1,6 +1,12 @@
 import { backgroundKinds, type BudgetsConfig } from '../../config/index.js';
 import type { BudgetUse, SpendStatus, SpendSummary } from '../../protocol/index.js';
 import type { SpendLedger, UsageRow } from './ledger.js';
+
+/** What a report reads of the ledger (an empty one when no call was ever made). */
+export type LedgerView = Pick<SpendLedger, 'total' | 'usage'>;
+
+/** The ledger before the first model call: nothing spent. */
+export const EMPTY_LEDGER: LedgerView = { total: () => ({ tokens: 0, usd: 0 }), usage: () => [] };
 import type { Unit } from './limits.js';
 
 interface Totals {
@@ -18,7 +24,7 @@ function add(into: Totals, row: UsageRow): void {
 const zero = (): Totals => ({ usd: 0, tokens: 0, calls: 0 });
 
 /** The day and month caps in force, with what each has used (reservations in flight included). */
-function budgetUses(budgets: BudgetsConfig, ledger: SpendLedger, day: string, agents: readonly string[]): BudgetUse[] {
+function budgetUses(budgets: BudgetsConfig, ledger: LedgerView, day: string, agents: readonly string[]): BudgetUse[] {
   const uses: BudgetUse[] = [];
   const month = day.slice(0, 7);
   const use = (key: string, label: string, scope: string, unit: Unit, cap: number | null | undefined): void => {
@@ -53,7 +59,7 @@ export function nearestBudget(uses: readonly BudgetUse[]): BudgetUse | undefined
 }
 
 /** Today's total and the cap nearest its limit: what the TUI footer shows after every call. */
-export function spendSummary(ledger: SpendLedger, budgets: BudgetsConfig, day: string, agents: readonly string[]): SpendSummary {
+export function spendSummary(ledger: LedgerView, budgets: BudgetsConfig, day: string, agents: readonly string[]): SpendSummary {
   const total = ledger.total(`g:${day}`);
   const nearest = nearestBudget(budgetUses(budgets, ledger, day, agents));
   const spent = agents.flatMap((agentId) => {
@@ -65,7 +71,7 @@ export function spendSummary(ledger: SpendLedger, budgets: BudgetsConfig, day: s
 
 /** Today's spend picture: totals, per agent, interactive against background, every cap in force. */
 export function spendStatus(
-  ledger: SpendLedger,
+  ledger: LedgerView,
   budgets: BudgetsConfig,
   day: string,
   agents: readonly string[],
