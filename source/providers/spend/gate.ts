@@ -74,6 +74,7 @@ export class SpendGate {
   #day = '';
   readonly #rates = new Map<string, RateWindow>();
   #closed = false;
+  #sweptAt = 0;
 
   constructor(options: SpendGateOptions) {
     this.#options = options;
@@ -133,6 +134,7 @@ export class SpendGate {
     const ledger = this.ledger;
     const pausedWhy = this.#paused?.get(charge.sessionKey);
     if (pausedWhy !== undefined) throw pausedError(charge.sessionKey, pausedWhy);
+    this.#sweepRates(now);
     this.#runaway(charge, budgets, now);
     const model = this.#dearest(request, resolve);
     const inputTokens = estimateInput(request, model);
@@ -243,6 +245,16 @@ export class SpendGate {
     }
     // Nothing resolves: the primary's own error (not_configured) says what to set up.
     return chosen ?? resolve(request.model);
+  }
+
+  /** Forgets the rate windows of sessions quiet for a minute (webhook and cron runs open a new session each). */
+  #sweepRates(now: number): void {
+    if (now - this.#sweptAt < MINUTE_MS) return;
+    this.#sweptAt = now;
+    for (const [sessionKey, window] of this.#rates) {
+      const last = Math.max(window.calls.at(-1) ?? 0, window.tokens.at(-1)?.at ?? 0);
+      if (last <= now - MINUTE_MS) this.#rates.delete(sessionKey);
+    }
   }
 
   #rate(sessionKey: string): RateWindow {
