@@ -3,6 +3,11 @@
 // every 1,000 turns; sessions are reused (`--sessions`, default 200) or, with
 // `--fresh`, every turn opens a new one (webhooks and cron runs do that). Prints one
 // JSON object; the figure to watch is the growth per turn after the first thousand.
+// What grows, found with heap snapshots and process.memoryUsage() after a forced GC: this soak runs
+// 20,000 turns in ~90 s, so the gateway's 5-minute windows (the RPC idempotency cache and the inbound
+// journal's dedupe memory) still hold every turn when it ends — about 1 KB of live heap per turn,
+// bounded by time, not by turns. With both windows at 5 s the live heap stays within ~3 MB from 2,000
+// to 20,000 turns.
 // Run after `npm run build`: npx tsx bench/rss-agent-turns.ts [--turns 10000] [--sessions 200] [--fresh]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
