@@ -24,6 +24,22 @@ export interface ElicitationInboxOptions {
   timeoutMs?: number;
 }
 
+/**
+ * An accepted form with each field the operator left empty (absent, an empty
+ * string, an empty selection) set to the schema's `default`, as SEP-1034 says:
+ * strings, numbers, booleans, enums and multi-selects alike.
+ */
+export function withSchemaDefaults(schema: ElicitationRecord['schema'], content: ElicitResult['content']): NonNullable<ElicitResult['content']> {
+  const filled: Record<string, unknown> = { ...(content ?? {}) };
+  for (const [name, field] of Object.entries(schema.properties ?? {})) {
+    const fallback = (field as { default?: unknown }).default;
+    if (fallback === undefined) continue;
+    const given = filled[name];
+    if (given === undefined || given === null || given === '' || (Array.isArray(given) && given.length === 0)) filled[name] = fallback;
+  }
+  return filled as NonNullable<ElicitResult['content']>;
+}
+
 /** Checks an answer against the form's schema, so a typo is reported to the operator instead of sent to the server. */
 export function checkElicitationContent(schema: ElicitationRecord['schema'], content: ElicitResult['content']): string | undefined {
   let validator: z.ZodType;
@@ -88,11 +104,12 @@ export class ElicitationInbox {
     const entry = this.#pending.get(id);
     if (!entry) throw new Error(`No pending MCP question "${id}": it was answered, declined on timeout, or withdrawn by its server.`);
     if (answer.action === 'accept') {
-      const problem = checkElicitationContent(entry.record.schema, answer.content);
+      const content = withSchemaDefaults(entry.record.schema, answer.content);
+      const problem = checkElicitationContent(entry.record.schema, content);
       if (problem) throw new Error(`The answer does not fit the form of MCP server "${entry.record.server}": ${problem}.`);
+      return this.#finish(id, { action: 'accept', content }, 'accepted', resolvedBy)!;
     }
-    const status = answer.action === 'accept' ? 'accepted' : answer.action === 'decline' ? 'declined' : 'cancelled';
-    return this.#finish(id, answer.action === 'accept' ? answer : { action: answer.action }, status, resolvedBy)!;
+    return this.#finish(id, { action: answer.action }, answer.action === 'decline' ? 'declined' : 'cancelled', resolvedBy)!;
   }
 
   close(): void {
