@@ -17,6 +17,30 @@ const common = () => ({
 });
 
 /**
+ * OAuth for a remote server. Nothing is needed for a server that supports
+ * dynamic client registration: claw discovers the authorization server,
+ * registers itself and asks the owner to log in (`claw mcp login NAME`).
+ * A pre-registered client names its id (and secret); a machine client uses
+ * the `client_credentials` grant with a secret or a private key (JWT).
+ */
+const mcpOAuth = lazySchema(() =>
+  z.strictObject({
+    clientId: z.string().min(1).optional(),
+    /** Environment variable holding the client secret (never the secret itself in claw.json). */
+    clientSecretEnv: z.string().min(1).optional(),
+    /** `authorization_code` (a person logs in) or `client_credentials` (the client is the principal). */
+    grant: z.enum(['authorization_code', 'client_credentials']).default('authorization_code'),
+    /** PEM private key file for `private_key_jwt` client authentication (client_credentials). */
+    privateKeyFile: z.string().min(1).optional(),
+    signingAlgorithm: z.string().min(1).default('ES256'),
+    /** Scopes to ask for when the server does not say which it needs. */
+    scope: z.string().min(1).optional(),
+    /** An https URL where claw's client metadata document is published (Client ID Metadata Documents). */
+    clientMetadataUrl: z.string().url().optional(),
+  }),
+);
+
+/**
  * The `mcpServers` shape shared with other MCP clients. `type` is what Claude
  * Code and VS Code write; it may be left out (a `command` means stdio, a
  * `url` streamable HTTP). `"type": "sse"` reaches legacy HTTP+SSE servers.
@@ -35,6 +59,7 @@ export const mcpServerEntry = lazySchema(() =>
       type: z.enum(['http', 'sse']).default('http'),
       url: z.string().url(),
       headers: z.record(z.string(), z.string()).default({}),
+      oauth: mcpOAuth.optional(),
       ...common(),
     }),
   ]),

@@ -9,7 +9,8 @@ export const mcpServerInfo = lazySchema(() =>
     /** Command line or URL. */
     target: z.string(),
     trust: z.enum(['ask', 'allow']),
-    state: z.enum(['connecting', 'ready', 'error', 'disabled']),
+    /** `needs-login`: the server wants OAuth authorization; `claw mcp login NAME` (or `authUrl`) completes it. */
+    state: z.enum(['connecting', 'ready', 'error', 'disabled', 'needs-login']),
     toolCount: z.number().int(),
     /** Registered names, `mcp__<server>__<tool>`. */
     tools: z.array(z.string()),
@@ -27,6 +28,8 @@ export const mcpServerInfo = lazySchema(() =>
     promptCount: z.number().int().optional(),
     resourceCount: z.number().int().optional(),
     resourceTemplateCount: z.number().int().optional(),
+    /** While a login is pending: the authorization URL to open (the gateway catches the redirect). */
+    authUrl: z.string().optional(),
   }),
 );
 export type McpServerInfo = z.infer<typeof mcpServerInfo>;

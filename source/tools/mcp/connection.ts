@@ -8,9 +8,10 @@ import { clientCapabilities, installClientRequestHandlers, type ClientRequestHan
 import { loadSdk, loadedSdk, type McpSdk } from './sdk.js';
 import { StderrLog } from './stderr-log.js';
 import { GroupStdioTransport } from './stdio-transport.js';
+import { McpOAuth, type McpAuthHooks } from './oauth.js';
 
 export type McpServerConfig = ClawConfig['mcpServers'][string];
-export type McpServerState = 'connecting' | 'ready' | 'error' | 'disabled';
+export type McpServerState = 'connecting' | 'ready' | 'error' | 'disabled' | 'needs-login';
 
 export interface McpServerStatus {
   name: string;
@@ -32,6 +33,8 @@ export interface McpServerStatus {
   promptCount?: number;
   resourceCount?: number;
   resourceTemplateCount?: number;
+  /** While a login is pending: the authorization URL to open. */
+  authUrl?: string;
 }
 
 export interface BackoffOptions {
@@ -47,6 +50,8 @@ export interface ConnectionHooks extends ClientRequestHandlers {
   /** A part of the catalog changed (connected, or refreshed after list_changed). */
   onCatalog(part: CatalogPart | 'all'): void;
   onState(): void;
+  /** OAuth for remote servers (token storage, the owner told to log in); absent: no authorization is attempted. */
+  auth?: McpAuthHooks;
 }
 
 export class McpCallError extends Error {
@@ -82,6 +87,7 @@ export class McpConnection {
   timings: { initializeMs: number; listMs: number } | undefined;
   #client: Client | undefined;
   #transport: Transport | undefined;
+  #oauth: McpOAuth | undefined;
   #attempt = 0;
   #retryTimer: NodeJS.Timeout | undefined;
   #closed = false;
@@ -121,6 +127,7 @@ export class McpConnection {
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#retryTimer);
+    this.#oauth?.close();
     const client = this.#client;
     const transport = this.#transport;
     this.#client = undefined;
@@ -249,9 +256,11 @@ export class McpConnection {
   #makeTransport({ StreamableHTTPClientTransport, SSEClientTransport }: McpSdk): Transport {
     const config = this.config;
     if ('url' in config) {
-      if (config.type === 'sse') return new SSEClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
+      const authProvider = this.#oauth ? { authProvider: this.#oauth } : {};
+      if (config.type === 'sse') return new SSEClientTransport(new URL(config.url), { requestInit: { headers: config.headers }, ...authProvider });
       return new StreamableHTTPClientTransport(new URL(config.url), {
         requestInit: { headers: config.headers },
+        ...authProvider,
         // One quick retry of the event stream; a dead server is found by the probe and reconnected from scratch.
         reconnectionOptions: { initialReconnectionDelay: 500, maxReconnectionDelay: 2000, reconnectionDelayGrowFactor: 2, maxRetries: 1 },
       });
@@ -283,6 +292,10 @@ export class McpConnection {
     client.onerror = () => {
       if (this.#client === client) this.#probe(client);
     };
+    if ('url' in this.config && this.hooks.auth && !this.#oauth) {
+      this.#oauth = await McpOAuth.open(this.name, this.config, this.hooks.auth);
+      if (this.#closed) return;
+    }
     const transport = this.#makeTransport(loaded);
     this.#transport = transport;
     try {
@@ -297,6 +310,10 @@ export class McpConnection {
       this.catalog = catalog;
       this.hooks.onCatalog('all');
     } catch (error) {
+      if (error instanceof loaded.UnauthorizedError && this.#oauth?.pendingUrl) {
+        this.#awaitLogin(transport as Transport & { finishAuth(code: string): Promise<void> }, client);
+        return;
+      }
       this.#lost(this.#startupError(error, transport), client);
       return;
     }
@@ -310,6 +327,34 @@ export class McpConnection {
     this.lastError = undefined;
     this.lastErrorAt = undefined;
     this.#setState('ready');
+  }
+
+  /**
+   * The server wants a person to log in: nothing is retried until the
+   * redirect brings a code (the owner was told the URL), then the code is
+   * exchanged for tokens and the connection starts again.
+   */
+  #awaitLogin(transport: Transport & { finishAuth(code: string): Promise<void> }, client: Client): void {
+    const oauth = this.#oauth!;
+    this.lastError = `needs login: run \`claw mcp login ${this.name}\`, or open ${oauth.pendingUrl}`;
+    this.lastErrorAt = this.hooks.now();
+    this.#setState('needs-login');
+    oauth.onCode((code) => {
+      void transport.finishAuth(code).then(
+        () => void this.#connect(),
+        (error: unknown) => this.#lost(new Error(`the login was not accepted: ${message(error)}`), client),
+      );
+    });
+  }
+
+  /** Forgets this server's tokens and starts again: the next connect asks for a login (`claw mcp login`). */
+  async relogin(): Promise<string | undefined> {
+    this.#oauth?.invalidateCredentials('tokens');
+    if (this.state !== 'needs-login') {
+      clearTimeout(this.#retryTimer);
+      await this.#connect();
+    }
+    return this.#oauth?.pendingUrl;
   }
 
   /** A server that dies while starting is explained by how it exited and what it last said. */
@@ -415,6 +460,7 @@ export class McpConnection {
       status.resourceCount = this.catalog.resources.length;
       status.resourceTemplateCount = this.catalog.templates.length;
     }
+    if (this.state === 'needs-login' && this.#oauth?.pendingUrl) status.authUrl = this.#oauth.pendingUrl;
     return status;
   }
 }

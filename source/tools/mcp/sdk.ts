@@ -4,6 +4,7 @@ export interface McpSdk {
   SSEClientTransport: typeof import('@modelcontextprotocol/sdk/client/sse.js').SSEClientTransport;
   stdio: typeof import('@modelcontextprotocol/sdk/shared/stdio.js');
   types: typeof import('@modelcontextprotocol/sdk/types.js');
+  UnauthorizedError: typeof import('@modelcontextprotocol/sdk/client/auth.js').UnauthorizedError;
 }
 
 let sdk: McpSdk | undefined;
@@ -14,12 +15,13 @@ let sdk: McpSdk | undefined;
  */
 export async function loadSdk(): Promise<McpSdk> {
   if (!sdk) {
-    const [client, http, sse, stdio, types] = await Promise.all([
+    const [client, http, sse, stdio, types, auth] = await Promise.all([
       import('@modelcontextprotocol/sdk/client/index.js'),
       import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
       import('@modelcontextprotocol/sdk/client/sse.js'),
       import('@modelcontextprotocol/sdk/shared/stdio.js'),
       import('@modelcontextprotocol/sdk/types.js'),
+      import('@modelcontextprotocol/sdk/client/auth.js'),
     ]);
     sdk = {
       Client: client.Client,
@@ -27,6 +29,7 @@ export async function loadSdk(): Promise<McpSdk> {
       SSEClientTransport: sse.SSEClientTransport,
       stdio,
       types,
+      UnauthorizedError: auth.UnauthorizedError,
     };
   }
   return sdk;
