@@ -54,6 +54,9 @@ export interface ConnectionHooks extends ClientRequestHandlers {
   auth?: McpAuthHooks;
 }
 
+/** A remote transport, which finishes an authorization with the code the redirect brought. */
+type LoginTransport = Transport & { finishAuth(code: string): Promise<void> };
+
 export class McpCallError extends Error {
   constructor(message: string) {
     super(message);
@@ -227,6 +230,11 @@ export class McpConnection {
 
   #describeFailure(error: unknown, client: Client, what: string): McpCallError {
     const { ErrorCode, McpError } = loadedSdk().types;
+    // A token that expired for good, or a call that needs more scope (403 insufficient_scope): a person must log in again.
+    if (this.#needsLogin(error) && this.#transport) {
+      this.#awaitLogin(this.#transport as LoginTransport, client);
+      return new McpCallError(`MCP server "${this.name}" needs a login for the ${what}: ${this.lastError}. Try again once it is done.`);
+    }
     if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
       return new McpCallError(
         `MCP ${what} on server "${this.name}" did not answer within ${this.config.timeoutMs} ms (mcpServers.${this.name}.timeoutMs; ` +
@@ -256,7 +264,7 @@ export class McpConnection {
   #makeTransport({ StreamableHTTPClientTransport, SSEClientTransport }: McpSdk): Transport {
     const config = this.config;
     if ('url' in config) {
-      const authProvider = this.#oauth ? { authProvider: this.#oauth } : {};
+      const authProvider = this.#oauth ? { authProvider: this.#oauth, fetch: this.#oauth.fetch } : {};
       if (config.type === 'sse') return new SSEClientTransport(new URL(config.url), { requestInit: { headers: config.headers }, ...authProvider });
       return new StreamableHTTPClientTransport(new URL(config.url), {
         requestInit: { headers: config.headers },
@@ -310,8 +318,8 @@ export class McpConnection {
       this.catalog = catalog;
       this.hooks.onCatalog('all');
     } catch (error) {
-      if (error instanceof loaded.UnauthorizedError && this.#oauth?.pendingUrl) {
-        this.#awaitLogin(transport as Transport & { finishAuth(code: string): Promise<void> }, client);
+      if (this.#needsLogin(error)) {
+        this.#awaitLogin(transport as LoginTransport, client);
         return;
       }
       this.#lost(this.#startupError(error, transport), client);
@@ -322,6 +330,7 @@ export class McpConnection {
       return;
     }
     this.#attempt = 0;
+    this.#oauth?.connected();
     this.connectedAt = this.hooks.now();
     // The server works again: an old error would only mislead (`claw mcp logs` keeps the history).
     this.lastError = undefined;
@@ -334,8 +343,14 @@ export class McpConnection {
    * redirect brings a code (the owner was told the URL), then the code is
    * exchanged for tokens and the connection starts again.
    */
-  #awaitLogin(transport: Transport & { finishAuth(code: string): Promise<void> }, client: Client): void {
+  #awaitLogin(transport: LoginTransport, client: Client): void {
     const oauth = this.#oauth!;
+    // This client is done: no probe or reconnect of it may start another login while this one is pending.
+    this.#failed.add(client);
+    if (this.#client === client) this.#client = undefined;
+    if (this.#transport === transport) this.#transport = undefined;
+    clearTimeout(this.#retryTimer);
+    void client.close().catch(() => {});
     this.lastError = `needs login: run \`claw mcp login ${this.name}\`, or open ${oauth.pendingUrl}`;
     this.lastErrorAt = this.hooks.now();
     this.#setState('needs-login');
@@ -347,8 +362,14 @@ export class McpConnection {
     });
   }
 
+  /** An authorization the SDK started (a redirect is pending): a person must log in before anything is retried. */
+  #needsLogin(error: unknown): boolean {
+    return error instanceof loadedSdk().UnauthorizedError && this.#oauth?.pendingUrl !== undefined;
+  }
+
   /** Forgets this server's tokens and starts again: the next connect asks for a login (`claw mcp login`). */
   async relogin(): Promise<string | undefined> {
+    this.#oauth?.resetAttempts();
     this.#oauth?.invalidateCredentials('tokens');
     if (this.state !== 'needs-login') {
       clearTimeout(this.#retryTimer);
@@ -404,7 +425,9 @@ export class McpConnection {
     client
       .ping({ timeout: Math.min(5000, this.hooks.connectTimeoutMs) })
       .catch((error: unknown) => {
-        if (this.#client === client) this.#lost(new Error(`it stopped answering (${message(error)})`), client);
+        if (this.#client !== client) return;
+        if (this.#needsLogin(error)) this.#awaitLogin(this.#transport as LoginTransport, client);
+        else this.#lost(new Error(`it stopped answering (${message(error)})`), client);
       })
       .finally(() => {
         this.#probing = false;

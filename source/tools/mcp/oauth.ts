@@ -57,6 +57,8 @@ function freePort(): Promise<number> {
 }
 
 const CALLBACK_PATH = '/callback';
+/** Authorizations in a row that did not lead to a working connection before claw stops asking. */
+const MAX_LOGIN_ATTEMPTS = 3;
 
 /**
  * claw as an OAuth client of one MCP server (authorization code with PKCE, or
@@ -71,6 +73,8 @@ export class McpOAuth implements OAuthClientProvider {
   #stored: StoredAuth;
   #listener: Server | undefined;
   #onCode: ((code: string) => void) | undefined;
+  #attempts = 0;
+  #stepUp = false;
   /** The URL the owner must open while a login is pending. */
   pendingUrl: string | undefined;
 
@@ -146,6 +150,8 @@ export class McpOAuth implements OAuthClientProvider {
   }
 
   state(): string {
+    // Two requests refused at once start two authorizations: the first one's stands until its redirect arrives.
+    if (this.pendingUrl && this.#stored.state) return this.#stored.state;
     const state = randomBytes(16).toString('hex');
     this.#save({ state });
     return state;
@@ -165,16 +171,35 @@ export class McpOAuth implements OAuthClientProvider {
   }
 
   tokens(): OAuthTokens | undefined {
-    return this.#stored.tokens;
+    const tokens = this.#stored.tokens;
+    // More scope is needed (a 403 insufficient_scope): a refresh cannot widen a grant, so the SDK must ask for a new one.
+    if (tokens && this.#stepUp) {
+      const { refresh_token: _refresh, ...withoutRefresh } = tokens;
+      return withoutRefresh;
+    }
+    return tokens;
   }
 
   saveTokens(tokens: OAuthTokens): void {
+    this.#stepUp = false;
     this.#save({ tokens });
   }
 
   saveCodeVerifier(codeVerifier: string): void {
+    if (this.pendingUrl && this.#stored.codeVerifier) return;
     this.#save({ codeVerifier });
   }
+
+  /**
+   * The transport's fetch, watching for a 403 `insufficient_scope`: the next
+   * authorization then asks for the scope the server named instead of
+   * refreshing the narrower grant.
+   */
+  fetch: typeof fetch = async (input, init) => {
+    const response = await fetch(input, init);
+    if (response.status === 403 && /error="?insufficient_scope/.test(response.headers.get('www-authenticate') ?? '')) this.#stepUp = true;
+    return response;
+  };
 
   codeVerifier(): string {
     const verifier = this.#stored.codeVerifier;
@@ -205,9 +230,28 @@ export class McpOAuth implements OAuthClientProvider {
 
   /** Opens the loopback listener for the redirect and tells the owner where to log in. */
   async redirectToAuthorization(url: URL): Promise<void> {
+    // A server that refuses every token it gets would send the owner round in circles.
+    if (this.pendingUrl && this.#listener) return;
+    this.#attempts += 1;
+    if (this.#attempts > MAX_LOGIN_ATTEMPTS) {
+      this.pendingUrl = undefined;
+      throw new Error(
+        `MCP server "${this.server}" refused ${MAX_LOGIN_ATTEMPTS} logins in a row; claw stopped asking. Check its OAuth settings, then run \`claw mcp login ${this.server}\`.`,
+      );
+    }
     this.pendingUrl = url.toString();
     await this.#listen();
     this.hooks.authorizationRequired(this.server, this.pendingUrl);
+  }
+
+  /** A connection worked: the next failing token may ask for a login again. */
+  connected(): void {
+    this.#attempts = 0;
+  }
+
+  /** The owner asked to log in (`claw mcp login`): the attempt limit starts again. */
+  resetAttempts(): void {
+    this.#attempts = 0;
   }
 
   /** Calls back with the authorization code once the redirect arrives (the state checked). */
