@@ -91,8 +91,21 @@ export class McpOAuth implements OAuthClientProvider {
   static async open(server: string, config: RemoteConfig, hooks: McpAuthHooks): Promise<McpOAuth> {
     const oauth = new McpOAuth(server, config, hooks);
     if (oauth.#grant() === 'authorization_code' && oauth.#stored.redirectPort === undefined) oauth.#save({ redirectPort: await freePort() });
+    const { clientId, privateKeyFile, signingAlgorithm } = config.oauth ?? {};
+    if (clientId && privateKeyFile) {
+      // RFC 7523 client authentication: a JWT signed with the client's key instead of a secret (loaded only when configured).
+      const { createPrivateKeyJwtAuth } = await import('@modelcontextprotocol/sdk/client/auth-extensions.js');
+      oauth.addClientAuthentication = createPrivateKeyJwtAuth({
+        issuer: clientId,
+        subject: clientId,
+        privateKey: readFileSync(privateKeyFile, 'utf8'),
+        alg: signingAlgorithm ?? 'ES256',
+      });
+    }
     return oauth;
   }
+
+  addClientAuthentication: OAuthClientProvider['addClientAuthentication'];
 
   #grant(): 'authorization_code' | 'client_credentials' {
     return this.config.oauth?.grant ?? 'authorization_code';
