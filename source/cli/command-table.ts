@@ -116,6 +116,8 @@ export const commandTable: Record<string, CommandEntry> = {
       'claw mcp remove NAME',
       'claw mcp logs NAME [--json]',
       'claw mcp test NAME [--json]',
+      'claw mcp login NAME [--json]',
+      'claw mcp logout NAME [--json]',
     ],
     load: async () => (await import('./commands/mcp.js')).run,
   },

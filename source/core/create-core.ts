@@ -309,7 +309,7 @@ export class Core {
     for (const tool of createSessionsTools(sessionsHost)) tools.registry.register(tool);
     const mcp = parts.add('mcp', ['agent', 'providers', 'tools'], () => {
       const sample = mcpSampler({ agent, providers, events, log, agentId: defaultAgentId(config), clock });
-      return new McpService(config, paths, tools.registry, log, events, clock, { sample, ...options.mcp });
+      return new McpService(config, paths, tools.registry, log, events, clock, { sample, env, ...options.mcp });
     });
     const channels = parts.add('channels', [], () => new ChannelHost(options.channels));
     const commands = parts.add(

@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { agentWorkspaceDir, type ClawConfig, type StatePaths, type Clock } from '../config/index.js';
 import { ElicitationInbox, McpManager, mcpApprovalsFile, type McpManagerOptions, type McpServerStatus, type ToolRegistry } from '../tools/index.js';
 import type { Logger } from '../config/index.js';
@@ -12,6 +12,8 @@ export interface McpServiceOptions {
   elicitationTimeoutMs?: number;
   /** Lends the agent's model to servers configured with `sampling: true`. */
   sample?: ReturnType<typeof mcpSampler>;
+  /** Where client secrets named by `oauth.clientSecretEnv` are read. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** The folders servers may work in: every agent's workspace and `tools.fsRoots`. */
@@ -56,6 +58,14 @@ export class McpService implements Service {
       ...(options.sample ? { sample: options.sample } : {}),
       ...(options.backoff ? { backoff: options.backoff } : {}),
       ...(options.connectTimeoutMs ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
+      auth: {
+        dir: join(paths.credentials, 'mcp'),
+        env: options.env ?? process.env,
+        authorizationRequired: (server, url) => {
+          this.log.warn(`MCP server "${server}" needs a login: run \`claw mcp login ${server}\` (or open the URL shown in the TUI)`);
+          events.emit('mcp.auth.required', { server, url, at: clock.now() });
+        },
+      },
       onChange: (change) => {
         const servers = this.manager.status();
         events.emit('mcp.changed', { ...change, servers });

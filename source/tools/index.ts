@@ -49,6 +49,7 @@ export {
   mcpApprovalsFile,
   promptArguments,
   probeMcpServer,
+  forgetMcpCredentials,
   RESOURCE_TOOL_NAME,
   type McpManagerOptions,
   type McpChange,

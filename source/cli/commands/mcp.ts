@@ -1,6 +1,7 @@
 import { loadConfig, readRawConfig, statePaths, writeRawConfig, type ClawConfig } from '../../config/index.js';
 import type { McpServerInfo } from '../../protocol/index.js';
 import type { CommandRun } from '../command.js';
+import { join } from 'node:path';
 import { formatDuration, printJson } from '../format.js';
 
 const usage = `Usage:
@@ -10,6 +11,8 @@ const usage = `Usage:
   claw mcp remove NAME
   claw mcp logs NAME [--json]     the server's last stderr lines (from the running gateway)
   claw mcp test NAME [--json]     connect once, list what it offers, report timings
+  claw mcp login NAME             log in to a remote server (OAuth): prints the URL to open; the gateway catches the redirect
+  claw mcp logout NAME            forget its tokens (credentials/mcp/NAME.json)
 
 Servers live in claw.json under "mcpServers", in the shape Claude Code, Claude
 Desktop, Cursor and VS Code use ("type": "stdio" | "http" | "sse" optional).`;
@@ -78,6 +81,7 @@ function describeTarget(entry: ClawConfig['mcpServers'][string]): string {
 }
 
 function lastErrorNote(server: McpServerInfo): string {
+  if (server.state === 'needs-login') return `needs login: run \`claw mcp login ${server.name}\``;
   let note = server.state === 'error' || server.state === 'connecting' ? (server.lastError ?? '') : '';
   // A start-up failure already quotes the line; otherwise the last stderr line is often the real cause.
   if (note && server.lastStderr && !note.includes(server.lastStderr)) note += ` [stderr: ${server.lastStderr}]`;
@@ -87,7 +91,7 @@ function lastErrorNote(server: McpServerInfo): string {
 
 function printTable(servers: McpServerInfo[], connected: boolean): void {
   const rows = servers.map((server) => {
-    const state = connected ? server.state : server.state === 'disabled' ? 'disabled' : 'not connected';
+    const state = connected ? server.state.replace('-', ' ') : server.state === 'disabled' ? 'disabled' : 'not connected';
     return [server.name, state, connected ? String(server.toolCount) : '-', server.trust, server.target, connected ? lastErrorNote(server) : ''];
   });
   const header = ['NAME', 'STATE', 'TOOLS', 'TRUST', 'TARGET', 'LAST ERROR'];
@@ -226,6 +230,96 @@ async function test(name: string | undefined, json: boolean): Promise<number> {
 
 const restartHint = ' If the gateway is running, `claw gateway restart` applies the change.';
 
+/** Tries to open a URL in the desktop's browser; over SSH (no display) the URL printed is all there is. */
+async function openBrowser(url: string): Promise<boolean> {
+  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return false;
+  const { spawn } = await import('node:child_process');
+  const opener = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
+  return new Promise((resolve) => {
+    const child = spawn(opener, [url], { stdio: 'ignore', detached: true });
+    child.once('error', () => resolve(false));
+    child.once('spawn', () => {
+      child.unref();
+      resolve(true);
+    });
+  });
+}
+
+/**
+ * `claw mcp login NAME`: the gateway starts the login and catches the
+ * redirect on its own loopback listener, so a browser on the gateway's
+ * machine completes it by itself; from another machine (claw attach, ssh)
+ * the owner pastes the address the browser ended on.
+ */
+async function login(name: string | undefined, json: boolean): Promise<number> {
+  const config = loadConfig(statePaths().config);
+  const server = knownServer(config, name, 'login');
+  if (typeof server === 'number') return server;
+  if (config.mcpServers[server]!.type === 'stdio') return fail(`MCP server "${server}" runs locally (stdio): it has no login.`, 1);
+  const done = await withGateway(async (client) => {
+    const ready = new Promise<McpServerInfo>((resolve) => {
+      client.on('mcp.changed', (payload) => {
+        const info = (payload as { servers: McpServerInfo[] }).servers.find((entry) => entry.name === server);
+        if (info && (info.state === 'ready' || info.state === 'error')) resolve(info);
+      });
+    });
+    const started = await client.request('mcp.login', { name: server });
+    if (!started.url) return started.server;
+    if (json) printJson({ server, url: started.url });
+    else {
+      const opened = await openBrowser(started.url);
+      process.stdout.write(
+        `${opened ? 'Opened your browser to log in' : 'Open this address to log in'} to MCP server "${server}":\n\n  ${started.url}\n\n` +
+          'Waiting for the login (the gateway catches the redirect). If the browser runs on another machine and ends on an address it cannot open,\n' +
+          'paste that address here and press Enter. Ctrl+C gives up.\n',
+      );
+    }
+    const pasted = process.stdin.isTTY ? readPastedCallback() : new Promise<never>(() => undefined);
+    const result = await Promise.race([ready, pasted.then(async (callbackUrl) => (await client.request('mcp.login', { name: server, callbackUrl })).server)]);
+    process.stdin.pause();
+    return result.state === 'ready' || result.state === 'connecting' ? await ready : result;
+  });
+  if (!done)
+    return fail(
+      `no gateway is running; a login is kept by the gateway that uses it. Start it with \`claw gateway start\`, then run \`claw mcp login ${server}\` again.`,
+      1,
+    );
+  if (json) printJson({ server: done });
+  if (done.state !== 'ready') return fail(`the login to "${server}" did not work: ${done.lastError ?? done.state}.`, 1);
+  if (!json) process.stdout.write(`Logged in to MCP server "${server}": ${done.toolCount} tool${done.toolCount === 1 ? '' : 's'}.\n`);
+  return 0;
+}
+
+function readPastedCallback(): Promise<string> {
+  return new Promise((resolve) => {
+    let buffer = '';
+    process.stdin.setEncoding('utf8');
+    process.stdin.on('data', (chunk: string) => {
+      buffer += chunk;
+      const line = buffer.split('\n').find((candidate) => /^https?:\/\//.test(candidate.trim()));
+      if (line) resolve(line.trim());
+    });
+  });
+}
+
+async function logout(name: string | undefined, json: boolean): Promise<number> {
+  const config = loadConfig(statePaths().config);
+  const server = knownServer(config, name, 'logout');
+  if (typeof server === 'number') return server;
+  const result = await withGateway((client) => client.request('mcp.logout', { name: server }));
+  if (!result) {
+    const { forgetMcpCredentials } = await import('../../tools/index.js');
+    const removed = forgetMcpCredentials(join(statePaths().credentials, 'mcp'), server);
+    if (json) printJson({ removed });
+    else process.stdout.write(removed ? `Forgot the tokens of MCP server "${server}".\n` : `MCP server "${server}" had no stored login.\n`);
+    return 0;
+  }
+  if (json) printJson(result);
+  else
+    process.stdout.write(result.removed ? `Logged out of MCP server "${server}"; it needs a login again.\n` : `MCP server "${server}" had no stored login.\n`);
+  return 0;
+}
+
 function wantsHelp(argv: readonly string[]): boolean {
   const own = wordsAfterMcp(argv);
   const end = own.indexOf('--');
@@ -247,6 +341,10 @@ export const run: CommandRun = async ({ args, flags, argv }) => {
       return logs(name, flags.json);
     case 'test':
       return test(name, flags.json);
+    case 'login':
+      return login(name, flags.json);
+    case 'logout':
+      return logout(name, flags.json);
     case 'add': {
       const parsed = parseAdd(wordsAfterMcp(argv).slice(1));
       if (typeof parsed === 'string') return fail(`${parsed}\n${usage}`);

@@ -25,6 +25,16 @@ export function mcpRpc(core: Core): HandlerTable {
       asRequest(async () => ({ values: await manager.completePrompt(params.server, params.prompt, params.argument, params.value, params.context) })),
     'mcp.resources.list': (params) => asRequest(() => manager.resources(params?.server)),
     'mcp.resources.read': (params) => asRequest(() => manager.readResource(params.server, params.uri)),
+    'mcp.login': (params) =>
+      asRequest(async () => {
+        const { status, url } = await manager.login(params.name, params.callbackUrl);
+        return { server: status, ...(url ? { url } : {}) };
+      }),
+    'mcp.logout': (params) =>
+      asRequest(async () => {
+        const { removed, status } = await manager.logout(params.name);
+        return { removed, server: status };
+      }),
     'mcp.elicitation.list': () => ({ elicitations: elicitations.pending() }),
     'mcp.elicitation.respond': (params, caller) => {
       try {

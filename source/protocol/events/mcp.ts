@@ -10,6 +10,13 @@ export const mcpEvents = {
     payload: () => z.strictObject({ server: z.string(), part: z.enum(['state', 'tools', 'prompts', 'resources']), servers: z.array(mcpServerInfo) }),
     scope: 'read',
   }),
+  'mcp.auth.required': defineEvent({
+    name: 'mcp.auth.required',
+    description:
+      'A remote MCP server needs the owner to log in (OAuth): open url; the gateway catches the redirect, so any browser that can reach this machine completes it (`claw mcp login NAME` takes the final address from another machine).',
+    payload: () => z.strictObject({ server: z.string(), url: z.string(), at: z.number() }),
+    scope: 'admin',
+  }),
   'mcp.elicitation.requested': defineEvent({
     name: 'mcp.elicitation.requested',
     description: 'An MCP server asks the operator a question (a form); answer with mcp.elicitation.respond.',

@@ -43,4 +43,21 @@ export const mcpMethods = {
     scope: 'read',
     mutating: false,
   }),
+  'mcp.login': defineMethod({
+    name: 'mcp.login',
+    description:
+      'Start (again) the OAuth login of a remote MCP server: answers with the authorization URL to open; the gateway catches the redirect on its loopback listener. With callbackUrl (the address the browser ended on, from another machine), finishes the login with it.',
+    params: () => z.strictObject({ name: z.string().min(1), callbackUrl: z.string().url().optional(), idempotencyKey: z.string().max(128).optional() }),
+    result: () => z.strictObject({ server: mcpServerInfo, url: z.string().optional() }),
+    scope: 'admin',
+    mutating: true,
+  }),
+  'mcp.logout': defineMethod({
+    name: 'mcp.logout',
+    description: "Forget a remote MCP server's OAuth tokens and registration (credentials/mcp/<name>.json); it needs a login again.",
+    params: () => z.strictObject({ name: z.string().min(1), idempotencyKey: z.string().max(128).optional() }),
+    result: () => z.strictObject({ removed: z.boolean(), server: mcpServerInfo }),
+    scope: 'admin',
+    mutating: true,
+  }),
 };

@@ -357,9 +357,18 @@ export class McpConnection {
     oauth.onCode((code) => {
       void transport.finishAuth(code).then(
         () => void this.#connect(),
-        (error: unknown) => this.#lost(new Error(`the login was not accepted: ${message(error)}`), client),
+        (error: unknown) => {
+          oauth.abandonLogin();
+          this.#lost(new Error(`the login was not accepted: ${message(error)}`), client);
+        },
       );
     });
+  }
+
+  /** Finishes a pending login with the address the browser ended on (pasted from another machine). */
+  finishLogin(callbackUrl: string): void {
+    if (!this.#oauth?.pendingUrl) throw new McpCallError(`MCP server "${this.name}" has no login waiting; run \`claw mcp login ${this.name}\` first.`);
+    this.#oauth.acceptCallback(new URL(callbackUrl));
   }
 
   /** An authorization the SDK started (a redirect is pending): a person must log in before anything is retried. */
@@ -369,12 +378,18 @@ export class McpConnection {
 
   /** Forgets this server's tokens and starts again: the next connect asks for a login (`claw mcp login`). */
   async relogin(): Promise<string | undefined> {
+    if (this.state === 'needs-login' && this.#oauth?.pendingUrl) return this.#oauth.pendingUrl;
     this.#oauth?.resetAttempts();
     this.#oauth?.invalidateCredentials('tokens');
-    if (this.state !== 'needs-login') {
-      clearTimeout(this.#retryTimer);
-      await this.#connect();
+    clearTimeout(this.#retryTimer);
+    const client = this.#client;
+    if (client) {
+      this.#failed.add(client);
+      this.#client = undefined;
+      this.#transport = undefined;
+      await client.close().catch(() => {});
     }
+    await this.#connect();
     return this.#oauth?.pendingUrl;
   }
 

@@ -7,3 +7,4 @@ export { mcpAlwaysHandler, mcpApprovalsFile } from './approval-rules.js';
 export { RESOURCE_TOOL_NAME } from './resource-tool.js';
 export type { StderrLine } from './stderr-log.js';
 export { probeMcpServer, type McpProbeReport } from './probe.js';
+export { forgetMcpCredentials, type McpAuthHooks } from './oauth.js';

@@ -5,6 +5,7 @@ import { McpApprovalMemory } from './approval-rules.js';
 import type { CatalogPart } from './catalog.js';
 import type { ClientRequestHandlers } from './client-requests.js';
 import { McpCallError, McpConnection, type BackoffOptions, type McpServerConfig, type McpServerStatus } from './connection.js';
+import { forgetMcpCredentials, type McpAuthHooks } from './oauth.js';
 import { mcpToolDefinition } from './mcp-tool.js';
 import { mcpToolName } from './names.js';
 import { promptCommands, promptMessages, type McpPromptCommand, type McpPromptMessage } from './prompts.js';
@@ -29,6 +30,8 @@ export interface McpManagerOptions extends Partial<Pick<ClientRequestHandlers, '
   roots?: () => string[];
   /** Called after any server changes state, tools, prompts or resources. */
   onChange?: (change: McpChange) => void;
+  /** OAuth for remote servers: where tokens live and how the owner is told to log in. */
+  auth?: McpAuthHooks;
 }
 
 export interface McpResourceEntry {
@@ -99,6 +102,39 @@ export class McpManager {
       this.options.onChange?.({ server: name, part: 'state' });
     }
     this.#syncResourceTool();
+  }
+
+  /**
+   * Starts a remote server's login again (its tokens forgotten): the
+   * authorization URL to open, or undefined when the server asked for none.
+   * With `callbackUrl` (where the browser ended, on another machine) the
+   * pending login is finished with it instead.
+   */
+  async login(server: string, callbackUrl?: string): Promise<{ status: McpServerStatus; url?: string }> {
+    const connection = this.#remote(server);
+    if (callbackUrl) connection.finishLogin(callbackUrl);
+    const url = callbackUrl ? undefined : await connection.relogin();
+    return { status: this.#status(connection), ...(url ? { url } : {}) };
+  }
+
+  /** Forgets a remote server's tokens and registration and connects it again (it will ask for a login). */
+  async logout(server: string): Promise<{ removed: boolean; status: McpServerStatus }> {
+    const connection = this.#remote(server);
+    const removed = this.options.auth ? forgetMcpCredentials(this.options.auth.dir, server) : false;
+    await this.#remove(connection);
+    const fresh = this.#add(server, connection.config);
+    if (this.#started) fresh.start();
+    return { removed, status: this.#status(fresh) };
+  }
+
+  #remote(server: string): McpConnection {
+    const connection = this.#connection(server);
+    if (!('url' in connection.config)) throw new McpCallError(`MCP server "${server}" runs locally (stdio): it has no login.`);
+    return connection;
+  }
+
+  #status(connection: McpConnection): McpServerStatus {
+    return connection.status(this.#registered.get(connection.name) ?? []);
   }
 
   status(): McpServerStatus[] {
@@ -179,6 +215,7 @@ export class McpManager {
       roots: () => rootsOf(options.roots?.() ?? []),
       ...(options.elicit ? { elicit: options.elicit } : {}),
       ...(options.sample ? { sample: options.sample } : {}),
+      ...(options.auth ? { auth: options.auth } : {}),
       onCatalog: (part) => this.#synced(connection, part),
       onState: () => {
         if (this.#connections.get(name) === connection) options.onChange?.({ server: name, part: 'state' });

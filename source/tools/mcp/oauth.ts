@@ -57,6 +57,10 @@ function freePort(): Promise<number> {
 }
 
 const CALLBACK_PATH = '/callback';
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
+}
 /** Authorizations in a row that did not lead to a working connection before claw stops asking. */
 const MAX_LOGIN_ATTEMPTS = 3;
 
@@ -73,8 +77,14 @@ export class McpOAuth implements OAuthClientProvider {
   #stored: StoredAuth;
   #listener: Server | undefined;
   #onCode: ((code: string) => void) | undefined;
+  /** A code the redirect brought that nobody has taken yet. */
+  #code: string | undefined;
   #attempts = 0;
   #stepUp = false;
+  /** From the authorization URL until its tokens are saved: one login at a time, whoever is refused meanwhile. */
+  #inFlight = false;
+  /** The PKCE verifier of the login in flight is on disk; a concurrent start must not replace it. */
+  #verifierKept = false;
   /** The URL the owner must open while a login is pending. */
   pendingUrl: string | undefined;
 
@@ -164,7 +174,10 @@ export class McpOAuth implements OAuthClientProvider {
 
   state(): string {
     // Two requests refused at once start two authorizations: the first one's stands until its redirect arrives.
-    if (this.pendingUrl && this.#stored.state) return this.#stored.state;
+    if (this.#inFlight && this.#stored.state) return this.#stored.state;
+    // The SDK asks for a state only when it starts an authorization: from here on this login is the one.
+    this.#inFlight = true;
+    this.#verifierKept = false;
     const state = randomBytes(16).toString('hex');
     this.#save({ state });
     return state;
@@ -195,11 +208,14 @@ export class McpOAuth implements OAuthClientProvider {
 
   saveTokens(tokens: OAuthTokens): void {
     this.#stepUp = false;
+    this.#inFlight = false;
+    this.#verifierKept = false;
     this.#save({ tokens });
   }
 
   saveCodeVerifier(codeVerifier: string): void {
-    if (this.pendingUrl && this.#stored.codeVerifier) return;
+    if (this.#verifierKept) return;
+    this.#verifierKept = true;
     this.#save({ codeVerifier });
   }
 
@@ -244,7 +260,7 @@ export class McpOAuth implements OAuthClientProvider {
   /** Opens the loopback listener for the redirect and tells the owner where to log in. */
   async redirectToAuthorization(url: URL): Promise<void> {
     // A server that refuses every token it gets would send the owner round in circles.
-    if (this.pendingUrl && this.#listener) return;
+    if (this.pendingUrl) return;
     this.#attempts += 1;
     if (this.#attempts > MAX_LOGIN_ATTEMPTS) {
       this.pendingUrl = undefined;
@@ -262,38 +278,58 @@ export class McpOAuth implements OAuthClientProvider {
     this.#attempts = 0;
   }
 
-  /** The owner asked to log in (`claw mcp login`): the attempt limit starts again. */
+  /** The owner asked to log in (`claw mcp login`), or the last one failed: a new login may start, the attempt limit with it. */
   resetAttempts(): void {
     this.#attempts = 0;
+    this.abandonLogin();
   }
 
-  /** Calls back with the authorization code once the redirect arrives (the state checked). */
+  /** The pending login is over without tokens (its code refused): the next refusal starts a new one. */
+  abandonLogin(): void {
+    this.#inFlight = false;
+    this.#verifierKept = false;
+    this.#code = undefined;
+    this.pendingUrl = undefined;
+    this.close();
+  }
+
+  /**
+   * Calls back once with the authorization code of the pending login (the
+   * state checked) — at once when the redirect came before anyone asked: a
+   * fast user agent can bring it back before the refused request has failed.
+   */
   onCode(callback: (code: string) => void): void {
     this.#onCode = callback;
+    this.#deliver();
+  }
+
+  #deliver(): void {
+    const code = this.#code;
+    const callback = this.#onCode;
+    if (code === undefined || !callback) return;
+    this.#code = undefined;
+    this.#onCode = undefined;
+    this.pendingUrl = undefined;
+    callback(code);
   }
 
   async #listen(): Promise<void> {
     if (this.#listener) return;
     const listener = createServer((request, response) => {
       const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-      const code = url.searchParams.get('code');
-      const error = url.searchParams.get('error');
-      const stateOk = url.searchParams.get('state') === this.#stored.state;
-      if (url.pathname !== CALLBACK_PATH || (!code && !error)) {
+      if (url.pathname !== CALLBACK_PATH || (!url.searchParams.has('code') && !url.searchParams.has('error'))) {
         response.writeHead(404).end();
         return;
       }
-      const ok = code !== null && stateOk;
-      response.writeHead(ok ? 200 : 400, { 'content-type': 'text/html; charset=utf-8' });
-      response.end(
-        ok
-          ? `<p>claw is logged in to MCP server "${this.server}". You can close this tab.</p>`
-          : `<p>claw could not log in to MCP server "${this.server}": ${error ?? 'the answer did not match the login claw started'}. Run <code>claw mcp login ${this.server}</code> again.</p>`,
-      );
-      if (!ok) return;
-      this.pendingUrl = undefined;
-      this.close();
-      this.#onCode?.(code);
+      let problem: string | undefined;
+      try {
+        this.acceptCallback(url);
+      } catch (error) {
+        problem = error instanceof Error ? error.message : String(error);
+      }
+      // The listener closes once the login is through: this answer is the connection's last.
+      response.writeHead(problem ? 400 : 200, { 'content-type': 'text/html; charset=utf-8', connection: 'close' });
+      response.end(problem ? `<p>${escapeHtml(problem)}</p>` : `<p>claw is logged in to MCP server "${escapeHtml(this.server)}". You can close this tab.</p>`);
     });
     await new Promise<void>((resolve, reject) => {
       listener.once('error', reject);
@@ -303,9 +339,24 @@ export class McpOAuth implements OAuthClientProvider {
     this.#listener = listener;
   }
 
+  /** The redirect of the pending login (caught by the listener, or pasted): its state must be the one claw sent. */
+  acceptCallback(url: URL): void {
+    const code = url.searchParams.get('code');
+    const error = url.searchParams.get('error');
+    if (!code || url.searchParams.get('state') !== this.#stored.state) {
+      throw new Error(
+        `claw could not log in to MCP server "${this.server}": ${error ?? 'the answer did not match the login claw started'}. Run \`claw mcp login ${this.server}\` again.`,
+      );
+    }
+    this.close();
+    this.#code = code;
+    this.#deliver();
+  }
+
   close(): void {
+    // Stops taking connections; an answer being written (the callback's own) still goes out.
     this.#listener?.close();
-    this.#listener?.closeAllConnections();
+    this.#listener?.closeIdleConnections();
     this.#listener = undefined;
   }
 }

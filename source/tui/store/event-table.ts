@@ -49,6 +49,16 @@ export const eventTable: { [E in EventName]?: Reducer<E> } = {
       ),
     ),
   'mcp.sampling': (state, payload) => reduceSampling(state, payload),
+  'mcp.auth.required': (state, payload) =>
+    updateChat(state, state.currentKey, (log) =>
+      appendItems(log, [
+        {
+          kind: 'notice',
+          id: `mcp-auth:${payload.server}:${payload.url}`,
+          text: `MCP server "${payload.server}" needs a login: open ${payload.url} — the gateway catches the redirect. From a browser on another machine, paste the address it ends on into \`claw mcp login ${payload.server}\` on the gateway's machine.`,
+        },
+      ]),
+    ),
   'mcp.elicitation.requested': (state, payload) => reduceElicitationRequested(state, payload),
   'mcp.elicitation.resolved': (state, payload) => reduceElicitationResolved(state, payload),
   cooldowns: (state, payload) => ({ ...state, cooldowns: payload.cooldowns }),
