@@ -32,6 +32,7 @@ export interface SpendGateOptions {
 /** A call the gate let through: settled once the call ends, however it ends. */
 export interface SpendTicket {
   record: CallRecord;
+  charge: SpendCharge;
   worst: Amount;
   inputTokens: number;
   model: ResolvedModel;
@@ -168,7 +169,7 @@ export class SpendGate {
       );
     }
     this.#rate(charge.sessionKey).calls.push(now);
-    return { record, worst, inputTokens, model };
+    return { record, charge, worst, inputTokens, model };
   }
 
   /** Replaces the reservation with the call's real cost; warns once when a cap's warning share is crossed. */
@@ -178,7 +179,7 @@ export class SpendGate {
     const actual = settlementOf(ticket, usage, how);
     this.ledger.settle(ticket.record, ticket.worst, actual);
     if (actual.tokens > 0) this.#rate(ticket.record.session).tokens.push({ at: this.#options.clock.now(), tokens: actual.tokens });
-    this.#warn(ticket.record);
+    this.#warn(ticket);
     this.#options.changed?.();
   }
 
@@ -289,10 +290,9 @@ export class SpendGate {
     throw error;
   }
 
-  #warn(record: CallRecord): void {
+  #warn({ record, charge }: SpendTicket): void {
     const budgets = this.#options.budgets();
-    const charge: SpendCharge = { agentId: record.agent, sessionKey: record.session, kind: record.kind as SpendCharge['kind'] };
-    const limits = limitsOf(budgets, charge, record.day).filter((limit) => !limit.ask && record.scopes.includes(limit.scope));
+    const limits = limitsOf(budgets, charge, record.day).filter((limit) => !limit.ask);
     for (const limit of limits) {
       const spent = this.ledger.total(limit.scope)[limit.unit];
       if (spent < limit.cap * budgets.warnAt || !this.ledger.warnOnce(limit.scope, limit.key)) continue;
