@@ -118,6 +118,7 @@ export const commandTable: Record<string, CommandEntry> = {
       'claw mcp test NAME [--json]',
       'claw mcp login NAME [--json]',
       'claw mcp logout NAME [--json]',
+      'claw mcp inputs NAME',
     ],
     load: async () => (await import('./commands/mcp.js')).run,
   },

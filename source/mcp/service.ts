@@ -58,6 +58,7 @@ export class McpService implements Service {
       ...(options.sample ? { sample: options.sample } : {}),
       ...(options.backoff ? { backoff: options.backoff } : {}),
       ...(options.connectTimeoutMs ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
+      inputsFile: join(paths.credentials, 'mcp-inputs.json'),
       auth: {
         dir: join(paths.credentials, 'mcp'),
         env: options.env ?? process.env,

@@ -13,6 +13,7 @@ const usage = `Usage:
   claw mcp test NAME [--json]     connect once, list what it offers, report timings
   claw mcp login NAME             log in to a remote server (OAuth): prints the URL to open; the gateway catches the redirect
   claw mcp logout NAME            forget its tokens (credentials/mcp/NAME.json)
+  claw mcp inputs NAME            give the values its \${input:ID} settings stand for (VS Code inputs; kept in credentials/)
 
 Servers live in claw.json under "mcpServers", in the shape Claude Code, Claude
 Desktop, Cursor and VS Code use ("type": "stdio" | "http" | "sse" optional).`;
@@ -320,6 +321,45 @@ async function logout(name: string | undefined, json: boolean): Promise<number> 
   return 0;
 }
 
+/**
+ * `claw mcp inputs NAME`: asks for every `${input:ID}` the server's settings
+ * use (hidden when VS Code's input says password) and keeps the answers in
+ * credentials/mcp-inputs.json (0600); a running gateway starts the server at
+ * its next retry.
+ */
+async function inputs(name: string | undefined): Promise<number> {
+  const config = loadConfig(statePaths().config);
+  const server = knownServer(config, name, 'inputs');
+  if (typeof server === 'number') return server;
+  const entry = config.mcpServers[server]!;
+  const { inputsUsed, readMcpInputs, saveMcpInput } = await import('../../tools/index.js');
+  const used = inputsUsed(entry);
+  if (used.length === 0) {
+    process.stdout.write(`MCP server "${server}" uses no \${input:…} value.\n`);
+    return 0;
+  }
+  if (!process.stdin.isTTY) return fail(`MCP server "${server}" needs ${used.join(', ')}; run \`claw mcp inputs ${server}\` in a terminal to type them.`, 1);
+  const file = join(statePaths().credentials, 'mcp-inputs.json');
+  const stored = readMcpInputs(file);
+  const { Prompter } = await import('../setup/prompter.js');
+  const prompter = new Prompter();
+  try {
+    for (const id of used) {
+      const input = entry.inputs?.find((candidate) => candidate.id === id);
+      const label = `${input?.description ?? id}${stored[id] !== undefined ? ' (Enter keeps the stored value)' : ''}: `;
+      const value = input?.password ? await prompter.askHidden(label) : await prompter.ask(label);
+      if (value !== '') saveMcpInput(file, id, value);
+      else if (stored[id] === undefined) return fail(`no value for "${id}"; nothing else was asked.`, 1);
+    }
+  } finally {
+    prompter.close();
+  }
+  process.stdout.write(
+    `Kept ${used.length} value${used.length === 1 ? '' : 's'} for MCP server "${server}" in ${file}; a running gateway starts it at its next retry.\n`,
+  );
+  return 0;
+}
+
 function wantsHelp(argv: readonly string[]): boolean {
   const own = wordsAfterMcp(argv);
   const end = own.indexOf('--');
@@ -345,6 +385,8 @@ export const run: CommandRun = async ({ args, flags, argv }) => {
       return login(name, flags.json);
     case 'logout':
       return logout(name, flags.json);
+    case 'inputs':
+      return inputs(name);
     case 'add': {
       const parsed = parseAdd(wordsAfterMcp(argv).slice(1));
       if (typeof parsed === 'string') return fail(`${parsed}\n${usage}`);

@@ -40,29 +40,66 @@ const mcpOAuth = lazySchema(() =>
   }),
 );
 
+/** A VS Code `inputs` entry: a value claw asks the owner for once (`claw mcp inputs`) and keeps as a secret. */
+const mcpInput = lazySchema(() =>
+  z.object({ id: z.string().min(1), type: z.string().optional(), description: z.string().optional(), password: z.boolean().optional() }),
+);
+
 /**
  * The `mcpServers` shape shared with other MCP clients. `type` is what Claude
  * Code and VS Code write; it may be left out (a `command` means stdio, a
  * `url` streamable HTTP). `"type": "sse"` reaches legacy HTTP+SSE servers.
  */
 export const mcpServerEntry = lazySchema(() =>
-  z.union([
-    z.strictObject({
-      type: z.literal('stdio').default('stdio'),
-      command: z.string().min(1),
-      args: z.array(z.string()).default([]),
-      env: z.record(z.string(), z.string()).default({}),
-      cwd: z.string().optional(),
-      ...common(),
-    }),
-    z.strictObject({
-      type: z.enum(['http', 'sse']).default('http'),
-      url: z.string().url(),
-      headers: z.record(z.string(), z.string()).default({}),
-      oauth: mcpOAuth.optional(),
-      ...common(),
-    }),
-  ]),
+  z.union(
+    [
+      z.strictObject({
+        type: z.literal('stdio').default('stdio'),
+        command: z.string().min(1),
+        args: z.array(z.string()).default([]),
+        env: z.record(z.string(), z.string()).default({}),
+        /** KEY=VALUE lines added to `env` at each start (VS Code's `envFile`); `env` wins. */
+        envFile: z.string().optional(),
+        cwd: z.string().optional(),
+        /** Values `${input:ID}` stands for, asked once (VS Code's `inputs`, kept by claw in credentials/). */
+        inputs: z.array(mcpInput).optional(),
+        ...common(),
+      }),
+      z.strictObject({
+        type: z.enum(['http', 'sse']).default('http'),
+        url: z.string().url(),
+        headers: z.record(z.string(), z.string()).default({}),
+        oauth: mcpOAuth.optional(),
+        inputs: z.array(mcpInput).optional(),
+        ...common(),
+      }),
+    ],
+    {
+      error: () =>
+        'an MCP server is {"command", "args", "env", "cwd"} (stdio) or {"url", "headers"} with "type" "http" or "sse"; VS Code\'s mcp.json block {"servers", "inputs"} is taken as the whole of mcpServers',
+    },
+  ),
 );
 
-export const mcpServersSection = lazySchema(() => z.record(z.string(), mcpServerEntry));
+/**
+ * VS Code's mcp.json, pasted as the value of `mcpServers`: its `servers` are
+ * the entries, and each one keeps the `inputs` it refers to (`${input:ID}`).
+ */
+function fromVsCode(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const block = value as { servers?: unknown; inputs?: unknown };
+  const keys = Object.keys(block);
+  if (typeof block.servers !== 'object' || block.servers === null || !keys.every((key) => key === 'servers' || key === 'inputs')) return value;
+  const inputs = Array.isArray(block.inputs) ? (block.inputs as Array<{ id?: unknown }>) : [];
+  return Object.fromEntries(
+    Object.entries(block.servers as Record<string, unknown>).map(([name, entry]) => {
+      const text = JSON.stringify(entry);
+      const used = inputs.filter((input) => typeof input.id === 'string' && text.includes(`\${input:${input.id}}`));
+      // VS Code's `dev` settings (watch, debug) mean nothing outside VS Code.
+      const { dev: _dev, ...rest } = entry as Record<string, unknown>;
+      return [name, used.length > 0 ? { ...rest, inputs: used } : rest];
+    }),
+  );
+}
+
+export const mcpServersSection = lazySchema(() => z.preprocess(fromVsCode, z.record(z.string(), mcpServerEntry)));

@@ -9,6 +9,7 @@ import { loadSdk, loadedSdk, type McpSdk } from './sdk.js';
 import { StderrLog } from './stderr-log.js';
 import { GroupStdioTransport } from './stdio-transport.js';
 import { McpOAuth, type McpAuthHooks } from './oauth.js';
+import { resolveServerConfig } from './server-inputs.js';
 
 export type McpServerConfig = ClawConfig['mcpServers'][string];
 export type McpServerState = 'connecting' | 'ready' | 'error' | 'disabled' | 'needs-login';
@@ -52,6 +53,8 @@ export interface ConnectionHooks extends ClientRequestHandlers {
   onState(): void;
   /** OAuth for remote servers (token storage, the owner told to log in); absent: no authorization is attempted. */
   auth?: McpAuthHooks;
+  /** Where the values of `${input:ID}` are kept (credentials/mcp-inputs.json). */
+  inputsFile?: string;
 }
 
 /** A remote transport, which finishes an authorization with the code the redirect brought. */
@@ -261,8 +264,7 @@ export class McpConnection {
     this.hooks.onState();
   }
 
-  #makeTransport({ StreamableHTTPClientTransport, SSEClientTransport }: McpSdk): Transport {
-    const config = this.config;
+  #makeTransport({ StreamableHTTPClientTransport, SSEClientTransport }: McpSdk, config: McpServerConfig): Transport {
     if ('url' in config) {
       const authProvider = this.#oauth ? { authProvider: this.#oauth, fetch: this.#oauth.fetch } : {};
       if (config.type === 'sse') return new SSEClientTransport(new URL(config.url), { requestInit: { headers: config.headers }, ...authProvider });
@@ -304,7 +306,14 @@ export class McpConnection {
       this.#oauth = await McpOAuth.open(this.name, this.config, this.hooks.auth);
       if (this.#closed) return;
     }
-    const transport = this.#makeTransport(loaded);
+    let settings: McpServerConfig;
+    try {
+      settings = resolveServerConfig(this.name, this.config, this.hooks.inputsFile);
+    } catch (error) {
+      this.#notStarted(error);
+      return;
+    }
+    const transport = this.#makeTransport(loaded, settings);
     this.#transport = transport;
     try {
       const started = performance.now();
@@ -391,6 +400,17 @@ export class McpConnection {
     }
     await this.#connect();
     return this.#oauth?.pendingUrl;
+  }
+
+  /** The server could not even be started (an input not given, an unreadable envFile): said, and tried again later. */
+  #notStarted(error: unknown): void {
+    this.lastError = message(error);
+    this.lastErrorAt = this.hooks.now();
+    const delay = this.hooks.backoff.maxMs;
+    this.nextRetryAt = this.hooks.now() + delay;
+    clearTimeout(this.#retryTimer);
+    this.#retryTimer = setTimeout(() => void this.#connect(), delay);
+    this.#setState('error');
   }
 
   /** A server that dies while starting is explained by how it exited and what it last said. */

@@ -8,3 +8,4 @@ export { RESOURCE_TOOL_NAME } from './resource-tool.js';
 export type { StderrLine } from './stderr-log.js';
 export { probeMcpServer, type McpProbeReport } from './probe.js';
 export { forgetMcpCredentials, type McpAuthHooks } from './oauth.js';
+export { readMcpInputs, saveMcpInput, inputsUsed } from './server-inputs.js';

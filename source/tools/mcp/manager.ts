@@ -32,6 +32,8 @@ export interface McpManagerOptions extends Partial<Pick<ClientRequestHandlers, '
   onChange?: (change: McpChange) => void;
   /** OAuth for remote servers: where tokens live and how the owner is told to log in. */
   auth?: McpAuthHooks;
+  /** Where the values of `${input:ID}` are kept. */
+  inputsFile?: string;
 }
 
 export interface McpResourceEntry {
@@ -216,6 +218,7 @@ export class McpManager {
       ...(options.elicit ? { elicit: options.elicit } : {}),
       ...(options.sample ? { sample: options.sample } : {}),
       ...(options.auth ? { auth: options.auth } : {}),
+      ...(options.inputsFile ? { inputsFile: options.inputsFile } : {}),
       onCatalog: (part) => this.#synced(connection, part),
       onState: () => {
         if (this.#connections.get(name) === connection) options.onChange?.({ server: name, part: 'state' });
