@@ -51,6 +51,11 @@ export const run: CommandRun = async ({ args }) => {
           return 2;
         }
       }
+      const notServer = checked.success ? Object.entries(checked.data.mcpServers).find(([, entry]) => entry.refused !== undefined) : undefined;
+      if (notServer && key.startsWith('mcpServers')) {
+        process.stderr.write(`claw config: mcpServers.${notServer[0]}: ${notServer[1].refused}. Nothing was written.\n`);
+        return 2;
+      }
       const refused = await refuseUnknownModel(next, key, value);
       if (refused) {
         process.stderr.write(`${refused}\n`);

@@ -102,4 +102,26 @@ function fromVsCode(value: unknown): unknown {
   );
 }
 
-export const mcpServersSection = lazySchema(() => z.preprocess(fromVsCode, z.record(z.string(), mcpServerEntry)));
+/**
+ * One entry that is not an MCP server claw can start stands in as a disabled
+ * server carrying why (`refused`): `claw mcp list` and the TUI say it, and
+ * the rest of claw.json loads (`claw config set` and `claw mcp add` still
+ * refuse to write one).
+ */
+function orRefused(raw: unknown): McpServerEntry {
+  const checked = mcpServerEntry.safeParse(raw);
+  if (checked.success) return checked.data;
+  const problem = checked.error.issues.map((issue) => `${issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''}${issue.message}`).join('; ');
+  return { ...mcpServerEntry.parse({ command: 'refused', enabled: false }), refused: problem } as McpServerEntry;
+}
+
+export type McpServerEntry = z.output<typeof mcpServerEntry> & { refused?: string };
+
+export const mcpServersSection = lazySchema(() =>
+  z.preprocess(
+    fromVsCode,
+    z
+      .record(z.string(), z.unknown())
+      .transform((servers): Record<string, McpServerEntry> => Object.fromEntries(Object.entries(servers).map(([name, raw]) => [name, orRefused(raw)]))),
+  ),
+);

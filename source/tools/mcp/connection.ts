@@ -115,6 +115,7 @@ export class McpConnection {
   }
 
   get target(): string {
+    if (this.config.refused !== undefined) return '(refused)';
     return 'url' in this.config ? this.config.url : [this.config.command, ...this.config.args].join(' ');
   }
 
@@ -123,6 +124,13 @@ export class McpConnection {
   }
 
   start(): void {
+    if (this.config.refused !== undefined) {
+      // Not a server claw can start: said where servers are listed, never retried until claw.json changes.
+      this.lastError = `its entry in claw.json is not an MCP server claw can start (${this.config.refused}); fix mcpServers.${this.name}`;
+      this.lastErrorAt = this.hooks.now();
+      this.#setState('error');
+      return;
+    }
     if (!this.config.enabled) {
       this.#setState('disabled');
       return;

@@ -6,6 +6,7 @@ import { ToolRegistry, type ToolContext } from '../../../source/tools/index.js';
 import { ApprovalInbox } from '../../../source/tools/approvals/inbox.js';
 import { McpManager, saveMcpInput } from '../../../source/tools/mcp/index.js';
 import { stdioServerEntry, waitFor } from '../../support/mcp-servers.js';
+import { runCli } from '../../support/cli-process.js';
 import { makeTempState } from '../../support/temp-state.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -64,9 +65,31 @@ describe("VS Code's mcp.json pasted into mcpServers", () => {
     expect((await registry.invoke('mcp__local__whoami', {}, context)).content).toContain('"tag":"from-input"');
   });
 
-  it('refuses an unknown shape with the shapes claw takes', () => {
-    expect(() => validateConfig({ mcpServers: { local: { program: 'x' } } }, 'claw.json')).toThrow(
-      /mcpServers\.local: an MCP server is \{"command", "args", "env", "cwd"\} \(stdio\) or \{"url", "headers"\}.*VS Code's mcp\.json block/,
+  it('an unknown shape is refused with the shapes claw takes, and the rest of claw.json still loads', async () => {
+    const config = validateConfig(
+      { agents: { defaults: { model: 'fake/m' } }, mcpServers: { odd: { program: 'x' }, good: stdioServerEntry({ trust: 'allow' }) } },
+      'claw.json',
     );
+    expect(config.agents.defaults.model).toBe('fake/m');
+    expect(config.mcpServers.good?.refused).toBeUndefined();
+    expect(config.mcpServers.odd?.refused).toMatch(
+      /an MCP server is \{"command", "args", "env", "cwd"\} \(stdio\) or \{"url", "headers"\}.*VS Code's mcp\.json block/,
+    );
+    const manager = new McpManager(config.mcpServers, { registry: new ToolRegistry(), backoff: { initialMs: 100, maxMs: 300 } });
+    cleanups.push(() => manager.close());
+    manager.start();
+    const status = (name: string) => manager.status().find((server) => server.name === name)!;
+    await waitFor(() => status('good').state === 'ready', 'the good server ready');
+    expect(status('odd')).toMatchObject({ state: 'error', target: '(refused)' });
+    expect(status('odd').lastError).toContain('its entry in claw.json is not an MCP server claw can start (an MCP server is {"command"');
+  });
+
+  it('claw config set still refuses to write an entry that is not a server', async () => {
+    const state = makeTempState();
+    cleanups.push(() => state.cleanup());
+    const result = await runCli(['config', 'set', 'mcpServers.odd', '{"program":"x"}'], state.env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('mcpServers.odd: an MCP server is {"command", "args", "env", "cwd"} (stdio)');
+    expect(result.stderr).toContain('Nothing was written.');
   });
 });
