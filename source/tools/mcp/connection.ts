@@ -311,7 +311,12 @@ export class McpConnection {
       if (this.#client === client) this.#probe(client);
     };
     if ('url' in this.config && this.hooks.auth && !this.#oauth) {
-      this.#oauth = await McpOAuth.open(this.name, this.config, this.hooks.auth);
+      try {
+        this.#oauth = await McpOAuth.open(this.name, this.config, this.hooks.auth);
+      } catch (error) {
+        this.#notStarted(new Error(`its OAuth settings cannot be used: ${message(error)}`));
+        return;
+      }
       if (this.#closed) return;
     }
     let settings: McpServerConfig;

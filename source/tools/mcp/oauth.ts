@@ -61,6 +61,7 @@ const CALLBACK_PATH = '/callback';
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
 }
+
 /** Authorizations in a row that did not lead to a working connection before claw stops asking. */
 const MAX_LOGIN_ATTEMPTS = 3;
 
@@ -158,7 +159,6 @@ export class McpOAuth implements OAuthClientProvider {
     }
     return {
       client_name: 'claw',
-      client_uri: 'https://github.com/claw',
       redirect_uris: [this.redirectUrl!],
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
