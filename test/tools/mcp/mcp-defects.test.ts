@@ -167,7 +167,9 @@ describe('MCP defects from real servers', { timeout: 90_000 }, () => {
       cursor: 'http',
       legacy: 'sse',
     });
-    expect(configSchema.safeParse({ mcpServers: { bad: { type: 'sse', command: 'x' } } }).success).toBe(false);
+    // A shape claw cannot start is refused with why; it does not take the rest of claw.json down.
+    const bad = configSchema.parse({ mcpServers: { bad: { type: 'sse', command: 'x' } } }).mcpServers.bad;
+    expect(bad).toMatchObject({ enabled: false, refused: expect.stringContaining('an MCP server is {"command"') });
   });
 
   it('does not ask for approval while the server is disconnected, and says it is reconnecting', async () => {
