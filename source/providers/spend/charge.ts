@@ -20,8 +20,7 @@ export interface SpendCharge {
 }
 
 /** The background kind of a turn from who asked for it, or interactive. */
-export function spendKindOf(principal: string | undefined, sessionKind?: string, synthetic?: string): SpendKind {
-  if (synthetic === 'dreaming') return 'dreaming';
+export function spendKindOf(principal: string | undefined, sessionKind?: string): SpendKind {
   const kind = principalKind(principal ?? 'owner');
   if (kind === 'heartbeat') return 'heartbeat';
   if (kind === 'cron') return 'cron';

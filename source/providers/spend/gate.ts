@@ -212,11 +212,6 @@ export class SpendGate {
     return { day, rows: this.ledger.usage(daysBefore(day, days - 1)) };
   }
 
-  /** What a turn has spent so far (reservations in flight included). */
-  turnSpend(runId: string): Amount {
-    return { ...this.ledger.total(`t:${runId}`) };
-  }
-
   /** Lets a paused session make calls again; false when it was not paused. */
   resume(sessionKey: string): boolean {
     const ledger = this.ledger;

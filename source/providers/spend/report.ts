@@ -49,7 +49,7 @@ function budgetUses(budgets: BudgetsConfig, ledger: LedgerView, day: string, age
 }
 
 /** The cap closest to its limit, as a share of it. */
-export function nearestBudget(uses: readonly BudgetUse[]): BudgetUse | undefined {
+function nearestBudget(uses: readonly BudgetUse[]): BudgetUse | undefined {
   let nearest: BudgetUse | undefined;
   for (const use of uses) {
     if (use.cap <= 0) continue;
