@@ -36,7 +36,7 @@ async function remote(gateway: TestGateway, wanted: McpServerInfo['state']): Pro
   }
 }
 
-describe('OAuth for a remote MCP server, through the gateway', () => {
+describe('OAuth for a remote MCP server, through the gateway', { timeout: 90_000 }, () => {
   it('asks the owner to log in, completes when any user agent follows the URL, keeps the tokens across a restart and refreshes them; a revoked grant needs a login again', async () => {
     server = await startFakeOAuthMcp();
     state = makeTempState();
@@ -44,14 +44,17 @@ describe('OAuth for a remote MCP server, through the gateway', () => {
     const watcher = await gateway.connect();
     const asked: Array<{ server: string; url: string }> = [];
     watcher.on('mcp.auth.required', (payload) => asked.push(payload as { server: string; url: string }));
+    await remote(gateway, 'needs-login');
+    // The first request may have been refused before this client attached: start the login again while it listens.
+    await watcher.request('mcp.logout', { name: 'remote' });
+    await waitFor(() => asked.length > 0, 'mcp.auth.required');
     const pending = await remote(gateway, 'needs-login');
     expect(pending.lastError).toContain('needs login: run `claw mcp login remote`');
     expect(pending.authUrl).toMatch(/\/authorize\?/);
-    await waitFor(() => asked.length === 1, 'mcp.auth.required');
-    expect(asked[0]!.url).toBe(pending.authUrl);
+    expect(asked.at(-1)!.url).toBe(pending.authUrl);
 
     // The owner's phone, a script: anything that follows the URL completes the login on the gateway's listener.
-    const landed = await fetch(asked[0]!.url, { redirect: 'follow' });
+    const landed = await fetch(asked.at(-1)!.url, { redirect: 'follow' });
     expect(await landed.text()).toContain('claw is logged in to MCP server "remote"');
     const ready = await remote(gateway, 'ready');
     expect(ready.tools).toContain('mcp__remote__echo');
