@@ -27,7 +27,7 @@ const dist = join(root, 'dist');
 
 // Native addons and the modules the code loads through createRequire stay
 // real packages; the rest of node_modules is inlined.
-const external = ['better-sqlite3', 'sqlite-vec', 'bufferutil', 'utf-8-validate', 'react-devtools-core'];
+const external = ['better-sqlite3', 'sqlite-vec', 'playwright-core', 'bufferutil', 'utf-8-validate', 'react-devtools-core'];
 
 // Bundled CommonJS calls require() for node built-ins; an ESM chunk has none
 // unless one is made from the chunk's own URL.

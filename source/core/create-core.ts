@@ -31,6 +31,7 @@ import type { Service, ServiceHealth } from './service.js';
 import { saveConversationToMemory } from './session-memory.js';
 import { agentHooks } from './agent-hooks.js';
 import { AgentsService } from './agents-service.js';
+import { BrowserService } from './browser-service.js';
 import { SessionsService } from './sessions-service.js';
 import { CoreSessionsToolsHost, TurnHops } from './sessions-tools-host.js';
 
@@ -434,6 +435,7 @@ export class Core {
       schedule,
       subagents,
       channels,
+      new BrowserService(tools),
       new SessionEviction(),
       ...(options.services ?? []),
     ];

@@ -96,3 +96,4 @@ export { createProcessTool } from './exec/process-tool.js';
 export { createFsTools } from './fs/fs-tools.js';
 export { confinePath } from './fs/confine.js';
 export { changeDiff, ownerOnlyPaths } from './fs/owner-paths.js';
+export { createBrowser, findChromium, BROWSER_ACTIONS, CHROMIUM_MISSING, type BrowserHandle } from './browser/index.js';

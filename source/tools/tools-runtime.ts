@@ -64,9 +64,9 @@ function alwaysHandlerByKind(
 ): (record: ApprovalRecord, history: readonly ApprovalRecord[]) => AlwaysEffect | undefined {
   const exec = execAlwaysHandler(paths.execApprovals, clock);
   const mcp = mcpAlwaysHandler(mcpApprovalsFile(paths), clock);
-  // An external agent's permission or a change to an owner-only file has no rule to store: "always" counts for the request at hand.
-  return (record, history) =>
-    record.kind === 'acp' || record.kind === 'fs' ? undefined : record.kind === 'mcp' ? mcp(record, history) : exec(record, history);
+  // An external agent's permission, a change to an owner-only file or a browser step has no rule to store: "always" counts for the request at hand.
+  const ruleless = new Set(['acp', 'fs', 'browser']);
+  return (record, history) => (ruleless.has(record.kind) ? undefined : record.kind === 'mcp' ? mcp(record, history) : exec(record, history));
 }
 
 /** Builds the registry with the built-in tools (fs, exec, process, web_fetch, memory) and the inbox that exec asks. */

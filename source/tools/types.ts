@@ -31,7 +31,7 @@ export interface ToolResult {
   details?: Record<string, unknown>;
 }
 
-export type ApprovalKind = 'exec' | 'mcp' | 'acp' | 'fs' | 'spend';
+export type ApprovalKind = 'exec' | 'mcp' | 'acp' | 'fs' | 'spend' | 'browser';
 export type ApprovalDecision = 'once' | 'session' | 'always' | 'deny';
 
 /** What a tool asks the operator to allow. `command` is what the operator reads (made visible by every client). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { lazySchema } from '../../protocol/index.js';
+import { browserToolSection } from './browser.js';
 import { webToolSection } from './web.js';
 
 /** Where secrets usually live, relative to the home folder (or absolute); hidden from every exec. */
@@ -95,6 +96,8 @@ export const toolsSection = lazySchema(() =>
       .prefault({}),
     /** web_fetch: reachable private hosts, body and time caps. */
     web: webToolSection.prefault({}),
+    /** The `browser` tool: a headless Chromium started on first use, one profile per agent. */
+    browser: browserToolSection.prefault({}),
     /** The sessions tools: `agent` shows an agent its own sessions and their children; `all` shows every agent's. */
     sessions: z
       .strictObject({

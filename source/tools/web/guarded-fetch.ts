@@ -52,7 +52,7 @@ export class WebFetchError extends Error {
 const DEFAULT_MAX_REDIRECTS = 5;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
-const systemResolver: Resolver = async (hostname) => {
+export const systemResolver: Resolver = async (hostname) => {
   const found = await dnsLookup(hostname, { all: true, verbatim: true });
   return found.map((entry) => ({ address: entry.address, family: entry.family === 6 ? 6 : 4 }));
 };
@@ -80,7 +80,7 @@ function refusal(url: URL, address: string, reason: string): WebFetchError {
 }
 
 /** Resolves the host once and checks every address; the connection then goes to exactly that address. */
-async function checkedAddress(url: URL, policy: AddressPolicy, resolve: Resolver): Promise<ResolvedAddress> {
+export async function checkedAddress(url: URL, policy: AddressPolicy, resolve: Resolver): Promise<ResolvedAddress> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const hostAllowed = policy.hostAllowed(host);
   const family = isIP(host);

@@ -1,0 +1,2 @@
+export { createBrowser, BROWSER_ACTIONS, type BrowserHandle, type BrowserToolOptions } from './browser-tool.js';
+export { findChromium, CHROMIUM_MISSING } from './launch.js';
