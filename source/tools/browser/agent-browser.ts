@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { chromiumArgs, type BrowserExecutable } from './launch.js';
@@ -183,9 +183,26 @@ export class AgentBrowser {
     if (this.tabs.size === 0 && this.#context) await this.stop();
   }
 
-  /** After a hang: the browser is killed and the next call starts a fresh one. */
+  /** Whether the browser process itself answers (a page stuck in a script does not make it unresponsive). */
+  async responsive(withinMs: number): Promise<boolean> {
+    const context = this.#context;
+    if (!context) return false;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), withinMs);
+    });
+    const answered = context.cookies().then(
+      () => true,
+      () => false,
+    );
+    return Promise.race([answered, late]).finally(() => clearTimeout(timer));
+  }
+
+  /** After a hang: the browser is killed (a hung one does not answer a close) and the next call starts a fresh one. */
   async restart(reason: string): Promise<void> {
-    await this.stop();
+    const guard = this.#forget();
+    killProfileProcesses(join(this.#options.dir, 'profile'));
+    await guard?.close();
     this.#lost = reason;
   }
 
@@ -204,5 +221,25 @@ export class AgentBrowser {
     this.tabs.clear();
     this.current.clear();
     return guard;
+  }
+}
+
+/**
+ * SIGKILLs every process started with this profile (Chromium and its helpers,
+ * inside or outside the sandbox), found by their command lines in /proc.
+ */
+function killProfileProcesses(profile: string): void {
+  const marker = `--user-data-dir=${profile}`;
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return;
+  }
+  for (const pid of pids) {
+    try {
+      const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      if (args.includes(marker)) process.kill(Number(pid), 'SIGKILL');
+    } catch {}
   }
 }

@@ -124,6 +124,9 @@ function deadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
 
 class BrowserHung extends Error {}
 
+/** How long the browser process has to answer after an action timed out before it counts as hung. */
+const RESPONSIVE_WITHIN_MS = 3_000;
+
 /**
  * The `browser` tool and the browsers behind it: one headless Chromium per
  * agent, started on the first call, inside the exec sandbox, every request
@@ -475,7 +478,7 @@ export function createBrowser(options: BrowserToolOptions): BrowserHandle {
       if (!settings().enabled) return toolError('The browser is turned off (tools.browser.enabled is false).');
       const browser = agentBrowser(context.agentId);
       try {
-        const result = await deadline(run(args, context, browser), settings().actionTimeoutMs * 2 + 5_000, `browser ${args.action}`);
+        const result = await deadline(run(args, context, browser), settings().actionTimeoutMs * 2 + RESPONSIVE_WITHIN_MS + 2_000, `browser ${args.action}`);
         const lost = browser.takeLost();
         return lost ? { ...result, content: `[claw restarted the browser: ${lost}; tabs from before are gone]\n${result.content}` } : result;
       } catch (error) {
@@ -493,9 +496,19 @@ export function createBrowser(options: BrowserToolOptions): BrowserHandle {
           return toolError(`${lost}; claw will start a fresh one on the next call. Tabs are gone: navigate again.`, { kind: 'restarted' });
         }
         if (/Timeout \d+ms exceeded/.test(message)) {
-          return toolError(`browser ${args.action} timed out after ${settings().actionTimeoutMs} ms: ${message}. Take a new snapshot and try another way.`, {
-            kind: 'timeout',
-          });
+          if (!(await browser.responsive(RESPONSIVE_WITHIN_MS))) {
+            await browser.restart('it stopped answering');
+            browser.takeLost();
+            return toolError(`browser ${args.action} timed out and the browser itself stopped answering; claw restarted it. Tabs are gone: navigate again.`, {
+              kind: 'restarted',
+            });
+          }
+          return toolError(
+            `browser ${args.action} timed out after ${settings().actionTimeoutMs} ms: ${message}. The page may be busy: take a new snapshot, try another way, or close the tab.`,
+            {
+              kind: 'timeout',
+            },
+          );
         }
         return toolError(`browser ${args.action} failed: ${message}`, { kind: 'failed' });
       }

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -204,4 +204,27 @@ describe('browser tool against a real Chromium', () => {
     expect(result.content).toContain('Second page');
     expect(result.content).toMatch(/restarted|stopped unexpectedly/);
   }, 90_000);
+});
+
+describe('a hung browser', () => {
+  it('is killed and started again: the call says so, and the next one works', async () => {
+    await call({ action: 'navigate', url: `${fixture.site}/` });
+    const profile = join(state.paths.root, 'browser', 'main', 'profile');
+    const saved = config.tools.browser.actionTimeoutMs;
+    config.tools.browser.actionTimeoutMs = 1_000;
+    execFileSync('pkill', ['-STOP', '-f', `user-data-dir=${profile}`]);
+    try {
+      const hung = await call({ action: 'navigate', url: `${fixture.site}/next` });
+      expect(hung.isError).toBe(true);
+      expect(hung.details?.kind).toBe('restarted');
+      expect(hung.content).toContain('claw restarted it');
+    } finally {
+      config.tools.browser.actionTimeoutMs = saved;
+      // Nothing left to continue when the hung browser was killed, as it should be.
+      spawnSync('pkill', ['-CONT', '-f', `user-data-dir=${profile}`]);
+    }
+    const after = await call({ action: 'navigate', url: `${fixture.site}/next` });
+    expect(after.isError, after.content).toBe(false);
+    expect(after.content).toContain('Second page');
+  }, 60_000);
 });
