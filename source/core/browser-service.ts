@@ -2,7 +2,7 @@ import { createBrowser, type BrowserHandle, type ToolsRuntime } from '../tools/i
 import type { CorePorts } from './ports.js';
 import type { Service, ServiceHealth } from './service.js';
 
-export type BrowserPorts = Pick<CorePorts, 'tools' | 'config' | 'paths' | 'env'>;
+export type BrowserPorts = Pick<CorePorts, 'tools' | 'config' | 'paths' | 'env' | 'clients'>;
 
 const SWEEP_INTERVAL_MS = 60_000;
 
@@ -27,6 +27,7 @@ export class BrowserService implements Service {
       sandbox: this.runtime.sandbox,
       redactor: this.runtime.redactor,
       env: ports.env,
+      onTabs: (agentId, sessionKey, tabs) => ports.clients.emit('browser.tabs', { agentId, sessionKey, tabs }),
     });
     this.#handle = handle;
     const apply = () => {

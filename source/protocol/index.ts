@@ -44,3 +44,4 @@ export * from './methods/setup.js';
 export * from './methods/subagents.js';
 export * from './methods/channels.js';
 export * from './events/channels.js';
+export * from './events/browser.js';

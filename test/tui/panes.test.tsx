@@ -153,6 +153,21 @@ describe('panes from store fixtures', () => {
     expect(show(<ContextPane state={store.getState()} width={48} height={10} focused={false} />)).toContain('$ this turn $0.0080 · 3.0k tok · 2 calls');
     usage('r2', 400, 0.001);
     expect(show(<ContextPane state={store.getState()} width={48} height={10} focused={false} />)).toContain('$ this turn $0.0010 · 500 tok · 1 call');
+    // The session's browser tabs, current first, from browser.tabs events; another session's tabs are not shown.
+    store.applyEvent('browser.tabs', {
+      agentId: 'main',
+      sessionKey: key,
+      tabs: [
+        { id: 't1', url: 'https://example.com/a', current: false },
+        { id: 't2', url: 'http://127.0.0.1:8080/next', current: true },
+      ],
+    });
+    store.applyEvent('browser.tabs', { agentId: 'main', sessionKey: 'agent:main:other', tabs: [{ id: 't3', url: 'https://elsewhere.test/', current: true }] });
+    const withTabs = show(<ContextPane state={store.getState()} width={60} height={11} focused={false} />);
+    expect(withTabs).toContain('browser 2 tabs · *t2 127.0.0.1:8080/next · t1 example.com/a');
+    expect(withTabs).not.toContain('elsewhere.test');
+    store.applyEvent('browser.tabs', { agentId: 'main', sessionKey: key, tabs: [] });
+    expect(show(<ContextPane state={store.getState()} width={60} height={11} focused={false} />)).not.toContain('browser');
   });
 
   it('sub-agent pane shows an empty state, then the tree', () => {

@@ -6,6 +6,7 @@ import { mcpEvents } from './mcp.js';
 import { skillsEvents } from './skills.js';
 import { channelsEvents } from './channels.js';
 import { spendEvents } from './spend.js';
+import { browserEvents } from './browser.js';
 
 /** Every event the gateway pushes; subsystems add theirs in files of their own. */
 export const events = {
@@ -17,4 +18,5 @@ export const events = {
   ...skillsEvents,
   ...channelsEvents,
   ...spendEvents,
+  ...browserEvents,
 };

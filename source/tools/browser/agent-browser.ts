@@ -30,6 +30,8 @@ export interface AgentBrowserOptions {
   guard: Omit<NetworkGuardOptions, 'resolve'>;
   timeoutMs: () => number;
   now: () => number;
+  /** A session's tabs changed: opened, loaded a page, closed, or gone with the browser. */
+  onTabs?: (sessionKey: string) => void;
 }
 
 export class BrowserUnavailable extends Error {}
@@ -138,6 +140,7 @@ export class AgentBrowser {
     };
     page.on('domcontentloaded', () => {
       tab.load += 1;
+      this.#options.onTabs?.(sessionKey);
     });
     page.on('request', (request) => {
       tab.requested.add(request.url());
@@ -155,9 +158,11 @@ export class AgentBrowser {
         if (other) this.current.set(sessionKey, other.id);
         else this.current.delete(sessionKey);
       }
+      this.#options.onTabs?.(sessionKey);
     });
     this.tabs.set(tab.id, tab);
     this.current.set(sessionKey, tab.id);
+    this.#options.onTabs?.(sessionKey);
     return tab;
   }
 
@@ -216,10 +221,12 @@ export class AgentBrowser {
   /** Drops the running browser's state; returns its guard for the caller to close. */
   #forget(): NetworkGuard | undefined {
     const guard = this.#guard;
+    const sessions = new Set([...this.tabs.values()].map((tab) => tab.sessionKey));
     this.#context = undefined;
     this.#guard = undefined;
     this.tabs.clear();
     this.current.clear();
+    for (const sessionKey of sessions) this.#options.onTabs?.(sessionKey);
     return guard;
   }
 }

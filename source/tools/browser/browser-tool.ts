@@ -74,7 +74,7 @@ export interface BrowserToolOptions {
   redactor: SecretRedactor;
   now?: () => number;
   /** A session's open tabs changed (the TUI shows them). */
-  onTabs?: (agentId: string, sessionKey: string, tabs: Array<{ id: string; url: string; title: string; current: boolean }>) => void;
+  onTabs?: (agentId: string, sessionKey: string, tabs: Array<{ id: string; url: string; current: boolean }>) => void;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -145,6 +145,7 @@ export function createBrowser(options: BrowserToolOptions): BrowserHandle {
         agentId,
         dir,
         now,
+        onTabs: (sessionKey) => tabsChanged(agentId, browser!, sessionKey),
         timeoutMs: () => settings().actionTimeoutMs,
         executable: () => {
           const chromium = findChromium(settings().executablePath, options.env?.PATH ?? process.env.PATH);
@@ -176,7 +177,7 @@ export function createBrowser(options: BrowserToolOptions): BrowserHandle {
     options.onTabs?.(
       agentId,
       sessionKey,
-      browser.sessionTabs(sessionKey).map((tab) => ({ id: tab.id, url: tab.page.url(), title: '', current: tab.id === current })),
+      browser.sessionTabs(sessionKey).map((tab) => ({ id: tab.id, url: tab.page.url(), current: tab.id === current })),
     );
   }
 
@@ -215,9 +216,7 @@ export function createBrowser(options: BrowserToolOptions): BrowserHandle {
   async function run(args: BrowserArgs, context: ToolContext, browser: AgentBrowser): Promise<ToolResult> {
     const timeoutMs = settings().actionTimeoutMs;
     const look = async (tab: Tab, delta: boolean) => {
-      const view = await lookAt(browser, tab, { mode: 'interactive', maxChars: settings().snapshotMaxChars, delta, timeoutMs });
-      tabsChanged(context.agentId, browser, context.sessionKey);
-      return view;
+      return lookAt(browser, tab, { mode: 'interactive', maxChars: settings().snapshotMaxChars, delta, timeoutMs });
     };
     const sessionKey = context.sessionKey;
     switch (args.action) {
@@ -359,6 +358,7 @@ export function createBrowser(options: BrowserToolOptions): BrowserHandle {
         const tab = browser.tabs.get(id);
         if (!tab || tab.sessionKey !== sessionKey) throw new BrowserActionError(`No tab ${id} in this session: browser tabs lists them.`);
         browser.current.set(sessionKey, id);
+        tabsChanged(context.agentId, browser, sessionKey);
         await tab.page.bringToFront();
         const view = await look(tab, false);
         return toolOk(view.content, view.details);
@@ -368,7 +368,6 @@ export function createBrowser(options: BrowserToolOptions): BrowserHandle {
         const tab = id ? browser.tabs.get(id) : undefined;
         if (!tab || tab.sessionKey !== sessionKey) throw new BrowserActionError(`No tab ${id ?? ''} open in this session: browser tabs lists them.`);
         await tab.page.close();
-        tabsChanged(context.agentId, browser, sessionKey);
         const left = browser.sessionTabs(sessionKey).length;
         return toolOk(`Closed tab ${tab.id}; ${left} left in this session.`);
       }

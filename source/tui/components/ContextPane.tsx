@@ -1,9 +1,17 @@
 import { Box, Text } from 'ink';
 import { contextSegments, thresholdCell } from '../store/selectors.js';
+import type { BrowserTab } from '../../protocol/index.js';
 import type { TuiState } from '../store/state.js';
 import { formatPercent, formatTokens } from '../text/format.js';
 import { padTo } from '../text/width.js';
 import { Empty, Pane } from './Pane.js';
+
+/** `browser 2 tabs · *t1 example.com/a · t2 news.example/`: where the agent's browser is, current tab first. */
+function browserTabsLine(tabs: readonly BrowserTab[]): string {
+  const shown = [...tabs].sort((a, b) => Number(b.current) - Number(a.current));
+  const where = shown.map((tab) => `${tab.current ? '*' : ''}${tab.id} ${tab.url.replace(/^https?:\/\//, '')}`);
+  return `browser ${tabs.length} tab${tabs.length === 1 ? '' : 's'} · ${where.join(' · ')}`;
+}
 
 const PART_COLORS = ['magenta', 'blue', 'cyan', 'yellow', 'green', 'red', 'white'] as const;
 
@@ -23,7 +31,9 @@ export function ContextPane({ state, width, height, focused }: { state: TuiState
   const compactAt = thresholdCell(ctx.thresholds.compact, ctx.window, barWidth);
   const marks = Array.from({ length: barWidth }, (_, i) => (i === compactAt ? 'C' : i === flushAt ? 'F' : ' ')).join('');
   const turn = state.turnCost[state.currentKey];
+  const tabs = state.browserTabs[state.currentKey] ?? [];
   const lines = [
+    ...(tabs.length > 0 ? [{ key: 'browser-tabs', color: 'cyan' as const, text: padTo(browserTabsLine(tabs), width - 1) }] : []),
     ...(turn
       ? [
           {

@@ -68,6 +68,7 @@ export const eventTable: { [E in EventName]?: Reducer<E> } = {
           appendItems(log, [{ kind: 'notice', id: `spend:${notice.kind}:${notice.text}`, text: notice.text }]),
         )
       : { ...state, spend },
+  'browser.tabs': (state, { sessionKey, tabs }) => ({ ...state, browserTabs: { ...state.browserTabs, [sessionKey]: tabs } }),
   shutdown: (state, payload) => ({ ...state, conn: { ...state.conn, reason: `gateway stopping: ${payload.reason}` } }),
 };
 

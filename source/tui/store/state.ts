@@ -1,6 +1,7 @@
 import { emptyEditor, type EditorState } from '../editor/editor.js';
 import type {
   ApprovalRecord,
+  BrowserTab,
   ChannelStatusInfo,
   CooldownEntry,
   ContextPayload,
@@ -82,6 +83,8 @@ export interface TuiState {
   runModel: Readonly<Record<string, string>>;
   /** What the latest turn of each session has cost so far, from its `usage` events (the context pane shows it). */
   turnCost: Readonly<Record<string, { runId: string; usd: number; tokens: number; calls: number }>>;
+  /** Each session's open browser tabs, from `browser.tabs` events (the context pane lists the current session's). */
+  browserTabs: Readonly<Record<string, readonly BrowserTab[]>>;
   /** Connected clients by clientId, so approvers and senders show as a name and host. */
   clients: Readonly<Record<string, PresenceEntry>>;
   /** Per session: when the running turn started and the tool it is in, for the progress line. */
@@ -186,6 +189,7 @@ export function initialState(options: { agentId?: string; sessionKey?: string; v
     approvals: { pending: [], resolvedIds: [] },
     runModel: {},
     turnCost: {},
+    browserTabs: {},
     clients: {},
     progress: {},
     modelMissing: false,
