@@ -88,6 +88,11 @@ export const commandTable: Record<string, CommandEntry> = {
     usage: ['claw usage [--by agent|session|model|kind] [--days N] [--json]'],
     load: async () => (await import('./commands/usage.js')).run,
   },
+  browser: {
+    summary: "the agent's browser: Chromium, sandbox, profiles; secrets it types without seeing them",
+    usage: ['claw browser [status] [--json]', 'claw browser secret set NAME', 'claw browser secret list [--json]', 'claw browser secret remove NAME'],
+    load: async () => (await import('./commands/browser.js')).run,
+  },
   approvals: {
     summary: 'list and answer exec approval requests',
     usage: ['claw approvals [list] [--all] [--json]', 'claw approvals approve ID [--session | --always] [--json]', 'claw approvals deny ID [--json]'],

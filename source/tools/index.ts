@@ -96,4 +96,13 @@ export { createProcessTool } from './exec/process-tool.js';
 export { createFsTools } from './fs/fs-tools.js';
 export { confinePath } from './fs/confine.js';
 export { changeDiff, ownerOnlyPaths } from './fs/owner-paths.js';
-export { createBrowser, findChromium, BROWSER_ACTIONS, CHROMIUM_MISSING, type BrowserHandle } from './browser/index.js';
+export {
+  createBrowser,
+  findChromium,
+  BROWSER_ACTIONS,
+  CHROMIUM_MISSING,
+  readBrowserSecrets,
+  writeBrowserSecret,
+  browserSecretsFile,
+  type BrowserHandle,
+} from './browser/index.js';

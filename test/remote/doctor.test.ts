@@ -18,7 +18,19 @@ describe('claw doctor', () => {
     expect(result.code).toBe(1);
     const checks = JSON.parse(result.stdout) as DoctorCheck[];
     const byName = new Map(checks.map((c) => [c.name, c]));
-    expect([...byName.keys()]).toEqual(['node', 'state dir', 'token', 'config', 'port', 'sqlite-vec', 'provider', 'sandbox', 'supervision', 'memory']);
+    expect([...byName.keys()]).toEqual([
+      'node',
+      'state dir',
+      'token',
+      'config',
+      'port',
+      'sqlite-vec',
+      'provider',
+      'sandbox',
+      'browser',
+      'supervision',
+      'memory',
+    ]);
     expect(byName.get('sandbox')?.detail).toMatch(/exec (sandboxed \(bubblewrap|UNSANDBOXED)/);
     expect(byName.get('token')).toMatchObject({ status: 'fail', fix: `chmod 600 ${state.paths.gatewayToken}` });
     expect(byName.get('provider')?.status).toBe('fail');

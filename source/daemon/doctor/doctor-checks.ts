@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import { loadConfig, resolveGatewayPort, type ClawConfig, type StatePaths } from '../../config/index.js';
 import { findLocalGateway } from '../../client/index.js';
-import { describeExecSandbox, execSandboxFor } from '../../tools/index.js';
+import { CHROMIUM_MISSING, describeExecSandbox, execSandboxFor, findChromium } from '../../tools/index.js';
 import { currentServiceEnvironment, serviceInstalled, serviceFilePath } from '../supervision/index.js';
 
 export interface DoctorCheck {
@@ -139,7 +139,14 @@ export async function runDoctor(paths: StatePaths): Promise<DoctorCheck[]> {
     checks.push({ name: 'config', status: 'fail', detail: (error as Error).message, fix: `Edit ${paths.config}.` });
     return [...checks, checkSqliteVec(), checkSupervision()];
   }
-  checks.push(await checkPort(paths, config), checkSqliteVec(), await checkProvider(paths, config), checkExecSandbox(config, paths), checkSupervision());
+  checks.push(
+    await checkPort(paths, config),
+    checkSqliteVec(),
+    await checkProvider(paths, config),
+    checkExecSandbox(config, paths),
+    checkBrowser(config),
+    checkSupervision(),
+  );
   const { configuredAgentIds, memoryDoctorCheck } = await import('../../memory/index.js');
   for (const agentId of configuredAgentIds(config)) checks.push(await memoryDoctorCheck({ config, paths, agentId }));
   return checks;
@@ -154,5 +161,21 @@ export function checkExecSandbox(config: ClawConfig, paths: StatePaths): DoctorC
     status: 'warn',
     detail: described.text,
     fix: 'Install bubblewrap (Debian/Ubuntu: `sudo apt-get install bubblewrap`), or set tools.exec.sandbox.mode back to its default.',
+  };
+}
+
+/** The browser tool needs a Chromium; without one everything else works and the tool says what to install. */
+export function checkBrowser(config: ClawConfig): DoctorCheck {
+  const settings = config.tools.browser;
+  if (!settings.enabled) return { name: 'browser', status: 'ok', detail: 'off (tools.browser.enabled is false)' };
+  const chromium = findChromium(settings.executablePath);
+  if (chromium && existsSync(chromium)) return { name: 'browser', status: 'ok', detail: `${chromium} (starts at the first browser call)` };
+  return {
+    name: 'browser',
+    status: 'warn',
+    detail: settings.executablePath
+      ? `tools.browser.executablePath ${settings.executablePath} does not exist`
+      : 'no Chromium on PATH: the browser tool cannot start',
+    fix: CHROMIUM_MISSING,
   };
 }

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { defineEvent } from '../define.js';
+import { lazySchema } from '../lazy-schema.js';
 
-export const browserTab = z.strictObject({ id: z.string(), url: z.string(), current: z.boolean() });
+export const browserTab = lazySchema(() => z.strictObject({ id: z.string(), url: z.string(), current: z.boolean() }));
+export type BrowserTab = z.infer<typeof browserTab>;
 
 export const browserEvents = {
   'browser.tabs': defineEvent({
@@ -11,5 +13,3 @@ export const browserEvents = {
     scope: 'read',
   }),
 };
-
-export type BrowserTab = z.infer<typeof browserTab>;

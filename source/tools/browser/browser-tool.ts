@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { z } from 'zod';
 import type { ClawConfig, StatePaths } from '../../config/index.js';
@@ -13,6 +13,7 @@ import { wrapUntrusted } from '../web/untrusted.js';
 import { AgentBrowser, BrowserUnavailable, type Tab } from './agent-browser.js';
 import { CHROMIUM_MISSING, findChromium, sandboxedChromium } from './launch.js';
 import { BrowserActionError, elementFor, formOf, lookAt } from './page-view.js';
+import { readBrowserSecrets } from './secrets.js';
 import { siteRule } from './sites.js';
 
 export const BROWSER_ACTIONS = [
@@ -92,19 +93,9 @@ function need<T>(value: T | undefined, name: string, action: string): T {
   return value;
 }
 
-/** `credentials/browser-secrets.json`: `{ "NAME": "value" }`, written by the owner, never shown to the model. */
 function browserSecret(paths: StatePaths, name: string): string {
-  const file = join(paths.credentials, 'browser-secrets.json');
-  let all: Record<string, unknown>;
-  try {
-    all = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-  } catch {
-    throw new BrowserActionError(`No stored secret "${name}": the owner adds it with \`claw browser secret set ${name}\`.`);
-  }
-  const value = all[name];
-  if (typeof value !== 'string' || value === '') {
-    throw new BrowserActionError(`No stored secret "${name}": the owner adds it with \`claw browser secret set ${name}\`.`);
-  }
+  const value = readBrowserSecrets(paths)[name];
+  if (!value) throw new BrowserActionError(`No stored secret "${name}": ask the owner to add it with \`claw browser secret set ${name}\`.`);
   return value;
 }
 
