@@ -48,6 +48,12 @@ export async function startBrowserFixture(): Promise<BrowserFixture> {
          <button onclick="document.body.insertAdjacentHTML('beforeend','<button>Appeared</button>')">Add one</button>
          <button onclick="setTimeout(() => document.getElementById('going').remove(), 50)">Remove later</button><button id="going">Going</button>`,
       ),
+    '/files': () =>
+      page(
+        'Files',
+        `<h1>Files</h1><a href="/download/notes.txt">Get notes</a> <a href="/download/setup.sh">Get installer</a>
+         <form method="post" action="/upload" enctype="multipart/form-data"><label>Attachment <input type="file" name="attachment"></label><button>Send file</button></form>`,
+      ),
     '/next': () => page('Second page', '<h1>Second</h1><a href="/">Home</a>'),
     '/big': () => page('Big', `<h1>Many links</h1>${Array.from({ length: 10_000 }, (_, i) => `<a href="/item/${i}">Item number ${i}</a>`).join(' ')}`),
     '/inject': () =>
@@ -76,6 +82,12 @@ export async function startBrowserFixture(): Promise<BrowserFixture> {
         response.setHeader('content-type', 'text/html');
         response.end(page('Posted', `<h1>Thanks</h1><p>Received ${path}</p>`));
       });
+      return;
+    }
+    const download = /^\/download\/([\w.-]+)$/.exec(path)?.[1];
+    if (download) {
+      response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-disposition': `attachment; filename="${download}"` });
+      response.end(download.endsWith('.sh') ? '#!/bin/sh\necho installed\n' : 'some notes\n');
       return;
     }
     if (path === '/redirect') {

@@ -176,6 +176,7 @@ export function createBrowser(options: BrowserToolOptions): BrowserHandle {
     const id = browser.current.get(sessionKey);
     const tab = id ? browser.tabs.get(id) : undefined;
     if (!tab) throw new BrowserActionError('No tab is open in this session: call browser navigate with a url first.');
+    tab.lastUsed = now();
     return tab;
   }
 
@@ -232,6 +233,7 @@ export function createBrowser(options: BrowserToolOptions): BrowserHandle {
         }
         const existing = browser.current.get(sessionKey);
         const tab = (existing ? browser.tabs.get(existing) : undefined) ?? (await browser.open(sessionKey));
+        tab.lastUsed = now();
         const response = await tab.page.goto(url.href, { waitUntil: 'domcontentloaded', timeout: timeoutMs });
         const view = await look(tab, false);
         const status = response ? response.status() : undefined;

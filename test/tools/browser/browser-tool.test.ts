@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureGatewayTokenSync, loadConfig, writeRawConfig, type ClawConfig } from '../../../source/config/index.js';
@@ -22,6 +22,8 @@ let browser: BrowserHandle;
 let fixture: BrowserFixture;
 let context: ToolContext;
 let config: ClawConfig;
+/** Added to the wall clock the browser reads, to age its tabs. */
+let clockSkewMs = 0;
 
 beforeAll(async () => {
   state = makeTempState();
@@ -33,7 +35,13 @@ beforeAll(async () => {
   writeFileSync(join(state.paths.credentials, 'browser-secrets.json'), JSON.stringify({ SITE_PASSWORD: 'hunter2-very-secret' }), { mode: 0o600 });
   config = loadConfig(state.paths.config);
   runtime = createToolsRuntime({ config, paths: state.paths, env: process.env });
-  browser = createBrowser({ tools: () => config.tools, paths: state.paths, sandbox: runtime.sandbox, redactor: runtime.redactor });
+  browser = createBrowser({
+    tools: () => config.tools,
+    paths: state.paths,
+    sandbox: runtime.sandbox,
+    redactor: runtime.redactor,
+    now: () => Date.now() + clockSkewMs,
+  });
   runtime.registry.register(browser.tool as never);
   context = mainSessionContext(runtime, state.paths.workspace('main'));
 }, 60_000);
@@ -50,7 +58,7 @@ function call(args: Record<string, unknown>): Promise<ToolResult> {
 }
 
 function refOf(content: string, pattern: RegExp): string {
-  const line = content.split('\n').find((l) => pattern.test(l));
+  const line = content.split('\n').find((l) => pattern.test(l) && l.includes('[ref='));
   const ref = line && /\[ref=((?:f\d+)?e\d+)\]/.exec(line)?.[1];
   if (!ref) throw new Error(`no element matching ${pattern} in:\n${content}`);
   return ref;
@@ -191,6 +199,61 @@ describe('browser tool against a real Chromium', () => {
     const shot = await call({ action: 'screenshot' });
     expect(shot.media?.[0]?.mimeType).toBe('image/png');
     expect(Buffer.from(shot.media![0]!.data, 'base64').subarray(1, 4).toString()).toBe('PNG');
+  }, 60_000);
+
+  it('uploads and executable downloads wait for the owner; plain downloads and PDFs land in the workspace', async () => {
+    const workspace = state.paths.workspace('main');
+    mkdirSync(workspace, { recursive: true });
+    writeFileSync(join(workspace, 'report.txt'), 'quarterly numbers\n');
+    const files = await call({ action: 'navigate', url: `${fixture.site}/files` });
+    const notes = await call({ action: 'download', ref: refOf(files.content, /link "Get notes"/) });
+    expect(notes.isError, notes.content).toBe(false);
+    expect(readFileSync(join(workspace, 'downloads', 'notes.txt'), 'utf8')).toBe('some notes\n');
+
+    const installer = call({ action: 'download', ref: refOf(files.content, /link "Get installer"/) });
+    expect((await answerNext('deny')).command).toContain('setup.sh');
+    expect((await installer).isError).toBe(true);
+    expect(existsSync(join(workspace, 'downloads', 'setup.sh'))).toBe(false);
+
+    const denied = call({ action: 'upload', ref: refOf(files.content, /Attachment/), path: 'report.txt' });
+    expect((await answerNext('deny')).command).toContain('report.txt');
+    expect((await denied).isError).toBe(true);
+    const outside = await call({ action: 'upload', ref: refOf(files.content, /Attachment/), path: '/etc/passwd' });
+    expect(outside.isError).toBe(true);
+    const attached = call({ action: 'upload', ref: refOf(files.content, /Attachment/), path: 'report.txt' });
+    await answerNext('once');
+    expect((await attached).isError, (await attached).content).toBe(false);
+    const sent = await call({ action: 'click', ref: refOf(files.content, /button "Send file"/) });
+    expect(sent.content).toContain('Thanks');
+    expect(fixture.posts.find((post) => post.path === '/upload')?.body).toContain('quarterly numbers');
+
+    const pdf = await call({ action: 'pdf' });
+    expect(pdf.isError, pdf.content).toBe(false);
+    expect(readFileSync(pdf.details!.path as string).subarray(0, 5).toString()).toBe('%PDF-');
+  }, 60_000);
+
+  it('full mode shows every element; tabs lists the session tabs and close closes one', async () => {
+    await call({ action: 'navigate', url: `${fixture.site}/` });
+    const full = await call({ action: 'snapshot', mode: 'full' });
+    const interactive = await call({ action: 'snapshot' });
+    expect(full.content.length).toBeGreaterThan(interactive.content.length);
+    expect(full.content).toMatch(/generic|form/);
+    const listed = await call({ action: 'tabs' });
+    expect(listed.content).toMatch(/\* t\d+ {2}Fixture home/);
+    const closed = await call({ action: 'close' });
+    expect(closed.content).toMatch(/Closed tab t\d+; 0 left/);
+    expect((await call({ action: 'snapshot' })).content).toContain('No tab is open');
+  }, 60_000);
+
+  it('tabs idle longer than tools.browser.idleMinutes are closed, and the browser stops with the last one', async () => {
+    await call({ action: 'navigate', url: `${fixture.site}/` });
+    await browser.sweepIdle();
+    expect(browser.running).toBe(true);
+    clockSkewMs += (config.tools.browser.idleMinutes + 1) * 60_000;
+    await browser.sweepIdle();
+    expect(browser.running).toBe(false);
+    const back = await call({ action: 'navigate', url: `${fixture.site}/next` });
+    expect(back.isError, back.content).toBe(false);
   }, 60_000);
 
   it('a Chromium that was killed is started again by the next call, which says so', async () => {
