@@ -50,6 +50,11 @@ export class BrowserService implements Service {
     await this.#handle?.stop();
   }
 
+  /** Sessions with open tabs, for the hello snapshot. */
+  tabs(): ReturnType<BrowserHandle['tabs']> {
+    return this.#handle?.tabs() ?? [];
+  }
+
   health(): ServiceHealth {
     return { ok: true, detail: this.#handle?.running ? 'running' : 'starts on first use' };
   }

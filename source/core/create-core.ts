@@ -105,6 +105,7 @@ export class Core {
   readonly hooks: HooksService;
   readonly schedule: ScheduleService;
   readonly subagents: SubagentsService;
+  readonly browser: BrowserService;
   readonly channels: ChannelHost;
   /** Full-text search over every transcript of the agent (`/search`, Ctrl+F). */
   readonly search: SessionsSearchHandler;
@@ -413,6 +414,7 @@ export class Core {
     this.tools = tools;
     this.schedule = schedule;
     this.subagents = subagents;
+    this.browser = new BrowserService(tools);
     this.agent = agent;
     this.lanes = lanes;
     this.sessions = sessions;
@@ -435,7 +437,7 @@ export class Core {
       schedule,
       subagents,
       channels,
-      new BrowserService(tools),
+      this.browser,
       new SessionEviction(),
       ...(options.services ?? []),
     ];
@@ -554,6 +556,7 @@ export class Core {
       ...(existsSync(this.paths.spendLedger) ? { spend: this.spend.summary(configuredAgentIds(this.config.current)) } : {}),
       ...(this.schedule.started ? { schedule: this.schedule.glance() } : {}),
       ...(this.subagents.started ? { subagents: this.subagents.tree() } : {}),
+      ...(this.browser.tabs().length > 0 ? { browserTabs: this.browser.tabs() } : {}),
     };
   }
 

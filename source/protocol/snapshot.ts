@@ -9,6 +9,7 @@ import { configStatus, healthPayload, presenceEntry, recoveryReport } from './ga
 import { sessionSummary } from './methods/sessions.js';
 import { scheduleOverview } from './methods/schedule.js';
 import { spendSummary } from './methods/spend.js';
+import { sessionBrowserTabs } from './events/browser.js';
 
 /**
  * The state a client needs on connect (the hello) and after a seq gap
@@ -38,6 +39,8 @@ export const gatewaySnapshot = lazySchema(() =>
     recovery: recoveryReport.optional(),
     /** Today's spend and the nearest cap (absent before the first model call ever made). */
     spend: spendSummary.optional(),
+    /** Sessions with open browser tabs (absent while no browser runs). */
+    browserTabs: z.array(sessionBrowserTabs).optional(),
   }),
 );
 export type GatewaySnapshot = z.infer<typeof gatewaySnapshot>;

@@ -67,6 +67,12 @@ const EXECUTABLE = new Set(
   ),
 );
 
+export interface BrowserTabInfo {
+  id: string;
+  url: string;
+  current: boolean;
+}
+
 export interface BrowserToolOptions {
   /** `tools` of the live config, read at every call. */
   tools: () => ClawConfig['tools'];
@@ -75,7 +81,7 @@ export interface BrowserToolOptions {
   redactor: SecretRedactor;
   now?: () => number;
   /** A session's open tabs changed (the TUI shows them). */
-  onTabs?: (agentId: string, sessionKey: string, tabs: Array<{ id: string; url: string; current: boolean }>) => void;
+  onTabs?: (agentId: string, sessionKey: string, tabs: BrowserTabInfo[]) => void;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -83,6 +89,8 @@ export interface BrowserHandle {
   tool: ToolDefinition<BrowserArgs>;
   /** Whether any agent's browser runs now. */
   readonly running: boolean;
+  /** Every session's open tabs, for a client that attaches later. */
+  tabs(): Array<{ agentId: string; sessionKey: string; tabs: BrowserTabInfo[] }>;
   /** Closes tabs idle longer than `tools.browser.idleMinutes`, and browsers left with none. */
   sweepIdle(): Promise<void>;
   stop(): Promise<void>;
@@ -154,7 +162,7 @@ export function createBrowser(options: BrowserToolOptions): BrowserHandle {
           site: (host) => {
             const rule = siteRule(settings().sites, host);
             // An `ask` site is reached only after the owner said yes to navigating there.
-            return rule === 'deny' || (rule === 'ask' && !browser!.approvedSites.has(host)) ? 'deny' : 'allow';
+            return rule === 'ask' && browser!.approvedSites.has(host) ? 'allow' : rule;
           },
         },
       });
@@ -163,13 +171,13 @@ export function createBrowser(options: BrowserToolOptions): BrowserHandle {
     return browser;
   }
 
-  function tabsChanged(agentId: string, browser: AgentBrowser, sessionKey: string): void {
+  function tabInfo(browser: AgentBrowser, sessionKey: string): BrowserTabInfo[] {
     const current = browser.current.get(sessionKey);
-    options.onTabs?.(
-      agentId,
-      sessionKey,
-      browser.sessionTabs(sessionKey).map((tab) => ({ id: tab.id, url: tab.page.url(), current: tab.id === current })),
-    );
+    return browser.sessionTabs(sessionKey).map((tab) => ({ id: tab.id, url: tab.page.url(), current: tab.id === current }));
+  }
+
+  function tabsChanged(agentId: string, browser: AgentBrowser, sessionKey: string): void {
+    options.onTabs?.(agentId, sessionKey, tabInfo(browser, sessionKey));
   }
 
   function currentTab(browser: AgentBrowser, sessionKey: string): Tab {
@@ -351,6 +359,7 @@ export function createBrowser(options: BrowserToolOptions): BrowserHandle {
         const tab = browser.tabs.get(id);
         if (!tab || tab.sessionKey !== sessionKey) throw new BrowserActionError(`No tab ${id} in this session: browser tabs lists them.`);
         browser.current.set(sessionKey, id);
+        tab.lastUsed = now();
         tabsChanged(context.agentId, browser, sessionKey);
         await tab.page.bringToFront();
         const view = await look(tab, false);
@@ -511,6 +520,15 @@ export function createBrowser(options: BrowserToolOptions): BrowserHandle {
     tool,
     get running() {
       return [...agents.values()].some((browser) => browser.running);
+    },
+    tabs() {
+      return [...agents].flatMap(([agentId, browser]) =>
+        [...new Set([...browser.tabs.values()].map((tab) => tab.sessionKey))].map((sessionKey) => ({
+          agentId,
+          sessionKey,
+          tabs: tabInfo(browser, sessionKey),
+        })),
+      );
     },
     async sweepIdle() {
       const idleMs = settings().idleMinutes * 60_000;

@@ -4,8 +4,8 @@ import type { Duplex } from 'node:stream';
 import { AddressPolicy } from '../web/address-policy.js';
 import { checkedAddress, systemResolver, WebFetchError, type ResolvedAddress, type Resolver } from '../web/guarded-fetch.js';
 
-/** What the guard decides about one host before any address check. */
-export type SiteVerdict = 'allow' | 'deny';
+/** What the guard decides about one host before any address check: `ask` is a site the owner has not approved yet. */
+export type SiteVerdict = 'allow' | 'ask' | 'deny';
 
 export interface NetworkGuardOptions {
   /** `tools.web.allowPrivate`, read at every request so a config change applies at once. */
@@ -84,8 +84,13 @@ export class NetworkGuard {
 
   async #check(url: URL): Promise<ResolvedAddress> {
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (this.#options.site?.(host) === 'deny') {
-      throw new WebFetchError('refused', `Refused ${url.host}: tools.browser.sites marks it "deny".`);
+    const verdict = this.#options.site?.(host);
+    if (verdict === 'deny') throw new WebFetchError('refused', `Refused ${url.host}: tools.browser.sites marks it "deny".`);
+    if (verdict === 'ask') {
+      throw new WebFetchError(
+        'refused',
+        `Refused ${url.host}: tools.browser.sites marks it "ask" and the owner has not approved a visit yet; browser navigate to it asks.`,
+      );
     }
     return checkedAddress(url, new AddressPolicy(this.#options.allowPrivate()), this.#options.resolve ?? systemResolver);
   }

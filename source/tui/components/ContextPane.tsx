@@ -6,11 +6,11 @@ import { formatPercent, formatTokens } from '../text/format.js';
 import { padTo } from '../text/width.js';
 import { Empty, Pane } from './Pane.js';
 
-/** `browser 2 tabs · *t1 example.com/a · t2 news.example/`: where the agent's browser is, current tab first. */
+/** `browser 2 tabs · example.com/a`: how many tabs the session has and where the current one is (the pane is narrow: the count comes first). */
 function browserTabsLine(tabs: readonly BrowserTab[]): string {
-  const shown = [...tabs].sort((a, b) => Number(b.current) - Number(a.current));
-  const where = shown.map((tab) => `${tab.current ? '*' : ''}${tab.id} ${tab.url.replace(/^https?:\/\//, '')}`);
-  return `browser ${tabs.length} tab${tabs.length === 1 ? '' : 's'} · ${where.join(' · ')}`;
+  const current = tabs.find((tab) => tab.current) ?? tabs[0]!;
+  const count = tabs.length === 1 ? '' : ` ${tabs.length} tabs`;
+  return `browser${count} · ${current.url.replace(/^https?:\/\//, '')}`;
 }
 
 const PART_COLORS = ['magenta', 'blue', 'cyan', 'yellow', 'green', 'red', 'white'] as const;

@@ -29,7 +29,11 @@ describe('the browser in a running gateway', () => {
     const result = await gateway.core.tools.registry.invoke('browser', { action: 'navigate', url: `${fixture.site}/next` }, context);
     expect(result.isError, result.content).toBe(false);
     for (let i = 0; i < 100 && tabs.length === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(tabs.at(-1)).toEqual({ agentId: 'main', sessionKey: 'agent:main:main', tabs: [{ id: 't1', url: `${fixture.site}/next`, current: true }] });
+    const expected = { agentId: 'main', sessionKey: 'agent:main:main', tabs: [{ id: 't1', url: `${fixture.site}/next`, current: true }] };
+    expect(tabs.at(-1)).toEqual(expected);
+    // A client that attaches later finds them in its hello snapshot.
+    const late = await gateway.connect();
+    expect((late.hello?.snapshot as { browserTabs?: unknown }).browserTabs).toEqual([expected]);
   }, 60_000);
 
   it('is not offered when tools.browser.enabled is false', async () => {

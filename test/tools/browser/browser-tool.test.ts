@@ -229,7 +229,11 @@ describe('browser tool against a real Chromium', () => {
 
     const pdf = await call({ action: 'pdf' });
     expect(pdf.isError, pdf.content).toBe(false);
-    expect(readFileSync(pdf.details!.path as string).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(
+      readFileSync(pdf.details!.path as string)
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
   }, 60_000);
 
   it('full mode shows every element; tabs lists the session tabs and close closes one', async () => {
