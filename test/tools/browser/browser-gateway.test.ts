@@ -33,7 +33,7 @@ describe('the browser in a running gateway', () => {
     expect(tabs.at(-1)).toEqual(expected);
     // A client that attaches later finds them in its hello snapshot.
     const late = await gateway.connect();
-    expect((late.hello?.snapshot as { browserTabs?: unknown }).browserTabs).toEqual([expected]);
+    expect((late.hello?.snapshot as { browserTabs?: unknown } | undefined)?.browserTabs).toEqual([expected]);
   }, 60_000);
 
   it('is not offered when tools.browser.enabled is false', async () => {
