@@ -8,7 +8,7 @@ import type { AgentHooks } from './turn-hooks.js';
 import { BootstrapCache } from './bootstrap-cache.js';
 import { buildSystemPrompt, promptTime, type PromptSection, type SystemPrompt } from './system-prompt.js';
 import { memoryFlushPrompt } from './compaction/index.js';
-import { contextEngineFactory, type ContextEngine } from './context/index.js';
+import { contextEngineFactory, type ContextEngine, type PruneState } from './context/index.js';
 import { runMemoryFlushTurn } from './memory-flush-turn.js';
 import type { SkillsPromptSnapshot, SkillsSource } from './skills-source.js';
 import { DeferredTools, TOOL_SEARCH, toolSearchTool, type DeferPolicy, type ToolLimits, type ToolSelection } from './tool-search.js';
@@ -73,6 +73,9 @@ export interface LastError {
 
 const SUBAGENT_OR_CRON: ReadonlySet<SessionKind> = new Set(['subagent', 'cron']);
 
+/** Sessions whose pruning decisions are remembered between turns. */
+const PRUNE_STATES_KEPT = 500;
+
 // Resolving it builds an Intl formatter (milliseconds); the zone of a running daemon does not change.
 /** Whom a session's model calls are charged to: what the session says, else its own key and kind. */
 function chargeOf(session: TurnSession): Omit<SpendCharge, 'runId' | 'turnAllowance'> {
@@ -98,6 +101,8 @@ export class AgentRuntime {
   readonly #lastErrors = new Map<string, LastError>();
   readonly #bootstrap = new BootstrapCache();
   readonly #preparedWorkspaces = new Set<string>();
+  /** Each recent session's pruning decisions (most recently used last). */
+  readonly #pruning = new Map<string, PruneState>();
   /** Workspaces whose first turn is known to be done: no file read per turn. */
   readonly #bootstrapped = new Set<string>();
 
@@ -258,6 +263,16 @@ export class AgentRuntime {
     return this.#window(session, events, runId, model, built, { charge: { ...chargeOf(session), runId } });
   }
 
+  /** A session's pruning decisions, kept across its turns (recent sessions only: a cold cache loses nothing by starting over). */
+  #pruneState(sessionKey: string): PruneState {
+    let state = this.#pruning.get(sessionKey);
+    if (state) this.#pruning.delete(sessionKey);
+    else state = { decided: new Map() };
+    this.#pruning.set(sessionKey, state);
+    if (this.#pruning.size > PRUNE_STATES_KEPT) this.#pruning.delete(this.#pruning.keys().next().value!);
+    return state;
+  }
+
   #window(
     session: TurnSession,
     events: TurnEvents,
@@ -277,6 +292,12 @@ export class AgentRuntime {
       model,
       fallbacks: entry?.fallbacks ?? this.deps.config.agents.defaults.fallbacks,
       settings: this.deps.config.compaction,
+      pruning: {
+        settings: this.deps.config.context.pruning,
+        state: this.#pruneState(session.key),
+        now: () => this.deps.clock.now(),
+        workspaceDir: this.workspaceDir(session.agentId),
+      },
       system: built.prompt,
       bootstrap: built.bootstrap,
       tools: built.tools,

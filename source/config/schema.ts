@@ -9,6 +9,7 @@ import { toolsSection } from './sections/tools.js';
 import { memorySection } from './sections/memory.js';
 import { mcpServersSection } from './sections/mcp.js';
 import { compactionSection } from './sections/compaction.js';
+import { contextSection } from './sections/context.js';
 import { skillsSection } from './sections/skills.js';
 import { hooksSection } from './sections/hooks.js';
 import { acpSection } from './sections/acp.js';
@@ -37,6 +38,7 @@ export const configSchema = lazySchema(() =>
       memory: memorySection.prefault({}),
       mcpServers: mcpServersSection.default({}),
       compaction: compactionSection.prefault({}),
+      context: contextSection.prefault({}),
       skills: skillsSection.prefault({}),
       hooks: hooksSection.prefault({}),
       acp: acpSection.prefault({}),

@@ -15,7 +15,14 @@ let next = 0;
 const base = () => ({ id: `m${++next}`, parentId: null, timestamp: next, type: 'message' as const });
 const user = (content: string): HistoryMessage => ({ ...base(), role: 'user', content });
 const assistant = (text: string): HistoryMessage => ({ ...base(), role: 'assistant', content: [{ type: 'text', text }] }) as HistoryMessage;
-const result = (toolName: string, content: string): HistoryMessage => ({ ...base(), role: 'toolResult', toolCallId: `c${next}`, toolName, content, isError: false });
+const result = (toolName: string, content: string): HistoryMessage => ({
+  ...base(),
+  role: 'toolResult',
+  toolCallId: `c${next}`,
+  toolName,
+  content,
+  isError: false,
+});
 
 /** A tool-heavy conversation: each turn reads a big file; the last turns are small. */
 function conversation(turns: number, size = 10_000): HistoryMessage[] {
@@ -71,10 +78,20 @@ describe('tool-result pruning', () => {
 
   it('follows the per-tool lists, and touches nothing before the first user message', () => {
     const messages = [result('exec', 'x'.repeat(9_000)), ...conversation(6)];
-    const denied = pruneToolResults(messages, { settings: { ...settings, tools: { allow: [], deny: ['ex*'] } }, windowShare: 0.1, decided: new Map(), mayDecide: true });
+    const denied = pruneToolResults(messages, {
+      settings: { ...settings, tools: { allow: [], deny: ['ex*'] } },
+      windowShare: 0.1,
+      decided: new Map(),
+      mayDecide: true,
+    });
     expect(denied.pruned.every((p) => p.tool === 'read')).toBe(true);
     expect(denied.messages[0]).toBe(messages[0]);
-    const allowed = pruneToolResults(messages, { settings: { ...settings, tools: { allow: ['exec'], deny: [] } }, windowShare: 0.1, decided: new Map(), mayDecide: true });
+    const allowed = pruneToolResults(messages, {
+      settings: { ...settings, tools: { allow: ['exec'], deny: [] } },
+      windowShare: 0.1,
+      decided: new Map(),
+      mayDecide: true,
+    });
     expect(allowed.pruned.every((p) => p.tool === 'exec')).toBe(true);
     const off = pruneToolResults(messages, { settings: { ...settings, enabled: false }, windowShare: 0.9, decided: new Map(), mayDecide: true });
     expect(off.pruned).toEqual([]);

@@ -57,6 +57,7 @@ export function formatContextList(report: ContextReport, account: ContextAccount
     for (const tool of report.withheld) lines.push(`  ${pad(tool.name, 14)}${tool.reason}`);
   }
   lines.push(compactionsLine(compactions));
+  lines.push(...(account.notes ?? []));
   return lines.join('\n');
 }
 

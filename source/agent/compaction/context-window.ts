@@ -20,6 +20,7 @@ import { compactHistory, type CompactionResult, type Summariser } from './compac
 import { memoryFlushDue } from './memory-flush.js';
 import { initialRecoveryState, nextRecoveryStep, shrinkToolResults } from './overflow.js';
 import { providerSummariser } from './provider-summariser.js';
+import { pruneForCall, prunedNote, type SessionPruning } from '../context/prune-state.js';
 
 /** The custom entry recording that a memory flush ran in a compaction cycle. */
 export const MEMORY_FLUSH_RECORD = 'memory_flush';
@@ -48,6 +49,8 @@ export interface ContextWindowOptions {
   summarise?: Summariser;
   /** Whom the summariser's calls are charged to (the turn's or the command's). */
   charge?: SpendCharge;
+  /** Old tool results pruned in what is sent (`context.pruning`); absent: sent as they are. */
+  pruning?: SessionPruning;
 }
 
 /** Compactions ever made in this transcript, undone ones included: the flush cycle number. */
@@ -81,7 +84,7 @@ export class ContextWindow implements ContextEngine {
   readonly #recovery = initialRecoveryState();
   #shrinkShare: number | undefined;
   /** The last account and the transcript it was made from: a turn asks several times with nothing appended in between. */
-  #accounted: { entries: readonly TranscriptEntry[]; length: number; last: TranscriptEntry | undefined; account: ContextAccount } | undefined;
+  #accounted: { entries: readonly TranscriptEntry[]; length: number; last: TranscriptEntry | undefined; decided: number; account: ContextAccount } | undefined;
 
   constructor(options: ContextWindowOptions) {
     this.#options = options;
@@ -108,24 +111,33 @@ export class ContextWindow implements ContextEngine {
   }
 
   async account(): Promise<ContextAccount> {
-    const { system, bootstrap, tools, settings } = this.#options;
+    return this.#accountNow();
+  }
+
+  #accountNow(): ContextAccount {
+    const { system, bootstrap, tools, settings, pruning } = this.#options;
     const entries = this.#session.entries();
     const last = entries[entries.length - 1];
+    const decided = pruning?.state.decided.size ?? 0;
     const memo = this.#accounted;
-    // Transcripts only grow: the same array, length and last entry is the same history.
-    if (memo && memo.entries === entries && memo.length === entries.length && memo.last === last) return memo.account;
+    // Transcripts only grow: the same array, length and last entry (and the same pruning) is the same history.
+    if (memo && memo.entries === entries && memo.length === entries.length && memo.last === last && memo.decided === decided) return memo.account;
     const assembled = assembleContext(entries);
+    // What is accounted is what is sent: results pruned on earlier calls count at their pruned size.
+    const pruned = pruning ? pruneForCall(pruning, assembled.messages, { windowShare: 0, family: this.family, decide: false }) : undefined;
     const account = accountContext({
       window: this.window,
       family: this.family,
       systemPrompt: system,
       bootstrap,
       tools,
-      messages: assembled.messages,
+      messages: pruned?.messages ?? assembled.messages,
       freshFrom: assembled.freshFrom,
       settings,
     });
-    this.#accounted = { entries, length: entries.length, last, account };
+    const note = pruned && prunedNote(pruned.pruned, estimateTokens('x'.repeat(400), this.family) / 400);
+    if (note) account.notes = [...(account.notes ?? []), note];
+    this.#accounted = { entries, length: entries.length, last, decided, account };
     return account;
   }
 
@@ -140,10 +152,21 @@ export class ContextWindow implements ContextEngine {
     return guardToolResult(content, toolName, toolResultCap(this.window, this.#options.settings.toolResultMaxShare), this.family).content;
   }
 
-  /** The history as this turn sends it: tool results cut tighter once overflow recovery asked for it. */
+  /**
+   * The history as this model call sends it: old tool results pruned (new
+   * decisions once the prompt cache is cold), and cut tighter still once
+   * overflow recovery asked for it.
+   */
   assemble(messages: HistoryMessage[]): HistoryMessage[] {
-    if (this.#shrinkShare === undefined) return messages;
-    return shrinkToolResults(messages, this.window, this.#shrinkShare, this.family).messages;
+    const pruning = this.#options.pruning;
+    let sent = messages;
+    if (pruning) {
+      const windowShare = this.#accountNow().used / this.window;
+      sent = pruneForCall(pruning, messages, { windowShare, family: this.family, decide: true }).messages;
+      pruning.state.lastCallAt = pruning.now();
+    }
+    if (this.#shrinkShare === undefined) return sent;
+    return shrinkToolResults(sent, this.window, this.#shrinkShare, this.family).messages;
   }
 
   flushDue(account: ContextAccount): boolean {

@@ -32,6 +32,8 @@ export interface ContextAccount {
   reported: number | undefined;
   parts: ContextPart[];
   thresholds: ContextThresholds;
+  /** What the engine did to fit the window (pruned tool results, recalled turns), one line each, for `/context list`. */
+  notes?: string[];
 }
 
 /**

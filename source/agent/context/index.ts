@@ -24,3 +24,4 @@ export { contextThresholds, defaultContextSettings, type ContextSettings, type C
 export type { ContextEngine, ContextEngineInfo, ContextEngineOptions } from './engine.js';
 export { CONTEXT_ENGINES, contextEngineFactory, type ContextEngineFactory } from './engines.js';
 export { guardToolResult, toolResultCap, type GuardedResult } from './tool-result-guard.js';
+export { TOOL_RESULTS_DIR, type PruneState, type SessionPruning } from './prune-state.js';
