@@ -8,7 +8,16 @@ import type { AgentHooks } from './turn-hooks.js';
 import { BootstrapCache } from './bootstrap-cache.js';
 import { buildSystemPrompt, promptTime, type PromptSection, type SystemPrompt } from './system-prompt.js';
 import { memoryFlushPrompt } from './compaction/index.js';
-import { contextEngineFactory, type ContextEngine, type PruneState } from './context/index.js';
+import {
+  CONTEXT_ENGINES,
+  contextEngineFactory,
+  EngineQuarantine,
+  guardedEngine,
+  type ContextEngine,
+  type ContextEngineFactory,
+  type ContextEngineOptions,
+  type PruneState,
+} from './context/index.js';
 import { runMemoryFlushTurn } from './memory-flush-turn.js';
 import type { SkillsPromptSnapshot, SkillsSource } from './skills-source.js';
 import { DeferredTools, TOOL_SEARCH, toolSearchTool, type DeferPolicy, type ToolLimits, type ToolSelection } from './tool-search.js';
@@ -32,6 +41,8 @@ export interface AgentRuntimeDeps {
   hooks?: AgentHooks;
   /** Tools a session's turns never see (a sub-agent's denied tools), on top of the config's policy. */
   deniedTools?: (sessionKey: string) => readonly string[];
+  /** Engines besides the built-ins (plugins), by name. */
+  contextEngines?: Readonly<Record<string, ContextEngineFactory>>;
 }
 
 export interface ContextReport {
@@ -103,6 +114,8 @@ export class AgentRuntime {
   readonly #preparedWorkspaces = new Set<string>();
   /** Each recent session's pruning decisions (most recently used last). */
   readonly #pruning = new Map<string, PruneState>();
+  /** Context engines that threw: the default stands in for them until the gateway restarts. */
+  readonly #quarantine = new EngineQuarantine();
   /** Workspaces whose first turn is known to be done: no file read per turn. */
   readonly #bootstrapped = new Set<string>();
 
@@ -283,8 +296,8 @@ export class AgentRuntime {
   ): ContextEngine {
     const entry = this.deps.config.agents.list.find((agent) => agent.id === session.agentId);
     const publish = this.deps.publishContext;
-    const engine = contextEngineFactory(entry?.contextEngine ?? this.deps.config.agents.defaults.contextEngine);
-    return engine({
+    const name = entry?.contextEngine ?? this.deps.config.agents.defaults.contextEngine;
+    const options: ContextEngineOptions = {
       runId,
       session,
       events: this.#compactionHooks(events.context || !publish ? events : { ...events, context: publish }),
@@ -298,11 +311,29 @@ export class AgentRuntime {
         now: () => this.deps.clock.now(),
         workspaceDir: this.workspaceDir(session.agentId),
       },
+      recall: this.deps.config.context.recall,
       system: built.prompt,
       bootstrap: built.bootstrap,
       tools: built.tools,
       ...extra,
-    });
+    };
+    const fallback = () => CONTEXT_ENGINES.default!(options);
+    // An unknown name fails the turn with the list of known ones; a known engine that throws never does.
+    const factory = contextEngineFactory(name, this.deps.contextEngines);
+    if (name === 'default' || this.#quarantine.has(name)) return fallback();
+    const tell = (id: string, reason: string) =>
+      events.agent({
+        runId,
+        sessionKey: session.key,
+        stream: 'notice',
+        text: `Context engine "${id}" failed (${reason}) and is switched off until the gateway restarts; the default engine took over this turn.`,
+      });
+    try {
+      return guardedEngine(factory(options), fallback, this.#quarantine, tell, extra.signal);
+    } catch (error) {
+      tell(name, this.#quarantine.add(name, error));
+      return fallback();
+    }
   }
 
   /** Tells the hooks when a compaction starts and ends, whoever asked for it (a turn or /compact). */

@@ -2,7 +2,7 @@ import { trackContextReports } from './context-reports.js';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { AgentRuntime, createSessionsTools } from '../agent/index.js';
+import { AgentRuntime, createSessionsTools, type ContextEngineFactory } from '../agent/index.js';
 import { ChannelHost, type ChannelHostOptions } from '../channels/index.js';
 import { readGatewayTokenSync, skillEnvSecrets, systemClock, throttle, type ClawConfig, type Clock, type Logger, type StatePaths } from '../config/index.js';
 import { HooksService, type HooksServiceOptions } from '../hooks/index.js';
@@ -60,6 +60,8 @@ export interface CoreOptions {
   hooks?: Pick<HooksServiceOptions, 'bundledDir' | 'userDir' | 'parentEnv'>;
   /** Subsystems added on top of the built-ins, started after them in this order. */
   services?: readonly Service[];
+  /** Context engines besides the built-ins, by name (`agents.defaults.contextEngine`): what plugins will register. */
+  contextEngines?: Readonly<Record<string, ContextEngineFactory>>;
   /** Channel adapters and their waits (tests shorten them). */
   channels?: ChannelHostOptions;
 }
@@ -232,6 +234,7 @@ export class Core {
             this.#contexts.set(payload.sessionKey, payload);
             events.emit('context', payload);
           },
+          ...(options.contextEngines ? { contextEngines: options.contextEngines } : {}),
         }),
     );
     const hops = new TurnHops();

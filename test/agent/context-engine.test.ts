@@ -22,8 +22,8 @@ function config(server: FakeLlmServer, engine: string): Record<string, unknown> 
 
 describe('context engines are chosen by name', () => {
   it('the default engine answers a turn; an unknown one fails it, naming the known engines and the fix, before any model call', async () => {
-    expect(Object.keys(CONTEXT_ENGINES)).toEqual(['default']);
-    expect(() => contextEngineFactory('lossless')).toThrow(/"lossless", which is not a context engine. Known: default/);
+    expect(Object.keys(CONTEXT_ENGINES)).toEqual(['default', 'recall']);
+    expect(() => contextEngineFactory('lossless')).toThrow(/"lossless", which is not a context engine. Known: default, recall/);
 
     llm = await startFakeOpenAI();
     gateway = await startAgentGateway({ config: config(llm, 'default') });

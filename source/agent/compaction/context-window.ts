@@ -51,6 +51,8 @@ export interface ContextWindowOptions {
   charge?: SpendCharge;
   /** Old tool results pruned in what is sent (`context.pruning`); absent: sent as they are. */
   pruning?: SessionPruning;
+  /** `context.recall`, for the recall engine. */
+  recall?: { share: number; maxExchanges: number };
 }
 
 /** Compactions ever made in this transcript, undone ones included: the flush cycle number. */

@@ -107,6 +107,18 @@ function assembledOnce(entries: readonly TranscriptEntry[]): AssembledContext {
   return view;
 }
 
+/**
+ * Every message of a transcript, compactions ignored (an engine that keeps the
+ * whole conversation), without the background runs that ended quietly.
+ */
+export function uncompactedMessages(entries: readonly TranscriptEntry[]): HistoryMessage[] {
+  const messages = entries.filter(isMessage);
+  const quiet = quietRunIds(entries);
+  if (quiet.size === 0) return messages;
+  const hidden = backgroundMessageIds(entries, (promptId) => quiet.has(promptId));
+  return messages.filter((message) => !hidden.has(message.id));
+}
+
 /** The view, and whether appended messages can simply join it (nothing is hidden). */
 function assembleFresh(entries: readonly TranscriptEntry[]): { view: AssembledContext; extensible: boolean } {
   const assembled = assembleAll(entries);

@@ -1,11 +1,13 @@
 import { ContextWindow } from '../compaction/context-window.js';
 import type { ContextEngine, ContextEngineOptions } from './engine.js';
+import { RecallEngine } from './recall-engine.js';
 
 export type ContextEngineFactory = (options: ContextEngineOptions) => ContextEngine;
 
 /** The engines a turn can use, by the name `agents.defaults.contextEngine` gives (README.md: adding one). */
 export const CONTEXT_ENGINES: Readonly<Record<string, ContextEngineFactory>> = {
   default: (options) => new ContextWindow(options),
+  recall: (options) => new RecallEngine(options, options.recall ?? { share: 0.25, maxExchanges: 8 }),
 };
 
 /** The factory for a configured engine name; an unknown one is an error that lists the known ones. */

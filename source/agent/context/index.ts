@@ -25,3 +25,4 @@ export type { ContextEngine, ContextEngineInfo, ContextEngineOptions } from './e
 export { CONTEXT_ENGINES, contextEngineFactory, type ContextEngineFactory } from './engines.js';
 export { guardToolResult, toolResultCap, type GuardedResult } from './tool-result-guard.js';
 export { TOOL_RESULTS_DIR, type PruneState, type SessionPruning } from './prune-state.js';
+export { EngineQuarantine, guardedEngine } from './quarantine.js';

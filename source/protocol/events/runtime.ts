@@ -69,6 +69,8 @@ export const agentEventPayload = lazySchema(() =>
       delayMs: z.number().int().min(0),
       reason: z.string(),
     }),
+    /** Something the owner should know about the turn that is not its reply (a context engine that failed and was replaced). */
+    z.strictObject({ runId: z.string(), sessionKey: z.string(), stream: z.literal('notice'), text: z.string() }),
     z.strictObject({
       runId: z.string(),
       sessionKey: z.string(),

@@ -120,6 +120,8 @@ export function reduceAgentEvent(state: TuiState, payload: AgentEventPayload): T
     }
     case 'retry':
       return state;
+    case 'notice':
+      return updateChat(state, key, (log) => appendItems(log, [{ kind: 'notice', id: `${payload.runId}:notice:${payload.text}`, text: payload.text }]));
     case 'compaction':
       // A /compact command (run id `compact-…`) answers its runner with its own reply or error.
       if (payload.phase === 'start' || (payload.phase === 'error' && payload.runId.startsWith('compact-'))) return state;
