@@ -155,3 +155,17 @@ describe('compactHistory', () => {
     expect(result.tokensBefore).toBe(15_000);
   });
 });
+
+describe('a compaction that fails says what the summariser returned', () => {
+  it('names each attempt, the sections it lacked and how it began', async () => {
+    const { summarise } = recording(() => 'Sure! Here is a short summary: the user deployed a build and asked about the database.');
+    const result = await compactHistory(request({ summarise, maxAttempts: 3 }));
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.reason).toMatch(/^the summaries lacked the required sections after 3 attempts \(attempt 1: \d+ characters without "Decisions", "Open TODOs"/);
+    expect(result.reason).toContain('"Sure! Here is a short summary: the user deployed a build');
+    expect(result.reason).toContain('; attempt 3: ');
+    const empty = await compactHistory(request({ summarise: recording(() => '').summarise, maxAttempts: 2 }));
+    expect(!empty.ok && empty.reason).toBe('the summariser returned nothing after 2 attempts (attempt 1: an empty answer; attempt 2: an empty answer)');
+  });
+});

@@ -2,7 +2,7 @@ import { estimateMessageTokens, estimateTokens, type WireApi } from '../../provi
 import { SUMMARY_PREFIX, type ContextThresholds } from '../context/index.js';
 import type { HistoryMessage } from '../turn-types.js';
 import { extractIdentifiers, identifierAppendix, missingIdentifiers, type Identifier } from './identifiers.js';
-import { chunkPrompt, mergePrompt, missingIdentifiersPrompt, renderChunk, renderUnits, SUMMARISER_SYSTEM } from './prompts.js';
+import { chunkPrompt, mergePrompt, missingIdentifiersPrompt, renderChunk, renderUnits, SUMMARISER_SYSTEM, SUMMARY_SECTIONS } from './prompts.js';
 import { groupUnits, maxChunkTokens, splitForCompaction, stageChunks, type Unit } from './units.js';
 
 export interface SummaryRequest {
@@ -103,6 +103,17 @@ async function withIdentifiers(
   return { summary: `${summary}\n${identifierAppendix(missing)}`, appended: missing.map((identifier) => identifier.value) };
 }
 
+/** The required sections a summary lacks (a heading or bold line naming each, any level or case). */
+function missingSections(summary: string): string[] {
+  return SUMMARY_SECTIONS.filter((name) => !new RegExp(`^\\s*(#{1,6}\\s*|\\*\\*)${name}`, 'im').test(summary));
+}
+
+/** The start of what the summariser said, on one line, for a failure message. */
+function preview(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 80 ? `${line.slice(0, 80)}…` : line;
+}
+
 function sum(units: readonly Unit[]): number {
   return units.reduce((total, unit) => total + unit.tokens, 0);
 }
@@ -140,15 +151,30 @@ export async function compactHistory(request: CompactionRequest): Promise<Compac
   let best: { summary: string; tokensAfter: number; appended: string[] } | undefined;
   let attempts = 0;
   let lastProblem = 'the summariser returned nothing';
+  // What each attempt returned and why it was refused: the failure says it, not just the last reason.
+  const refused: string[] = [];
   for (attempts = 1; attempts <= request.maxAttempts; attempts += 1) {
     const budget = Math.max(MIN_BUDGET, Math.floor(baseBudget / 2 ** (attempts - 1)));
     try {
       const draft = await stagedSummary(calls, chunks, limit, budget, request.instructions);
-      if (!draft) continue;
+      if (!draft) {
+        lastProblem = 'the summariser returned nothing';
+        refused.push(`${attempts}: an empty answer`);
+        continue;
+      }
       const checked = await withIdentifiers(calls, draft, identifiers, budget, request.instructions);
       const tokensAfter = tokensAfterOf(checked.summary);
       if (tokensAfter >= estimatedBefore) {
         lastProblem = `the summary (${estimateTokens(checked.summary, family)} tokens) did not make the context smaller`;
+        refused.push(`${attempts}: ${estimateTokens(checked.summary, family)} tokens, larger than what it replaces`);
+        continue;
+      }
+      const lacking = missingSections(checked.summary);
+      if (lacking.length > 0) {
+        lastProblem = 'the summaries lacked the required sections';
+        refused.push(
+          `${attempts}: ${checked.summary.length} characters without ${lacking.map((name) => `"${name}"`).join(', ')} ("${preview(checked.summary)}")`,
+        );
         continue;
       }
       if (!best || tokensAfter < best.tokensAfter) best = { summary: checked.summary, tokensAfter, appended: checked.appended };
@@ -160,7 +186,7 @@ export async function compactHistory(request: CompactionRequest): Promise<Compac
     }
   }
   attempts = Math.min(attempts, request.maxAttempts);
-  if (!best) return failed(`${lastProblem} after ${attempts} attempt${attempts === 1 ? '' : 's'}`, attempts);
+  if (!best) return failed(`${lastProblem} after ${attempts} attempt${attempts === 1 ? '' : 's'} (attempt ${refused.join('; attempt ')})`, attempts);
   return {
     ok: true,
     summary: best.summary,
