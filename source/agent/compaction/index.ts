@@ -11,7 +11,7 @@ export {
   type RecoveryStep,
 } from './overflow.js';
 export { providerSummariser } from './provider-summariser.js';
-export { SUMMARY_SECTIONS } from './prompts.js';
+export { SUMMARY_SECTIONS, renderMessages } from './prompts.js';
 export {
   CHUNK_RATIO,
   SAFETY_MARGIN,

@@ -26,10 +26,12 @@ function renderMessage(message: HistoryMessage): string {
 
 /** The full text of units: what identifiers are checked against. */
 export function renderUnits(units: readonly Unit[]): string {
-  return units
-    .flatMap((unit) => unit.messages.map(renderMessage))
-    .filter(Boolean)
-    .join('\n\n');
+  return renderMessages(units.flatMap((unit) => unit.messages));
+}
+
+/** Messages as the summariser reads them (and as a review shows them). */
+export function renderMessages(messages: readonly HistoryMessage[]): string {
+  return messages.map(renderMessage).filter(Boolean).join('\n\n');
 }
 
 /**
