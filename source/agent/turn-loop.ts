@@ -11,6 +11,7 @@ import {
 } from '../providers/index.js';
 import type { ToolContext, ToolRegistry } from '../tools/index.js';
 import { overflowFailure } from './compaction/index.js';
+import { ContextOverflow } from './context/index.js';
 import type { ContextEngine } from './context/index.js';
 import { ReplyStream } from './reply-stream.js';
 import { withAttachments } from './tool-media.js';
@@ -169,7 +170,12 @@ export async function runTurnLoop(context: TurnLoopContext): Promise<TurnOutcome
   let recoveries = 0;
   while (iterations < context.maxIterations) {
     iterations += 1;
-    await window?.beforeModelCall();
+    try {
+      await window?.beforeModelCall();
+    } catch (error) {
+      if (!(error instanceof ContextOverflow)) throw error;
+      return { status: 'error', text: '', model: lastModel, iterations, error: { message: error.message, hint: error.hint } };
+    }
     const history = await session.history();
     const result = await streamModel(context, window ? window.assemble(history) : history);
     lastModel = result.model;

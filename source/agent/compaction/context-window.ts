@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { estimateTokens, type Providers, type SpendCharge, type ToolSchema, type WireApi } from '../../providers/index.js';
-import type { TranscriptEntry } from '../../protocol/index.js';
+import { formatTokens, type TranscriptEntry } from '../../protocol/index.js';
 import type { BootstrapFileReport } from '../bootstrap.js';
 import {
   accountContext,
@@ -13,7 +13,7 @@ import {
   type ContextAccount,
   type ContextSettings,
 } from '../context/index.js';
-import type { ContextEngine, ContextEngineInfo } from '../context/engine.js';
+import { ContextOverflow, type ContextEngine, type ContextEngineInfo } from '../context/engine.js';
 import type { PromptSection } from '../system-prompt.js';
 import type { HistoryMessage, TurnEvents, TurnSession } from '../turn-types.js';
 import { compactHistory, type CompactionResult, type Summariser } from './compact.js';
@@ -24,6 +24,9 @@ import { pruneForCall, prunedNote, type SessionPruning } from '../context/prune-
 
 /** The custom entry recording that a memory flush ran in a compaction cycle. */
 export const MEMORY_FLUSH_RECORD = 'memory_flush';
+
+/** Room the pre-flight check leaves for the reply: less than this and the call is not made. */
+const PREFLIGHT_REPLY_ROOM = 1_024;
 
 /** Used when the model is not in the catalogue; the catalogue's own default. */
 const FALLBACK_WINDOW = 128_000;
@@ -259,9 +262,54 @@ export class ContextWindow implements ContextEngine {
     if (!this.#options.flush) return;
     let account = await this.account();
     if (account.used <= account.thresholds.compact) return;
+    // Past the mark, pruning old tool results comes first: it loses nothing the transcript does not keep.
+    if (this.#prunePressed()) {
+      account = this.#accountNow();
+      if (account.estimated <= account.thresholds.compact) return;
+    }
     await this.#flushIfDue(account);
     account = await this.account();
-    if (account.used > account.thresholds.compact) await this.compact();
+    let compacted = false;
+    if (account.used > account.thresholds.compact) {
+      compacted = true;
+      await this.compact();
+    }
+    await this.#preflight(compacted);
+  }
+
+  /** Prunes at once, cache or not (the window is filling); whether it decided anything new. */
+  #prunePressed(): boolean {
+    const pruning = this.#options.pruning;
+    if (!pruning) return false;
+    const before = pruning.state.decided.size;
+    const cleared = [...pruning.state.decided.values()].filter((mode) => mode === 'clear').length;
+    pruneForCall(pruning, assembleContext(this.#session.entries()).messages, { windowShare: 1, family: this.family, decide: true, force: true });
+    return pruning.state.decided.size !== before || [...pruning.state.decided.values()].filter((mode) => mode === 'clear').length !== cleared;
+  }
+
+  /**
+   * The pressure check before a call: when what would be sent (system
+   * prompt, tool schemas, images and history) leaves no room for a reply,
+   * prune, then compact (unless that was just tried), and only then end the
+   * turn saying what filled the window.
+   */
+  async #preflight(compacted: boolean): Promise<void> {
+    const fits = (account: ContextAccount) => Math.min(account.used, account.estimated) + PREFLIGHT_REPLY_ROOM <= this.window;
+    let account = this.#accountNow();
+    if (fits(account)) return;
+    if (this.#prunePressed()) account = this.#accountNow();
+    if (fits(account)) return;
+    if (!compacted && (await this.compact()).ok) account = this.#accountNow();
+    if (fits(account)) return;
+    const biggest = [...account.parts]
+      .sort((a, b) => b.tokens - a.tokens)
+      .slice(0, 4)
+      .map((part) => `${part.name} ${formatTokens(part.tokens)}`)
+      .join(', ');
+    throw new ContextOverflow(
+      `The next model call would not fit in the ${formatTokens(this.window)}-token window even after pruning tool results and compacting: ${formatTokens(account.estimated)} tokens, mostly ${biggest}.`,
+      'Shorten the message or attach less, trim the bootstrap files or tools (/context list shows each), or switch to a model with a larger window (/model).',
+    );
   }
 
   /** After a turn: the flush once the flush mark is passed, then compaction if due. */

@@ -37,3 +37,18 @@ export interface ContextEngine {
   /** The token account by part, published to clients (`context` event). */
   report(): Promise<ContextAccount>;
 }
+
+/**
+ * Thrown by `beforeModelCall` when the next call cannot fit even after
+ * pruning and compaction: the turn ends with this message (what filled the
+ * window) instead of a provider's refusal. Not an engine failure.
+ */
+export class ContextOverflow extends Error {
+  constructor(
+    message: string,
+    readonly hint: string,
+  ) {
+    super(message);
+    this.name = 'ContextOverflow';
+  }
+}

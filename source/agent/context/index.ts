@@ -21,7 +21,7 @@ export {
   type ContextSources,
 } from './accounting.js';
 export { contextThresholds, defaultContextSettings, type ContextSettings, type ContextThresholds } from './thresholds.js';
-export type { ContextEngine, ContextEngineInfo, ContextEngineOptions } from './engine.js';
+export { ContextOverflow, type ContextEngine, type ContextEngineInfo, type ContextEngineOptions } from './engine.js';
 export { CONTEXT_ENGINES, contextEngineFactory, type ContextEngineFactory } from './engines.js';
 export { guardToolResult, toolResultCap, type GuardedResult } from './tool-result-guard.js';
 export { TOOL_RESULTS_DIR, type PruneState, type SessionPruning } from './prune-state.js';

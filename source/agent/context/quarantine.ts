@@ -1,4 +1,4 @@
-import type { ContextEngine } from './engine.js';
+import { ContextOverflow, type ContextEngine } from './engine.js';
 
 /** Engines that threw in this process, with what they threw: the default stands in for them until a restart. */
 export class EngineQuarantine {
@@ -35,7 +35,8 @@ export function guardedEngine(
   let current = engine;
   let replaced = false;
   const replace = (error: unknown): ContextEngine => {
-    if (signal?.aborted) throw error;
+    // An abort, or a window that cannot fit the call, is an answer, not a broken engine.
+    if (signal?.aborted || error instanceof ContextOverflow) throw error;
     if (!replaced) {
       replaced = true;
       onQuarantine(engine.info.id, quarantine.add(engine.info.id, error));
