@@ -16,6 +16,8 @@ import {
   type ContextEngine,
   type ContextEngineFactory,
   type ContextEngineOptions,
+  type PreviewDecision,
+  type PreviewPlan,
   type PruneState,
 } from './context/index.js';
 import { runMemoryFlushTurn } from './memory-flush-turn.js';
@@ -41,6 +43,8 @@ export interface AgentRuntimeDeps {
   hooks?: AgentHooks;
   /** Tools a session's turns never see (a sub-agent's denied tools), on top of the config's policy. */
   deniedTools?: (sessionKey: string) => readonly string[];
+  /** Shows clients an automatic compaction before it runs (absent: no preview). */
+  previewCompaction?: (plan: PreviewPlan, signal?: AbortSignal) => Promise<PreviewDecision>;
   /** Engines besides the built-ins (plugins), by name. */
   contextEngines?: Readonly<Record<string, ContextEngineFactory>>;
 }
@@ -312,6 +316,10 @@ export class AgentRuntime {
         workspaceDir: this.workspaceDir(session.agentId),
       },
       recall: this.deps.config.context.recall,
+      // Only a turn in the owner's own chat waits for a preview: not its memory flush, a command, a channel chat, cron or a sub-agent.
+      ...(this.deps.previewCompaction && extra.flush && session.kind === 'main'
+        ? { preview: (plan: PreviewPlan) => this.deps.previewCompaction!(plan, extra.signal) }
+        : {}),
       system: built.prompt,
       bootstrap: built.bootstrap,
       tools: built.tools,

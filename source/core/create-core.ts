@@ -2,7 +2,7 @@ import { trackContextReports } from './context-reports.js';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { AgentRuntime, createSessionsTools, type ContextEngineFactory } from '../agent/index.js';
+import { AgentRuntime, CompactionPreviews, createSessionsTools, type ContextEngineFactory } from '../agent/index.js';
 import { ChannelHost, type ChannelHostOptions } from '../channels/index.js';
 import { readGatewayTokenSync, skillEnvSecrets, systemClock, throttle, type ClawConfig, type Clock, type Logger, type StatePaths } from '../config/index.js';
 import { HooksService, type HooksServiceOptions } from '../hooks/index.js';
@@ -108,6 +108,8 @@ export class Core {
   readonly schedule: ScheduleService;
   readonly subagents: SubagentsService;
   readonly browser: BrowserService;
+  /** Automatic compactions waiting out their preview (`compaction.decide`). */
+  readonly compactionPreviews: CompactionPreviews;
   readonly channels: ChannelHost;
   /** Full-text search over every transcript of the agent (`/search`, Ctrl+F). */
   readonly search: SessionsSearchHandler;
@@ -213,6 +215,11 @@ export class Core {
       }),
     );
     tools.registry.register(skills.tool());
+    const previews = new CompactionPreviews(clock, () => store.current.context.compaction.previewSeconds, {
+      requested: (preview) => events.emit('compaction.preview', preview),
+      resolved: (payload) => events.emit('compaction.preview.resolved', payload),
+    });
+    this.compactionPreviews = previews;
     const schedule = parts.add('schedule', [], () => new ScheduleService());
     const subagents = parts.add('subagents', [], () => new SubagentsService());
     const agent = parts.add(
@@ -220,6 +227,7 @@ export class Core {
       ['providers', 'tools', 'skills', 'subagents', 'lifecycle'],
       () =>
         new AgentRuntime({
+          previewCompaction: (plan, signal) => previews.ask(plan, signal),
           config,
           paths,
           providers,
@@ -560,6 +568,7 @@ export class Core {
       ...(this.schedule.started ? { schedule: this.schedule.glance() } : {}),
       ...(this.subagents.started ? { subagents: this.subagents.tree() } : {}),
       ...(this.browser.tabs().length > 0 ? { browserTabs: this.browser.tabs() } : {}),
+      ...(this.compactionPreviews.pending().length > 0 ? { compactionPreviews: this.compactionPreviews.pending() } : {}),
     };
   }
 

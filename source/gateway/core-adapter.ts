@@ -9,6 +9,7 @@ import { servicesRpc } from './rpc/services-rpc.js';
 import { scheduleRpc } from './rpc/schedule-rpc.js';
 import { subagentsRpc } from './rpc/subagents-rpc.js';
 import { spendRpc } from './rpc/spend-rpc.js';
+import { compactionRpc } from './rpc/compaction-rpc.js';
 import { sessionsRpc } from './rpc/sessions-rpc.js';
 import { setupRpc } from './rpc/setup-rpc.js';
 
@@ -26,6 +27,7 @@ export function coreGatewayModule(core: Core): GatewayModule {
       ...setupRpc(core),
       ...subagentsRpc(core),
       ...spendRpc(core),
+      ...compactionRpc(core),
       ...agentsRpc(core),
       ...channelsRpc(core),
     },

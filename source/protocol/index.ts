@@ -45,3 +45,4 @@ export * from './methods/subagents.js';
 export * from './methods/channels.js';
 export * from './events/channels.js';
 export * from './events/browser.js';
+export * from './methods/compaction.js';

@@ -10,6 +10,7 @@ import { sessionSummary } from './methods/sessions.js';
 import { scheduleOverview } from './methods/schedule.js';
 import { spendSummary } from './methods/spend.js';
 import { sessionBrowserTabs } from './events/browser.js';
+import { compactionPreview } from './methods/compaction.js';
 
 /**
  * The state a client needs on connect (the hello) and after a seq gap
@@ -41,6 +42,8 @@ export const gatewaySnapshot = lazySchema(() =>
     spend: spendSummary.optional(),
     /** Sessions with open browser tabs (absent while no browser runs). */
     browserTabs: z.array(sessionBrowserTabs).optional(),
+    /** Automatic compactions waiting out their preview. */
+    compactionPreviews: z.array(compactionPreview).optional(),
   }),
 );
 export type GatewaySnapshot = z.infer<typeof gatewaySnapshot>;

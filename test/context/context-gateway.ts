@@ -15,6 +15,8 @@ export function smallWindowConfig(llm: FakeLlmServer, extra: Record<string, unkn
     models: { providers: { fake: { api: 'openai', baseUrl: llm.baseUrl, models: { m: { contextWindow: 8_000 } } } } },
     agents: { defaults: { model: 'fake/m' } },
     tools: { profile: 'minimal' },
+    // Compactions run at once here; the preview has its own tests.
+    context: { compaction: { previewSeconds: 0 } },
     compaction: { reserveTokens: 2_000, reserveTokensFloor: 2_000, keepRecentTokens: 1_000, memoryFlush: { softThresholdTokens: 1_000 }, ...extra },
   };
 }

@@ -59,7 +59,7 @@ describe('pre-flight pressure', () => {
       ...small,
       models: { providers: { fake: { api: 'openai', baseUrl: llm.baseUrl, models: { m: { contextWindow: 16_000 } } } } },
       tools: { profile: 'minimal', allow: ['read'] },
-      context: { pruning: { cacheTtlSeconds: 3_600 } },
+      context: { compaction: { previewSeconds: 0 }, pruning: { cacheTtlSeconds: 3_600 } },
     };
     gateway = await startContextGateway(config, state);
     const client = await gateway.connect();

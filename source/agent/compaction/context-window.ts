@@ -21,6 +21,10 @@ import { memoryFlushDue } from './memory-flush.js';
 import { initialRecoveryState, nextRecoveryStep, shrinkToolResults } from './overflow.js';
 import { providerSummariser } from './provider-summariser.js';
 import { pruneForCall, prunedNote, type SessionPruning } from '../context/prune-state.js';
+import type { PreviewDecision, PreviewPlan } from '../context/compaction-previews.js';
+import { extractIdentifiers } from './identifiers.js';
+import { renderUnits } from './prompts.js';
+import { groupUnits, maxChunkTokens, splitForCompaction } from './units.js';
 
 /** The custom entry recording that a memory flush ran in a compaction cycle. */
 export const MEMORY_FLUSH_RECORD = 'memory_flush';
@@ -56,6 +60,8 @@ export interface ContextWindowOptions {
   pruning?: SessionPruning;
   /** `context.recall`, for the recall engine. */
   recall?: { share: number; maxExchanges: number };
+  /** Shows clients what an automatic compaction will do and waits for now / postpone (absent: it just runs). */
+  preview?: (plan: PreviewPlan) => Promise<PreviewDecision>;
 }
 
 /** Compactions ever made in this transcript, undone ones included: the flush cycle number. */
@@ -88,6 +94,8 @@ export class ContextWindow implements ContextEngine {
   readonly #options: ContextWindowOptions;
   readonly #recovery = initialRecoveryState();
   #shrinkShare: number | undefined;
+  /** A client postponed this turn's automatic compaction. */
+  #postponed = false;
   /** The last account and the transcript it was made from: a turn asks several times with nothing appended in between. */
   #accounted: { entries: readonly TranscriptEntry[]; length: number; last: TranscriptEntry | undefined; decided: number; account: ContextAccount } | undefined;
 
@@ -270,11 +278,49 @@ export class ContextWindow implements ContextEngine {
     await this.#flushIfDue(account);
     account = await this.account();
     let compacted = false;
-    if (account.used > account.thresholds.compact) {
+    if (account.used > account.thresholds.compact && (await this.#previewed(account))) {
       compacted = true;
       await this.compact();
     }
     await this.#preflight(compacted);
+  }
+
+  /** Whether to compact now: true unless a client postponed it (once per turn) while it was previewed. */
+  async #previewed(account: ContextAccount): Promise<boolean> {
+    const preview = this.#options.preview;
+    if (!preview) return true;
+    if (this.#postponed) return false;
+    const plan = this.#plan(account);
+    if (!plan) return true;
+    if ((await preview(plan)) === 'now') return true;
+    this.#postponed = true;
+    return false;
+  }
+
+  /** What a compaction now would summarise, and about how small the context would get. */
+  #plan(account: ContextAccount): PreviewPlan | undefined {
+    const units = groupUnits(assembleContext(this.#session.entries()).messages, this.family);
+    const split = splitForCompaction(units, account.thresholds.keepRecent);
+    const summarised = split.summarise.flatMap((unit) => unit.messages);
+    if (summarised.length === 0 || split.keep.length === 0) return undefined;
+    const sum = (list: typeof units) => list.reduce((total, unit) => total + unit.tokens, 0);
+    const fixedAfter = this.fixedTokens() + sum(split.keep);
+    const summaryTokens = Math.min(
+      Math.floor(sum(split.summarise) / 3),
+      Math.floor(maxChunkTokens(this.window) / 2),
+      Math.max(64, Math.floor((account.thresholds.compact - fixedAfter) * 0.8)),
+    );
+    return {
+      sessionKey: this.#session.key,
+      runId: this.#options.runId,
+      messages: summarised.length,
+      turns: summarised.filter((message) => message.role === 'user' && message.meta?.synthetic === undefined).length,
+      tokensBefore: account.used,
+      tokensAfter: fixedAfter + summaryTokens,
+      identifiers: extractIdentifiers(renderUnits(split.summarise))
+        .map((identifier) => identifier.value)
+        .slice(0, 50),
+    };
   }
 
   /** Prunes at once, cache or not (the window is filling); whether it decided anything new. */

@@ -26,3 +26,4 @@ export { CONTEXT_ENGINES, contextEngineFactory, type ContextEngineFactory } from
 export { guardToolResult, toolResultCap, type GuardedResult } from './tool-result-guard.js';
 export { TOOL_RESULTS_DIR, type PruneState, type SessionPruning } from './prune-state.js';
 export { EngineQuarantine, guardedEngine } from './quarantine.js';
+export { CompactionPreviews, type PreviewDecision, type PreviewPlan } from './compaction-previews.js';

@@ -7,6 +7,7 @@ import { skillsEvents } from './skills.js';
 import { channelsEvents } from './channels.js';
 import { spendEvents } from './spend.js';
 import { browserEvents } from './browser.js';
+import { compactionEvents } from '../methods/compaction.js';
 
 /** Every event the gateway pushes; subsystems add theirs in files of their own. */
 export const events = {
@@ -19,4 +20,5 @@ export const events = {
   ...channelsEvents,
   ...spendEvents,
   ...browserEvents,
+  ...compactionEvents,
 };

@@ -17,6 +17,7 @@ import { subagentMethods } from './subagents.js';
 import { agentMethods } from './agents.js';
 import { channelMethods } from './channels.js';
 import { spendMethods } from './spend.js';
+import { compactionMethods } from './compaction.js';
 
 /**
  * Every RPC method the gateway may serve. A subsystem adds its methods in a
@@ -43,4 +44,5 @@ export const methods = {
   ...agentMethods,
   ...channelMethods,
   ...spendMethods,
+  ...compactionMethods,
 };
