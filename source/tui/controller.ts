@@ -230,6 +230,15 @@ export class TuiController {
     }
   }
 
+  /** Answers an automatic compaction's preview: compact now, or postpone it for this turn. */
+  async decideCompaction(id: string, decision: 'now' | 'postpone'): Promise<void> {
+    try {
+      await this.call('compaction.decide', { id, decision });
+    } catch (error) {
+      this.error(error, 'The compaction may have started already.');
+    }
+  }
+
   /** Searches every session's transcript on the gateway and shows the hits. */
   async search(query: string): Promise<void> {
     const patch = (change: Partial<SearchUi>): void =>

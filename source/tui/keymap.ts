@@ -90,6 +90,14 @@ export function handleKey(input: string, key: Key, context: KeyContext, raw?: st
   const elicitation = selectActiveElicitation(state);
   if (elicitation) return handleElicitationKey(input, key, context, raw, elicitation, state.ui.lastKeyAt, () => editorKey(input, key, context, raw, []));
 
+  // An automatic compaction's preview answers c / p / r while the input line is empty (typing goes to the draft).
+  const preview = state.compactionPreviews[state.currentKey];
+  if (preview && state.ui.editor.text === '' && !key.ctrl && !key.meta && !state.ui.search && ['c', 'p', 'r'].includes(input)) {
+    if (input === 'r') return update((s) => setUi(s, { previewDetails: !s.ui.previewDetails }));
+    void controller.decideCompaction(preview.id, input === 'c' ? 'now' : 'postpone');
+    return;
+  }
+
   if (state.ui.search) return handleSearchKey(input, key, context, raw);
   if (state.ui.sessionPicker) return handleSessionPickerKey(input, key, context, raw);
 

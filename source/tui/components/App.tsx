@@ -29,6 +29,7 @@ import { samePaneProps } from './memo.js';
 import { SearchPopup, searchPopupHeight } from './SearchPopup.js';
 import { SessionPicker, sessionPickerHeight } from './SessionPicker.js';
 import { ProviderProblem, providerProblemRows } from './ProviderProblem.js';
+import { CompactionStrip, compactionStripRows } from './CompactionStrip.js';
 import { SetupScreen } from './SetupScreen.js';
 
 export interface AppProps {
@@ -121,8 +122,10 @@ export function App({ store, controller, exit, size, editExternally }: AppProps)
         : popupHeight(popup.length, false);
   const inputHeight = 1 + inputRows(state.ui.editor, cols);
   const problemRows = providerProblemRows(state);
+  const stripRows = approval || form ? 0 : compactionStripRows(state);
   const bottomRows =
-    (approval ? promptLines.length + 2 + guardNote + inputHeight : form ? formLines.length + 2 + inputHeight : inputHeight + popupRows) + problemRows;
+    (approval ? promptLines.length + 2 + guardNote + inputHeight : form ? formLines.length + 2 + inputHeight : inputHeight + popupRows + stripRows) +
+    problemRows;
   const chat = chatPaneProps(state);
   const layout = computeLayout({ cols, rows, hidden: selectHiddenPanes(state), zoom: state.ui.zoom, bottomRows });
   // The filter lives across renders; the handlers it calls are this render's.
@@ -191,6 +194,7 @@ export function App({ store, controller, exit, size, editExternally }: AppProps)
         </>
       ) : (
         <>
+          {stripRows > 0 ? <CompactionStrip state={state} width={layout.width} now={now} /> : null}
           {search ? <SearchPopup search={search} state={state} width={layout.width} now={now} /> : null}
           {sessionPicker ? <SessionPicker state={state} width={layout.width} now={now} /> : null}
           {!search && !sessionPicker && picker ? (

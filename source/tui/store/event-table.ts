@@ -68,6 +68,18 @@ export const eventTable: { [E in EventName]?: Reducer<E> } = {
           appendItems(log, [{ kind: 'notice', id: `spend:${notice.kind}:${notice.text}`, text: notice.text }]),
         )
       : { ...state, spend },
+  'compaction.preview': (state, preview) => ({ ...state, compactionPreviews: { ...state.compactionPreviews, [preview.sessionKey]: preview } }),
+  'compaction.preview.resolved': (state, { id, sessionKey, decision }) => {
+    if (state.compactionPreviews[sessionKey]?.id !== id) return state;
+    const { [sessionKey]: _gone, ...rest } = state.compactionPreviews;
+    const next = { ...state, compactionPreviews: rest, ui: { ...state.ui, previewDetails: false } };
+    if (decision !== 'postpone') return next;
+    return updateChat(next, sessionKey, (log) =>
+      appendItems(log, [
+        { kind: 'notice', id: `preview:${id}`, text: 'Compaction postponed for this turn; it is offered again next time (/compact runs it now).' },
+      ]),
+    );
+  },
   'browser.tabs': (state, { sessionKey, tabs }) => ({ ...state, browserTabs: { ...state.browserTabs, [sessionKey]: tabs } }),
   shutdown: (state, payload) => ({ ...state, conn: { ...state.conn, reason: `gateway stopping: ${payload.reason}` } }),
 };

@@ -100,6 +100,8 @@ export function reduceHello(state: TuiState, hello: HelloPayload): TuiState {
   if (cooldowns) next = { ...next, cooldowns };
   const spend = pick('spend');
   if (spend) next = { ...next, spend };
+  const previews = pick('compactionPreviews');
+  if (previews) next = { ...next, compactionPreviews: Object.fromEntries(previews.map((preview) => [preview.sessionKey, preview])) };
   const browserTabs = pick('browserTabs');
   if (browserTabs) next = { ...next, browserTabs: Object.fromEntries(browserTabs.map((entry) => [entry.sessionKey, entry.tabs])) };
   const elicitations = pick('mcpElicitations');

@@ -2,6 +2,7 @@ import { emptyEditor, type EditorState } from '../editor/editor.js';
 import type {
   ApprovalRecord,
   BrowserTab,
+  CompactionPreview,
   ChannelStatusInfo,
   CooldownEntry,
   ContextPayload,
@@ -83,6 +84,8 @@ export interface TuiState {
   runModel: Readonly<Record<string, string>>;
   /** What the latest turn of each session has cost so far, from its `usage` events (the context pane shows it). */
   turnCost: Readonly<Record<string, { runId: string; usd: number; tokens: number; calls: number }>>;
+  /** Automatic compactions waiting out their preview, by session (the strip above the input). */
+  compactionPreviews: Readonly<Record<string, CompactionPreview>>;
   /** Each session's open browser tabs, from `browser.tabs` events (the context pane lists the current session's). */
   browserTabs: Readonly<Record<string, readonly BrowserTab[]>>;
   /** Connected clients by clientId, so approvers and senders show as a name and host. */
@@ -132,6 +135,8 @@ export interface UiState {
   /** Chat lines scrolled up from the bottom; 0 follows the stream. */
   scroll: number;
   toolsExpanded: boolean;
+  /** The compaction preview shows its identifiers (r). */
+  previewDetails?: boolean;
   /** Assistant replies shown as their Markdown source (Alt+M) instead of rendered. */
   rawMarkdown: boolean;
   sessionCursor: number;
@@ -190,6 +195,7 @@ export function initialState(options: { agentId?: string; sessionKey?: string; v
     runModel: {},
     turnCost: {},
     browserTabs: {},
+    compactionPreviews: {},
     clients: {},
     progress: {},
     modelMissing: false,

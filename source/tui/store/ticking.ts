@@ -16,6 +16,7 @@ export function selectNeedsClock(state: TuiState, now: number): boolean {
   if (selectChat(state).running || state.progress[state.currentKey]) return true;
   if (state.ui.ctrlCAt !== undefined && now - state.ui.ctrlCAt < CTRL_C_WINDOW_MS) return true;
   if (selectActiveApproval(state) || selectActiveElicitation(state)) return true;
+  if (state.compactionPreviews[state.currentKey]) return true;
   if (state.ui.search || state.ui.sessionPicker) return true;
   if (state.ui.zoom && TIMED_PANES.includes(state.ui.zoom)) return true;
   const hidden = selectHiddenPanes(state);
