@@ -19,7 +19,7 @@ export const RECALL_PREFIX = '[Earlier in this conversation: exchanges recalled 
 interface Exchange {
   turn: number;
   messages: HistoryMessage[];
-  text: string;
+  terms: Set<string>;
   tokens: number;
 }
 
@@ -38,12 +38,32 @@ function textOf(message: HistoryMessage): string {
   return message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
 }
 
-/** Words for matching: lower-case runs of letters and digits (3+), each CJK character on its own. */
+/** Words too common to say two exchanges are about the same thing. */
+const STOPWORDS = new Set(
+  'the and for are was were you your with that this from have has had not but can could would should will what when where which who why how all any about into than then them they there these those its our out just also some does did done been being very more most other such only same over after before again once here both each few own'.split(
+    ' ',
+  ),
+);
+
+/** Words for matching: lower-case runs of letters and digits (3+, common words left out), each CJK character on its own. */
 function terms(text: string): string[] {
   const out: string[] = [];
-  for (const match of text.toLowerCase().matchAll(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]|[\p{L}\p{N}_./:-]{3,}/gu))
-    out.push(match[0]);
+  for (const match of text.toLowerCase().matchAll(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]|[\p{L}\p{N}_./:-]{3,}/gu)) {
+    if (!STOPWORDS.has(match[0])) out.push(match[0]);
+  }
   return out;
+}
+
+/** Per message (transcript entries never change once written): its terms and tokens, worked out once per process. */
+const perMessage = new WeakMap<HistoryMessage, { terms: string[]; tokens: number }>();
+
+function measured(message: HistoryMessage, family: WireApi): { terms: string[]; tokens: number } {
+  let found = perMessage.get(message);
+  if (!found) {
+    found = { terms: terms(textOf(message)), tokens: estimateMessageTokens(message, family) };
+    perMessage.set(message, found);
+  }
+  return found;
 }
 
 function exchangesOf(messages: readonly HistoryMessage[], family: WireApi): Exchange[] {
@@ -52,12 +72,12 @@ function exchangesOf(messages: readonly HistoryMessage[], family: WireApi): Exch
   for (const message of messages) {
     if (message.role === 'user' && !isSummaryMessage(message)) {
       turn += 1;
-      out.push({ turn, messages: [message], text: '', tokens: 0 });
+      out.push({ turn, messages: [message], terms: new Set(), tokens: 0 });
     } else out.at(-1)?.messages.push(message);
   }
   for (const exchange of out) {
-    exchange.text = exchange.messages.map(textOf).join('\n');
-    exchange.tokens = exchange.messages.reduce((total, message) => total + estimateMessageTokens(message, family), 0);
+    exchange.terms = new Set(exchange.messages.flatMap((message) => measured(message, family).terms));
+    exchange.tokens = exchange.messages.reduce((total, message) => total + measured(message, family).tokens, 0);
   }
   return out;
 }
@@ -152,7 +172,7 @@ export class RecallEngine implements ContextEngine {
   /** The best-matching older exchanges within `budget` tokens: each query term counts by how rare it is among them. */
   #pick(older: readonly Exchange[], query: ReadonlySet<string>, budget: number): Array<{ exchange: Exchange; matched: string[] }> {
     if (query.size === 0 || older.length === 0 || budget <= 0) return [];
-    const bags = older.map((exchange) => new Set(terms(exchange.text)));
+    const bags = older.map((exchange) => exchange.terms);
     const rarity = new Map<string, number>();
     for (const term of query) {
       const having = bags.filter((bag) => bag.has(term)).length;
