@@ -233,7 +233,7 @@ export class TuiController {
   /** Answers an automatic compaction's preview: compact now, or postpone it for this turn. */
   async decideCompaction(id: string, decision: 'now' | 'postpone'): Promise<void> {
     try {
-      await this.call('compaction.decide', { id, decision });
+      await this.call('compaction.decide', { id, decision, idempotencyKey: `${id}:${decision}` });
     } catch (error) {
       this.error(error, 'The compaction may have started already.');
     }

@@ -130,8 +130,14 @@ describe('compaction hooks', () => {
     server.setDefault(
       route({
         turn: () => ({ text: `Answer ${turns + 1}.`, usage: { input: usage[turns++] ?? 1_000, output: 10 } }),
-        summary: () => ({ text: '## Decisions\n- none\n## Open TODOs\n- none', usage: { input: 500, output: 50 } }),
-        'identifier-retry': () => ({ text: '## Decisions\n- none', usage: { input: 500, output: 50 } }),
+        summary: () => ({
+          text: '## Decisions\n- none\n## Open TODOs\n- none\n## Constraints\n- none\n## Pending user asks\n- none\n## Exact identifiers\n- none',
+          usage: { input: 500, output: 50 },
+        }),
+        'identifier-retry': () => ({
+          text: '## Decisions\n- none\n## Open TODOs\n- none\n## Constraints\n- none\n## Pending user asks\n- none\n## Exact identifiers\n- none',
+          usage: { input: 500, output: 50 },
+        }),
       }),
     );
     let file = '';
@@ -149,7 +155,8 @@ describe('compaction hooks', () => {
     });
     const client = await gateway.connect();
     const events = recordEvents(client);
-    for (let i = 1; i <= 4; i += 1) await turn(client, events, `Message number ${i} about the deploy.`);
+    // Long enough that a summary with every required section is shorter than what it replaces.
+    for (let i = 1; i <= 4; i += 1) await turn(client, events, `Message number ${i} about the deploy: ${'the rollout plan and its checks '.repeat(12)}`);
     const reply = await client.request('commands.run', { sessionKey: KEY, text: '/compact' });
     expect(JSON.stringify(reply)).not.toMatch(/fail|error/i);
     await waitUntil(() => existsSync(file) && readFileSync(file, 'utf8').includes('after'), 'session:compact:after');

@@ -28,7 +28,7 @@ export const compactionMethods = {
   'compaction.decide': defineMethod({
     name: 'compaction.decide',
     description: 'Answers a compaction preview: compact now, or postpone it once (the turn goes on uncompacted unless the call would not fit).',
-    params: () => z.strictObject({ id: z.string().min(1), decision: compactionDecision }),
+    params: () => z.strictObject({ id: z.string().min(1), decision: compactionDecision, idempotencyKey: z.string().max(128).optional() }),
     result: () => z.strictObject({ id: z.string(), decision: compactionDecision }),
     scope: 'write',
     mutating: true,
