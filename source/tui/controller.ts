@@ -260,9 +260,16 @@ export class TuiController {
     this.store.update((s) => setUi(s, { anchor: { key: hit.sessionKey, entryId: hit.entryId, query: search.query, pending: true } }));
     if (this.store.getState().currentKey !== hit.sessionKey) await this.switchSession(hit.sessionKey);
     const loaded = (): boolean => selectChat(this.store.getState(), hit.sessionKey).items.some((i) => i.entryId === hit.entryId);
+    // Messages that arrived live (sent or streamed here) carry no transcript id until the newest page is fetched again.
+    let refreshed = false;
     for (let pages = 0; !loaded() && pages < MAX_JUMP_PAGES; pages++) {
       const log = selectChat(this.store.getState(), hit.sessionKey);
-      if (log.items.length > 0 && !log.hasMore) break;
+      if (log.items.length > 0 && !log.hasMore) {
+        if (refreshed) break;
+        refreshed = true;
+        await this.loadHistory(hit.sessionKey, false);
+        continue;
+      }
       await this.loadHistory(hit.sessionKey, log.items.length > 0);
     }
     if (!loaded()) {

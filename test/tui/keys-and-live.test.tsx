@@ -225,6 +225,30 @@ describe('search and the session picker', () => {
     await expect.poll(() => h.flat()).toMatch(/Search "投资": 1 hit/);
   });
 
+  it('Enter on a hit in the current session finds a message that arrived live (no transcript id yet) instead of calling it gone', async () => {
+    harness = await openApp([transcriptsModule({ 'agent:main:main': ['hello there', 'hi', 'the rollout checklist is ready', 'great'] })], {
+      cols: 100,
+      rows: 30,
+    });
+    const h = harness;
+    await expect.poll(() => h.flat()).toContain('the rollout checklist is ready');
+    // As if the last two were sent and answered in this TUI: live items, with ids of their own and no transcript id.
+    h.store.update((s) => {
+      const items = s.chats['agent:main:main']!.items;
+      const live = items.slice(-2).map(({ entryId: _id, ...item }, i) => ({ ...item, id: `live-${i}` }));
+      return { ...s, chats: { ...s.chats, 'agent:main:main': { ...s.chats['agent:main:main']!, items: [...items.slice(0, -2), ...live] } } };
+    });
+    h.type(KEYS.ctrlF);
+    h.type('rollout');
+    h.type(KEYS.enter);
+    await expect.poll(() => h.flat()).toMatch(/Search "rollout": 1 hit/);
+    h.type(KEYS.enter);
+    await expect.poll(() => h.store.getState().ui.anchor?.pending).not.toBe(true);
+    expect(h.flat()).not.toContain('no longer in the session');
+    const items = h.store.getState().chats['agent:main:main']!.items;
+    expect(items.filter((item) => item.kind === 'user' && 'text' in item && String(item.text).includes('rollout'))).toHaveLength(1);
+  });
+
   it('/sessions opens a picker with a fuzzy filter; Enter switches', async () => {
     harness = await openApp([transcriptsModule({ 'agent:main:main': ['a'], 'agent:main:telegram:direct:42': ['b'], 'agent:main:discord:group:dev': ['c'] })]);
     const h = harness;
