@@ -162,7 +162,7 @@ export const commandTable: Record<string, CommandEntry> = {
     usage: [
       'claw cron list [--json]',
       'claw cron add --name NAME (--at WHEN | --every DURATION | --cron EXPR [--tz ZONE]) --message TEXT [--announce main|ROUTE]',
-      'claw cron edit|rm|run|runs|enable|disable ID',
+      'claw cron edit|rm|run|runs|enable|disable JOB   (its ID, its name when unique, or an ID prefix)',
     ],
     load: async () => (await import('./commands/cron.js')).run,
   },

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { resolveJob } from '../../source/cli/commands/cron.js';
 import { runCli } from '../support/cli-process.js';
 import { startGatewayChild, type GatewayChild } from '../support/gateway-child.js';
 import { makeTempState, type TempState } from '../support/temp-state.js';
@@ -30,14 +31,18 @@ describe('claw cron and claw heartbeat', () => {
     const list = await runCli(['cron', 'list'], env);
     expect(list.stdout).toMatch(new RegExp(`${job.id}\\s+digest\\s+on\\s+cron 0 8 \\* \\* 1-5 Europe/Berlin\\s+20\\d\\d-`));
 
-    expect((await runCli(['cron', 'disable', job.id], env)).stdout).toMatch(/updated .* disabled/);
-    expect((await runCli(['cron', 'edit', job.id, '--every', '2h'], env)).stdout).toMatch(/every 2h/);
-    expect((await runCli(['cron', 'enable', job.id], env)).stdout).toMatch(/next run/);
+    // A job is named by its ID, its name when unique (any case), or the start of its ID.
+    expect((await runCli(['cron', 'disable', 'digest'], env)).stdout).toMatch(/updated .* disabled/);
+    expect((await runCli(['cron', 'edit', job.id.slice(0, 6), '--every', '2h'], env)).stdout).toMatch(/every 2h/);
+    expect((await runCli(['cron', 'enable', 'DIGEST'], env)).stdout).toMatch(/next run/);
+    const unknown = await runCli(['cron', 'runs', 'weekly-report'], env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/no job "weekly-report" \(by ID, name or ID prefix/);
 
     expect((await runCli(['cron', 'run', job.id], env)).code).toBe(0);
     let runs = '';
     for (let i = 0; i < 50 && !/\bok\b/.test(runs); i += 1) {
-      runs = (await runCli(['cron', 'runs', job.id], env)).stdout;
+      runs = (await runCli(['cron', 'runs', 'digest'], env)).stdout;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(runs).toMatch(/SLOT\s+STATUS[\s\S]*\bok\b.*entry:/);
@@ -61,4 +66,23 @@ describe('claw cron and claw heartbeat', () => {
     expect(ghost.code).toBe(1);
     expect(ghost.stderr).toMatch(/no agent "ghost"; known agents: main/);
   }, 120_000);
+});
+
+describe('naming a job on the command line', () => {
+  it('resolves an ID, a unique name in any case or an ID prefix, and says which jobs an ambiguous one could mean', () => {
+    const jobs = [
+      { id: 'a1b2c3d4', name: 'digest' },
+      { id: 'a1ff0000', name: 'backup' },
+      { id: 'e5e5e5e5', name: 'Backup' },
+    ];
+    expect(resolveJob(jobs, 'a1b2c3d4')).toEqual({ id: 'a1b2c3d4' });
+    expect(resolveJob(jobs, 'digest')).toEqual({ id: 'a1b2c3d4' });
+    expect(resolveJob(jobs, 'DIGEST')).toEqual({ id: 'a1b2c3d4' });
+    expect(resolveJob(jobs, 'backup')).toEqual({ id: 'a1ff0000' });
+    expect(resolveJob(jobs, 'BACKUP')).toEqual({
+      error: expect.stringMatching(/2 jobs are named "BACKUP" \(a1ff0000 "backup", e5e5e5e5 "Backup"\): give the ID/),
+    });
+    expect(resolveJob(jobs, 'e5')).toEqual({ id: 'e5e5e5e5' });
+    expect(resolveJob(jobs, 'a1')).toEqual({ error: expect.stringMatching(/"a1" starts 2 job IDs/) });
+  });
 });

@@ -10,11 +10,11 @@ const usage = `Usage:
                 (--message "…" [--model REF] [--timeout SECONDS] | --system "…")
                 [--announce main|CHANNEL:PEER] [--agent ID] [--catch-up skip|once]
                 [--retry-interrupted] [--allow-scheduling] [--keep] [--disabled]
-  claw cron edit ID [any add option]
-  claw cron rm ID
-  claw cron run ID
-  claw cron runs ID [--limit N] [--json]
-  claw cron enable ID | claw cron disable ID`;
+  claw cron edit JOB [any add option]      (JOB: its ID, its name when unique, or an ID prefix)
+  claw cron rm JOB
+  claw cron run JOB
+  claw cron runs JOB [--limit N] [--json]
+  claw cron enable JOB | claw cron disable JOB`;
 
 const VALUE_OPTIONS = new Set([
   '--name',
@@ -137,6 +137,26 @@ function printJobs(jobs: CronJob[]): void {
   printRows(['ID', 'NAME', 'ON', 'SCHEDULE', 'NEXT RUN', 'LAST', 'NOTE'], rows);
 }
 
+/**
+ * The job a reference names: its id, its name (exact, then any case) when
+ * only one job has it, or the start of one id. Ambiguous or unknown
+ * references say which jobs they could mean.
+ */
+export function resolveJob(jobs: ReadonlyArray<{ id: string; name: string }>, ref: string): { id: string } | { error: string } {
+  const byId = jobs.find((job) => job.id === ref);
+  if (byId) return { id: byId.id };
+  const list = (found: ReadonlyArray<{ id: string; name: string }>) => found.map((job) => `${job.id} "${job.name}"`).join(', ');
+  for (const match of [(job: { name: string }) => job.name === ref, (job: { name: string }) => job.name.toLowerCase() === ref.toLowerCase()]) {
+    const named = jobs.filter(match);
+    if (named.length === 1) return { id: named[0]!.id };
+    if (named.length > 1) return { error: `${named.length} jobs are named "${ref}" (${list(named)}): give the ID.` };
+  }
+  const prefixed = jobs.filter((job) => job.id.startsWith(ref));
+  if (prefixed.length === 1) return { id: prefixed[0]!.id };
+  if (prefixed.length > 1) return { error: `"${ref}" starts ${prefixed.length} job IDs (${list(prefixed)}): give more of it.` };
+  return { error: `no job "${ref}" (by ID, name or ID prefix; see \`claw cron list\`).` };
+}
+
 function printRuns(runs: CronRun[]): void {
   if (runs.length === 0) {
     process.stdout.write('No runs yet.\n');
@@ -177,14 +197,14 @@ export const run: CommandRun = async (input) => {
   }
   const { positional, options } = parsed;
   const json = options.has('--json') || input.flags.json;
-  const id = positional[0];
+  const ref = positional[0];
   const needsId = ['edit', 'rm', 'run', 'runs', 'enable', 'disable'];
   if (!sub || !['list', 'add', ...needsId].includes(sub)) {
     process.stderr.write(`${sub ? `claw cron: unknown subcommand "${sub}".\n` : ''}${usage}\n`);
     return 2;
   }
-  if (needsId.includes(sub) && !id) {
-    process.stderr.write(`claw cron ${sub}: give the job ID (see \`claw cron list\`).\n`);
+  if (needsId.includes(sub) && !ref) {
+    process.stderr.write(`claw cron ${sub}: give the job's ID or name (see \`claw cron list\`).\n`);
     return 2;
   }
   let fields: CronJobPatch = {};
@@ -200,6 +220,15 @@ export const run: CommandRun = async (input) => {
   }
   const client = await connectLocal(statePaths());
   try {
+    let id = ref;
+    if (ref && needsId.includes(sub)) {
+      const resolved = resolveJob((await client.request('schedule.list', {})).jobs, ref);
+      if ('error' in resolved) {
+        process.stderr.write(`claw cron ${sub}: ${resolved.error}\n`);
+        return 1;
+      }
+      id = resolved.id;
+    }
     if (sub === 'list') {
       const { jobs, notices } = await client.request('schedule.list', {});
       if (json) printJson({ jobs, notices });
