@@ -247,8 +247,17 @@ export class ScheduleService implements Service {
     return this.cron.runNow(id);
   }
 
+  /** Runs the heartbeat once now; refused with the reason when it is off or paused (a wake would only be skipped). */
   heartbeatNow(agentId?: string): void {
-    this.heartbeat.wake(this.#agent(agentId), 'manual');
+    const id = this.#agent(agentId);
+    const status = this.heartbeat.status().find((s) => s.agentId === id);
+    if (!status?.enabled) {
+      throw new ScheduleError(
+        `The heartbeat of agent "${id}" is off (heartbeat.every: 0), so it will not run; turn it on with \`claw config set agents.defaults.heartbeat.every 30m\`.`,
+      );
+    }
+    if (status.paused) throw new ScheduleError(`The heartbeat of agent "${id}" is paused, so it will not run; \`claw heartbeat resume\` turns it back on.`);
+    this.heartbeat.wake(id, 'manual');
   }
 
   /**

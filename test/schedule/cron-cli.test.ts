@@ -60,6 +60,10 @@ describe('claw cron and claw heartbeat', () => {
     const status = await runCli(['heartbeat', 'status'], env);
     expect(status.stdout).toMatch(/heartbeat \(main\): on[\s\S]*every\s+30m/);
     expect((await runCli(['heartbeat', 'pause'], env)).stdout).toMatch(/heartbeat \(main\): paused/);
+    // A paused heartbeat is not woken to be skipped: `now` says it will not run, and why.
+    const paused = await runCli(['heartbeat', 'now'], env);
+    expect(paused.code).not.toBe(0);
+    expect(paused.stderr).toMatch(/is paused, so it will not run; `claw heartbeat resume`/);
     expect((await runCli(['heartbeat', 'resume'], env)).stdout).toMatch(/heartbeat \(main\): on/);
     expect((await runCli(['heartbeat', 'now'], env)).stdout).toMatch(/woken/);
     const ghost = await runCli(['heartbeat', 'status', '--agent', 'ghost'], env);

@@ -92,13 +92,17 @@ describe('heartbeat', () => {
     rig.clock.advance(30 * 60_000);
     await quiesce(rig.gateway.core);
     await rig.beat();
+    // An OpenClaw-style file: front matter and headings only.
+    rig.writeHeartbeat('---\nsummary: periodic checks\nread_when:\n  - heartbeat\n---\n# Heartbeat\n\n## Checks\n');
+    await rig.beat();
     expect(rig.llm.requests).toHaveLength(0);
     const skipped = rig.beats.filter((b) => b.phase === 'skipped').map((b) => `${b.trigger}: ${b.reason}`);
     expect(skipped).toEqual([
       'manual: HEARTBEAT.md is missing',
-      'manual: HEARTBEAT.md is empty (only headings or comments)',
-      'interval: HEARTBEAT.md is empty (only headings or comments)',
-      'manual: HEARTBEAT.md is empty (only headings or comments)',
+      'manual: HEARTBEAT.md is empty (only front matter, headings or comments)',
+      'interval: HEARTBEAT.md is empty (only front matter, headings or comments)',
+      'manual: HEARTBEAT.md is empty (only front matter, headings or comments)',
+      'manual: HEARTBEAT.md is empty (only front matter, headings or comments)',
     ]);
   });
 
