@@ -8,6 +8,8 @@ import { LanesPane } from '../../source/tui/components/LanesPane.js';
 import { SessionsPane } from '../../source/tui/components/SessionsPane.js';
 import { SubagentsPane } from '../../source/tui/components/SubagentsPane.js';
 import { ApprovalPrompt } from '../../source/tui/components/ApprovalPrompt.js';
+import { CompactionStrip } from '../../source/tui/components/CompactionStrip.js';
+import { Popup } from '../../source/tui/components/Popup.js';
 import { initialState, type TuiState } from '../../source/tui/store/state.js';
 import { TuiStore } from '../../source/tui/store/store.js';
 import { approvalLines } from '../../source/tui/text/approval-lines.js';
@@ -232,5 +234,44 @@ describe('panes from store fixtures', () => {
     expect(frame).toContain('why: not in the allowlist');
     expect(frame).toContain('29m00s left');
     expect(frame).toContain('y once · s this session · a always');
+  });
+});
+
+describe('the completion popup and the compaction strip', () => {
+  it('a long argument hint moves to the description instead of being cut', () => {
+    const frame = show(
+      <Popup
+        items={[
+          { label: '/compact [instructions] | undo | review [json] | redo [instructions]', description: 'Summarise older history now.' },
+          { label: '/new', description: 'Start a fresh session.' },
+        ]}
+        index={1}
+        width={130}
+      />,
+    );
+    expect(frame).toContain('/compact');
+    expect(frame).toContain('[instructions] | undo | review [json] | redo [instructions] — Summarise older history now.');
+    expect(frame).toContain('/new');
+  });
+
+  it('the strip shows the countdown, the keys first and the figures; r adds the identifiers', () => {
+    const preview = {
+      id: 'p1',
+      sessionKey: 'agent:main:main',
+      runId: 'r1',
+      messages: 31,
+      turns: 12,
+      tokensBefore: 6_500,
+      tokensAfter: 2_100,
+      identifiers: ['OPS-77', '/srv/app/config.yaml'],
+      deadline: 10_000,
+    };
+    const state = { ...initialState(), currentKey: 'agent:main:main', compactionPreviews: { 'agent:main:main': preview } };
+    expect(show(<CompactionStrip state={state} width={80} now={6_500} />)).toMatch(
+      /⟳ Compacting in 4s · c now · p postpone · r details — 12 turns \(31 messages\)/,
+    );
+    const details = show(<CompactionStrip state={{ ...state, ui: { ...state.ui, previewDetails: true } }} width={120} now={6_500} />);
+    expect(details).toContain('kept verbatim: OPS-77, /srv/app/config.yaml');
+    expect(show(<CompactionStrip state={{ ...state, currentKey: 'agent:main:other' }} width={80} now={0} />)).toBe('');
   });
 });
