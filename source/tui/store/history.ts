@@ -2,6 +2,7 @@ import { runNotice, type TranscriptEntry, type UserMessageEntry } from '../../pr
 import { userItemId } from './live-reducers.js';
 import type { ChatItem, ChatLog } from './state.js';
 import { keepNewest } from './history-window.js';
+import { childResultItems } from './child-results.js';
 
 /** Turns transcript entries (oldest first) into chat items; tool results fill their call's card. */
 export function entriesToItems(entries: readonly TranscriptEntry[]): ChatItem[] {
@@ -26,7 +27,9 @@ export function entriesToItems(entries: readonly TranscriptEntry[]): ChatItem[] 
     if (entry.type !== 'message') continue;
     if (entry.role === 'user') {
       if (entry.meta?.synthetic) continue;
-      items.push(historyUser(entry));
+      const children = entry.meta?.channel === 'subagent' ? childResultItems(entry.content, entry.id, entry.id) : undefined;
+      if (children) items.push(...children);
+      else items.push(historyUser(entry));
     } else if (entry.role === 'assistant') {
       let text = '';
       for (const block of entry.content) {

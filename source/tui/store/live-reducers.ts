@@ -1,4 +1,5 @@
 import type { AgentEventPayload, PayloadOf } from '../../protocol/index.js';
+import { childResultItems } from './child-results.js';
 import { appendItems, updateChat } from './chat-reducer.js';
 import { selectClientName } from './selectors.js';
 import type { TuiState } from './state.js';
@@ -13,9 +14,11 @@ export function reduceMessageAccepted(state: TuiState, payload: PayloadOf<'messa
   const id = userItemId(payload.messageId);
   // The sending client's name and host from presence, else what the channel said of its sender.
   const from = payload.clientId && state.clients[payload.clientId] ? selectClientName(state, payload.clientId) : (payload.sender ?? payload.channel);
+  const children = payload.channel === 'subagent' ? childResultItems(payload.text, id, payload.entryId) : undefined;
   const next = updateChat(state, payload.sessionKey, (log) => {
-    if (log.items.some((item) => item.id === id || (payload.entryId !== undefined && item.entryId === payload.entryId))) return log;
-    return appendItems(log, [{ kind: 'user', id, text: payload.text, ...(payload.entryId ? { entryId: payload.entryId } : {}), from }]);
+    if (log.items.some((item) => item.id === id || item.id === `${id}:child:0` || (payload.entryId !== undefined && item.entryId === payload.entryId)))
+      return log;
+    return appendItems(log, children ?? [{ kind: 'user', id, text: payload.text, ...(payload.entryId ? { entryId: payload.entryId } : {}), from }]);
   });
   if (next === state || payload.sessionKey === state.currentKey) return next;
   return { ...next, unread: { ...next.unread, [payload.sessionKey]: (next.unread[payload.sessionKey] ?? 0) + 1 } };
