@@ -43,8 +43,10 @@ export class CommandAwareInbound implements InboundPort {
     setImmediate(() => {
       // A channel's owner may do admin things from the chat; anyone else only what a chat client may.
       void this.commands.run(sessionKey, message.text.trim(), message.owner ? ['admin'] : ['write']).then(
-        ({ reply }) => {
-          this.events.emit('chat', { runId, sessionKey, state: 'final', text: reply });
+        ({ reply, data }) => {
+          const started = (data as { runId?: unknown } | undefined)?.runId;
+          const continuedBy = typeof started === 'string' ? started : undefined;
+          this.events.emit('chat', { runId, sessionKey, state: 'final', text: reply, ...(continuedBy ? { continuedBy } : {}) });
           this.settle(message, route, { sessionKey, runId, messageId: message.messageId, status: 'replied', text: reply });
         },
         (error: unknown) => {

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_ENTRY, runCli } from '../support/cli-process.js';
 import type { FakeLlmServer } from '../support/fake-llm-common.js';
@@ -28,6 +30,30 @@ describe('claw agent -m', () => {
       expect(result.code).toBe(0);
       expect(result.stdout).toBe('Hello from the fake model.\n');
       expect(llm.requests.some((r) => JSON.stringify(r.body).includes('hi there'))).toBe(true);
+    },
+    SLOW,
+  );
+
+  it(
+    'a skill slash command prints the turn it starts, not only "Running the … skill"',
+    async () => {
+      const dir = join(state.paths.root, 'skills', 'internal-comms');
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(
+        join(dir, 'SKILL.md'),
+        '---\nname: internal-comms\ndescription: Write internal announcements in the house style.\n---\n\nWrite it short and friendly.\n',
+      );
+      // The daemon's watcher picks the new skill up within about a second.
+      let listed = '';
+      for (let i = 0; i < 60 && !listed.includes('internal-comms'); i += 1) {
+        listed = (await runCli(['skills', 'list'], state.env, SLOW)).stdout;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      llm.reply({ text: 'Team: the office is closed on Friday.' });
+      const result = await runCli(['agent', '-m', '/internal-comms office closed friday', '--session', 'agent:main:cli:direct:skill'], state.env, SLOW);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe('Team: the office is closed on Friday.\n');
+      expect(result.stderr).toContain('Running the internal-comms skill with: office closed friday.');
     },
     SLOW,
   );

@@ -45,9 +45,17 @@ export const run: CommandRun = async ({ argv }) => {
     const ended = new Promise<ChatEventPayload>((resolve) => {
       finish = resolve;
     });
+    const seen: ChatEventPayload[] = [];
     const handle = (event: ChatEventPayload): void => {
       if (event.state === 'delta') {
         if (!json) process.stdout.write(event.delta);
+        return;
+      }
+      // A command that started a turn (a skill): its own line goes to stderr, and the turn's answer is the reply.
+      if (event.state === 'final' && event.continuedBy) {
+        if (!json) process.stderr.write(`claw: ${event.text}\n`);
+        runId = event.continuedBy;
+        for (const earlier of seen.splice(0)) if (earlier.runId === runId) handle(earlier);
         return;
       }
       finish(event);
@@ -69,6 +77,8 @@ export const run: CommandRun = async ({ argv }) => {
       if (event.sessionKey !== session) return;
       if (runId === undefined) early.push(event);
       else if (event.runId === runId) handle(event);
+      // The turn a command will hand over to may start before the command's reply arrives.
+      else if (seen.push(event) > 500) seen.shift();
     });
     const sent = await client.request('chat.send', { sessionKey: session, text: message });
     runId = sent.runId;

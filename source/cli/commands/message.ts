@@ -29,6 +29,12 @@ function waitForEnding(client: GatewayClient, timeoutMs: number): { ending: Prom
       early.push(payload);
       return;
     }
+    // A command that started a turn (a skill) hands over to it: the turn's answer is the reply.
+    if (payload.state === 'final' && payload.continuedBy) {
+      watched.add(payload.continuedBy);
+      follow();
+      return;
+    }
     if (payload.state === 'final') settle({ state: 'final', text: payload.text, ...(payload.suppressed ? { suppressed: true } : {}) });
     else if (payload.state === 'error') settle({ state: 'error', message: payload.message, ...(payload.hint ? { hint: payload.hint } : {}) });
     else if (payload.state === 'aborted') settle({ state: 'aborted', reason: payload.reason });

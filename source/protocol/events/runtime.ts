@@ -20,6 +20,8 @@ export const chatEventPayload = lazySchema(() =>
       text: z.string(),
       entryId: z.string().optional(),
       suppressed: z.boolean().optional(),
+      /** A slash command that started a turn (a skill, an MCP prompt): that turn's run, which carries the real answer. */
+      continuedBy: z.string().optional(),
     }),
     z.strictObject({ runId: z.string(), sessionKey: z.string(), state: z.literal('aborted'), reason: z.string() }),
     z.strictObject({

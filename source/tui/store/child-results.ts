@@ -7,7 +7,7 @@ import type { ChatItem } from './state.js';
  * the model needs. The chat shows each child as a collapsed block instead.
  */
 const HEAD = /^\[subagent_result\] (?:a child run reported:|\d+ child runs reported \(in the order they finished\):)\n/;
-const SECTION = /^--- "(.*)" · (\S+) · (.+?) · (\d+) tokens · run (\S+) \((.+)\)$/;
+const SECTION = /^--- "(.*)" \u00b7 (\S+) \u00b7 (.+?) \u00b7 (\d+) tokens \u00b7 run (\S+) \((.+)\)$/;
 const MODEL_ONLY = /\n*These results are not visible to the user yet: use them to continue the task\.\s*$/;
 
 export function childResultItems(text: string, id: string, entryId?: string): ChatItem[] | undefined {
