@@ -51,6 +51,8 @@ describe.skipIf(!hasTmux())('the compaction preview in the TUI (tmux, fake model
     await expect
       .poll(() => t.screen(), poll)
       .toMatch(/⟳ Compacting in \d+s · c now · p postpone · r details — \d+ turns? \(\d+ messages\) → summary, [\d.]+k → ~[\d.]+k tokens/);
+    // The turn's progress line says what it waits for, not "thinking".
+    expect(t.screen()).toContain('waiting to compact (c now · p postpone)');
     t.type('r');
     await expect.poll(() => t.screen(), poll).toContain('kept verbatim: OPS-77');
     t.type('p');

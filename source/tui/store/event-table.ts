@@ -68,11 +68,24 @@ export const eventTable: { [E in EventName]?: Reducer<E> } = {
           appendItems(log, [{ kind: 'notice', id: `spend:${notice.kind}:${notice.text}`, text: notice.text }]),
         )
       : { ...state, spend },
-  'compaction.preview': (state, preview) => ({ ...state, compactionPreviews: { ...state.compactionPreviews, [preview.sessionKey]: preview } }),
+  'compaction.preview': (state, preview) => {
+    const progress = state.progress[preview.sessionKey];
+    return {
+      ...state,
+      compactionPreviews: { ...state.compactionPreviews, [preview.sessionKey]: preview },
+      ...(progress ? { progress: { ...state.progress, [preview.sessionKey]: { ...progress, previewing: true } } } : {}),
+    };
+  },
   'compaction.preview.resolved': (state, { id, sessionKey, decision }) => {
     if (state.compactionPreviews[sessionKey]?.id !== id) return state;
     const { [sessionKey]: _gone, ...rest } = state.compactionPreviews;
-    const next = { ...state, compactionPreviews: rest, ui: { ...state.ui, previewDetails: false } };
+    const progress = state.progress[sessionKey];
+    const next = {
+      ...state,
+      compactionPreviews: rest,
+      ui: { ...state.ui, previewDetails: false },
+      ...(progress ? { progress: { ...state.progress, [sessionKey]: { ...progress, previewing: false } } } : {}),
+    };
     if (decision !== 'postpone') return next;
     return updateChat(next, sessionKey, (log) =>
       appendItems(log, [

@@ -110,6 +110,8 @@ export interface TurnProgress {
   tool?: string;
   /** The provider failed and the turn tries again at `until`. */
   retry?: { until: number; attempt: number; reason: string; model: string };
+  /** The turn waits for an answer to its compaction preview (the strip above the input). */
+  previewing?: boolean;
 }
 
 export interface SearchUi {

@@ -11,6 +11,7 @@ function activity(progress: TurnProgress, now: number, streaming: boolean): stri
     const seconds = Math.ceil((retry.until - now) / 1000);
     return `${retry.model} failed (${retry.reason}) · retry ${retry.attempt} in ${seconds}s`;
   }
+  if (progress.previewing) return 'waiting to compact (c now · p postpone)';
   return progress.tool ? `running ${progress.tool}` : streaming ? 'replying' : 'thinking';
 }
 
