@@ -403,7 +403,8 @@ export class GatewayServer {
       scopes: granted,
       methods: this.router.served(),
       events: Object.keys(eventSpecs),
-      snapshot: this.snapshot(),
+      // The client itself is in its own presence list (it is not open yet, and its arrival event is not sent to it): an approval it answers names it.
+      snapshot: { ...this.snapshot(), presence: [...this.presence(), conn.info] },
       seq: resumable ? params.resume!.sinceSeq : this.bus.seq,
       resume: params.resume ? (resumable ? 'replayed' : 'snapshot') : 'none',
     };

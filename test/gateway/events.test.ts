@@ -77,6 +77,9 @@ describe('events: seq and resume', () => {
     const { raw, hello } = await connectRaw(gw, { resume: { epoch: 'an-earlier-run', sinceSeq: 2 } });
     expect(hello).toMatchObject({ resume: 'snapshot', seq: gw.server.bus.seq });
     expect(hello.snapshot).toHaveProperty('presence');
+    // The new client is in its own presence list, so what it answers shows with its name from the start.
+    const presence = (hello.snapshot as { presence: Array<{ connId: string }> }).presence;
+    expect(presence.map((entry) => entry.connId)).toContain((hello.server as { connId: string }).connId);
     // Replayed frames would be sent before any later response.
     expect(await raw.request('health')).toMatchObject({ ok: true });
     expect(eventSeqs(raw).filter((seq) => seq <= (hello.seq as number))).toEqual([]);
