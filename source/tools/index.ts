@@ -99,7 +99,6 @@ export { changeDiff, ownerOnlyPaths } from './fs/owner-paths.js';
 export {
   createBrowser,
   findChromium,
-  BROWSER_ACTIONS,
   CHROMIUM_MISSING,
   readBrowserSecrets,
   writeBrowserSecret,

@@ -148,7 +148,7 @@ export class ContextWindow implements ContextEngine {
       freshFrom: assembled.freshFrom,
       settings,
     });
-    const note = pruned && prunedNote(pruned.pruned, estimateTokens('x'.repeat(400), this.family) / 400);
+    const note = pruned && prunedNote(pruned.pruned);
     if (note) account.notes = [...(account.notes ?? []), note];
     this.#accounted = { entries, length: entries.length, last, decided, account };
     return account;

@@ -24,6 +24,6 @@ export { contextThresholds, defaultContextSettings, type ContextSettings, type C
 export { ContextOverflow, type ContextEngine, type ContextEngineInfo, type ContextEngineOptions } from './engine.js';
 export { CONTEXT_ENGINES, contextEngineFactory, type ContextEngineFactory } from './engines.js';
 export { guardToolResult, toolResultCap, type GuardedResult } from './tool-result-guard.js';
-export { TOOL_RESULTS_DIR, type PruneState, type SessionPruning } from './prune-state.js';
+export type { PruneState } from './prune-state.js';
 export { EngineQuarantine, guardedEngine } from './quarantine.js';
 export { CompactionPreviews, type PreviewDecision, type PreviewPlan } from './compaction-previews.js';

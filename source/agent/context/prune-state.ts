@@ -23,7 +23,10 @@ export interface SessionPruning {
 }
 
 /** The folder, relative to the workspace, where pruned results are kept whole. */
-export const TOOL_RESULTS_DIR = '.tool-results';
+/** Characters per token for the savings line (an estimate, as the line says). */
+const CHARS_PER_TOKEN = 4;
+
+const TOOL_RESULTS_DIR = '.tool-results';
 
 /** Anthropic keeps a prompt cache 5 minutes by default; the others' caches are not worth waiting for. */
 export function cacheTtlMs(settings: PruningConfig, family: WireApi): number {
@@ -68,10 +71,10 @@ function keepWhole(workspaceDir: string, message: Extract<HistoryMessage, { role
 }
 
 /** The `/context list` line: how many results are pruned and what that saves. */
-export function prunedNote(pruned: readonly PrunedResult[], tokensPerChar: number): string | undefined {
+export function prunedNote(pruned: readonly PrunedResult[]): string | undefined {
   if (pruned.length === 0) return undefined;
   const trims = pruned.filter((p) => p.mode === 'trim').length;
   const saved = pruned.reduce((total, p) => total + p.chars - p.sentChars, 0);
   const tools = [...new Set(pruned.map((p) => p.tool))].slice(0, 4).join(', ');
-  return `pruned         ${pruned.length} old tool results (${trims} cut to head and tail, ${pruned.length - trims} cleared; ${tools}): ~${Math.round(saved * tokensPerChar).toLocaleString('en-US')} tokens saved, the transcript keeps them whole`;
+  return `pruned         ${pruned.length} old tool results (${trims} cut to head and tail, ${pruned.length - trims} cleared; ${tools}): ~${Math.round(saved / CHARS_PER_TOKEN).toLocaleString('en-US')} tokens saved, the transcript keeps them whole`;
 }

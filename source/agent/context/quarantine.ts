@@ -8,10 +8,6 @@ export class EngineQuarantine {
     return this.#failed.has(id);
   }
 
-  reason(id: string): string | undefined {
-    return this.#failed.get(id);
-  }
-
   add(id: string, error: unknown): string {
     const reason = error instanceof Error ? error.message : String(error);
     this.#failed.set(id, reason);

@@ -13,7 +13,7 @@ export interface RecallSettings {
   maxExchanges: number;
 }
 
-export const RECALL_PREFIX = '[Earlier in this conversation: exchanges recalled because they match the current message]\n';
+const RECALL_PREFIX = '[Earlier in this conversation: exchanges recalled because they match the current message]\n';
 
 /** One user message and everything that answered it, with its place in the conversation. */
 interface Exchange {

@@ -13,59 +13,9 @@ import { wrapUntrusted } from '../web/untrusted.js';
 import { AgentBrowser, BrowserUnavailable, type Tab } from './agent-browser.js';
 import { CHROMIUM_MISSING, findChromium, sandboxedChromium } from './launch.js';
 import { BrowserActionError, elementFor, formOf, lookAt } from './page-view.js';
-import { readBrowserSecrets } from './secrets.js';
 import { siteRule } from './sites.js';
-
-export const BROWSER_ACTIONS = [
-  'navigate',
-  'snapshot',
-  'click',
-  'type',
-  'select',
-  'press',
-  'scroll',
-  'back',
-  'wait',
-  'tabs',
-  'tab',
-  'close',
-  'screenshot',
-  'pdf',
-  'download',
-  'upload',
-  'evaluate',
-] as const;
-
-const browserInput = lazySchema(() =>
-  z.strictObject({
-    action: z.enum(BROWSER_ACTIONS),
-    url: z.string().optional().describe('navigate: absolute http(s) URL.'),
-    ref: z.string().optional().describe('click, type, select, scroll, screenshot, download, upload: an element ref like e12 from the latest snapshot.'),
-    text: z.string().optional().describe('type: the text to enter ("secret:NAME" fills a stored secret you never see); wait: text to wait for.'),
-    submit: z.boolean().optional().describe('type: press Enter afterwards.'),
-    value: z.string().optional().describe('select: the option value or label.'),
-    key: z.string().optional().describe('press: a key such as Enter, Escape, ArrowDown, Control+A.'),
-    direction: z.enum(['up', 'down']).optional().describe('scroll: which way (default down).'),
-    ms: z.number().int().min(0).max(60_000).optional().describe('wait: milliseconds.'),
-    id: z.string().optional().describe('tab, close: a tab id from tabs (like t2).'),
-    mode: z.enum(['interactive', 'full']).optional().describe('snapshot: interactive (default: what can be acted on, headings and text) or full.'),
-    maxChars: z.number().int().min(500).max(200_000).optional().describe('snapshot: longest text returned (default tools.browser.snapshotMaxChars).'),
-    path: z.string().optional().describe('upload: a file in the workspace.'),
-    script: z
-      .string()
-      .optional()
-      .describe('evaluate: a JavaScript expression run in the page (only when tools.browser.evaluate is on; the owner approves each call).'),
-  }),
-);
-
-type BrowserArgs = z.output<typeof browserInput>;
-
-/** File types a download of needs the owner's yes: they run, or install something that does. */
-const EXECUTABLE = new Set(
-  'exe msi bat cmd com scr ps1 psm1 vbs vbe wsf jar sh bash zsh fish command run bin elf appimage app dmg pkg deb rpm apk so dll dylib py pl rb js mjs cjs lnk reg desktop iso'.split(
-    ' ',
-  ),
-);
+import { browserInput, type BrowserArgs } from './browser-input.js';
+import { ask, browserSecret, BrowserHung, deadline, EXECUTABLE, need, RESPONSIVE_WITHIN_MS } from './browser-support.js';
 
 export interface BrowserTabInfo {
   id: string;
@@ -95,36 +45,6 @@ export interface BrowserHandle {
   sweepIdle(): Promise<void>;
   stop(): Promise<void>;
 }
-
-function need<T>(value: T | undefined, name: string, action: string): T {
-  if (value === undefined || value === '') throw new BrowserActionError(`browser ${action} needs "${name}".`);
-  return value;
-}
-
-function browserSecret(paths: StatePaths, name: string): string {
-  const value = readBrowserSecrets(paths)[name];
-  if (!value) throw new BrowserActionError(`No stored secret "${name}": ask the owner to add it with \`claw browser secret set ${name}\`.`);
-  return value;
-}
-
-async function ask(context: ToolContext, command: string, binding: string, reason: string): Promise<boolean> {
-  if (context.approvals.approvedForSession('browser', binding)) return true;
-  const outcome = await context.approvals.request({ kind: 'browser', command, binding, cwd: context.workspaceDir, envKeys: [], reason }, context.signal);
-  return outcome.approved;
-}
-
-function deadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new BrowserHung(`${what} did not finish within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
-}
-
-class BrowserHung extends Error {}
-
-/** How long the browser process has to answer after an action timed out before it counts as hung. */
-const RESPONSIVE_WITHIN_MS = 3_000;
 
 /**
  * The `browser` tool and the browsers behind it: one headless Chromium per

@@ -1,3 +1,3 @@
-export { createBrowser, BROWSER_ACTIONS, type BrowserHandle, type BrowserToolOptions } from './browser-tool.js';
+export { createBrowser, type BrowserHandle, type BrowserToolOptions } from './browser-tool.js';
 export { findChromium, CHROMIUM_MISSING } from './launch.js';
 export { readBrowserSecrets, writeBrowserSecret, browserSecretsFile } from './secrets.js';
