@@ -15,6 +15,7 @@ import { hooksSection } from './sections/hooks.js';
 import { acpSection } from './sections/acp.js';
 import { channelsSection } from './sections/channels.js';
 import { budgetsSection } from './sections/budgets.js';
+import { pluginsSection } from './sections/plugins.js';
 
 /**
  * The whole of claw.json. Each section lives in its own file next to its
@@ -44,6 +45,7 @@ export const configSchema = lazySchema(() =>
       acp: acpSection.prefault({}),
       channels: channelsSection.prefault({}),
       budgets: budgetsSection.prefault({}),
+      plugins: pluginsSection.prefault({}),
     })
     .superRefine(checkBindingAgents),
 );

@@ -24,7 +24,7 @@ export interface PortSources {
   sessions: SessionsService;
   lanes: LaneQueue;
   tools: ToolsRuntime;
-  commands: Pick<CommandService, 'list'>;
+  commands: Pick<CommandService, 'list' | 'addSource'>;
   providers: Providers;
   schedule: ScheduleService;
   agent: AgentRuntime;
@@ -66,8 +66,8 @@ export function buildPorts(s: PortSources): CorePorts {
       approvals: tools.inbox,
       confine: (file, args, policy) => confineCommand(tools.sandbox, file, args, policy),
     },
-    commands: { list: () => s.commands.list() },
-    models: { resolve: (ref) => void providers.resolveModel(ref), problem: (ref) => modelProblem(providers, ref) },
+    commands: { list: () => s.commands.list(), addSource: (source) => s.commands.addSource(source) },
+    models: { resolve: (ref) => void providers.resolveModel(ref), problem: (ref) => modelProblem(providers, ref), plug: (provider) => providers.plug(provider) },
     spend: { exhausted: (charge) => s.spend.exhausted(charge) },
     systemEvents: { queue: (agentId, event, wakeNow) => schedule.queueSystemEvent(agentId, event, wakeNow) },
     workspaces: { dir: (agentId) => agent.workspaceDir(agentId) },

@@ -32,6 +32,7 @@ import { saveConversationToMemory } from './session-memory.js';
 import { agentHooks } from './agent-hooks.js';
 import { AgentsService } from './agents-service.js';
 import { BrowserService } from './browser-service.js';
+import { PluginsService } from '../plugins/index.js';
 import { SessionsService } from './sessions-service.js';
 import { CoreSessionsToolsHost, TurnHops } from './sessions-tools-host.js';
 
@@ -62,6 +63,8 @@ export interface CoreOptions {
   services?: readonly Service[];
   /** Context engines besides the built-ins, by name (`agents.defaults.contextEngine`): what plugins will register. */
   contextEngines?: Readonly<Record<string, ContextEngineFactory>>;
+  /** The plugin process's runtime module (tests of a build point at dist's copy). */
+  pluginRuntime?: string;
   /** Channel adapters and their waits (tests shorten them). */
   channels?: ChannelHostOptions;
 }
@@ -108,6 +111,8 @@ export class Core {
   readonly schedule: ScheduleService;
   readonly subagents: SubagentsService;
   readonly browser: BrowserService;
+  /** Installed plugins, each in its own sandboxed process. */
+  readonly plugins: PluginsService;
   /** Automatic compactions waiting out their preview (`compaction.decide`). */
   readonly compactionPreviews: CompactionPreviews;
   readonly channels: ChannelHost;
@@ -426,6 +431,7 @@ export class Core {
     this.schedule = schedule;
     this.subagents = subagents;
     this.browser = new BrowserService(tools);
+    this.plugins = new PluginsService(options.pluginRuntime);
     this.agent = agent;
     this.lanes = lanes;
     this.sessions = sessions;
@@ -449,6 +455,7 @@ export class Core {
       subagents,
       channels,
       this.browser,
+      this.plugins,
       new SessionEviction(),
       ...(options.services ?? []),
     ];

@@ -1,7 +1,8 @@
 import type { Logger } from '../config/index.js';
 import type { ClawConfig, Clock, StatePaths } from '../config/index.js';
 import type { CommandInfo, EventName, PayloadOf } from '../protocol/index.js';
-import type { SpendCharge } from '../providers/index.js';
+import type { PluggedProvider, SpendCharge } from '../providers/index.js';
+import type { SlashCommand } from '../agent/index.js';
 import type { SessionRegistry } from '../sessions/index.js';
 import type { ApprovalInbox, ConfinedCommand, ToolDefinition } from '../tools/index.js';
 import type { ConfigChangeListener } from './config-store.js';
@@ -79,6 +80,8 @@ export interface ModelsPort {
   resolve(ref: string): void;
   /** What is wrong with `ref`, or undefined when it can run. */
   problem(ref: string): string | undefined;
+  /** Adds a provider made of code (a plugin's) until the returned function removes it. */
+  plug(provider: PluggedProvider): () => void;
 }
 
 /** A note for an agent's next heartbeat (a webhook's wake). */
@@ -109,6 +112,8 @@ export interface SpendPort {
 export interface CommandsPort {
   /** The slash commands a chat may run now (built-ins, then user-invocable skills): a platform's command menu is built from them. */
   list(): Promise<CommandInfo[]>;
+  /** Commands that come and go (a plugin's), asked for on every lookup; a built-in of the same name wins. */
+  addSource(source: (reserved: ReadonlySet<string>) => readonly SlashCommand[]): void;
 }
 
 /**

@@ -12,6 +12,7 @@ import { spendRpc } from './rpc/spend-rpc.js';
 import { compactionRpc } from './rpc/compaction-rpc.js';
 import { sessionsRpc } from './rpc/sessions-rpc.js';
 import { setupRpc } from './rpc/setup-rpc.js';
+import { pluginsRpc } from './rpc/plugins-rpc.js';
 
 /** The core the daemon built, as the gateway serves it: its RPC methods, health, hello snapshot, drain and stop. */
 export function coreGatewayModule(core: Core): GatewayModule {
@@ -30,6 +31,7 @@ export function coreGatewayModule(core: Core): GatewayModule {
       ...compactionRpc(core),
       ...agentsRpc(core),
       ...channelsRpc(core),
+      ...pluginsRpc(core),
     },
     snapshot: () => core.snapshot(),
     healthChecks: () => core.health(),

@@ -1,22 +1,8 @@
 import type { LifecycleEvent, LifecycleEvents } from '../core/index.js';
+import { lifecycleEventNames } from '../protocol/index.js';
 
 /** Every lifecycle event a hook may name in `events:` (the same list core emits). */
-export const hookEvents = [
-  'gateway:startup',
-  'gateway:shutdown',
-  'command:new',
-  'command:reset',
-  'command:stop',
-  'session:compact:before',
-  'session:compact:after',
-  'agent:bootstrap',
-  'message:received',
-  'message:sent',
-  'turn:start',
-  'turn:end',
-  'tool:before',
-  'tool:after',
-] as const satisfies readonly LifecycleEvent[];
+export const hookEvents = lifecycleEventNames satisfies readonly LifecycleEvent[];
 
 // A compile error here means core emits an event hooks cannot subscribe to.
 type Unlisted = Exclude<LifecycleEvent, (typeof hookEvents)[number]>;

@@ -30,3 +30,4 @@ export { credentialsPath } from './credentials.js';
 export * from './setup/index.js';
 export { modelProblem } from './model-problem.js';
 export { WIRE_ADAPTERS, wireAdapterFor, type WireAdapter } from './wire-adapters.js';
+export type { PluggedModel, PluggedProvider } from './plugged.js';

@@ -9,6 +9,7 @@ import { ollamaOrigin, probeOllamaModels } from './ollama.js';
 import { systemClock, type Clock } from '../config/index.js';
 import type { AuthProfile, CooldownStatus, ModelListing, ProviderEvent, Providers, ResolvedModel, TurnRequest, WireRequest } from './types.js';
 import { wireAdapterFor, type WireAdapter } from './wire-adapters.js';
+import { pluggedSettings, type PluggedProvider } from './plugged.js';
 
 export interface ProvidersOptions {
   config: ClawConfig;
@@ -50,20 +51,32 @@ export function createProviders(options: ProvidersOptions): Providers {
     return cached.settings;
   };
   const credentialsDir = options.paths.credentials;
+  const plugged = new Map<string, PluggedProvider>();
+  // The configured providers plus the plugged ones, which come and go with their plugins.
+  const allSettings = (): Map<string, ProviderSettings> => {
+    const base = settings();
+    if (plugged.size === 0) return base;
+    const out = new Map(base);
+    for (const provider of plugged.values()) out.set(provider.name, pluggedSettings(provider));
+    return out;
+  };
 
   const profilesOf = (provider: ProviderSettings): AuthProfile[] => {
+    if (plugged.has(provider.name)) return [{ id: 'none', apiKey: undefined }];
     const profiles = authProfilesFor(provider, credentialsDir, env);
     if (profiles.length === 0) throw new ProviderError('not_configured', missingKeyMessage(provider, credentialsDir));
     return profiles;
   };
   const isReady = (provider: ProviderSettings): boolean => {
+    if (plugged.has(provider.name)) return true;
     try {
       return authProfilesFor(provider, credentialsDir, env).length > 0;
     } catch {
       return false;
     }
   };
-  const call = (request: WireRequest): AsyncIterable<ProviderEvent> => wireAdapterFor(request.model.api, options.adapters)(request);
+  const call = (request: WireRequest): AsyncIterable<ProviderEvent> =>
+    (plugged.get(request.model.provider)?.stream ?? wireAdapterFor(request.model.api, options.adapters))(request);
 
   const configuredChoice = (all: Map<string, ProviderSettings>): string | undefined => {
     for (const provider of all.values()) {
@@ -81,7 +94,7 @@ export function createProviders(options: ProvidersOptions): Providers {
 
   return {
     streamTurn(request: TurnRequest): AsyncIterable<ProviderEvent> {
-      const all = settings();
+      const all = allSettings();
       return streamWithFailover(request, {
         resolve: (ref) => resolveModelRef(all, ref),
         profiles: (model: ResolvedModel) => {
@@ -101,7 +114,7 @@ export function createProviders(options: ProvidersOptions): Providers {
     cooldowns: () => cooldowns.list(),
     resetCooldowns: (which) => cooldowns.reset(which),
 
-    resolveModel: (ref) => resolveModelRef(settings(), ref),
+    resolveModel: (ref) => resolveModelRef(allSettings(), ref),
 
     async defaultModel() {
       const chosen = configuredChoice(settings());
@@ -111,13 +124,13 @@ export function createProviders(options: ProvidersOptions): Providers {
     },
 
     async listModels() {
-      const all = settings();
+      const all = allSettings();
       const listings: ModelListing[] = [];
       for (const provider of all.values()) {
         if (provider.name === 'ollama' && !provider.configured) continue;
         const ready = isReady(provider);
         for (const [id, info] of Object.entries(provider.models)) {
-          const source = provider.builtin && builtinProviders[provider.name]?.models[id] ? 'builtin' : 'config';
+          const source = plugged.has(provider.name) ? 'plugin' : provider.builtin && builtinProviders[provider.name]?.models[id] ? 'builtin' : 'config';
           listings.push({
             ref: `${provider.name}/${id}`,
             provider: provider.name,
@@ -151,6 +164,14 @@ export function createProviders(options: ProvidersOptions): Providers {
 
     reload: () => {
       cached = undefined;
+    },
+    plug(provider) {
+      if (settings().has(provider.name) || plugged.has(provider.name))
+        throw new ProviderError('not_configured', `A provider named "${provider.name}" already exists; ${provider.source} must name its provider differently.`);
+      plugged.set(provider.name, provider);
+      return () => {
+        if (plugged.get(provider.name) === provider) plugged.delete(provider.name);
+      };
     },
     setupHint: () => SETUP_HINT,
     setupGuide: () => setupGuide(credentialsDir, env),

@@ -1,6 +1,7 @@
 import type { SpendCharge } from './spend/charge.js';
 import type { AssistantBlock, AssistantMessageEntry, ToolResultEntry, Usage, UserMessageEntry } from '../protocol/index.js';
 import type { ProviderErrorKind } from './errors.js';
+import type { PluggedProvider } from './plugged.js';
 
 export type { AssistantBlock, Usage } from '../protocol/index.js';
 
@@ -142,7 +143,7 @@ export interface ModelListing {
   /** Whether a credential (or a keyless local server) is available. */
   ready: boolean;
   /** Where the model came from. */
-  source: 'builtin' | 'config' | 'ollama';
+  source: 'builtin' | 'config' | 'ollama' | 'plugin';
 }
 
 /** A key or model that failover skips for now, and why (`claw status`, `claw models list`, the TUI footer). */
@@ -173,6 +174,8 @@ export interface Providers {
   resetCooldowns(which?: string): CooldownStatus[];
   /** Re-derives providers and models from the (live) config after a reload; cooldowns are kept. */
   reload(): void;
+  /** Adds a provider made of code (a plugin's) until the returned function removes it; its name may not shadow another provider. */
+  plug(provider: PluggedProvider): () => void;
   /** One line for a chat: where to look when no provider is configured. */
   setupHint(): string;
   /** Exactly what to set when no provider is configured, every way, one per line. */

@@ -30,7 +30,7 @@ const profileEntries: Record<ToolProfile, readonly string[]> = {
   // heartbeat_respond is how a heartbeat stays quiet: every profile keeps it.
   minimal: ['session_status', 'heartbeat_respond'],
   messaging: ['group:messaging', 'sessions_list', 'sessions_history', 'sessions_send', 'session_status', 'heartbeat_respond'],
-  coding: ['group:fs', 'group:runtime', 'group:sessions', 'group:memory', 'group:web', 'group:mcp', 'heartbeat_respond', 'message'],
+  coding: ['group:fs', 'group:runtime', 'group:sessions', 'group:memory', 'group:web', 'group:mcp', 'group:plugins', 'heartbeat_respond', 'message'],
   full: toolGroups.map((group) => `group:${group}`),
 };
 

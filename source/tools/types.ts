@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 
-export const toolGroups = ['fs', 'runtime', 'web', 'memory', 'sessions', 'messaging', 'automation', 'mcp'] as const;
+export const toolGroups = ['fs', 'runtime', 'web', 'memory', 'sessions', 'messaging', 'automation', 'mcp', 'plugins'] as const;
 export type ToolGroup = (typeof toolGroups)[number];
 export type ToolRisk = 'low' | 'medium' | 'high';
 
@@ -31,7 +31,7 @@ export interface ToolResult {
   details?: Record<string, unknown>;
 }
 
-export type ApprovalKind = 'exec' | 'mcp' | 'acp' | 'fs' | 'spend' | 'browser';
+export type ApprovalKind = 'exec' | 'mcp' | 'acp' | 'fs' | 'spend' | 'browser' | 'plugin';
 export type ApprovalDecision = 'once' | 'session' | 'always' | 'deny';
 
 /** What a tool asks the operator to allow. `command` is what the operator reads (made visible by every client). */

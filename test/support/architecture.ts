@@ -14,6 +14,7 @@ export const FLOORS: Readonly<Record<string, number>> = {
   skills: 5,
   subagents: 5,
   mcp: 5,
+  plugins: 5,
   agent: 4,
   tools: 3,
   sessions: 3,

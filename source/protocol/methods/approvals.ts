@@ -7,7 +7,7 @@ export const approvalDecision = lazySchema(() => z.enum(['once', 'session', 'alw
 export const approvalRecord = lazySchema(() =>
   z.strictObject({
     id: z.string(),
-    kind: z.enum(['exec', 'mcp', 'acp', 'fs', 'spend', 'browser']),
+    kind: z.enum(['exec', 'mcp', 'acp', 'fs', 'spend', 'browser', 'plugin']),
     agentId: z.string(),
     sessionKey: z.string(),
     /** The exact text that will run if approved; never truncated. */

@@ -12,7 +12,7 @@ const modelListing = lazySchema(() =>
     maxOutput: z.number(),
     cost: z.strictObject({ input: z.number(), output: z.number(), cacheRead: z.number().optional(), cacheWrite: z.number().optional() }),
     ready: z.boolean(),
-    source: z.enum(['builtin', 'config', 'ollama']),
+    source: z.enum(['builtin', 'config', 'ollama', 'plugin']),
   }),
 );
 

@@ -18,6 +18,7 @@ import { agentMethods } from './agents.js';
 import { channelMethods } from './channels.js';
 import { spendMethods } from './spend.js';
 import { compactionMethods } from './compaction.js';
+import { pluginMethods } from './plugins.js';
 
 /**
  * Every RPC method the gateway may serve. A subsystem adds its methods in a
@@ -45,4 +46,5 @@ export const methods = {
   ...channelMethods,
   ...spendMethods,
   ...compactionMethods,
+  ...pluginMethods,
 };

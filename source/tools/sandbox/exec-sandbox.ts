@@ -56,6 +56,8 @@ export interface ConfinedCommand {
   network: boolean;
   /** Paths in home (home-relative or absolute) it may read besides tools.exec.sandbox.readable (an agent's own config folder). */
   readable?: readonly string[];
+  /** Paths that stay readable even inside a hidden one (a plugin's own folder under the state dir). */
+  visible?: readonly string[];
 }
 
 /**

@@ -15,6 +15,8 @@ export interface SandboxPolicy {
   readOnly?: readonly string[];
   /** The home folder, replaced by an empty one in which only `readable` (and the writable roots) come back. */
   home?: ConcealedHome | undefined;
+  /** Paths bound back read-only after everything is hidden (a plugin's own folder inside the hidden state dir). */
+  visible?: readonly string[];
 }
 
 export interface ConcealedHome {
@@ -246,6 +248,7 @@ export function bubblewrapArgs(bwrap: string, policy: SandboxPolicy, cwd: string
     const hiddenWithin = root !== undefined && hidden.some((h) => within(h, path) && within(root, h));
     if (root && !hiddenWithin && existsSync(path)) out.push('--ro-bind', path, path);
   }
+  for (const path of new Set((policy.visible ?? []).map((p) => realOrSelf(resolve(p))))) if (existsSync(path)) out.push('--ro-bind', path, path);
   out.push('--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try');
   if (!policy.network) out.push('--unshare-net');
   out.push('--die-with-parent', '--new-session', '--chdir', cwd, '--', executable, ...args);

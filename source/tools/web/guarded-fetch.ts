@@ -24,6 +24,10 @@ export interface GuardedFetchOptions {
   signal?: AbortSignal;
   /** Name resolution; defaults to the system resolver. */
   resolve?: Resolver;
+  /** Another method than GET, with its headers and body (a plugin's fetch); such a request does not follow redirects. */
+  request?: { method: string; headers: Record<string, string>; body?: Buffer };
+  /** Checked for the first URL and every redirect: a reason refuses the host before it is resolved. */
+  refuseHost?(url: URL): string | undefined;
 }
 
 export interface GuardedFetchResult {
@@ -32,6 +36,7 @@ export interface GuardedFetchResult {
   status: number;
   contentType: string;
   body: Buffer;
+  headers: Record<string, string>;
   /** True when the body was cut at `maxBytes`. */
   truncated: boolean;
   redirects: string[];
@@ -113,27 +118,39 @@ function pinnedLookup(pinned: ResolvedAddress): LookupFunction {
   };
 }
 
-function requestOnce(url: URL, pinned: ResolvedAddress, signal: AbortSignal): Promise<IncomingMessage> {
+function requestOnce(url: URL, pinned: ResolvedAddress, signal: AbortSignal, custom: GuardedFetchOptions['request']): Promise<IncomingMessage> {
   const transport = url.protocol === 'https:' ? (requireBuiltin('node:https') as typeof import('node:https')) : http;
   return new Promise((resolve, reject) => {
     const request = transport.request(
       url,
       {
-        method: 'GET',
+        method: custom?.method ?? 'GET',
         agent: false,
         signal,
         lookup: pinnedLookup(pinned),
         headers: {
           'user-agent': 'claw-web-fetch/0.1 (+https://github.com/claw)',
           accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,application/json;q=0.9,*/*;q=0.5',
+          ...custom?.headers,
+          // The body is decoded here whatever the caller asked: only encodings this side can undo.
           'accept-encoding': 'gzip, deflate, br',
         },
       },
       resolve,
     );
     request.on('error', reject);
-    request.end();
+    request.end(custom?.body);
   });
+}
+
+/** Response headers as one string each; the body is already decoded, so its encoding and length no longer apply. */
+function flatHeaders(response: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (value === undefined || name === 'content-encoding' || name === 'content-length' || name === 'transfer-encoding') continue;
+    out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
 }
 
 function decoded(response: IncomingMessage): Readable {
@@ -206,11 +223,13 @@ export async function guardedFetch(rawUrl: string, options: GuardedFetchOptions)
   let url = parseTarget(rawUrl);
   try {
     for (;;) {
+      const refused = options.refuseHost?.(url);
+      if (refused) throw new WebFetchError('refused', refused);
       const pinned = await checkedAddress(url, policy, resolve);
       controller.signal.throwIfAborted();
-      const response = await requestOnce(url, pinned, controller.signal);
+      const response = await requestOnce(url, pinned, controller.signal, options.request);
       const location = response.headers.location;
-      if (REDIRECT_STATUSES.has(response.statusCode ?? 0) && location) {
+      if (REDIRECT_STATUSES.has(response.statusCode ?? 0) && location && !options.request) {
         response.destroy();
         if (redirects.length >= maxRedirects) {
           throw new WebFetchError('too_many_redirects', `${rawUrl} redirected more than ${maxRedirects} times; stopped at ${url.href}.`);
@@ -231,6 +250,7 @@ export async function guardedFetch(rawUrl: string, options: GuardedFetchOptions)
         status: response.statusCode ?? 0,
         contentType: String(response.headers['content-type'] ?? ''),
         body,
+        headers: flatHeaders(response),
         truncated,
         redirects,
       };
