@@ -93,6 +93,20 @@ export const commandTable: Record<string, CommandEntry> = {
     usage: ['claw browser [status] [--json]', 'claw browser secret set NAME', 'claw browser secret list [--json]', 'claw browser secret remove NAME'],
     load: async () => (await import('./commands/browser.js')).run,
   },
+  plugins: {
+    summary: 'third-party tools, commands, hooks and providers, each in its own sandboxed process: add, enable (grant), list, logs',
+    usage: [
+      'claw plugins list [--json]',
+      'claw plugins add PATH|FILE.tgz|SPEC [--json]',
+      'claw plugins enable ID [--yes]',
+      'claw plugins disable ID',
+      'claw plugins remove ID',
+      'claw plugins restart ID [--json]',
+      'claw plugins logs ID [--lines N]',
+      'claw plugins doctor [ID] [--json]',
+    ],
+    load: async () => (await import('./commands/plugins.js')).run,
+  },
   approvals: {
     summary: 'list and answer exec approval requests',
     usage: ['claw approvals [list] [--all] [--json]', 'claw approvals approve ID [--session | --always] [--json]', 'claw approvals deny ID [--json]'],
