@@ -67,7 +67,11 @@ export function buildPorts(s: PortSources): CorePorts {
       confine: (file, args, policy) => confineCommand(tools.sandbox, file, args, policy),
     },
     commands: { list: () => s.commands.list(), addSource: (source) => s.commands.addSource(source) },
-    models: { resolve: (ref) => void providers.resolveModel(ref), problem: (ref) => modelProblem(providers, ref), plug: (provider) => providers.plug(provider) },
+    models: {
+      resolve: (ref) => void providers.resolveModel(ref),
+      problem: (ref) => modelProblem(providers, ref),
+      plug: (provider) => providers.plug(provider),
+    },
     spend: { exhausted: (charge) => s.spend.exhausted(charge) },
     systemEvents: { queue: (agentId, event, wakeNow) => schedule.queueSystemEvent(agentId, event, wakeNow) },
     workspaces: { dir: (agentId) => agent.workspaceDir(agentId) },

@@ -102,7 +102,15 @@ async function* providerStream(plugin: RunningPlugin, providerId: string, reques
   const stop = plugin.listen(callId, (method, params) => {
     if (method !== 'provider.delta') return;
     plugin.touch('provider.stream');
-    const delta = (params.delta ?? {}) as { type?: string; text?: unknown; id?: unknown; name?: unknown; arguments?: unknown; input?: unknown; output?: unknown };
+    const delta = (params.delta ?? {}) as {
+      type?: string;
+      text?: unknown;
+      id?: unknown;
+      name?: unknown;
+      arguments?: unknown;
+      input?: unknown;
+      output?: unknown;
+    };
     if ((delta.type === 'text' || delta.type === 'thinking') && typeof delta.text === 'string') {
       const type = delta.type === 'text' ? 'text' : 'thinking';
       const last = blocks.at(-1);
@@ -207,7 +215,9 @@ export function registerContributions(plugin: RunningPlugin, manifest: PluginMan
     }
     for (const provider of result.providers) {
       const models = provider.models.map((model) => (typeof model === 'string' ? { id: model } : model));
-      undo.push(ports.models.plug({ name: provider.id, source: `plugin ${manifest.id}`, models, stream: (request) => providerStream(plugin, provider.id, request) }));
+      undo.push(
+        ports.models.plug({ name: provider.id, source: `plugin ${manifest.id}`, models, stream: (request) => providerStream(plugin, provider.id, request) }),
+      );
     }
   } catch (error) {
     dispose();

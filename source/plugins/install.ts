@@ -85,7 +85,8 @@ export function installPlugin(paths: PluginPaths, source: string, options: { cwd
   try {
     const from = stage(source, options.cwd ?? process.cwd(), staging);
     const manifest = readManifest(staging);
-    if (!existsSync(join(staging, manifest.entry))) throw new Error(`${manifest.id}: the entry ${manifest.entry} is missing from the package (build it first?).`);
+    if (!existsSync(join(staging, manifest.entry)))
+      throw new Error(`${manifest.id}: the entry ${manifest.entry} is missing from the package (build it first?).`);
     if (hasDependencies(staging))
       run('npm', ['install', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error'], staging);
     const target = paths.dir(manifest.id);

@@ -62,7 +62,9 @@ export function readManifest(dir: string): PluginManifest {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new PluginManifestError(code === 'ENOENT' ? `${dir} has no ${MANIFEST_FILE}: a plugin declares itself there.` : `${file} is not valid JSON: ${(error as Error).message}`);
+    throw new PluginManifestError(
+      code === 'ENOENT' ? `${dir} has no ${MANIFEST_FILE}: a plugin declares itself there.` : `${file} is not valid JSON: ${(error as Error).message}`,
+    );
   }
   const parsed = manifestSchema.safeParse(raw);
   if (!parsed.success) {
@@ -73,7 +75,9 @@ export function readManifest(dir: string): PluginManifest {
   const entry = normalize(manifest.entry);
   if (isAbsolute(entry) || entry.startsWith('..')) throw new PluginManifestError(`${file}: entry must be a path inside the plugin, not "${manifest.entry}".`);
   if (!apiSatisfies(manifest.clawApi, CLAW_PLUGIN_API))
-    throw new PluginManifestError(`${manifest.id} needs claw plugin API ${manifest.clawApi}; this claw speaks ${CLAW_PLUGIN_API}. Install a version of the plugin made for it.`);
+    throw new PluginManifestError(
+      `${manifest.id} needs claw plugin API ${manifest.clawApi}; this claw speaks ${CLAW_PLUGIN_API}. Install a version of the plugin made for it.`,
+    );
   return manifest;
 }
 
@@ -98,7 +102,8 @@ export function apiSatisfies(range: string, version: string): boolean {
 
 /** The permissions `wanted` asks for that `granted` does not cover ([] when covered). */
 export function widenedPermissions(wanted: PluginPermissions, granted: PluginPermissions | undefined): string[] {
-  const missing = (kind: string, want: readonly string[], have: readonly string[] = []) => want.filter((item) => !have.includes(item)).map((item) => `${kind} ${item}`);
+  const missing = (kind: string, want: readonly string[], have: readonly string[] = []) =>
+    want.filter((item) => !have.includes(item)).map((item) => `${kind} ${item}`);
   return [
     ...missing('net', wanted.net, granted?.net),
     ...missing('fs.read', wanted.fs.read, granted?.fs.read),

@@ -112,7 +112,11 @@ export class PluginsService implements Service {
       if (!wanted) {
         await slot?.running?.stop();
         const state: PluginState = record.problem ? 'error' : record.grant?.enabled ? 'needs-approval' : 'disabled';
-        const error = record.problem ?? (record.widened.length > 0 ? `this version asks for more than was granted (${record.widened.join(', ')}); run \`claw plugins enable ${id}\` to approve it.` : undefined);
+        const error =
+          record.problem ??
+          (record.widened.length > 0
+            ? `this version asks for more than was granted (${record.widened.join(', ')}); run \`claw plugins enable ${id}\` to approve it.`
+            : undefined);
         this.#slots.set(id, { state, ...(error ? { error } : {}) });
         continue;
       }
@@ -212,7 +216,8 @@ export class PluginsService implements Service {
   #info(record: PluginRecord): PluginInfo {
     const slot = this.#slots.get(record.id);
     const manifest = record.manifest;
-    const state: PluginState = slot?.state ?? (record.problem ? 'error' : record.grant?.enabled ? (record.widened.length > 0 ? 'needs-approval' : 'starting') : 'disabled');
+    const state: PluginState =
+      slot?.state ?? (record.problem ? 'error' : record.grant?.enabled ? (record.widened.length > 0 ? 'needs-approval' : 'starting') : 'disabled');
     const error = slot?.error ?? record.problem;
     return {
       id: record.id,

@@ -89,7 +89,13 @@ export class RunningPlugin {
         if (value.length >= 4) this.#secrets.push([name, value]);
       }
     }
-    const requests = pluginRequests({ id: this.id, paths, net: granted.net, allowPrivate: () => ports.config.current.tools.web.allowPrivate, timeoutMs: this.options.callTimeoutMs });
+    const requests = pluginRequests({
+      id: this.id,
+      paths,
+      net: granted.net,
+      allowPrivate: () => ports.config.current.tools.web.allowPrivate,
+      timeoutMs: this.options.callTimeoutMs,
+    });
     this.#process = new PluginProcess({
       file: confined.file,
       args: confined.args,

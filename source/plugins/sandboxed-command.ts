@@ -19,11 +19,15 @@ function within(parent: string, child: string): boolean {
 /** A path of `permissions.fs` as an absolute path: `$workspace`, `$plugin`, `~/…` or absolute; anything else is refused. */
 export function grantedPath(entry: string, roots: GrantRoots): string {
   const home = roots.home ?? homedir();
-  const expand = (prefix: string, base: string) => (entry === prefix ? base : entry.startsWith(`${prefix}/`) ? join(base, entry.slice(prefix.length + 1)) : undefined);
-  const path = expand('$workspace', roots.workspace) ?? expand('$plugin', roots.plugin) ?? expand('~', home) ?? (isAbsolute(entry) ? resolve(entry) : undefined);
+  const expand = (prefix: string, base: string) =>
+    entry === prefix ? base : entry.startsWith(`${prefix}/`) ? join(base, entry.slice(prefix.length + 1)) : undefined;
+  const path =
+    expand('$workspace', roots.workspace) ?? expand('$plugin', roots.plugin) ?? expand('~', home) ?? (isAbsolute(entry) ? resolve(entry) : undefined);
   if (!path) throw new Error(`permissions.fs path "${entry}" must be absolute or start with $workspace, $plugin or ~/.`);
   if ((within(roots.state, path) && !within(roots.workspace, path) && !within(roots.plugin, path)) || (within(path, roots.state) && path !== roots.workspace))
-    throw new Error(`permissions.fs path "${entry}" reaches claw's state (${roots.state}), which no plugin may read or write; grant $workspace or a folder of its own.`);
+    throw new Error(
+      `permissions.fs path "${entry}" reaches claw's state (${roots.state}), which no plugin may read or write; grant $workspace or a folder of its own.`,
+    );
   return path;
 }
 
@@ -64,7 +68,7 @@ export function pluginCommand(input: PluginCommandInput): PluginCommand {
     ...write.map((path) => `--allow-fs-write=${path}`),
     input.runtimeFile,
   ];
-    // Binding a folder that holds the state dir back into view would undo its hiding.
+  // Binding a folder that holds the state dir back into view would undo its hiding.
   const visible = [input.pluginDir, dirname(input.runtimeFile), dirname(dirname(node))].filter((path) => !within(path, input.roots.state));
   return { file: node, args, visible, readable: read, writable: write };
 }

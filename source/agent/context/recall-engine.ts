@@ -108,7 +108,6 @@ export class RecallEngine implements ContextEngine {
   /** Accounting, the tool-result guard and the report come from the default engine; only what is sent differs. */
   readonly #base: ContextWindow;
   #squeeze = 1;
-  #recalled: Recalled | undefined;
 
   constructor(options: ContextEngineOptions, settings: RecallSettings) {
     this.#options = options;
@@ -151,7 +150,6 @@ export class RecallEngine implements ContextEngine {
     const query = new Set(terms(exchanges.at(-1)?.messages[0] ? textOf(exchanges.at(-1)!.messages[0]!) : ''));
     const picked = this.#pick(older, query, recallRoom);
     const recalled: Recalled = { tail: tail.length, turns: picked.map(({ exchange, matched }) => ({ turn: exchange.turn, matched })), older: older.length };
-    this.#recalled = recalled;
     if (picked.length === 0) return { messages: [...lead, ...tail], recalled };
     const first = tail[0] ?? all.at(-1)!;
     const note: HistoryMessage = {

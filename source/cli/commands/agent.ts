@@ -46,8 +46,10 @@ export const run: CommandRun = async ({ argv }) => {
       finish = resolve;
     });
     const seen: ChatEventPayload[] = [];
+    let streamed = false;
     const handle = (event: ChatEventPayload): void => {
       if (event.state === 'delta') {
+        streamed = true;
         if (!json) process.stdout.write(event.delta);
         return;
       }
@@ -86,7 +88,9 @@ export const run: CommandRun = async ({ argv }) => {
     const end = await ended;
     if (json) printJson(end);
     if (end.state === 'final') {
-      if (!json && !end.suppressed) process.stdout.write(end.text.endsWith('\n') ? '' : '\n');
+      // A slash command's reply arrives whole, with no deltas before it.
+      const text = streamed ? '' : end.text;
+      if (!json && !end.suppressed) process.stdout.write(`${text}${(streamed ? end.text : text).endsWith('\n') ? '' : '\n'}`);
       return 0;
     }
     if (!json) {

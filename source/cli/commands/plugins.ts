@@ -153,7 +153,8 @@ export const run: CommandRun = async ({ flags, argv }) => {
         ...describeContributions(manifest.contributes, manifest.id).map((line) => `  contributes ${line}`),
         ...describePermissions(manifest.permissions).map((line) => `  asks for ${line}`),
       ];
-      if (result.widened.length > 0) lines.push(`This version asks for more than was granted (${result.widened.join(', ')}): it stays off until \`claw plugins enable ${manifest.id}\`.`);
+      if (result.widened.length > 0)
+        lines.push(`This version asks for more than was granted (${result.widened.join(', ')}): it stays off until \`claw plugins enable ${manifest.id}\`.`);
       else if (!result.updated) lines.push(`Installed is not enabled: \`claw plugins enable ${manifest.id}\` grants these permissions and runs it.`);
       const live = await reloadGateway(paths);
       if (flags.json) printJson({ id: manifest.id, version: manifest.version, updated: result.updated, widened: result.widened, sha256: result.sha256 });
@@ -165,7 +166,11 @@ export const run: CommandRun = async ({ flags, argv }) => {
       if (!id) return fail(target ? `no plugin "${target}" is installed (\`claw plugins list\`).` : `enable needs a plugin id.\n${usage}`, target ? 1 : 2);
       const record = inspectPlugin(plugins, id);
       if (record.problem || !record.manifest) return fail(`${id} cannot run: ${record.problem}`, 1);
-      process.stdout.write(`${id} ${record.manifest.version} asks for:\n${describePermissions(record.manifest.permissions).map((line) => `  ${line}\n`).join('')}`);
+      process.stdout.write(
+        `${id} ${record.manifest.version} asks for:\n${describePermissions(record.manifest.permissions)
+          .map((line) => `  ${line}\n`)
+          .join('')}`,
+      );
       if (!parsed.yes) {
         if (!process.stdin.isTTY) return fail('not enabled: grant these permissions with --yes (or answer on a terminal).', 1);
         if (!(await confirm('Grant these permissions and run it? [y/N] '))) {

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { copyFileSync, mkdirSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
-import { z } from 'zod';
 import type { ClawConfig, StatePaths } from '../../config/index.js';
-import { lazySchema } from '../../protocol/index.js';
 import { defineTool } from '../define-tool.js';
 import type { ExecSandbox } from '../exec/exec-tool.js';
 import { confinePath } from '../fs/confine.js';

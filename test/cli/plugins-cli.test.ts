@@ -1,0 +1,83 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli-process.js';
+import { startFakeModelDaemon, type FakeModelDaemon } from '../support/fake-model-daemon.js';
+import { makeTempState, type TempState } from '../support/temp-state.js';
+import { EXAMPLE_PLUGIN } from '../plugins/plugin-fixtures.js';
+import { assertBuilt } from './cli-process.js';
+
+let daemon: FakeModelDaemon | undefined;
+let state: TempState | undefined;
+let packed: string | undefined;
+
+beforeAll(assertBuilt);
+afterEach(async () => {
+  await daemon?.stop();
+  state?.cleanup();
+  if (packed) rmSync(packed, { recursive: true, force: true });
+  daemon = state = packed = undefined;
+});
+
+/** The example plugin as `npm pack` makes it: what a registry would serve. */
+function packExample(): string {
+  packed = mkdtempSync(join(tmpdir(), 'claw-plugin-tgz-'));
+  const name = execFileSync('npm', ['pack', EXAMPLE_PLUGIN, '--pack-destination', packed, '--silent'], { encoding: 'utf8' }).trim().split('\n').pop() as string;
+  return join(packed, name);
+}
+
+describe('claw plugins', () => {
+  it('add from a .tgz installs but does not enable; enable needs --yes off a terminal; list and doctor read the files without a gateway', async () => {
+    state = makeTempState();
+    const add = await runCli(['plugins', 'add', packExample()], state.env, 60_000);
+    expect(add.code, add.stderr).toBe(0);
+    expect(add.stdout).toContain('Installed acme-weather 1.0.0');
+    expect(add.stdout).toContain('contributes tools: acme-weather__weather_now, acme-weather__convert_temperature');
+    expect(add.stdout).toContain('asks for network: wttr.in');
+    expect(add.stdout).toContain('`claw plugins enable acme-weather`');
+    const lock = JSON.parse(readFileSync(join(state.dir, 'plugins', 'plugins.lock'), 'utf8'));
+    expect(lock.plugins['acme-weather']).toMatchObject({ version: '1.0.0', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+
+    const listed = JSON.parse((await runCli(['plugins', 'list', '--json'], state.env)).stdout);
+    expect(listed).toMatchObject({ gateway: false, plugins: [{ id: 'acme-weather', state: 'disabled', granted: false }] });
+
+    const refused = await runCli(['plugins', 'enable', 'acme-weather'], state.env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('grant these permissions with --yes');
+    const enabled = await runCli(['plugins', 'enable', 'acme-weather', '--yes'], state.env);
+    expect(enabled.code, enabled.stderr).toBe(0);
+    expect(enabled.stdout).toContain('No gateway is running; it applies this when it starts.');
+
+    const unknown = await runCli(['plugins', 'enable', 'nope', '--yes'], state.env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('no plugin "nope" is installed');
+    const doctor = await runCli(['plugins', 'doctor'], state.env);
+    expect(doctor.stdout).toMatch(/ok +acme-weather: api \^1 \(claw speaks 1\.0\.0\); lock ok; enabled; process no gateway/);
+  }, 120_000);
+
+  it('a running gateway applies add, enable, disable and remove at once; restart and logs reach it', async () => {
+    daemon = await startFakeModelDaemon();
+    const env = daemon.state.env;
+    expect((await runCli(['plugins', 'add', EXAMPLE_PLUGIN], env)).code).toBe(0);
+    const enabled = await runCli(['plugins', 'enable', 'acme-weather', '--yes'], env);
+    expect(enabled.code, enabled.stderr).toBe(0);
+    expect(enabled.stdout).toContain('The gateway applied it: running.');
+    const listed = JSON.parse((await runCli(['plugins', 'list', '--json'], env)).stdout);
+    expect(listed).toMatchObject({ gateway: true, plugins: [{ id: 'acme-weather', state: 'running', pid: expect.any(Number) }] });
+
+    const command = await runCli(['agent', '-m', '/weather'], env);
+    expect(command.stdout).toContain('acme-weather: 0 turn(s) seen; units metric');
+    const restart = await runCli(['plugins', 'restart', 'acme-weather'], env);
+    expect(restart.code, restart.stderr).toBe(0);
+    expect(restart.stdout).toContain('acme-weather: running');
+
+    const disabled = await runCli(['plugins', 'disable', 'acme-weather'], env);
+    expect(disabled.stdout).toContain('The gateway applied it: disabled.');
+    expect((await runCli(['plugins', 'remove', 'acme-weather'], env)).code).toBe(0);
+    expect(JSON.parse((await runCli(['plugins', 'list', '--json'], env)).stdout).plugins).toEqual([]);
+    const logs = await runCli(['plugins', 'logs', 'acme-weather'], env);
+    expect(logs.code).toBe(1);
+  }, 120_000);
+});
