@@ -114,6 +114,26 @@ describe('a plugin process is confined', () => {
   }, 60_000);
 });
 
+describe('plugin tools follow the trust model', () => {
+  it('for a non-owner a tool with an effect beyond read asks the owner, with the plugin named; a read tool does not', async () => {
+    const declared = await httpServer();
+    const gateway = await startProbe(declared);
+    const context = mainSessionContext(gateway.core.tools, gateway.state.paths.workspace('main'), { principal: 'contact:telegram:42' });
+    expect((await gateway.core.tools.registry.invoke('probe__secret', {}, context)).content).toBe('the key is [redacted: PROBE_KEY]');
+    const pending = gateway.core.tools.registry.invoke('probe__fetch_url', { url: `http://127.0.0.1:${declared}/` }, context);
+    let approval = gateway.core.tools.inbox.list()[0];
+    for (let i = 0; i < 100 && !approval; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      approval = gateway.core.tools.inbox.list()[0];
+    }
+    expect(approval).toMatchObject({ kind: 'plugin', command: expect.stringContaining('plugin probe: fetch_url') });
+    gateway.core.tools.inbox.resolve(approval!.id, 'deny', 'test');
+    expect((await pending).content).toContain('was not approved');
+    // The owner's own turn runs it unasked.
+    expect(await call(gateway, 'fetch_url', { url: `http://127.0.0.1:${declared}/` })).toBe('STATUS:200:hello from the declared host');
+  }, 60_000);
+});
+
 describe('a misbehaving plugin is quarantined while claw carries on', () => {
   it('a crash: the call fails, the plugin is in state error with the reason, its tools are gone, and restart brings it back', async () => {
     const gateway = await startProbe(1);
