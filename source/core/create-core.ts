@@ -6,7 +6,7 @@ import { AgentRuntime, CompactionPreviews, createSessionsTools, type ContextEngi
 import { ChannelHost, type ChannelHostOptions } from '../channels/index.js';
 import { readGatewayTokenSync, skillEnvSecrets, systemClock, throttle, type ClawConfig, type Clock, type Logger, type StatePaths } from '../config/index.js';
 import { HooksService, type HooksServiceOptions } from '../hooks/index.js';
-import { runNoticeEntry, type ContextPayload, type GatewaySnapshot, type RecoveryReport } from '../protocol/index.js';
+import { runNoticeEntry, type ContextPayload, type GatewaySnapshot, type PluginInfo, type RecoveryReport } from '../protocol/index.js';
 import { createProviders, SpendGate, type Providers } from '../providers/index.js';
 import { InboundJournal, LaneQueue, testRunnerFromEnv, type AcceptedRecord, type TurnRunner } from '../queue/index.js';
 import { defaultAgentId, mainSessionKey, parseSessionKey } from '../routing/index.js';
@@ -575,8 +575,14 @@ export class Core {
       ...(this.schedule.started ? { schedule: this.schedule.glance() } : {}),
       ...(this.subagents.started ? { subagents: this.subagents.tree() } : {}),
       ...(this.browser.tabs().length > 0 ? { browserTabs: this.browser.tabs() } : {}),
+      ...this.#pluginsSnapshot(),
       ...(this.compactionPreviews.pending().length > 0 ? { compactionPreviews: this.compactionPreviews.pending() } : {}),
     };
+  }
+
+  #pluginsSnapshot(): { plugins?: PluginInfo[] } {
+    const plugins = this.plugins.list();
+    return plugins.length > 0 ? { plugins } : {};
   }
 
   /** Lets running turns finish until the deadline, then persists what is open. */

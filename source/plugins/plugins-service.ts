@@ -4,12 +4,12 @@ import type { SlashCommand } from '../agent/index.js';
 import { agentWorkspaceDir, PACKAGE_ROOT } from '../config/index.js';
 import type { CorePorts, Service, ServiceHealth } from '../core/index.js';
 import type { PluginInfo } from '../protocol/index.js';
-import { defaultAgentId } from '../routing/index.js';
-import { describeContributions, type PluginManifest } from './manifest.js';
+import { defaultAgentId, mainSessionKey } from '../routing/index.js';
+import { describeContributions, describePermissions, type PluginManifest } from './manifest.js';
 import { RunningPlugin } from './running-plugin.js';
-import { inspectPlugin, installedIds, pluginPaths, type PluginPaths, type PluginRecord, type PluginState } from './store.js';
+import { grantPlugin, inspectPlugin, installedIds, pluginPaths, type PluginPaths, type PluginRecord, type PluginState } from './store.js';
 
-export type PluginsPorts = Pick<CorePorts, 'tools' | 'commands' | 'lifecycle' | 'models' | 'config' | 'env' | 'log' | 'paths'>;
+export type PluginsPorts = Pick<CorePorts, 'tools' | 'commands' | 'lifecycle' | 'models' | 'config' | 'env' | 'log' | 'paths' | 'clients' | 'clock'>;
 
 /** The process every plugin runs in (a plain module shipped beside the bundle). */
 export const PLUGIN_RUNTIME_FILE = join(PACKAGE_ROOT, 'plugin-runtime', 'child.mjs');
@@ -37,6 +37,7 @@ export class PluginsService implements Service {
   #paths: PluginPaths | undefined;
   #unsubscribe: (() => void) | undefined;
   #reloading: Promise<void> = Promise.resolve();
+  #lastSent = '[]';
 
   constructor(private readonly runtimeFile = PLUGIN_RUNTIME_FILE) {}
 
@@ -56,8 +57,39 @@ export class PluginsService implements Service {
 
   /** Re-reads what is installed and granted: starts what should run, stops what should not. */
   reload(): Promise<void> {
-    this.#reloading = this.#reloading.then(() => this.#reconcile());
+    this.#reloading = this.#reloading.then(async () => {
+      await this.#reconcile();
+      this.#changed();
+    });
     return this.#reloading;
+  }
+
+  /**
+   * Asks the owner to grant what the plugin's manifest lists (an approval of
+   * kind `plugin` in the owner's main session: the TUI prompts for it), and
+   * runs it once granted.
+   */
+  async enable(id: string, requestedBy: string): Promise<{ approved: boolean; plugin: PluginInfo }> {
+    const ports = this.#ports;
+    if (!ports || !this.#paths || !installedIds(this.#paths).includes(id)) throw new Error(`no plugin "${id}" is installed (\`claw plugins list\`).`);
+    const record = this.#record(id);
+    if (record.problem || !record.manifest) throw new Error(`${id} cannot run: ${record.problem}`);
+    const manifest = record.manifest;
+    const agentId = defaultAgentId(ports.config.current);
+    const gate = ports.tools.approvals.gate(agentId, mainSessionKey(agentId));
+    const outcome = await gate.request({
+      kind: 'plugin',
+      command: `enable plugin ${id} ${manifest.version}: ${describePermissions(manifest.permissions).join('; ')}`,
+      binding: `${id}@${record.lock?.sha256 ?? manifest.version}`,
+      cwd: this.#paths.dir(id),
+      envKeys: manifest.permissions.env,
+      reason: `${requestedBy} asked to enable it (${describeContributions(manifest.contributes, id).join('; ') || 'no contributions'})`,
+    });
+    if (outcome.approved) {
+      grantPlugin(this.#paths, id, manifest.permissions, ports.clock.now());
+      await this.reload();
+    }
+    return { approved: outcome.approved, plugin: this.list().find((plugin) => plugin.id === id) ?? this.#info(record) };
   }
 
   /** Stops and starts one plugin again (after a quarantine). */
@@ -140,6 +172,7 @@ export class PluginsService implements Service {
       slot.error = reason;
       delete slot.running;
       ports.log.warn(`plugin ${record.id} quarantined: ${reason} (\`claw plugins restart ${record.id}\` once fixed)`);
+      this.#changed();
     };
     const config = this.#configFor(manifest);
     if ('error' in config) return fail(config.error);
@@ -173,6 +206,15 @@ export class PluginsService implements Service {
       await running.stop();
       fail(`did not start: ${(error as Error).message}`);
     }
+  }
+
+  /** Tells clients the list changed, when it did. */
+  #changed(): void {
+    const plugins = this.list();
+    const text = JSON.stringify(plugins);
+    if (text === this.#lastSent) return;
+    this.#lastSent = text;
+    this.#ports?.clients.emit('plugins.status', { plugins });
   }
 
   #configFor(manifest: PluginManifest): { value: Record<string, unknown> } | { error: string } {

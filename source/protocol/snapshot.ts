@@ -4,6 +4,7 @@ import { lazySchema } from './lazy-schema.js';
 import { contextPayload, lanesPayload, subagentNode } from './events/runtime.js';
 import { approvalRecord } from './methods/approvals.js';
 import { channelStatus } from './methods/channels.js';
+import { pluginInfo } from './methods/plugins.js';
 import { mcpElicitationRecord } from './methods/mcp-elicitation.js';
 import { configStatus, healthPayload, presenceEntry, recoveryReport } from './gateway-state.js';
 import { sessionSummary } from './methods/sessions.js';
@@ -34,6 +35,8 @@ export const gatewaySnapshot = lazySchema(() =>
     schedule: scheduleOverview.optional(),
     /** Chat channel accounts with their state (running, reconnecting, error with the reason). */
     channels: z.array(channelStatus).optional(),
+    /** Installed plugins and their state, when any is installed. */
+    plugins: z.array(pluginInfo).optional(),
     /** Keys and models failover is skipping now. */
     cooldowns: z.array(cooldownEntry).optional(),
     /** The last start's crash recovery, when the crash-loop guard failed a message. */

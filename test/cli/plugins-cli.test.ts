@@ -61,8 +61,18 @@ describe('claw plugins', () => {
     daemon = await startFakeModelDaemon();
     const env = daemon.state.env;
     expect((await runCli(['plugins', 'add', EXAMPLE_PLUGIN], env)).code).toBe(0);
-    const enabled = await runCli(['plugins', 'enable', 'acme-weather', '--yes'], env);
+    // Off a terminal, without --yes: the gateway asks the owner (the TUI prompts; here `claw approvals`).
+    const enabling = runCli(['plugins', 'enable', 'acme-weather'], env, 60_000);
+    let approval: { id: string; kind: string; command: string } | undefined;
+    for (let i = 0; i < 200 && !approval; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      approval = JSON.parse((await runCli(['approvals', 'list', '--json'], env)).stdout).approvals[0];
+    }
+    expect(approval).toMatchObject({ kind: 'plugin', command: expect.stringContaining('enable plugin acme-weather 1.0.0: network: wttr.in') });
+    expect((await runCli(['approvals', 'approve', approval!.id], env)).code).toBe(0);
+    const enabled = await enabling;
     expect(enabled.code, enabled.stderr).toBe(0);
+    expect(enabled.stderr).toContain(`waiting for the owner to approve ${approval!.id} in the TUI`);
     expect(enabled.stdout).toContain('The gateway applied it: running.');
     const listed = JSON.parse((await runCli(['plugins', 'list', '--json'], env)).stdout);
     expect(listed).toMatchObject({ gateway: true, plugins: [{ id: 'acme-weather', state: 'running', pid: expect.any(Number) }] });

@@ -137,12 +137,18 @@ describe('plugin tools follow the trust model', () => {
 describe('a misbehaving plugin is quarantined while claw carries on', () => {
   it('a crash: the call fails, the plugin is in state error with the reason, its tools are gone, and restart brings it back', async () => {
     const gateway = await startProbe(1);
+    const client = await gateway.connect();
+    const statuses: Array<{ plugins: Array<{ id: string; state: string }> }> = [];
+    client.on('plugins.status', (payload) => statuses.push(payload));
     const result = await call(gateway, 'crash');
     expect(result).toMatch(/probe__crash failed: the plugin process exited/);
     const [info] = gateway.core.plugins.list();
     expect(info).toMatchObject({ id: 'probe', state: 'error' });
     expect(info?.error).toMatch(/exited/);
     expect(gateway.core.tools.registry.get('probe__secret')).toBeUndefined();
+    // Clients hear it (the TUI flags it in its header and says so in the chat).
+    for (let i = 0; i < 100 && statuses.length === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(statuses.at(-1)?.plugins[0]).toMatchObject({ id: 'probe', state: 'error' });
     // Other tools and turns are untouched; the owner restarts it.
     expect(gateway.core.tools.registry.get('memory_search')).toBeDefined();
     const restarted = await gateway.core.plugins.restart('probe');

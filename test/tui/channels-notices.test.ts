@@ -20,3 +20,35 @@ describe('channel notices in the TUI', () => {
     ]);
   });
 });
+
+describe('plugin notices in the TUI', () => {
+  it('says once when a plugin is quarantined, and the header flags it until it runs again', async () => {
+    const { render } = await import('ink-testing-library');
+    const { createElement } = await import('react');
+    const { Header } = await import('../../source/tui/components/Header.js');
+    const store = new TuiStore(initialState());
+    const quarantined = {
+      id: 'probe',
+      version: '1.0.0',
+      description: '',
+      state: 'error' as const,
+      contributes: [],
+      granted: true,
+      error: 'the process exited with code 1',
+    };
+    store.applyEvent('plugins.status', { plugins: [quarantined] });
+    store.applyEvent('plugins.status', { plugins: [quarantined] });
+    const notices = selectChat(store.getState()).items.filter((item) => item.kind === 'notice');
+    expect(notices.map((n) => (n as { text: string }).text)).toEqual([
+      'plugin probe stopped: the process exited with code 1 (`claw plugins logs probe`, then `claw plugins restart probe`)',
+    ]);
+    const flagged = render(createElement(Header, { state: store.getState(), width: 120 }));
+    expect(flagged.lastFrame()).toContain('plugin probe ✗');
+    flagged.unmount();
+    store.applyEvent('plugins.status', { plugins: [{ ...quarantined, state: 'running', error: undefined }] });
+    const clear = render(createElement(Header, { state: store.getState(), width: 120 }));
+    expect(clear.lastFrame()).not.toContain('plugin probe');
+    clear.unmount();
+    store.dispose();
+  });
+});

@@ -171,8 +171,8 @@ export const run: CommandRun = async ({ flags, argv }) => {
           .map((line) => `  ${line}\n`)
           .join('')}`,
       );
+      if (!parsed.yes && !process.stdin.isTTY) return enableThroughGateway(paths, id);
       if (!parsed.yes) {
-        if (!process.stdin.isTTY) return fail('not enabled: grant these permissions with --yes (or answer on a terminal).', 1);
         if (!(await confirm('Grant these permissions and run it? [y/N] '))) {
           process.stdout.write('Not enabled.\n');
           return 1;
@@ -232,6 +232,33 @@ export const run: CommandRun = async ({ flags, argv }) => {
       return fail(`unknown action "${action}".\n${usage}`);
   }
 };
+
+/**
+ * Off a terminal and without --yes, the owner answers where approvals are
+ * answered: the running gateway raises one (the TUI prompts for it) and this
+ * waits for the decision.
+ */
+async function enableThroughGateway(paths: StatePaths, id: string): Promise<number> {
+  const { connectLocal, findLocalGateway } = await import('../../client/index.js');
+  if (!findLocalGateway(paths))
+    return fail('not enabled: grant these permissions with --yes, answer on a terminal, or run a gateway and approve it in the TUI.', 1);
+  const client = await connectLocal(paths);
+  try {
+    client.on('approval.requested', ({ approval }) => {
+      if (approval.kind === 'plugin' && approval.command.startsWith(`enable plugin ${id} `))
+        process.stderr.write(`claw plugins: waiting for the owner to approve ${approval.id} in the TUI (or \`claw approvals approve ${approval.id}\`).\n`);
+    });
+    const { approved, plugin } = await client.request('plugins.enable', { id }, { timeoutMs: APPROVAL_WAIT_MS });
+    if (!approved) return fail(`not enabled: the owner did not approve ${id}.`, 1);
+    process.stdout.write(`Enabled ${id}. The gateway applied it: ${plugin.state}${plugin.error ? ` (${plugin.error})` : ''}.\n`);
+    return 0;
+  } finally {
+    client.close();
+  }
+}
+
+/** Approvals expire after 30 minutes; the request outlives that by a little so the expiry is what answers. */
+const APPROVAL_WAIT_MS = 31 * 60_000;
 
 async function doctor(paths: StatePaths, only: string | undefined, json: boolean): Promise<number> {
   const plugins = pluginPaths(paths);

@@ -9,6 +9,7 @@ export function pluginsRpc(core: Core): HandlerTable {
       await core.plugins.reload();
       return { plugins: core.plugins.list() };
     },
+    'plugins.enable': (params, caller) => core.plugins.enable(params.id, caller.clientId),
     'plugins.restart': async (params) => ({ plugin: await core.plugins.restart(params.id) }),
   };
 }

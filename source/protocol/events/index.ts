@@ -5,6 +5,7 @@ import { messageEvents } from './messages.js';
 import { mcpEvents } from './mcp.js';
 import { skillsEvents } from './skills.js';
 import { channelsEvents } from './channels.js';
+import { pluginsEvents } from './plugins.js';
 import { spendEvents } from './spend.js';
 import { browserEvents } from './browser.js';
 import { compactionEvents } from '../methods/compaction.js';
@@ -18,6 +19,7 @@ export const events = {
   ...mcpEvents,
   ...skillsEvents,
   ...channelsEvents,
+  ...pluginsEvents,
   ...spendEvents,
   ...browserEvents,
   ...compactionEvents,

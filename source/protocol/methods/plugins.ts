@@ -39,6 +39,15 @@ export const pluginMethods = {
     scope: 'admin',
     mutating: true,
   }),
+  'plugins.enable': defineMethod({
+    name: 'plugins.enable',
+    description:
+      'Asks the owner (an approval of kind `plugin` in the TUI or `claw approvals`) to grant an installed plugin the permissions its manifest lists; once granted it runs. Waits for the answer.',
+    params: () => z.strictObject({ id: z.string().min(1), idempotencyKey: z.string().max(128).optional() }),
+    result: () => z.strictObject({ approved: z.boolean(), plugin: pluginInfo }),
+    scope: 'admin',
+    mutating: true,
+  }),
   'plugins.restart': defineMethod({
     name: 'plugins.restart',
     description: 'Starts a quarantined or running plugin afresh.',

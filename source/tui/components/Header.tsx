@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import type { TuiState } from '../store/state.js';
-import { channelAlerts } from '../text/channel-alerts.js';
+import { channelAlerts, pluginAlerts } from '../text/channel-alerts.js';
 import { truncate } from '../text/width.js';
 
 const CONN_COLOR = { open: 'green', connecting: 'yellow', reconnecting: 'yellow', idle: 'gray', closed: 'red' } as const;
@@ -12,7 +12,7 @@ export function Header({ state, width }: { state: TuiState; width: number }) {
   const where = conn.via ? `${conn.via} (${conn.host ?? 'remote'})` : (conn.host ?? 'gateway');
   const left = ` claw · ${where}${conn.version ? ` v${conn.version}` : ''} · `;
   const connText = `● ${conn.state}${latency}${reason}`;
-  const alerts = channelAlerts(state.channels);
+  const alerts = [channelAlerts(state.channels), pluginAlerts(state.plugins)].filter(Boolean).join(' ');
   const alertText = alerts ? ` · ${alerts}` : '';
   const right = ` · agent ${state.agentId} · ${state.currentKey}`;
   return (

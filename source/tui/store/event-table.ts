@@ -48,6 +48,19 @@ export const eventTable: { [E in EventName]?: Reducer<E> } = {
           })),
       ),
     ),
+  'plugins.status': (state, payload) =>
+    updateChat({ ...state, plugins: payload.plugins }, state.currentKey, (log) =>
+      appendItems(
+        log,
+        payload.plugins
+          .filter((plugin) => plugin.state === 'error' && !log.items.some((item) => item.id === `plugin-error:${plugin.id}:${plugin.error}`))
+          .map((plugin) => ({
+            kind: 'notice' as const,
+            id: `plugin-error:${plugin.id}:${plugin.error}`,
+            text: `plugin ${plugin.id} stopped: ${plugin.error ?? 'no reason given'} (\`claw plugins logs ${plugin.id}\`, then \`claw plugins restart ${plugin.id}\`)`,
+          })),
+      ),
+    ),
   'mcp.sampling': (state, payload) => reduceSampling(state, payload),
   'mcp.auth.required': (state, payload) =>
     updateChat(state, state.currentKey, (log) =>

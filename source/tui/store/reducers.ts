@@ -96,6 +96,8 @@ export function reduceHello(state: TuiState, hello: HelloPayload): TuiState {
   if (schedule) next = { ...next, schedule };
   const channels = pick('channels');
   if (channels) next = { ...next, channels };
+  const plugins = pick('plugins');
+  if (plugins) next = { ...next, plugins };
   const cooldowns = pick('cooldowns');
   if (cooldowns) next = { ...next, cooldowns };
   const spend = pick('spend');

@@ -4,6 +4,7 @@ import type {
   BrowserTab,
   CompactionPreview,
   ChannelStatusInfo,
+  PluginInfo,
   CooldownEntry,
   ContextPayload,
   LanesPayload,
@@ -74,6 +75,8 @@ export interface TuiState {
   schedule?: ScheduleOverview;
   /** Chat channel accounts and their state, from the snapshot and `channels.status` (the header flags one in error). */
   channels?: readonly ChannelStatusInfo[];
+  /** Installed plugins and their state, from the snapshot and `plugins.status` (the header flags one in error). */
+  plugins?: readonly PluginInfo[];
   /** Keys and models failover is skipping, from the snapshot and `cooldowns` events (the footer shows them). */
   cooldowns?: readonly CooldownEntry[];
   /** Today's spend and the cap nearest its limit, from the snapshot and `spend` events (the footer's bar). */

@@ -1,4 +1,4 @@
-import type { ChannelStatusInfo } from '../../protocol/index.js';
+import type { ChannelStatusInfo, PluginInfo } from '../../protocol/index.js';
 
 /**
  * The header's flag for channels that are not working: `telegram ✗` while
@@ -13,4 +13,12 @@ export function channelAlerts(channels: readonly ChannelStatusInfo[] | undefined
     .filter((c) => c.state === 'error' || c.state === 'reconnecting')
     .map((c) => `${perChannel.get(c.channel)! > 1 ? `${c.channel}:${c.accountId}` : c.channel} ${c.state === 'error' ? '✗' : '↻'}`);
   return [...new Set(flags)].join(' ');
+}
+
+/** The header's flag for plugins that stopped or were refused: `plugin probe ✗`. */
+export function pluginAlerts(plugins: readonly PluginInfo[] | undefined): string {
+  return (plugins ?? [])
+    .filter((plugin) => plugin.state === 'error')
+    .map((plugin) => `plugin ${plugin.id} ✗`)
+    .join(' ');
 }
