@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pluginPaths } from '../../source/plugins/index.js';
 import { recordEvents, type EventLog } from '../context/context-gateway.js';
@@ -55,7 +55,7 @@ describe('the example plugin in a running gateway', () => {
 
     // The turn:end hook counted that turn in the plugin's storage; the command reads it back.
     const storage = pluginPaths(gateway.state.paths).storage('acme-weather');
-    for (let i = 0; i < 100 && !readFileSync(storage, { encoding: 'utf8', flag: 'a+' }).includes('turns'); i += 1) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 250 && !(existsSync(storage) && readFileSync(storage, 'utf8').includes('turns')); i += 1) await new Promise((r) => setTimeout(r, 20));
     expect(JSON.parse(readFileSync(storage, 'utf8'))).toEqual({ turns: 1 });
     const command = await client.request('commands.run', { sessionKey: KEY, text: '/weather hello' });
     expect(command.reply).toBe('acme-weather: 1 turn(s) seen; units imperial; you said "hello"');
