@@ -29,24 +29,85 @@ const log = {
   error: (message) => notify('log', { level: 'error', message: String(message) }),
 };
 
-/** fetch, through claw: the sandbox has no network, so every request is made (and checked) by the gateway. */
+const bodies = new Map();
+// A body's first chunks can be read off the pipe before the fetch that owns it resumed: they wait here.
+const early = new Map();
+const NULL_BODY = new Set([101, 204, 205, 304]);
+
+function bodyEvent(stream, event) {
+  const controller = bodies.get(stream);
+  if (!controller) {
+    early.set(stream, [...(early.get(stream) ?? []), event]);
+    return;
+  }
+  if (event.data !== undefined) return controller.enqueue(new Uint8Array(Buffer.from(event.data, 'base64')));
+  bodies.delete(stream);
+  if (event.error) controller.error(new Error(event.error));
+  else controller.close();
+}
+
+/**
+ * fetch, through claw: the sandbox has no network, so the gateway makes (and
+ * checks) every request; the body arrives as it streams.
+ */
 async function clawFetch(input, init = {}) {
   const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-  const method = init.method ?? (typeof input === 'object' && 'method' in input ? input.method : 'GET');
+  const method = (init.method ?? (typeof input === 'object' && 'method' in input ? input.method : 'GET')).toUpperCase();
   const headers = Object.fromEntries(new Headers(init.headers ?? {}).entries());
   let body;
-  if (init.body !== undefined && init.body !== null) body = Buffer.from(typeof init.body === 'string' ? init.body : new Uint8Array(await new Response(init.body).arrayBuffer())).toString('base64');
+  if (init.body !== undefined && init.body !== null)
+    body = Buffer.from(typeof init.body === 'string' ? init.body : new Uint8Array(await new Response(init.body).arrayBuffer())).toString('base64');
+  init.signal?.throwIfAborted();
   const answer = await request('fetch', { url, method, headers, ...(body ? { body } : {}) });
-  return new Response(answer.status === 204 || answer.status === 304 ? null : Buffer.from(answer.body, 'base64'), { status: answer.status, headers: answer.headers });
+  let open = true;
+  const stop = () => {
+    bodies.delete(answer.stream);
+    early.delete(answer.stream);
+    if (open) notify('fetch.cancel', { stream: answer.stream });
+    open = false;
+  };
+  if (NULL_BODY.has(answer.status) || method === 'HEAD') {
+    stop();
+    return new Response(null, { status: answer.status, headers: answer.headers });
+  }
+  const stream = new ReadableStream({
+    start(controller) {
+      bodies.set(answer.stream, controller);
+      const waiting = early.get(answer.stream) ?? [];
+      early.delete(answer.stream);
+      for (const event of waiting) {
+        if (event.data === undefined) open = false;
+        bodyEvent(answer.stream, event);
+      }
+      init.signal?.addEventListener('abort', () => {
+        if (!bodies.has(answer.stream)) return;
+        stop();
+        controller.error(init.signal.reason ?? new DOMException('The operation was aborted.', 'AbortError'));
+      });
+    },
+    cancel: stop,
+  });
+  return new Response(stream, { status: answer.status, headers: answer.headers });
 }
 globalThis.fetch = clawFetch;
 
-const state = { manifest: undefined, config: {}, secrets: {}, tools: new Map(), commands: new Map(), hooks: new Map(), providers: new Map(), dispose: undefined, setupDone: false };
+const state = {
+  manifest: undefined,
+  config: {},
+  secrets: {},
+  tools: new Map(),
+  commands: new Map(),
+  hooks: new Map(),
+  providers: new Map(),
+  dispose: undefined,
+  setupDone: false,
+};
 const controllers = new Map();
 
 function declared(kind, name) {
   const list = state.manifest.contributes[kind] ?? [];
-  if (!list.includes(name)) throw new Error(`${kind.slice(0, -1)} "${name}" is not declared in claw.plugin.json contributes.${kind}; declare every name the plugin registers.`);
+  if (!list.includes(name))
+    throw new Error(`${kind.slice(0, -1)} "${name}" is not declared in claw.plugin.json contributes.${kind}; declare every name the plugin registers.`);
   if (state.setupDone) throw new Error(`register ${kind.slice(0, -1)}s during setup(ctx), not later.`);
 }
 
@@ -81,7 +142,8 @@ const ctx = {
   providers: {
     register(provider) {
       declared('providers', provider?.id);
-      if (typeof provider.stream !== 'function' || typeof provider.models !== 'function') throw new Error(`provider "${provider.id}" needs models() and stream(request, { signal }).`);
+      if (typeof provider.stream !== 'function' || typeof provider.models !== 'function')
+        throw new Error(`provider "${provider.id}" needs models() and stream(request, { signal }).`);
       state.providers.set(provider.id, provider);
     },
   },
@@ -198,6 +260,8 @@ const methods = {
 
 const notifications = {
   cancel: ({ callId }) => controllers.get(callId)?.abort(),
+  'fetch.chunk': ({ stream, data }) => bodyEvent(stream, { data }),
+  'fetch.end': ({ stream, error }) => bodyEvent(stream, { error }),
   'config.update': ({ config }) => {
     state.config = config ?? {};
   },

@@ -72,7 +72,9 @@ export type ProviderErrorKind = 'auth' | 'rate_limit' | 'overloaded' | 'billing'
 export interface PluginProvider {
   /** Declared in `contributes.providers`; models are used as `<id>/<model>`. */
   id: string;
-  models(): Array<string | { id: string; contextWindow?: number; maxOutput?: number }> | Promise<Array<string | { id: string; contextWindow?: number; maxOutput?: number }>>;
+  models():
+    | Array<string | { id: string; contextWindow?: number; maxOutput?: number }>
+    | Promise<Array<string | { id: string; contextWindow?: number; maxOutput?: number }>>;
   stream(request: ProviderRequest, options: { signal: AbortSignal }): AsyncIterable<ProviderDelta>;
   /** claw keeps retries, failover and cooldowns; the plugin only says what kind of failure it was. */
   classifyError?(error: unknown): ProviderErrorKind;

@@ -94,6 +94,11 @@ export class PluginProcess {
     for (const [id, waiter] of this.#waiters) if (waiter.method === method) this.#arm(id, this.options.callTimeoutMs);
   }
 
+  /** Restarts every call's deadline: data is flowing to the plugin (a response body it reads), so what waits on it is not hung. */
+  touchAll(): void {
+    for (const [id, waiter] of this.#waiters) if (waiter.method !== 'shutdown') this.#arm(id, this.options.callTimeoutMs);
+  }
+
   notify(method: string, params: Record<string, unknown>): void {
     if (!this.#ended) this.#write({ method, params });
   }

@@ -4,7 +4,7 @@ import type { SlashCommand } from '../agent/index.js';
 import type { CorePorts } from '../core/index.js';
 import type { PluginManifest, PluginPermissions } from './manifest.js';
 import { PluginProcess } from './plugin-process.js';
-import { pluginRequests } from './plugin-requests.js';
+import { pluginRequests, type PluginRequests } from './plugin-requests.js';
 import { registerContributions, type Registered } from './contributions.js';
 import { pluginCommand, type GrantRoots } from './sandboxed-command.js';
 import type { PluginPaths } from './store.js';
@@ -46,6 +46,7 @@ export class RunningPlugin {
   #registered: Registered | undefined;
   #secrets: Array<[string, string]> = [];
   #stopping = false;
+  #requests: PluginRequests | undefined;
   startedAt = 0;
   readyAt = 0;
 
@@ -95,14 +96,17 @@ export class RunningPlugin {
       net: granted.net,
       allowPrivate: () => ports.config.current.tools.web.allowPrivate,
       timeoutMs: this.options.callTimeoutMs,
+      notify: (method, params) => this.#process?.notify(method, params),
+      alive: () => this.#process?.touchAll(),
     });
+    this.#requests = requests;
     this.#process = new PluginProcess({
       file: confined.file,
       args: confined.args,
       env,
       cwd: paths.dir(this.id),
       callTimeoutMs: this.options.callTimeoutMs,
-      onRequest: requests,
+      onRequest: (method, params) => requests.handle(method, params),
       onNotification: (method, params) => this.#notification(method, params),
       onStderr: (text) => this.log('stderr', text.slice(0, STDERR_LINE_LIMIT)),
       onExit: (reason) => this.#exited(reason),
@@ -181,11 +185,16 @@ export class RunningPlugin {
       this.log(String(params.level ?? 'info'), String(params.message ?? ''));
       return;
     }
+    if (method === 'fetch.cancel') {
+      this.#requests?.cancel(String(params.stream));
+      return;
+    }
     const callId = typeof params.callId === 'string' ? params.callId : undefined;
     if (callId) this.#listeners.get(callId)?.(method, params);
   }
 
   #exited(reason: string): void {
+    this.#requests?.closeAll();
     this.#registered?.dispose();
     this.#registered = undefined;
     if (this.#stopping) return;

@@ -31,6 +31,7 @@ export {
 export {
   createWebFetchTool,
   guardedFetch,
+  guardedStream,
   WebFetchError,
   AddressPolicy,
   wrapUntrusted,
@@ -38,6 +39,7 @@ export {
   UNTRUSTED_TAG,
   UNTRUSTED_NOTICE,
   type WebToolConfig,
+  type GuardedStream,
   type Resolver,
 } from './web/index.js';
 export {

@@ -35,6 +35,17 @@ const PROBE_SETUP = `
   tool('env', 'read', () => Object.keys(process.env).sort().join(','));
   tool('crash', 'read', () => { setTimeout(() => { throw new Error('boom'); }); return new Promise(() => {}); });
   tool('hang', 'read', () => new Promise(() => {}));
+  tool('stream_url', 'net', async ({ url }, { progress }) => {
+    const reader = (await fetch(url)).body.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return text;
+      text += decoder.decode(value);
+      progress('got ' + text.length);
+    }
+  });
 `;
 
 async function startProbe(declaredPort: number, config: Record<string, unknown> = {}): Promise<TestGateway> {
@@ -46,7 +57,7 @@ async function startProbe(declaredPort: number, config: Record<string, unknown> 
     join(gateway.state.dir, 'src', 'probe-src'),
     {
       id: 'probe',
-      contributes: { tools: ['read_file', 'connect', 'fetch_url', 'spawn', 'secret', 'env', 'crash', 'hang'] },
+      contributes: { tools: ['read_file', 'connect', 'fetch_url', 'spawn', 'secret', 'env', 'crash', 'hang', 'stream_url'] },
       permissions: { net: [`127.0.0.1:${declaredPort}`], secrets: ['PROBE_KEY'] },
     },
     PROBE_SETUP,
@@ -103,6 +114,34 @@ describe('a plugin process is confined', () => {
     expect(env).not.toContain('NOT_GRANTED_TOKEN');
     expect(env).not.toContain('PROBE_KEY');
     expect(await call(gateway, 'secret')).toBe('the key is [redacted: PROBE_KEY]');
+  }, 60_000);
+
+  it('a response body streams into the plugin as it arrives, and a long one keeps its call alive past callTimeoutMs', async () => {
+    server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('a');
+      let sent = 0;
+      const timer = setInterval(() => {
+        res.write('b');
+        if ((sent += 1) === 6) {
+          clearInterval(timer);
+          res.end();
+        }
+      }, 450);
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    const gateway = await startProbe(port);
+    const updates: Array<{ text: string; at: number }> = [];
+    const context = mainSessionContext(gateway.core.tools, gateway.state.paths.workspace('main'), {
+      onUpdate: (text) => updates.push({ text, at: Date.now() }),
+    });
+    const result = await gateway.core.tools.registry.invoke('probe__stream_url', { url: `http://127.0.0.1:${port}/` }, context);
+    const done = Date.now();
+    expect(result.content).toBe('abbbbbb');
+    // The first bytes reached the plugin seconds before the end, and 2.7 s of streaming did not count as hung.
+    expect(done - updates[0]!.at).toBeGreaterThan(1500);
+    expect(gateway.core.plugins.list()[0]?.state).toBe('running');
   }, 60_000);
 
   it('a declared host still passes the address policy: private addresses need tools.web.allowPrivate', async () => {

@@ -200,13 +200,22 @@ function describeFailure(error: unknown, url: URL, stop: { timedOut: boolean; ab
   return new WebFetchError('network', `Fetching ${url.href} failed: ${(error as Error)?.message ?? String(error)}.`);
 }
 
+interface Opened {
+  response: IncomingMessage;
+  url: URL;
+  redirects: string[];
+  /** Stops the deadline and lets go of the caller's signal. */
+  finish(): void;
+  describe(error: unknown): WebFetchError;
+}
+
 /**
- * GET a URL with SSRF guards: only http(s), every hop's host resolved here and
- * checked against the address policy, the socket pinned to the checked address
- * (no second DNS answer can slip in), redirects followed by hand and re-checked,
- * body and time capped.
+ * Opens a URL with SSRF guards: only http(s), every hop's host resolved here
+ * and checked against the address policy, the socket pinned to the checked
+ * address (no second DNS answer can slip in), redirects followed by hand and
+ * re-checked; resolves once the final response's headers arrived.
  */
-export async function guardedFetch(rawUrl: string, options: GuardedFetchOptions): Promise<GuardedFetchResult> {
+async function openGuarded(rawUrl: string, options: GuardedFetchOptions): Promise<Opened> {
   const policy = new AddressPolicy(options.allowPrivate);
   const resolve = options.resolve ?? systemResolver;
   const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
@@ -219,8 +228,13 @@ export async function guardedFetch(rawUrl: string, options: GuardedFetchOptions)
   const onOuterAbort = () => controller.abort();
   options.signal?.addEventListener('abort', onOuterAbort, { once: true });
   if (options.signal?.aborted) controller.abort();
+  const finish = () => {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onOuterAbort);
+  };
   const redirects: string[] = [];
   let url = parseTarget(rawUrl);
+  const describe = (error: unknown) => describeFailure(error, url, { timedOut, aborted: controller.signal.aborted }, options.timeoutMs);
   try {
     for (;;) {
       const refused = options.refuseHost?.(url);
@@ -244,21 +258,56 @@ export async function guardedFetch(rawUrl: string, options: GuardedFetchOptions)
         redirects.push(url.href);
         continue;
       }
-      const { body, truncated } = await readCapped(response, options.maxBytes);
-      return {
-        url: url.href,
-        status: response.statusCode ?? 0,
-        contentType: String(response.headers['content-type'] ?? ''),
-        body,
-        headers: flatHeaders(response),
-        truncated,
-        redirects,
-      };
+      return { response, url, redirects, finish, describe };
     }
   } catch (error) {
-    throw describeFailure(error, url, { timedOut, aborted: controller.signal.aborted }, options.timeoutMs);
-  } finally {
-    clearTimeout(timer);
-    options.signal?.removeEventListener('abort', onOuterAbort);
+    finish();
+    throw describe(error);
   }
+}
+
+/** GET (or `request`) a URL with the guards of `openGuarded`, body and time capped. */
+export async function guardedFetch(rawUrl: string, options: GuardedFetchOptions): Promise<GuardedFetchResult> {
+  const { response, url, redirects, finish, describe } = await openGuarded(rawUrl, options);
+  try {
+    const { body, truncated } = await readCapped(response, options.maxBytes);
+    return {
+      url: url.href,
+      status: response.statusCode ?? 0,
+      contentType: String(response.headers['content-type'] ?? ''),
+      body,
+      headers: flatHeaders(response),
+      truncated,
+      redirects,
+    };
+  } catch (error) {
+    throw describe(error);
+  } finally {
+    finish();
+  }
+}
+
+export interface GuardedStream {
+  status: number;
+  headers: Record<string, string>;
+  /** The decoded body as it arrives; `options.timeoutMs` covered only the wait for the headers. */
+  body: AsyncIterable<Buffer>;
+  /** Stops reading and closes the connection. */
+  cancel(): void;
+}
+
+/** Like guardedFetch, but hands the body over as it streams (a plugin's fetch: a model's server-sent events). */
+export async function guardedStream(rawUrl: string, options: GuardedFetchOptions): Promise<GuardedStream> {
+  const { response, finish } = await openGuarded(rawUrl, options);
+  finish();
+  const body = decoded(response);
+  return {
+    status: response.statusCode ?? 0,
+    headers: flatHeaders(response),
+    body: body as AsyncIterable<Buffer>,
+    cancel: () => {
+      body.destroy();
+      response.destroy();
+    },
+  };
 }

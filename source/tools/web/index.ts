@@ -1,9 +1,11 @@
 export { createWebFetchTool, type WebToolConfig } from './web-fetch-tool.js';
 export {
   guardedFetch,
+  guardedStream,
   WebFetchError,
   type GuardedFetchOptions,
   type GuardedFetchResult,
+  type GuardedStream,
   type Resolver,
   type ResolvedAddress,
   type WebFetchErrorKind,
