@@ -96,7 +96,7 @@ export interface PluginContext {
   channels: { register(adapter: { id: string }): void };
   /** `plugins.entries.<id>.config`, checked against `configSchema`; replaced live when claw.json changes. */
   readonly config: Record<string, unknown>;
-  /** Only names declared in `permissions.secrets`; their values are redacted from everything the plugin returns. */
+  /** Only names declared in `permissions.secrets` (stored with `claw plugins secret set`, else the gateway's environment); their values are redacted from everything the plugin returns. */
   secrets: { get(name: string): string | undefined };
   /** A small key-value store of the plugin's own (JSON values, 1 MB in all). */
   storage: {

@@ -22,6 +22,8 @@ export {
   readLock,
   readGrants,
   treeHash,
+  readPluginSecrets,
+  writePluginSecret,
   type PluginPaths,
   type PluginRecord,
   type PluginState,

@@ -7,7 +7,7 @@ import { PluginProcess } from './plugin-process.js';
 import { pluginRequests, type PluginRequests } from './plugin-requests.js';
 import { registerContributions, type Registered } from './contributions.js';
 import { pluginCommand, type GrantRoots } from './sandboxed-command.js';
-import type { PluginPaths } from './store.js';
+import { readPluginSecrets, type PluginPaths } from './store.js';
 
 export type PluginPorts = Pick<CorePorts, 'tools' | 'commands' | 'lifecycle' | 'models' | 'config' | 'env' | 'log'>;
 
@@ -83,8 +83,9 @@ export class RunningPlugin {
       if (value !== undefined) env[name] = value;
     }
     const secrets: Record<string, string> = {};
+    const stored = readPluginSecrets(paths, this.id);
     for (const name of granted.secrets) {
-      const value = ports.env[name];
+      const value = stored[name] ?? ports.env[name];
       if (value !== undefined) {
         secrets[name] = value;
         if (value.length >= 4) this.#secrets.push([name, value]);

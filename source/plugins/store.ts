@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { writeFileAtomicSync, type StatePaths } from '../config/index.js';
 import { readManifest, widenedPermissions, type PluginManifest, type PluginPermissions } from './manifest.js';
 
@@ -12,9 +12,11 @@ export interface PluginPaths {
   grants: string;
   storage(id: string): string;
   log(id: string): string;
+  /** `claw plugins secret set` values, with the other credentials (0600). */
+  secrets(id: string): string;
 }
 
-export function pluginPaths(paths: Pick<StatePaths, 'root' | 'logs'>): PluginPaths {
+export function pluginPaths(paths: Pick<StatePaths, 'root' | 'logs' | 'credentials'>): PluginPaths {
   const root = join(paths.root, 'plugins');
   return {
     root,
@@ -23,7 +25,23 @@ export function pluginPaths(paths: Pick<StatePaths, 'root' | 'logs'>): PluginPat
     grants: join(root, 'grants.json'),
     storage: (id) => join(root, '.data', `${id}.json`),
     log: (id) => join(paths.logs, 'plugins', `${id}.log`),
+    secrets: (id) => join(paths.credentials, 'plugins', `${id}.json`),
   };
+}
+
+/** The secrets stored for a plugin by name (`claw plugins secret set`). */
+export function readPluginSecrets(paths: PluginPaths, id: string): Record<string, string> {
+  const stored = readJson<Record<string, unknown>>(paths.secrets(id), {});
+  return Object.fromEntries(Object.entries(stored).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1] !== ''));
+}
+
+/** Stores (or with `undefined`, removes) one of a plugin's secrets; the file stays 0600. */
+export function writePluginSecret(paths: PluginPaths, id: string, name: string, value: string | undefined): void {
+  const all = readPluginSecrets(paths, id);
+  if (value === undefined) delete all[name];
+  else all[name] = value;
+  mkdirSync(dirname(paths.secrets(id)), { recursive: true, mode: 0o700 });
+  writeFileAtomicSync(paths.secrets(id), `${JSON.stringify(all, null, 2)}\n`, 0o600);
 }
 
 /** One installed plugin as `plugins.lock` pins it. */
@@ -152,6 +170,7 @@ export function removePlugin(paths: PluginPaths, id: string): boolean {
   writeGrants(paths, grants);
   rmSync(paths.dir(id), { recursive: true, force: true });
   rmSync(paths.storage(id), { force: true });
+  rmSync(paths.secrets(id), { force: true });
   return known;
 }
 

@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli-process.js';
+import { CLI_ENTRY, runCli } from '../support/cli-process.js';
 import { startFakeModelDaemon, type FakeModelDaemon } from '../support/fake-model-daemon.js';
 import { makeTempState, type TempState } from '../support/temp-state.js';
 import { EXAMPLE_PLUGIN } from '../plugins/plugin-fixtures.js';
@@ -53,6 +53,25 @@ describe('claw plugins', () => {
     const unknown = await runCli(['plugins', 'enable', 'nope', '--yes'], state.env);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('no plugin "nope" is installed');
+    // Secrets it declared are stored 0600 with the credentials, never shown; undeclared names are refused.
+    const stored = spawnSync(process.execPath, [CLI_ENTRY, 'plugins', 'secret', 'set', 'acme-weather', 'ACME_WEATHER_KEY'], {
+      env: state.env,
+      input: 'wk-123456789\n',
+      encoding: 'utf8',
+    });
+    expect(stored.status, stored.stderr).toBe(0);
+    const file = join(state.dir, 'credentials', 'plugins', 'acme-weather.json');
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ ACME_WEATHER_KEY: 'wk-123456789' });
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const secrets = await runCli(['plugins', 'secret', 'list', 'acme-weather'], state.env);
+    expect(secrets.stdout).toBe('ACME_WEATHER_KEY  stored\n');
+    const undeclaredSecret = spawnSync(process.execPath, [CLI_ENTRY, 'plugins', 'secret', 'set', 'acme-weather', 'OTHER'], {
+      env: state.env,
+      input: 'x\n',
+      encoding: 'utf8',
+    });
+    expect(undeclaredSecret.status).toBe(1);
+    expect(undeclaredSecret.stderr).toContain('does not declare the secret "OTHER"');
     const doctor = await runCli(['plugins', 'doctor'], state.env);
     expect(doctor.stdout).toMatch(/ok +acme-weather: api \^1 \(claw speaks 1\.0\.0\); lock ok; enabled; process no gateway/);
   }, 120_000);

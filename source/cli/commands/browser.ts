@@ -1,5 +1,4 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { loadConfig, statePaths } from '../../config/index.js';
 import {
@@ -13,6 +12,7 @@ import {
 } from '../../tools/index.js';
 import type { CommandRun } from '../command.js';
 import { printJson } from '../format.js';
+import { readSecretValue } from '../secret-input.js';
 
 const usage = `Usage:
   claw browser [status] [--json]       Chromium, the sandbox, the agents' profiles and the settings
@@ -25,28 +25,6 @@ function fail(text: string, code = 2): number {
   return code;
 }
 
-/** The value, from a pipe or typed without echo. */
-async function readValue(name: string): Promise<string> {
-  if (!process.stdin.isTTY) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks)
-      .toString('utf8')
-      .replace(/\r?\n$/, '');
-  }
-  const prompt = `Value for ${name} (not shown): `;
-  const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: true });
-  const muted = rl as unknown as { _writeToOutput(text: string): void };
-  const write = muted._writeToOutput.bind(rl);
-  muted._writeToOutput = (text: string) => write(text.startsWith(prompt) ? prompt : '');
-  try {
-    return await new Promise<string>((resolve) => rl.question(prompt, resolve));
-  } finally {
-    rl.close();
-    process.stdout.write('\n');
-  }
-}
-
 export const run: CommandRun = async ({ args, flags }) => {
   const [action = 'status', sub, name] = args;
   const paths = statePaths();
@@ -54,7 +32,7 @@ export const run: CommandRun = async ({ args, flags }) => {
     switch (sub) {
       case 'set': {
         if (!name) return fail('secret set needs a NAME');
-        const value = await readValue(name);
+        const value = await readSecretValue(name);
         if (!value) return fail('the value is empty: nothing stored');
         try {
           writeBrowserSecret(paths, name, value);

@@ -11,13 +11,16 @@ import {
   installedIds,
   installPlugin,
   pluginPaths,
+  readPluginSecrets,
   removePlugin,
+  writePluginSecret,
   type PluginRecord,
 } from '../../plugins/index.js';
 import type { PluginInfo } from '../../protocol/index.js';
 import { describeExecSandbox, execSandboxFor } from '../../tools/index.js';
 import type { CommandRun } from '../command.js';
 import { printJson } from '../format.js';
+import { readSecretValue } from '../secret-input.js';
 
 const usage = `Usage:
   claw plugins list [--json]             installed plugins: state, contributions, grants, last error
@@ -27,7 +30,10 @@ const usage = `Usage:
   claw plugins remove ID                 stop and delete it, its grant and its storage
   claw plugins restart ID                start a quarantined plugin again
   claw plugins logs ID [--lines N]       its log (stderr, ctx.log, quarantines)
-  claw plugins doctor [ID]               API range, lock, grants, sandbox and process health`;
+  claw plugins doctor [ID]               API range, lock, grants, sandbox and process health
+  claw plugins secret set ID NAME        store a secret it declared (asked hidden; read from stdin when piped)
+  claw plugins secret list ID            the names stored and declared (never the values)
+  claw plugins secret remove ID NAME`;
 
 function fail(text: string, code = 2): number {
   process.stderr.write(`claw plugins: ${text}\n`);
@@ -125,6 +131,7 @@ export const run: CommandRun = async ({ flags, argv }) => {
   if (typeof parsed === 'string') return fail(`${parsed}\n${usage}`);
   const [action = 'list', target] = parsed.words;
   const paths = statePaths();
+  if (action === 'secret') return secret(paths, parsed.words.slice(1), flags.json);
   const plugins = pluginPaths(paths);
   const needId = (): string | undefined => {
     if (!target) return undefined;
@@ -232,6 +239,53 @@ export const run: CommandRun = async ({ flags, argv }) => {
       return fail(`unknown action "${action}".\n${usage}`);
   }
 };
+
+/** `secret set|list|remove`: values a plugin reads with ctx.secrets.get, kept 0600 under credentials/; a running plugin restarts to get them. */
+async function secret(paths: StatePaths, words: readonly string[], json: boolean): Promise<number> {
+  const [sub, id, name] = words;
+  const plugins = pluginPaths(paths);
+  if (!id || !installedIds(plugins).includes(id))
+    return fail(id ? `no plugin "${id}" is installed.` : `secret ${sub ?? 'set'} needs a plugin id.\n${usage}`, id ? 1 : 2);
+  const declared = inspectPlugin(plugins, id, { verifyHash: false }).manifest?.permissions.secrets ?? [];
+  switch (sub) {
+    case 'list': {
+      const stored = Object.keys(readPluginSecrets(plugins, id)).sort();
+      if (json) printJson({ declared, stored });
+      else
+        for (const entry of declared)
+          process.stdout.write(`${entry}  ${stored.includes(entry) ? 'stored' : 'not stored (read from the gateway environment, if set there)'}\n`);
+      return 0;
+    }
+    case 'set':
+    case 'remove': {
+      if (!name) return fail(`secret ${sub} needs a NAME.\n${usage}`);
+      if (!declared.includes(name)) return fail(`${id} does not declare the secret "${name}" (it declares: ${declared.join(', ') || 'none'}).`, 1);
+      const value = sub === 'set' ? await readSecretValue(name) : undefined;
+      if (sub === 'set' && !value) return fail('the value is empty: nothing stored.');
+      writePluginSecret(plugins, id, name, value);
+      const restarted = await restartIfRunning(paths, id);
+      process.stdout.write(
+        `${sub === 'set' ? `Stored "${name}" for ${id} in ${plugins.secrets(id)} (0600)` : `Removed "${name}" for ${id}`}.${restarted ? ' The plugin was restarted to read it.' : ''}\n`,
+      );
+      return 0;
+    }
+    default:
+      return fail(`unknown secret action "${sub ?? ''}".\n${usage}`);
+  }
+}
+
+async function restartIfRunning(paths: StatePaths, id: string): Promise<boolean> {
+  const live = await gatewayList(paths);
+  if (live?.find((plugin) => plugin.id === id)?.state !== 'running') return false;
+  const { connectLocal } = await import('../../client/index.js');
+  const client = await connectLocal(paths);
+  try {
+    await client.request('plugins.restart', { id });
+    return true;
+  } finally {
+    client.close();
+  }
+}
 
 /**
  * Off a terminal and without --yes, the owner answers where approvals are
