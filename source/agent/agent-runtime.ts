@@ -140,6 +140,12 @@ export class AgentRuntime {
     return session.model ?? entry?.model ?? this.deps.config.agents.defaults.model ?? (await this.deps.providers.defaultModel());
   }
 
+  /** The thinking level a turn of the session uses: its own, else its agent's, else the defaults'. */
+  resolveThinking(session: { agentId: string; thinking?: ThinkingLevel | undefined }): ThinkingLevel {
+    const entry = this.deps.config.agents.list.find((agent) => agent.id === session.agentId);
+    return session.thinking ?? entry?.thinking ?? this.deps.config.agents.defaults.thinking;
+  }
+
   lastError(sessionKey: string): LastError | undefined {
     return this.#lastErrors.get(sessionKey);
   }
@@ -400,7 +406,7 @@ export class AgentRuntime {
       const allowed = this.#allowedTools(session);
       const limits = this.#limits(model);
       const tools = (): ToolSchema[] => this.#deferred.select(session.key, allowed, limits).sent;
-      const thinking: ThinkingLevel = session.thinking ?? entry?.thinking ?? defaults.thinking;
+      const thinking = this.resolveThinking(session);
       const loop: TurnLoopContext = {
         input,
         providers: this.deps.providers,

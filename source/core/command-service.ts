@@ -64,6 +64,7 @@ export class CommandService {
       host: this.host,
       providers: this.providers,
       resolveModel: (session) => agent.resolveModel(session),
+      resolveThinking: (session) => agent.resolveThinking(session),
       lastError: (key) => agent.lastError(key),
       contextWindow: (session, runId) =>
         agent.contextWindow(

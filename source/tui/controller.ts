@@ -332,9 +332,21 @@ export class TuiController {
       );
     }
     if (this.serves('commands.run') || this.serves('setup.status')) tasks.push(this.checkModel());
-    if (this.serves('commands.run')) tasks.push(this.loadContext());
+    if (this.serves('commands.run')) tasks.push(this.loadContext(), this.checkThinking());
     tasks.push(this.loadHistory());
     await Promise.all(tasks);
+  }
+
+  /** Asks the gateway which thinking level this session's turns use, so the footer names it rather than "default". */
+  private async checkThinking(): Promise<void> {
+    const key = this.store.getState().currentKey;
+    try {
+      const { data } = await this.call('commands.run', { sessionKey: key, text: '/think' });
+      const effective = commandDataOf('think', data)?.effective;
+      if (effective) this.store.update((s) => ({ ...s, defaultThinking: { ...s.defaultThinking, [key]: effective } }));
+    } catch {
+      // An older gateway: the footer keeps saying "default".
+    }
   }
 
   /** Asks the gateway which model this session would use, so "no model" shows before the first message. */

@@ -18,8 +18,10 @@ describe("commands.run's data is declared per command", () => {
       commandDataOf(name, (await client.request('commands.run', { sessionKey: 'agent:main:main', text })).data);
 
     expect(await run('model', '/model')).toEqual({ model: undefined, models: expect.any(Array) });
+    // Unset, /think names the level turns use (the agent's default), not "default".
+    expect(await run('think', '/think')).toEqual({ thinking: undefined, effective: 'off' });
     expect(await run('think', '/think low')).toEqual({ thinking: 'low' });
-    expect(await run('think', '/think')).toEqual({ thinking: 'low' });
+    expect(await run('think', '/think')).toEqual({ thinking: 'low', effective: 'low' });
     expect(await run('abort', '/abort')).toEqual({ aborted: false });
     expect((await run('heartbeat', '/heartbeat'))?.agentId).toBe('main');
     // Another command's data is not mistaken for this one's.

@@ -82,6 +82,7 @@ export function startSkillsAgent(env: SkillsEnv, llm: FakeLlmServer, raw: Record
           turnSession: async (key) => sessionAdapter(await sessions.open(key)),
         },
         resolveModel: (session) => runtime.resolveModel(session),
+        resolveThinking: (session) => runtime.resolveThinking(session),
         lastError: (key) => runtime.lastError(key),
         contextWindow: (session, runId) => runtime.contextWindow(session, quietEvents, runId),
         contextReport: (session) => runtime.contextReport(session),

@@ -27,9 +27,9 @@ const callsOf = (fake: OperatorFake, method: string) =>
   fake.calls
     .filter((c) => c.method === method)
     .map((c) => c.params)
-    // On connect the TUI asks for /model (to say "no model configured" early) and /context json (the
-    // context report the snapshot lacks); tests look at what the user ran.
-    .filter((p) => !(method === 'commands.run' && ['/model', '/context json'].includes((p as { text: string }).text)));
+    // On connect the TUI asks for /model (to say "no model configured" early), /think (the level the
+    // footer names) and /context json (the context report the snapshot lacks); tests look at what the user ran.
+    .filter((p) => !(method === 'commands.run' && ['/model', '/think', '/context json'].includes((p as { text: string }).text)));
 /** The frame's text without colours and line breaks, for sentences that may wrap. */
 const flat = (frame: string): string => frame.replace(/\x1b\[[0-9;]*m/g, '').replace(/\s+/g, ' ');
 /** Past the approval guard: the prompt has been visible and the keyboard quiet long enough. */

@@ -119,7 +119,9 @@ describe('event reducers', () => {
     });
     expect(state.approvals.pending.map((a) => a.id)).toEqual(['ap-1']);
     expect(state.conn).toMatchObject({ host: 'box', version: '9.9.9', state: 'open' });
-    expect(selectFooter(state)).toMatchObject({ model: 'openai/gpt-x', pendingApprovals: 1 });
+    expect(selectFooter(state)).toMatchObject({ model: 'openai/gpt-x', pendingApprovals: 1, thinking: 'default' });
+    // Once the gateway said which level the session's turns use, the footer names it.
+    expect(selectFooter({ ...state, defaultThinking: { [state.currentKey]: 'high' } })).toMatchObject({ thinking: 'high' });
     expect(selectSessionRows(state)).toMatchObject([
       { kind: 'agent', label: 'main' },
       { kind: 'session', running: true, current: true },

@@ -7,10 +7,14 @@ export const thinkCommand: SlashCommand = {
   args: 'off|minimal|low|medium|high',
   description: 'Show or set how much the model reasons before answering.',
   argument: () => ({ name: 'level', required: false, values: thinkingLevelName.options.map((value) => ({ value })) }),
-  async run({ sessionKey, args, host }) {
+  async run({ sessionKey, args, host, resolveThinking }) {
     if (!args) {
       const session = await host.session(sessionKey);
-      return { reply: `thinking: ${session.thinking ?? 'agent default'}`, data: { thinking: session.thinking } satisfies CommandData<'think'> };
+      const effective = resolveThinking(session);
+      return {
+        reply: `thinking: ${effective}${session.thinking ? ' (this session)' : " (the agent's default; /think LEVEL sets it for this session)"}`,
+        data: { thinking: session.thinking, effective } satisfies CommandData<'think'>,
+      };
     }
     const level = thinkingLevelName.safeParse(args.toLowerCase());
     if (!level.success) throw new ClawError('bad_request', `Unknown thinking level "${args}". Use one of: ${thinkingLevelName.options.join(', ')}.`);

@@ -40,6 +40,8 @@ export interface CommandContext {
   providers: Providers;
   /** The model the session uses now (override, agent or default). */
   resolveModel(session: SessionSummary): Promise<string | undefined>;
+  /** The thinking level the session's turns use (its own, its agent's or the default). */
+  resolveThinking(session: SessionSummary): ThinkingLevel;
   lastError(sessionKey: string): LastError | undefined;
   /** The session's context window with its current model; undefined when no model is configured. */
   contextWindow(session: TurnSession, runId: string): Promise<ContextEngine | undefined>;

@@ -23,7 +23,7 @@ const modelListing = lazySchema(() =>
  */
 export const commandData = {
   model: lazySchema(() => z.strictObject({ model: z.string().nullish(), models: z.array(modelListing).optional() })),
-  think: lazySchema(() => z.strictObject({ thinking: thinkingLevelName.nullish() })),
+  think: lazySchema(() => z.strictObject({ thinking: thinkingLevelName.nullish(), effective: thinkingLevelName.optional() })),
   abort: lazySchema(() => z.strictObject({ aborted: z.boolean() })),
   retry: lazySchema(() => z.strictObject({ runId: z.string() })),
   heartbeat: heartbeatAgentStatus,

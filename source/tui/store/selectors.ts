@@ -74,7 +74,7 @@ export function selectFooter(state: TuiState): FooterInfo {
   const context = state.context[state.currentKey];
   return {
     model: session?.model ?? state.runModel[state.currentKey] ?? state.defaultModel[state.currentKey] ?? footerModel(state.setupStatus, state.modelMissing),
-    thinking: session?.thinking ?? 'default',
+    thinking: session?.thinking ?? state.defaultThinking[state.currentKey] ?? 'default',
     used: context?.used ?? session?.tokens.context ?? 0,
     window: context?.window ?? 0,
     pendingApprovals: state.approvals.pending.length,

@@ -105,6 +105,8 @@ export interface TuiState {
   mcp?: McpTuiState;
   /** The model a session would use with no override, as the gateway resolved it on connect. */
   defaultModel: Readonly<Record<string, string | undefined>>;
+  /** The thinking level a session without its own uses (its agent's), by session key: the footer shows it. */
+  defaultThinking: Readonly<Record<string, string>>;
   ui: UiState;
 }
 
@@ -205,6 +207,7 @@ export function initialState(options: { agentId?: string; sessionKey?: string; v
     progress: {},
     modelMissing: false,
     defaultModel: {},
+    defaultThinking: {},
     ui: {
       focus: 'chat',
       hidden: [],
