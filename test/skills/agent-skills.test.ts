@@ -98,7 +98,9 @@ describe('skills in a real agent turn', () => {
     expect(snapshot.omitted.length).toBeGreaterThan(0);
     expect([...snapshot.listed, ...snapshot.omitted].sort()).toEqual(Array.from({ length: 30 }, (_, i) => `skill-${String(i).padStart(2, '0')}`));
     const { reply } = await agent.command('/context list');
-    expect(reply).toMatch(new RegExp(`skills block   [\\d,]+ chars, ${snapshot.listed.length} skills \\(compact form\\)`));
+    // The same size `/skills` and `claw skills list` give: the block's own, the section's instructions apart.
+    const size = snapshot.block.length.toLocaleString('en-US');
+    expect(reply).toMatch(new RegExp(`skills block   ${size} chars, ${snapshot.listed.length} skills \\(compact form\\) \\+ [\\d,]+ chars of instructions`));
     expect(reply).toContain(`left out (over skills.limits.maxPromptChars): ${snapshot.omitted.join(', ')}`);
   });
 

@@ -23,9 +23,13 @@ export function compactionsLine(compactions: readonly CompactionRecord[]): strin
 }
 
 function skillsLines(report: ContextReport): string[] {
-  const size = report.sections.find((section) => section.name === 'skills')?.chars ?? 0;
-  const { form, listed, omitted, notOffered } = report.skills;
-  const lines = [`skills block   ${size > 0 ? `${chars(size)} chars, ${listed.length} skills (${form} form)` : 'none'}`];
+  const section = report.sections.find((entry) => entry.name === 'skills')?.chars ?? 0;
+  const { form, listed, omitted, notOffered, block } = report.skills;
+  // The block's own size, as `/skills` and `claw skills list` count it; the section's heading and instructions come on top.
+  const framing = section - block.length;
+  const lines = [
+    `skills block   ${block.length > 0 ? `${chars(block.length)} chars, ${listed.length} skills (${form} form)${framing > 0 ? ` + ${chars(framing)} chars of instructions` : ''}` : 'none'}`,
+  ];
   if (omitted.length > 0) lines.push(`  left out (over skills.limits.maxPromptChars): ${omitted.join(', ')}`);
   if (notOffered.length > 0) lines.push(`  not offered: ${notOffered.map((skill) => `${skill.name} (${skill.reason})`).join('; ')}`);
   return lines;
