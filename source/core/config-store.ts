@@ -29,6 +29,19 @@ function isPlain(value: unknown): value is Plain {
 }
 
 /** Dotted keys whose values differ between two configs, at the depth of RESTART_KEYS and top-level sections. */
+/** JSON with object keys sorted: the live config keeps its objects (and their key order) while a fresh load has the schema's order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    isPlain(inner)
+      ? Object.fromEntries(
+          Object.keys(inner)
+            .sort()
+            .map((key) => [key, inner[key]]),
+        )
+      : inner,
+  );
+}
+
 function changedKeys(before: Plain, after: Plain, prefix = ''): string[] {
   const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
   const changed: string[] = [];
@@ -36,7 +49,7 @@ function changedKeys(before: Plain, after: Plain, prefix = ''): string[] {
     const path = prefix ? `${prefix}.${key}` : key;
     const a = before[key];
     const b = after[key];
-    if (JSON.stringify(a) === JSON.stringify(b)) continue;
+    if (canonical(a) === canonical(b)) continue;
     if (isPlain(a) && isPlain(b) && RESTART_KEYS.some((k) => k.startsWith(`${path}.`))) changed.push(...changedKeys(a, b, path));
     else changed.push(path);
   }
@@ -77,6 +90,8 @@ export class ConfigStore {
   #status: ConfigStatus;
   #watcher: FSWatcher | undefined;
   #timer: TimerHandle | undefined;
+  /** Whether the last reload applied a change: a watcher reload that did not is not news. */
+  #appliedLast = false;
   readonly #listeners = new Set<ConfigChangeListener>();
   /** What is running for the restart-only keys: they keep these values until a restart. */
   readonly #running: Plain;
@@ -109,7 +124,11 @@ export class ConfigStore {
         if (this.#timer) this.clock.clearTimer(this.#timer);
         this.#timer = this.clock.setTimer(() => {
           this.#timer = undefined;
-          void this.reload().then(onStatus);
+          const before = this.#summary();
+          // A write the gateway already applied (setup saves, then reloads at once) changes nothing here: clients hear of it once.
+          void this.reload().then((status) => {
+            if (this.#appliedLast || this.#summary() !== before) onStatus(status);
+          });
         }, RELOAD_DEBOUNCE_MS);
       });
       this.#watcher.unref();
@@ -132,9 +151,10 @@ export class ConfigStore {
     const nextPlain = next as unknown as Plain;
     const currentPlain = this.current as unknown as Plain;
     const changed = changedKeys(currentPlain, nextPlain);
-    const restartNeeded = RESTART_KEYS.filter((key) => JSON.stringify(valueAt(this.#running, key)) !== JSON.stringify(valueAt(nextPlain, key)));
+    const restartNeeded = RESTART_KEYS.filter((key) => canonical(valueAt(this.#running, key)) !== canonical(valueAt(nextPlain, key)));
     for (const key of restartNeeded) setAt(nextPlain, key, valueAt(this.#running, key));
     const applied = changed.filter((key) => !restartNeeded.includes(key));
+    this.#appliedLast = applied.length > 0;
     assignInPlace(currentPlain, nextPlain);
     this.#status = { state: restartNeeded.length > 0 ? 'restart-needed' : 'ok', loadedAt: this.clock.now(), restartNeeded };
     if (applied.length > 0) {
@@ -149,6 +169,12 @@ export class ConfigStore {
     }
     if (restartNeeded.length > 0) this.log.warn(`config: ${restartNeeded.join(', ')} changed; run \`claw gateway restart\` to apply`);
     return this.#status;
+  }
+
+  /** The status without its time: what a client would be told. */
+  #summary(): string {
+    const { loadedAt: _loadedAt, ...rest } = this.#status;
+    return JSON.stringify(rest);
   }
 
   close(): void {
