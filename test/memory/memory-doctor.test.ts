@@ -17,18 +17,28 @@ afterEach(async () => {
 });
 
 describe('memoryDoctorCheck', () => {
-  it('asks for an index when there is none, then reports a fresh keyword-only one as ok', async () => {
+  it('keyword-only without an index yet is fine (built at the first search, as a running gateway does); then reports the fresh one', async () => {
     fx = memoryFixture();
     fx.write('MEMORY.md', '# Facts\n\nThe backup bucket is s3://claw-backups-eu.\n');
     const before = await memoryDoctorCheck({ config: fx.config, paths: fx.state.paths });
-    expect(before).toMatchObject({ name: 'memory', status: 'warn', detail: expect.stringMatching(/no index yet/) });
-    expect(before.fix).toMatch(/claw memory index/);
+    expect(before).toMatchObject({
+      name: 'memory',
+      status: 'ok',
+      detail: expect.stringMatching(/keyword-only; the index is built at the first memory search \(`claw memory index` builds it now\)/),
+    });
 
     const index = fx.open();
     await index.sync();
     await index.close();
     const after = await memoryDoctorCheck({ config: fx.config, paths: fx.state.paths, provider: null });
     expect(after).toMatchObject({ status: 'ok', detail: expect.stringMatching(/1 file, 1 chunk, keyword-only.*paraphrases are not/) });
+  });
+
+  it('with embeddings and no index yet, says the gateway embeds the files when it starts', async () => {
+    fx = memoryFixture(embeddingsConfig(server.baseUrl));
+    const check = await memoryDoctorCheck({ config: fx.config, paths: fx.state.paths });
+    expect(check).toMatchObject({ status: 'warn', detail: expect.stringMatching(/no index yet/) });
+    expect(check.fix).toMatch(/Start the gateway .* or run `claw memory index`/);
   });
 
   it('warns when files changed since the last index', async () => {
