@@ -51,7 +51,7 @@ export const commandTable: Record<string, CommandEntry> = {
   },
   agent: {
     summary: 'send one message and print the reply',
-    usage: ['claw agent -m "message" [--session KEY] [--json]'],
+    usage: ['claw agent -m "message" [--session KEY] [--json | --output text|json|stream-json]'],
     load: async () => (await import('./commands/agent.js')).run,
   },
   message: {

@@ -35,6 +35,42 @@ describe('claw agent -m', () => {
   );
 
   it(
+    '--output stream-json prints one JSON event a line: deltas, the tool call with its result, the final reply; a slash command its reply',
+    async () => {
+      llm.reply({ toolCalls: [{ id: 'c1', name: 'memory_search', arguments: { query: 'lisbon' } }] }, { text: 'Nothing about Lisbon yet.', chunkSize: 8 });
+      const result = await runCli(
+        ['agent', '-m', 'what do you know about lisbon?', '--session', 'agent:main:cli:direct:stream', '--output', 'stream-json'],
+        state.env,
+        SLOW,
+      );
+      expect(result.code, result.stderr).toBe(0);
+      const events = result.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { type: string; [key: string]: unknown });
+      const types = events.map((event) => event.type);
+      expect(types.filter((type) => type === 'tool')).toHaveLength(2);
+      expect(events.find((event) => event.type === 'tool' && event.phase === 'start')).toMatchObject({ name: 'memory_search', toolCallId: 'c1' });
+      expect(events.find((event) => event.type === 'tool' && event.phase === 'end')).toMatchObject({ name: 'memory_search', isError: false });
+      expect(
+        events
+          .filter((event) => event.type === 'delta')
+          .map((event) => event.text)
+          .join(''),
+      ).toBe('Nothing about Lisbon yet.');
+      expect(events.at(-1)).toMatchObject({ type: 'final', text: 'Nothing about Lisbon yet.' });
+      expect(types.indexOf('tool')).toBeLessThan(types.indexOf('delta'));
+
+      const command = await runCli(['agent', '-m', '/think', '--output', 'stream-json'], state.env, SLOW);
+      expect(JSON.parse(command.stdout.trim())).toMatchObject({ type: 'final', text: expect.stringContaining('thinking: off') });
+      const bad = await runCli(['agent', '-m', 'x', '--output', 'yaml'], state.env, SLOW);
+      expect(bad.code).not.toBe(0);
+      expect(bad.stderr).toContain('--output is one of text, json, stream-json');
+    },
+    SLOW,
+  );
+
+  it(
     'a skill slash command prints the turn it starts, not only "Running the … skill"',
     async () => {
       const dir = join(state.paths.root, 'skills', 'internal-comms');

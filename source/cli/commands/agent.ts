@@ -9,13 +9,17 @@ import { printJson } from '../format.js';
 
 const DEFAULT_SESSION = 'agent:main:main';
 
-function parseAgentArgs(argv: readonly string[]): { message: string; session: string; json: boolean } {
+type Output = 'text' | 'json' | 'stream-json';
+const OUTPUTS: readonly Output[] = ['text', 'json', 'stream-json'];
+
+function parseAgentArgs(argv: readonly string[]): { message: string; session: string; output: Output } {
   const { values, positionals } = parseArgs({
     args: argv.slice(1),
     options: {
       message: { type: 'string', short: 'm' },
       session: { type: 'string', short: 's' },
       json: { type: 'boolean', default: false },
+      output: { type: 'string', short: 'o' },
       port: { type: 'string' },
       bind: { type: 'string' },
     },
@@ -23,9 +27,19 @@ function parseAgentArgs(argv: readonly string[]): { message: string; session: st
     strict: false,
   });
   const message = typeof values.message === 'string' ? values.message : positionals.join(' ');
-  if (!message.trim()) throw new ClawError('bad_request', 'Nothing to send. Usage: claw agent -m "your message" [--session KEY] [--json]');
-  return { message, session: typeof values.session === 'string' ? values.session : DEFAULT_SESSION, json: values.json === true };
+  if (!message.trim()) throw new ClawError('bad_request', `Nothing to send. Usage: ${USAGE}`);
+  const output = typeof values.output === 'string' ? values.output : values.json === true ? 'json' : 'text';
+  if (!(OUTPUTS as readonly string[]).includes(output))
+    throw new ClawError('bad_request', `--output is one of ${OUTPUTS.join(', ')}, not "${output}". Usage: ${USAGE}`);
+  return { message, session: typeof values.session === 'string' ? values.session : DEFAULT_SESSION, output: output as Output };
 }
+
+const USAGE = 'claw agent -m "your message" [--session KEY] [--json | --output text|json|stream-json]';
+
+/** One event a line, for scripts and editors (`--output stream-json`). */
+const emitLine = (event: Record<string, unknown>): void => {
+  process.stdout.write(`${JSON.stringify(event)}\n`);
+};
 
 /**
  * `claw agent -m "…"`: one message through the gateway (started if needed),
@@ -33,7 +47,9 @@ function parseAgentArgs(argv: readonly string[]): { message: string; session: st
  * turn failed or was aborted.
  */
 export const run: CommandRun = async ({ argv }) => {
-  const { message, session, json } = parseAgentArgs(argv);
+  const { message, session, output } = parseAgentArgs(argv);
+  const json = output !== 'text';
+  const stream = output === 'stream-json';
   const paths = statePaths();
   await startGatewayExplained(paths);
   const client = await connectLocal(paths, { clientName: clientName('claw agent') });
@@ -50,12 +66,14 @@ export const run: CommandRun = async ({ argv }) => {
     const handle = (event: ChatEventPayload): void => {
       if (event.state === 'delta') {
         streamed = true;
-        if (!json) process.stdout.write(event.delta);
+        if (stream) emitLine({ type: 'delta', runId: event.runId, text: event.delta });
+        else if (!json) process.stdout.write(event.delta);
         return;
       }
       // A command that started a turn (a skill): its own line goes to stderr, and the turn's answer is the reply.
       if (event.state === 'final' && event.continuedBy) {
-        if (!json) process.stderr.write(`claw: ${event.text}\n`);
+        if (stream) emitLine({ type: 'command', runId: event.runId, text: event.text, continuedBy: event.continuedBy });
+        else if (!json) process.stderr.write(`claw: ${event.text}\n`);
         runId = event.continuedBy;
         for (const earlier of seen.splice(0)) if (earlier.runId === runId) handle(earlier);
         return;
@@ -65,13 +83,22 @@ export const run: CommandRun = async ({ argv }) => {
     // A turn blocked on an exec approval would otherwise look like a hang.
     client.on('approval.requested', ({ approval }) => {
       if (approval.sessionKey !== session) return;
+      if (stream) emitLine({ type: 'approval', id: approval.id, kind: approval.kind, command: approval.command, reason: approval.reason });
       process.stderr.write(
         `${json ? '' : '\n'}claw: waiting for approval ${approval.id} to run \`${approval.command}\` — answer in the TUI or with \`claw approvals approve ${approval.id}\` (or deny).\n`,
       );
     });
     // Retries can take minutes with a failing provider: say what is happening, on stderr so stdout stays the reply.
     client.on('agent', (event) => {
+      if (stream && event.sessionKey === session && event.stream === 'tool' && (runId === undefined || event.runId === runId)) {
+        const { stream: _kind, sessionKey: _key, ...tool } = event;
+        emitLine({ type: 'tool', ...tool });
+      }
       if (event.sessionKey !== session || event.stream !== 'retry' || (runId !== undefined && event.runId !== runId)) return;
+      if (stream) {
+        emitLine({ type: 'retry', runId: event.runId, model: event.model, reason: event.reason, delayMs: event.delayMs });
+        return;
+      }
       const wait = event.delayMs > 0 ? `, retrying in ${Math.ceil(event.delayMs / 1000)} s` : '';
       process.stderr.write(`${json ? '' : '\n'}claw: ${event.model}: ${event.reason}${wait}\n`);
     });
@@ -86,7 +113,8 @@ export const run: CommandRun = async ({ argv }) => {
     runId = sent.runId;
     for (const event of early.splice(0)) if (event.runId === runId) handle(event);
     const end = await ended;
-    if (json) printJson(end);
+    if (stream) emitLine({ type: end.state, ...Object.fromEntries(Object.entries(end).filter(([key]) => key !== 'state')) });
+    else if (json) printJson(end);
     if (end.state === 'final') {
       // A slash command's reply arrives whole, with no deltas before it.
       const text = streamed ? '' : end.text;
