@@ -35,6 +35,7 @@ const PROBE_SETUP = `
   tool('env', 'read', () => Object.keys(process.env).sort().join(','));
   tool('crash', 'read', () => { setTimeout(() => { throw new Error('boom'); }); return new Promise(() => {}); });
   tool('hang', 'read', () => new Promise(() => {}));
+  tool('flood', 'read', (_args, { progress }) => { for (let i = 0; i < 20000; i += 1) progress('x'); return new Promise(() => {}); });
   tool('stream_url', 'net', async ({ url }, { progress }) => {
     const reader = (await fetch(url)).body.getReader();
     const decoder = new TextDecoder();
@@ -57,7 +58,7 @@ async function startProbe(declaredPort: number, config: Record<string, unknown> 
     join(gateway.state.dir, 'src', 'probe-src'),
     {
       id: 'probe',
-      contributes: { tools: ['read_file', 'connect', 'fetch_url', 'spawn', 'secret', 'env', 'crash', 'hang', 'stream_url'] },
+      contributes: { tools: ['read_file', 'connect', 'fetch_url', 'spawn', 'secret', 'env', 'crash', 'hang', 'stream_url', 'flood'] },
       permissions: { net: [`127.0.0.1:${declaredPort}`], secrets: ['PROBE_KEY'] },
     },
     PROBE_SETUP,
@@ -193,6 +194,13 @@ describe('a misbehaving plugin is quarantined while claw carries on', () => {
     const restarted = await gateway.core.plugins.restart('probe');
     expect(restarted.state).toBe('running');
     expect(await call(gateway, 'secret')).toBe('the key is [redacted: PROBE_KEY]');
+  }, 60_000);
+
+  it('a flood of messages quarantines it', async () => {
+    const gateway = await startProbe(1);
+    const result = await call(gateway, 'flood');
+    expect(result).toMatch(/messages a second \(flood\)/);
+    expect(gateway.core.plugins.list()[0]).toMatchObject({ state: 'error', error: expect.stringMatching(/flood/) });
   }, 60_000);
 
   it('a hang past plugins.callTimeoutMs quarantines it', async () => {

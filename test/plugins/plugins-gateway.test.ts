@@ -1,11 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pluginPaths } from '../../source/plugins/index.js';
 import { recordEvents, type EventLog } from '../context/context-gateway.js';
 import type { FakeLlmServer } from '../support/fake-llm-common.js';
 import { startFakeOpenAI } from '../support/fake-openai-server.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
-import { EXAMPLE_PLUGIN, installAndGrant } from './plugin-fixtures.js';
+import { EXAMPLE_PLUGIN, installAndGrant, writePlugin } from './plugin-fixtures.js';
 
 const KEY = 'agent:main:main';
 const SECRET = 'acme-secret-value-9f3k2';
@@ -71,5 +72,41 @@ describe('the example plugin in a running gateway', () => {
     const replies = entries.filter((entry) => 'role' in entry && entry.role === 'assistant');
     expect(JSON.stringify(replies.at(-1))).toContain('acme echo: ping through a plugin');
     expect(llm!.requests).toHaveLength(2);
+  }, 60_000);
+});
+
+describe('a plugin provider only classifies its failures', () => {
+  it('claw cools it down and fails over to the next model, as for a built-in provider', async () => {
+    llm = await startFakeOpenAI();
+    gateway = await startTestGateway({
+      config: {
+        models: { providers: { fake: { api: 'openai', baseUrl: llm.baseUrl, models: { m: {} } } } },
+        agents: { defaults: { model: 'flaky/m1', fallbacks: ['fake/m'] } },
+      },
+      core: {},
+    });
+    const dir = writePlugin(
+      join(gateway.state.dir, 'src', 'flaky'),
+      { id: 'flaky-provider', contributes: { providers: ['flaky'] } },
+      `ctx.providers.register({
+         id: 'flaky',
+         models: () => ['m1'],
+         async *stream() { throw new Error('429 slow down'); },
+         classifyError: (error) => (/429/.test(error.message) ? 'rate_limit' : 'server'),
+       });`,
+    );
+    installAndGrant(pluginPaths(gateway.state.paths), dir);
+    await gateway.core.plugins.reload();
+    const client = await gateway.connect();
+    const events = recordEvents(client);
+    llm.reply({ text: 'answered by the fallback' });
+    const { runId } = await client.request('chat.send', { sessionKey: KEY, text: 'hello' });
+    await events.runEnded(runId);
+    const { entries } = await client.request('sessions.history', { key: KEY, limit: 10 });
+    expect(JSON.stringify(entries.filter((entry) => 'role' in entry && entry.role === 'assistant').at(-1) ?? null)).toContain('answered by the fallback');
+    // The move to the fallback is told to clients (a retry event of attempt 0), not a failure of the turn.
+    expect(events.agent).toContainEqual(expect.objectContaining({ stream: 'retry', model: 'fake/m', attempt: 0 }));
+    expect(gateway.core.providers.cooldowns()).toEqual([expect.objectContaining({ provider: 'flaky', kind: 'rate_limit' })]);
+    expect(gateway.core.plugins.list()[0]?.state).toBe('running');
   }, 60_000);
 });

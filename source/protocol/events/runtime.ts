@@ -67,7 +67,8 @@ export const agentEventPayload = lazySchema(() =>
       sessionKey: z.string(),
       stream: z.literal('retry'),
       model: z.string(),
-      attempt: z.number().int().min(1),
+      /** Retries of this model so far; 0 when failover moves on to the next model (a fallback), which is no retry. */
+      attempt: z.number().int().min(0),
       delayMs: z.number().int().min(0),
       reason: z.string(),
     }),
