@@ -110,3 +110,38 @@ describe('a plugin provider only classifies its failures', () => {
     expect(gateway.core.plugins.list()[0]?.state).toBe('running');
   }, 60_000);
 });
+
+describe('plugin hooks', () => {
+  it('a tool:before hook blocks a call with its reason, as a HOOK.md hook does; other calls go on', async () => {
+    llm = await startFakeOpenAI();
+    gateway = await startTestGateway({
+      config: { models: { providers: { fake: { api: 'openai', baseUrl: llm.baseUrl, models: { m: {} } } } }, agents: { defaults: { model: 'fake/m' } } },
+      core: {},
+    });
+    const dir = writePlugin(
+      join(gateway.state.dir, 'src', 'guard'),
+      { id: 'guard', contributes: { hooks: ['tool:before'] } },
+      `ctx.hooks.on('tool:before', ({ tool, args }) => tool === 'memory_get' && String(args.path).includes('secret') ? { block: true, reason: 'no secret notes' } : undefined);`,
+    );
+    installAndGrant(pluginPaths(gateway.state.paths), dir);
+    await gateway.core.plugins.reload();
+    const client = await gateway.connect();
+    const events = recordEvents(client);
+    llm.reply(
+      {
+        toolCalls: [
+          { id: 'a', name: 'memory_get', arguments: { path: 'memory/secret.md' } },
+          { id: 'b', name: 'memory_get', arguments: { path: 'MEMORY.md' } },
+        ],
+      },
+      { text: 'done' },
+    );
+    const { runId } = await client.request('chat.send', { sessionKey: KEY, text: 'read my notes' });
+    await events.runEnded(runId);
+    const results = (llm.requests[1]!.body.messages as Array<{ role: string; tool_call_id?: string; content: unknown }>).filter(
+      (message) => message.role === 'tool',
+    );
+    expect(String(results.find((message) => message.tool_call_id === 'a')?.content)).toContain('no secret notes');
+    expect(String(results.find((message) => message.tool_call_id === 'b')?.content)).not.toContain('no secret notes');
+  }, 60_000);
+});
