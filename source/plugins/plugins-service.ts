@@ -188,6 +188,7 @@ export class PluginsService implements Service {
         roots: { workspace: agentWorkspaceDir(config$, ports.paths, agentId), plugin: paths.dir(record.id), state: ports.paths.root },
         config: config.value,
         callTimeoutMs: config$.plugins.callTimeoutMs,
+        maxMemoryMb: config$.plugins.maxMemoryMb,
         ports,
         onFailure: fail,
       });

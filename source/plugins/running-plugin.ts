@@ -28,6 +28,7 @@ export interface RunningPluginOptions {
   /** The plugin's config (`plugins.entries.<id>.config`), already validated. */
   config: Record<string, unknown>;
   callTimeoutMs: number;
+  maxMemoryMb: number;
   ports: PluginPorts;
   /** The process ended on its own or was stopped for misbehaving. */
   onFailure(reason: string): void;
@@ -67,7 +68,13 @@ export class RunningPlugin {
   async start(): Promise<InitializeResult> {
     const { manifest, granted, ports, paths } = this.options;
     this.startedAt = Date.now();
-    const command = pluginCommand({ runtimeFile: this.options.runtimeFile, pluginDir: paths.dir(this.id), permissions: granted, roots: this.options.roots });
+    const command = pluginCommand({
+      runtimeFile: this.options.runtimeFile,
+      pluginDir: paths.dir(this.id),
+      permissions: granted,
+      roots: this.options.roots,
+      maxMemoryMb: this.options.maxMemoryMb,
+    });
     const confined = ports.tools.confine(command.file, command.args, {
       cwd: paths.dir(this.id),
       writable: command.writable,

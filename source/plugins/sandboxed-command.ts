@@ -36,6 +36,8 @@ export interface PluginCommandInput {
   pluginDir: string;
   permissions: PluginPermissions;
   roots: GrantRoots;
+  /** The heap cap, in MB. */
+  maxMemoryMb: number;
   nodePath?: string;
 }
 
@@ -62,6 +64,7 @@ export function pluginCommand(input: PluginCommandInput): PluginCommand {
   const args = [
     '--experimental-permission',
     '--no-warnings',
+    `--max-old-space-size=${input.maxMemoryMb}`,
     `--allow-fs-read=${input.runtimeFile}`,
     `--allow-fs-read=${dirFlag(input.pluginDir)}`,
     ...[...read, ...write].map((path) => `--allow-fs-read=${path}`),

@@ -35,6 +35,7 @@ const PROBE_SETUP = `
   tool('env', 'read', () => Object.keys(process.env).sort().join(','));
   tool('crash', 'read', () => { setTimeout(() => { throw new Error('boom'); }); return new Promise(() => {}); });
   tool('hang', 'read', () => new Promise(() => {}));
+  tool('hog', 'read', () => { const kept = []; for (;;) kept.push(new Array(1e6).fill(kept.length)); });
   tool('flood', 'read', (_args, { progress }) => { for (let i = 0; i < 20000; i += 1) progress('x'); return new Promise(() => {}); });
   tool('stream_url', 'net', async ({ url }, { progress }) => {
     const reader = (await fetch(url)).body.getReader();
@@ -58,7 +59,7 @@ async function startProbe(declaredPort: number, config: Record<string, unknown> 
     join(gateway.state.dir, 'src', 'probe-src'),
     {
       id: 'probe',
-      contributes: { tools: ['read_file', 'connect', 'fetch_url', 'spawn', 'secret', 'env', 'crash', 'hang', 'stream_url', 'flood'] },
+      contributes: { tools: ['read_file', 'connect', 'fetch_url', 'spawn', 'secret', 'env', 'crash', 'hang', 'stream_url', 'flood', 'hog'] },
       permissions: { net: [`127.0.0.1:${declaredPort}`], secrets: ['PROBE_KEY'] },
     },
     PROBE_SETUP,
@@ -194,6 +195,13 @@ describe('a misbehaving plugin is quarantined while claw carries on', () => {
     const restarted = await gateway.core.plugins.restart('probe');
     expect(restarted.state).toBe('running');
     expect(await call(gateway, 'secret')).toBe('the key is [redacted: PROBE_KEY]');
+  }, 60_000);
+
+  it('a plugin that eats memory dies at plugins.maxMemoryMb and is quarantined, not the machine', async () => {
+    const gateway = await startProbe(1, { plugins: { callTimeoutMs: 30_000, maxMemoryMb: 64 } });
+    const result = await call(gateway, 'hog');
+    expect(result).toMatch(/probe__hog failed: the plugin process (exited|was killed)/);
+    expect(gateway.core.plugins.list()[0]).toMatchObject({ state: 'error' });
   }, 60_000);
 
   it('a flood of messages quarantines it', async () => {

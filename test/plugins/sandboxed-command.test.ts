@@ -27,7 +27,7 @@ describe('the plugin sandbox', () => {
     mkdirSync(pluginDir, { recursive: true });
     writeFileSync(join(pluginDir, 'own.txt'), 'mine');
     const roots = { workspace: paths.workspace('main'), plugin: pluginDir, state: paths.root };
-    const command = pluginCommand({ runtimeFile: PLUGIN_RUNTIME_FILE, pluginDir, permissions: none, roots });
+    const command = pluginCommand({ runtimeFile: PLUGIN_RUNTIME_FILE, pluginDir, permissions: none, roots, maxMemoryMb: 128 });
     const script = `const fs=require('fs');for(const p of process.argv.slice(1)){try{process.stdout.write(p+'='+fs.readFileSync(p,'utf8')+'\\n')}catch(e){process.stdout.write(p+'='+e.code+'\\n')}}`;
     const sandbox = execSandboxFor(loadConfig(paths.config), paths);
     // The same sandbox as the plugin's, running a Node without the permission model.
