@@ -3,7 +3,7 @@ import { completions, runSlash, type Completion } from './commands/registry.js';
 import { setModel } from './commands/model.js';
 import type { CommandContext } from './commands/types.js';
 import { emptyEditor } from './editor/editor.js';
-import { applyKey } from './editor/keys.js';
+import { applyKey, isForwardDelete } from './editor/keys.js';
 import type { Layout } from './layout.js';
 import { selectActiveApproval, selectChat, selectSessionKeys } from './store/selectors.js';
 import type { TuiState } from './store/state.js';
@@ -16,6 +16,7 @@ import { handleSetupKey } from './setup/setup-keys.js';
 import { handleSubagentPaneKey, leaveSubagentMode, submitToSubagent } from './subagent-keys.js';
 import { handleElicitationKey } from './elicitation-keys.js';
 import { selectActiveElicitation } from './store/elicitation.js';
+import { pickerChoices } from './store/choice-picker.js';
 import { cycleFocus, hidePane, scrollChat, setUi, showAllPanes, toggleZoom, togglePane } from './ui-actions.js';
 
 import { CTRL_C_WINDOW_MS } from './keymap-constants.js';
@@ -103,17 +104,24 @@ export function handleKey(input: string, key: Key, context: KeyContext, raw?: st
 
   const picker = state.ui.picker;
   if (picker) {
+    const choices = pickerChoices(picker);
     if (key.escape) return update((s) => setUi(s, { picker: undefined }));
     if (key.upArrow || key.downArrow) {
-      const index = (picker.index + (key.upArrow ? -1 : 1) + picker.options.length) % picker.options.length;
+      if (choices.length === 0) return;
+      const index = (picker.index + (key.upArrow ? -1 : 1) + choices.length) % choices.length;
       return update((s) => setUi(s, { picker: { ...picker, index } }));
     }
     if (key.return) {
       update((s) => setUi(s, { picker: undefined }));
-      const choice = picker.options[picker.index];
+      const choice = choices[Math.min(picker.index, choices.length - 1)]?.value;
       if (choice && picker.command === 'model') void setModel(choice, context).catch((error: unknown) => controller.error(error));
+      return;
     }
-    return;
+    // Typing narrows the list, as in /sessions.
+    if (key.backspace || (key.delete && !isForwardDelete(raw)))
+      return update((s) => setUi(s, { picker: { ...picker, filter: [...(picker.filter ?? '')].slice(0, -1).join(''), index: 0 } }));
+    if (key.ctrl || key.meta || key.tab || input === '' || /[\r\n]/.test(input)) return;
+    return update((s) => setUi(s, { picker: { ...picker, filter: `${picker.filter ?? ''}${input}`, index: 0 } }));
   }
 
   if (key.ctrl && input === 'f') return openSearch(context);

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { pickerChoices } from '../../source/tui/store/choice-picker.js';
 import { KEYS, openApp, type AppHarness } from './support/app-harness.js';
 
 let harness: AppHarness | undefined;
@@ -31,6 +32,29 @@ describe('/model', () => {
     h.type(KEYS.enter);
     await expect.poll(() => h.store.getState().sessions['agent:main:main']?.model).toBe('box/large');
     await expect.poll(() => h.flat()).toContain('box/large · think');
+  });
+
+  it('marks the current model, lists the ones that can answer first, and narrows the list as you type', async () => {
+    const h = await openApp([], { cols: 100, rows: 30 }, { config, core: {} });
+    harness = h;
+    await expect.poll(() => h.flat()).toContain('box/small · think');
+    h.type('/model');
+    h.type(KEYS.enter);
+    await expect.poll(() => h.frame()).toContain('Model for this session (type to filter)');
+    const options = h.store.getState().ui.picker?.options ?? [];
+    // default, then the configured (keyless, reachable-by-config) models, then the built-in ones without a key.
+    expect(options.indexOf('box/large')).toBeLessThan(options.indexOf('openai/gpt-5'));
+    expect(h.frame()).toMatch(/box\/small\s+● current/);
+    expect(h.frame()).toMatch(/openai\/gpt-5\s+no key set/);
+    h.type('larg');
+    await expect.poll(() => h.frame()).toContain('Model for this session: larg');
+    expect(pickerChoices(h.store.getState().ui.picker!).map((choice) => choice.value)).toEqual(['box/large']);
+    h.type('zzz');
+    await expect.poll(() => h.frame()).toContain('nothing matches "largzzz"');
+    for (let i = 0; i < 3; i++) h.type(KEYS.backspace);
+    await expect.poll(() => h.frame()).toContain('Model for this session: larg');
+    h.type(KEYS.enter);
+    await expect.poll(() => h.store.getState().sessions['agent:main:main']?.model).toBe('box/large');
   });
 
   it('refuses a ref the gateway does not know, naming the known ones, and keeps the model', async () => {

@@ -14,10 +14,24 @@ export async function checkModelRef(providers: Providers, ref: string): Promise<
   }
 }
 
-/** The models a session can switch to now, `default` first. */
+/**
+ * The models a session can switch to now, `default` first, then the ones that
+ * can answer (a key or a keyless server, not cooling down), each saying why
+ * not when it cannot.
+ */
 export async function modelArgument(providers: Providers, name: string, withDefault: boolean): Promise<CommandArgument> {
   const listing = await providers.listModels();
-  const values = listing.map((m) => ({ value: m.ref, description: m.ready ? `${Math.round(m.contextWindow / 1000)}k context` : 'no key set' }));
+  const cooling = new Map<string, string>();
+  for (const cooldown of providers.cooldowns()) {
+    if (cooldown.scope === 'model') cooling.set(cooldown.label, cooldown.kind);
+  }
+  const described = listing.map((m) => {
+    const coolingKind = cooling.get(m.ref);
+    const works = m.ready && !coolingKind;
+    const description = !m.ready ? 'no key set' : coolingKind ? `cooling down (${coolingKind})` : `${Math.round(m.contextWindow / 1000)}k context`;
+    return { works, value: { value: m.ref, description } };
+  });
+  const values = [...described.filter((m) => m.works), ...described.filter((m) => !m.works)].map((m) => m.value);
   return { name, required: false, values: withDefault ? [{ value: 'default', description: "the agent's model" }, ...values] : values };
 }
 

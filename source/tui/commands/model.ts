@@ -1,10 +1,11 @@
+import { selectFooter } from '../store/selectors.js';
 import { runOnGateway } from './server-command.js';
 import type { CommandContext, SlashCommand } from './types.js';
 
-/** The gateway's `/model` argument values (models it knows now), `default` first. */
-function knownModels({ controller }: CommandContext): string[] {
+/** The gateway's `/model` argument values (models it knows now), `default` first, then the ones that work. */
+function knownModels({ controller }: CommandContext): Array<{ value: string; description?: string | undefined }> {
   const model = controller.commands().find((c) => c.name === 'model');
-  return model?.arguments?.[0]?.values?.map((v) => v.value) ?? ['default'];
+  return model?.arguments?.[0]?.values ?? [{ value: 'default' }];
 }
 
 /** Switching goes through the gateway's own /model, which refuses unknown refs with the known ones. */
@@ -21,12 +22,21 @@ export const modelCommand: SlashCommand = {
   aliases: ['m'],
   args: '[provider/model | default]',
   description: "Pick or set this session's model",
-  complete: (partial, context) => knownModels(context).filter((m) => m.startsWith(partial)),
+  complete: (partial, context) =>
+    knownModels(context)
+      .map((m) => m.value)
+      .filter((m) => m.startsWith(partial)),
   async run(args, context) {
     const ref = args.trim();
     if (ref) return setModel(ref, context);
     await context.controller.loadCommands();
-    const options = knownModels(context);
-    context.store.update((s) => ({ ...s, ui: { ...s.ui, picker: { title: 'Model for this session', options, index: 0, command: 'model' } } }));
+    const known = knownModels(context);
+    const options = known.map((m) => m.value);
+    const descriptions = Object.fromEntries(known.map((m) => [m.value, m.description ?? '']));
+    const current = selectFooter(context.store.getState()).model;
+    context.store.update((s) => ({
+      ...s,
+      ui: { ...s.ui, picker: { title: 'Model for this session', options, descriptions, current, filter: '', index: 0, command: 'model' } },
+    }));
   },
 };

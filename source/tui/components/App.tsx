@@ -8,6 +8,7 @@ import type { PaneId, TuiState } from '../store/state.js';
 import type { TuiStore } from '../store/store.js';
 import { approvalLines } from '../text/approval-lines.js';
 import { selectActiveElicitation } from '../store/elicitation.js';
+import { pickerChoices } from '../store/choice-picker.js';
 import { elicitationLines } from '../text/elicitation-lines.js';
 import { type KeyHandler, wheelFilter } from '../wheel.js';
 import { ApprovalPrompt } from './ApprovalPrompt.js';
@@ -97,6 +98,14 @@ function SideColumn({ column, state, now, side }: { column: Column; state: TuiSt
   );
 }
 
+/** The picker's rows; a filter that matches nothing says so rather than showing an empty box. */
+function pickerItems(picker: NonNullable<TuiState['ui']['picker']>): Array<{ label: string; description: string }> {
+  const choices = pickerChoices(picker);
+  return choices.length > 0
+    ? choices.map((choice) => ({ label: choice.value, description: choice.description }))
+    : [{ label: '(none)', description: `nothing matches "${picker.filter}"` }];
+}
+
 export function App({ store, controller, exit, size, editExternally }: AppProps) {
   const state = useSyncExternalStore(store.subscribe, store.getState);
   const { cols, rows } = useTerminalSize(size);
@@ -118,7 +127,7 @@ export function App({ store, controller, exit, size, editExternally }: AppProps)
     : sessionPicker
       ? sessionPickerHeight(state)
       : picker
-        ? popupHeight(picker.options.length, true)
+        ? popupHeight(Math.max(1, pickerChoices(picker).length), true)
         : popupHeight(popup.length, false);
   const inputHeight = 1 + inputRows(state.ui.editor, cols);
   const problemRows = providerProblemRows(state);
@@ -198,7 +207,12 @@ export function App({ store, controller, exit, size, editExternally }: AppProps)
           {search ? <SearchPopup search={search} state={state} width={layout.width} now={now} /> : null}
           {sessionPicker ? <SessionPicker state={state} width={layout.width} now={now} /> : null}
           {!search && !sessionPicker && picker ? (
-            <Popup title={picker.title} items={picker.options.map((o) => ({ label: o, description: '' }))} index={picker.index} width={layout.width} />
+            <Popup
+              title={`${picker.title}${picker.filter ? `: ${picker.filter}` : ' (type to filter)'}`}
+              items={pickerItems(picker)}
+              index={picker.index}
+              width={layout.width}
+            />
           ) : null}
           {!search && !sessionPicker && !picker && popup.length > 0 ? (
             <Popup items={popup} index={Math.min(state.ui.completionIndex, popup.length - 1)} width={layout.width} />

@@ -151,7 +151,16 @@ export interface UiState {
   ctrlCAt?: number;
   /** When Ctrl+X was pressed, waiting for Ctrl+E (edit the draft in $EDITOR). */
   ctrlXAt?: number;
-  picker?: { title: string; options: string[]; index: number; command: string };
+  /** A list to choose from (/model): `filter` is what was typed to narrow it, `index` counts in the narrowed list. */
+  picker?: {
+    title: string;
+    options: string[];
+    descriptions?: Readonly<Record<string, string>>;
+    current?: string;
+    filter?: string;
+    index: number;
+    command: string;
+  };
   /** Approval id whose "always" choice waits for a second confirmation. */
   confirmAlways?: string;
   /** Approvals left pending with Esc; the prompt skips them until /approvals. */
