@@ -84,7 +84,13 @@ export function installPlugin(paths: PluginPaths, source: string, options: { cwd
   mkdirSync(staging);
   try {
     const from = stage(source, options.cwd ?? process.cwd(), staging);
-    const manifest = readManifest(staging);
+    let manifest: PluginManifest;
+    try {
+      manifest = readManifest(staging);
+    } catch (error) {
+      // The staging folder means nothing to the user: name what they asked to install.
+      throw new Error(`${source}: ${(error as Error).message.replaceAll(`${staging}/`, '').replaceAll(staging, 'the package')}`);
+    }
     if (!existsSync(join(staging, manifest.entry)))
       throw new Error(`${manifest.id}: the entry ${manifest.entry} is missing from the package (build it first?).`);
     if (hasDependencies(staging))
