@@ -146,6 +146,8 @@ describe('exec with real processes', () => {
     await waitFor(() => runtime.inbox.list().length === 1, 'the approval request');
     const [request] = runtime.inbox.list();
     expect(request).toMatchObject({ command: 'touch made-by-exec', status: 'pending', kind: 'exec' });
+    // Whoever approves it knows the command will have no network in the sandbox.
+    if (runtime.sandbox.status.kind === 'bubblewrap') expect(request!.reason).toContain('runs WITHOUT network in the sandbox');
     runtime.inbox.resolve(request!.id, 'deny', 'test');
     const result = await pending;
     expect(result.isError).toBe(true);

@@ -161,6 +161,14 @@ describe.skipIf(Boolean(reason))('exec inside the bubblewrap sandbox', () => {
     const offline = await exec(`curl -sS --max-time 5 ${url}`);
     expect(offline.isError).toBe(true);
     expect(offline.content).not.toContain('reachable');
+    // The model is told why, and how to get the network (curl's exit 7 says nothing by itself).
+    expect(offline.content).toContain('[This ran in the sandbox without network. If it needs the network, call exec again with network: true');
+    const resolving = await exec(
+      `${process.execPath} -e "require('dns').lookup('example.com', (e) => { console.error(e ? e.message : 'ok'); process.exit(e ? 1 : 0) })"`,
+    );
+    expect(resolving.content).toContain('without network');
+    // A failure that is not about the network gets no such note.
+    expect((await exec(`${process.execPath} -e "process.exit(2)"`)).content).not.toContain('without network');
     const node = await exec(
       `${process.execPath} -e "fetch('${url}').then(r => r.text()).then(console.log, e => { console.log('failed', e.cause?.code); process.exit(3) })"`,
     );

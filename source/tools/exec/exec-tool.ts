@@ -101,8 +101,28 @@ function openReadable(target: string, roots: readonly string[], sandbox: ExecSan
 function approvalReason(reason: string, sandbox: ExecSandbox, plan: BoundPlan): string {
   const notes = [reason];
   if (plan.network) notes.push('asks for network access');
+  else if (sandbox.status.kind === 'bubblewrap' && !sandbox.network)
+    // An "always" for `curl …` that then fails with exit 7 surprises everyone: say it before it is approved.
+    notes.push('runs WITHOUT network in the sandbox (a download or push fails; the call must ask for network: true, or set tools.exec.sandbox.network)');
   if (sandbox.status.kind === 'none') notes.push(`EXEC UNSANDBOXED: ${sandbox.status.reason}`);
   return notes.join('; ');
+}
+
+/** What a command prints when it found no network (curl, git, npm, pip, wget, Node), and curl's exit codes for it. */
+const NO_NETWORK =
+  /Could not resolve host|Temporary failure in name resolution|Network is unreachable|getaddrinfo (EAI_AGAIN|ENOTFOUND)|Name or service not known|unable to resolve host|Failed to connect to/i;
+const CURL_NO_NETWORK = new Set([6, 7]);
+
+/** A failed run that looks like it needed the network it did not have: said, with the way to get it. */
+function networkHint(result: ToolResult, ran: { network: boolean; sandboxed: boolean }, executables: readonly string[]): ToolResult {
+  if (!result.isError || ran.network || !ran.sandboxed) return result;
+  const exitCode = result.details?.exitCode;
+  const curl = executables.some((file) => file.endsWith('/curl')) && typeof exitCode === 'number' && CURL_NO_NETWORK.has(exitCode);
+  if (!curl && !NO_NETWORK.test(result.content)) return result;
+  return {
+    ...result,
+    content: `${result.content}\n[This ran in the sandbox without network. If it needs the network, call exec again with network: true (the operator approves it).]`,
+  };
 }
 
 export function createExecTool(options: ExecToolOptions): ToolDefinition<z.output<typeof execInput>> {
@@ -233,7 +253,8 @@ export function createExecTool(options: ExecToolOptions): ToolDefinition<z.outpu
         });
       }
       listeners.push((text) => context.onUpdate(text));
-      return formatRunResult(await run.result, plan.text);
+      const executables = bound.commands.flatMap((command) => (command.executable ? [command.executable] : []));
+      return networkHint(formatRunResult(await run.result, plan.text), { network, sandboxed }, executables);
     },
   });
 }
