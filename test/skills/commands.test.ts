@@ -65,7 +65,7 @@ describe('user-invocable skills as slash commands', () => {
         .commands('main')
         .commands.map((command) => skillSlashCommand(command, startTurn)),
     ]);
-    const noModels = { listModels: async () => [] } as never;
+    const noModels = { listModels: async () => [], cooldowns: () => [] } as never;
     expect((await registry.info(noModels)).find((info) => info.name === 'summarise')).toEqual({
       name: 'summarise',
       aliases: [],
