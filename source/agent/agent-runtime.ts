@@ -2,7 +2,7 @@ import { hostname, platform, release } from 'node:os';
 import { agentWorkspaceDir, type ClawConfig, type StatePaths, type Clock } from '../config/index.js';
 import { leastTrusted, principalKind, type ContextPayload } from '../protocol/index.js';
 import { spendKindOf, type Providers, type SpendCharge, type ThinkingLevel, type ToolSchema } from '../providers/index.js';
-import { allowedToolNames, policyLayers, sanitizeNamePart, type ApprovalGate, type PolicyLayer, type ToolRegistry } from '../tools/index.js';
+import { allowedToolNames, policyLayers, sanitizeNamePart, type ApprovalGate, type PolicyLayer, type ToolRegistry, type ToolResult } from '../tools/index.js';
 import { withHookBootstrap, type BootstrapFileReport, type SessionKind } from './bootstrap.js';
 import type { AgentHooks } from './turn-hooks.js';
 import { BootstrapCache } from './bootstrap-cache.js';
@@ -138,6 +138,32 @@ export class AgentRuntime {
   async resolveModel(session: { agentId: string; model?: string | undefined }): Promise<string | undefined> {
     const entry = this.deps.config.agents.list.find((agent) => agent.id === session.agentId);
     return session.model ?? entry?.model ?? this.deps.config.agents.defaults.model ?? (await this.deps.providers.defaultModel());
+  }
+
+  /**
+   * Runs `command` through the exec tool as the session's owner asked for it
+   * (`/sh`, `!` in the TUI): the same sandbox, policy and approvals as the
+   * agent's own calls. `output` is what it printed, as it streamed.
+   */
+  async runShell(session: Pick<TurnSession, 'key' | 'agentId' | 'kind'>, command: string): Promise<{ result: ToolResult; output: string }> {
+    let output = '';
+    const result = await this.deps.registry.invoke(
+      'exec',
+      { command },
+      {
+        agentId: session.agentId,
+        principal: 'owner',
+        sessionKey: session.key,
+        sessionType: session.kind,
+        workspaceDir: this.workspaceDir(session.agentId),
+        signal: new AbortController().signal,
+        onUpdate: (text) => {
+          output += text;
+        },
+        approvals: this.deps.approvals(session.key),
+      },
+    );
+    return { result, output };
   }
 
   /** The thinking level a turn of the session uses: its own, else its agent's, else the defaults'. */

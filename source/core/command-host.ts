@@ -9,7 +9,7 @@ import type { SessionsService } from './sessions-service.js';
 /** Slash commands' view of sessions and lanes. */
 export function sessionCommandHost(
   sessions: SessionsService,
-  lanes: Pick<LaneQueue, 'abort'>,
+  lanes: Pick<LaneQueue, 'abort' | 'laneInfo'>,
   inbound: Pick<InboundService, 'retry'>,
   lifecycle: Lifecycle,
   schedule?: ScheduleCommandHost,
@@ -35,6 +35,7 @@ export function sessionCommandHost(
       return lanes.abort(key).aborted;
     },
     retry: (key) => inbound.retry(key),
+    running: (key) => lanes.laneInfo(key).running,
     async turnSession(key) {
       if (!registry.get(key)) registry.ensure(key);
       return sessionAdapter(await registry.open(key));

@@ -65,6 +65,7 @@ export class CommandService {
       providers: this.providers,
       resolveModel: (session) => agent.resolveModel(session),
       resolveThinking: (session) => agent.resolveThinking(session),
+      runShell: (session, command) => agent.runShell(session, command),
       lastError: (key) => agent.lastError(key),
       contextWindow: (session, runId) =>
         agent.contextWindow(

@@ -207,6 +207,11 @@ function submitText(text: string, popup: Completion[], context: KeyContext): voi
     void runSlash(chosen, context);
     return;
   }
+  // `!cmd`: the owner's shell, through the gateway's /sh (sandbox and approvals as for the agent).
+  if (trimmed.startsWith('!') && trimmed.length > 1) {
+    void runSlash(`/sh ${trimmed.slice(1).trim()}`, context);
+    return;
+  }
   void context.controller.send(text);
 }
 

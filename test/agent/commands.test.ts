@@ -43,7 +43,7 @@ describe('commands', () => {
     gateway = await startCommandGateway(fakeConfig(llm));
     const client = await gateway.connect();
     const { commands } = await client.request('commands.list', {});
-    expect(commands.map((c) => c.name).slice(0, 13)).toEqual([
+    expect(commands.map((c) => c.name).slice(0, 14)).toEqual([
       'status',
       'model',
       'think',
@@ -55,6 +55,7 @@ describe('commands', () => {
       'compact',
       'cron',
       'heartbeat',
+      'sh',
       'help',
       'skills',
     ]);
@@ -124,4 +125,38 @@ describe('commands', () => {
     expect(messages.filter((m) => m.role === 'user' && JSON.stringify(m.content).includes('are you there?'))).toHaveLength(1);
     expect((await client.request('commands.run', { sessionKey: KEY, text: '/status' })).reply).toContain('error    none');
   });
+});
+
+describe("/sh (the TUI's !command)", () => {
+  it("runs through exec as the owner (sandbox, approvals), shows the output, and the next turn sees it, marked as the owner's", async () => {
+    llm = await startFakeOpenAI();
+    gateway = await startCommandGateway(fakeConfig(llm));
+    const workspace = gateway.state.paths.workspace('main');
+    writeFileSync(join(workspace, 'notes-for-shell.txt'), 'hello');
+    const client = await gateway.connect();
+    const listed = await client.request('commands.run', { sessionKey: KEY, text: '/sh ls' });
+    expect(listed.reply.startsWith('$ ls\n')).toBe(true);
+    expect(listed.reply).toContain('notes-for-shell.txt');
+    expect(listed.data).toEqual({ exitCode: 0, isError: false });
+
+    // What is not read-only waits for the owner's approval, as the agent's own exec calls do.
+    const touching = client.request('commands.run', { sessionKey: KEY, text: '/sh touch made-by-shell' });
+    let approval = gateway.core.tools.inbox.list()[0];
+    for (let i = 0; i < 200 && !approval; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      approval = gateway.core.tools.inbox.list()[0];
+    }
+    expect(approval).toMatchObject({ kind: 'exec', command: 'touch made-by-shell' });
+    gateway.core.tools.inbox.resolve(approval!.id, 'once', 'test');
+    expect((await touching).reply).toBe('$ touch made-by-shell\n(no output)');
+
+    llm.reply({ text: 'I see the notes file.' });
+    const run = collectRun(client);
+    await client.request('chat.send', { sessionKey: KEY, text: 'what did I just list?' });
+    expect(await run.ended()).toMatchObject({ state: 'final', text: 'I see the notes file.' });
+    const messages = JSON.stringify(llm.requests.at(-1)!.body.messages);
+    expect(messages).toContain('[The owner ran a shell command in the workspace; its output is for you to use.]\\n$ ls');
+    expect(messages).toContain('notes-for-shell.txt');
+    await expect(client.request('commands.run', { sessionKey: KEY, text: '/sh' })).rejects.toMatchObject({ code: 'bad_request' });
+  }, 60_000);
 });

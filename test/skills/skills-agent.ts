@@ -83,6 +83,7 @@ export function startSkillsAgent(env: SkillsEnv, llm: FakeLlmServer, raw: Record
         },
         resolveModel: (session) => runtime.resolveModel(session),
         resolveThinking: (session) => runtime.resolveThinking(session),
+        runShell: (session, command) => runtime.runShell(session, command),
         lastError: (key) => runtime.lastError(key),
         contextWindow: (session, runId) => runtime.contextWindow(session, quietEvents, runId),
         contextReport: (session) => runtime.contextReport(session),

@@ -70,6 +70,15 @@ describe('TUI against a real gateway socket', () => {
     expect(h.frame()).not.toContain('low');
   });
 
+  it("!command runs in the owner's shell through the gateway's /sh; a lone ! is just a message", async () => {
+    const h = await openApp();
+    await expect.poll(() => h.frame()).toContain('● open');
+    h.type('!ls -la\r');
+    await expect.poll(() => callsOf(h.fake, 'commands.run')).toMatchObject([{ text: '/sh ls -la' }]);
+    h.type('!\r');
+    await expect.poll(() => callsOf(h.fake, 'chat.send')).toMatchObject([{ text: '!' }]);
+  });
+
   it('sends commands the TUI does not know to commands.run', async () => {
     const h = await openApp();
     await expect.poll(() => h.frame()).toContain('● open');

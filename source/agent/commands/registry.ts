@@ -13,6 +13,7 @@ import { retryCommand } from './retry.js';
 import { statusCommand } from './status.js';
 import { thinkCommand } from './think.js';
 import type { CommandContext, CommandReply, SlashCommand } from './types.js';
+import { shellCommand } from './shell.js';
 
 export const builtinCommands: readonly SlashCommand[] = [
   statusCommand,
@@ -26,6 +27,7 @@ export const builtinCommands: readonly SlashCommand[] = [
   compactCommand,
   cronCommand,
   heartbeatCommand,
+  shellCommand,
   helpCommand,
 ];
 

@@ -3,6 +3,7 @@ import type { Providers, ThinkingLevel } from '../../providers/index.js';
 import type { ContextReport, LastError } from '../agent-runtime.js';
 import type { ContextEngine } from '../context/index.js';
 import type { TurnSession } from '../turn-types.js';
+import type { ToolResult } from '../../tools/index.js';
 
 /**
  * What slash commands need from sessions and lanes. Those subsystems sit
@@ -22,6 +23,8 @@ export interface CommandHost {
   turnSession(key: string): Promise<TurnSession>;
   /** Heartbeat and cron, when the daemon runs them (/cron, /heartbeat). */
   schedule?: ScheduleCommandHost;
+  /** Whether a turn runs in the session now (a command that writes to its transcript waits for it). */
+  running?(key: string): boolean;
 }
 
 /** The schedule service as /cron and /heartbeat use it (implemented by schedule/, above agent/). */
@@ -42,6 +45,8 @@ export interface CommandContext {
   resolveModel(session: SessionSummary): Promise<string | undefined>;
   /** The thinking level the session's turns use (its own, its agent's or the default). */
   resolveThinking(session: SessionSummary): ThinkingLevel;
+  /** Runs a command through the exec tool as the session's owner (sandbox, policy, approvals); `output` is what it printed, unfenced. */
+  runShell(session: TurnSession, command: string): Promise<{ result: ToolResult; output: string }>;
   lastError(sessionKey: string): LastError | undefined;
   /** The session's context window with its current model; undefined when no model is configured. */
   contextWindow(session: TurnSession, runId: string): Promise<ContextEngine | undefined>;

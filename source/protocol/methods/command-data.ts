@@ -25,6 +25,7 @@ export const commandData = {
   model: lazySchema(() => z.strictObject({ model: z.string().nullish(), models: z.array(modelListing).optional() })),
   think: lazySchema(() => z.strictObject({ thinking: thinkingLevelName.nullish(), effective: thinkingLevelName.optional() })),
   abort: lazySchema(() => z.strictObject({ aborted: z.boolean() })),
+  sh: lazySchema(() => z.strictObject({ exitCode: z.number().int().nullable(), isError: z.boolean() })),
   retry: lazySchema(() => z.strictObject({ runId: z.string() })),
   heartbeat: heartbeatAgentStatus,
 };
