@@ -269,6 +269,7 @@ export class PluginsService implements Service {
       state,
       contributes: manifest ? describeContributions(manifest.contributes, record.id) : [],
       granted: record.grant?.enabled === true,
+      ...(record.grant ? { grants: describePermissions(record.grant.permissions) } : {}),
       ...(error ? { error } : {}),
       ...(slot?.running?.pid !== undefined && slot.state === 'running' ? { pid: slot.running.pid } : {}),
       ...(slot?.firstCallMs !== undefined ? { startMs: slot.firstCallMs } : {}),

@@ -94,7 +94,18 @@ describe('claw plugins', () => {
     expect(enabled.stderr).toContain(`waiting for the owner to approve ${approval!.id} in the TUI`);
     expect(enabled.stdout).toContain('The gateway applied it: running.');
     const listed = JSON.parse((await runCli(['plugins', 'list', '--json'], env)).stdout);
-    expect(listed).toMatchObject({ gateway: true, plugins: [{ id: 'acme-weather', state: 'running', pid: expect.any(Number) }] });
+    expect(listed).toMatchObject({
+      gateway: true,
+      plugins: [
+        {
+          id: 'acme-weather',
+          state: 'running',
+          pid: expect.any(Number),
+          grants: ["network: wttr.in (through claw's address policy)", 'secrets: ACME_WEATHER_KEY'],
+        },
+      ],
+    });
+    expect((await runCli(['plugins', 'list'], env)).stdout).toContain('granted secrets: ACME_WEATHER_KEY');
 
     const command = await runCli(['agent', '-m', '/weather'], env);
     expect(command.stdout).toContain('acme-weather: 0 turn(s) seen; units metric');

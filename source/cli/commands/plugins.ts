@@ -92,6 +92,7 @@ function offlineInfo(record: PluginRecord): PluginInfo {
     state,
     contributes: record.manifest ? describeContributions(record.manifest.contributes, record.id) : [],
     granted: record.grant?.enabled === true,
+    ...(record.grant ? { grants: describePermissions(record.grant.permissions) } : {}),
     ...(error ? { error } : {}),
   };
 }
@@ -106,6 +107,7 @@ function printPlugins(plugins: readonly PluginInfo[], live: boolean): void {
     process.stdout.write(`${plugin.id} ${plugin.version}  ${state}${plugin.pid ? `  pid ${plugin.pid}` : ''}\n`);
     if (plugin.description) process.stdout.write(`  ${plugin.description}\n`);
     for (const line of plugin.contributes) process.stdout.write(`  ${line}\n`);
+    for (const line of plugin.grants ?? []) process.stdout.write(`  granted ${line}\n`);
     if (plugin.error) process.stdout.write(`  ! ${plugin.error}\n`);
   }
   if (!live) process.stdout.write('\nNo gateway is running: plugins start with it (`claw gateway start`).\n');

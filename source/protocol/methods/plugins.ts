@@ -13,6 +13,8 @@ export const pluginInfo = lazySchema(() =>
     contributes: z.array(z.string()),
     /** The owner granted its permissions and enabled it. */
     granted: z.boolean(),
+    /** What it was granted, one line per kind (`network: wttr.in (…)`, `secrets: ACME_KEY`); absent when nothing was granted. */
+    grants: z.array(z.string()).optional(),
     /** Why it does not run: a crash, a hang, a flood, a tampered package, wider permissions. */
     error: z.string().optional(),
     pid: z.number().int().optional(),
