@@ -1,17 +1,6 @@
-export { PluginsService, PLUGIN_RUNTIME_FILE, type PluginsPorts } from './plugins-service.js';
-export {
-  CLAW_PLUGIN_API,
-  MANIFEST_FILE,
-  readManifest,
-  describeContributions,
-  describePermissions,
-  toolName,
-  widenedPermissions,
-  PluginManifestError,
-  type PluginManifest,
-  type PluginPermissions,
-} from './manifest.js';
-export { installPlugin, type InstallResult } from './install.js';
+export { PluginsService, PLUGIN_RUNTIME_FILE } from './plugins-service.js';
+export { CLAW_PLUGIN_API, readManifest, describeContributions, describePermissions } from './manifest.js';
+export { installPlugin } from './install.js';
 export {
   pluginPaths,
   inspectPlugin,
@@ -19,12 +8,8 @@ export {
   removePlugin,
   grantPlugin,
   disablePlugin,
-  readLock,
-  readGrants,
-  treeHash,
   readPluginSecrets,
   writePluginSecret,
   type PluginPaths,
   type PluginRecord,
-  type PluginState,
 } from './store.js';

@@ -5,7 +5,7 @@ import { lazySchema, lifecycleEventNames } from '../protocol/index.js';
 
 /** The plugin API this claw speaks; a manifest's `clawApi` range must include it. */
 export const CLAW_PLUGIN_API = '1.0.0';
-export const MANIFEST_FILE = 'claw.plugin.json';
+const MANIFEST_FILE = 'claw.plugin.json';
 
 const pluginId = /^[a-z0-9][a-z0-9-]{0,62}$/;
 const contributionName = /^[a-z][a-z0-9_-]{0,47}$/;
@@ -15,7 +15,7 @@ const envName = /^[A-Z_][A-Z0-9_]*$/;
 const names = () => z.array(z.string().regex(contributionName, 'expected a lower-case name like weather_now')).default([]);
 
 /** `claw.plugin.json`: read and checked without running a line of the plugin. */
-export const manifestSchema = lazySchema(() =>
+const manifestSchema = lazySchema(() =>
   z.strictObject({
     id: z.string().regex(pluginId, 'expected a lower-case id like acme-weather'),
     version: z.string().regex(/^\d+\.\d+\.\d+([-+][0-9A-Za-z.-]+)?$/, 'expected a version like 1.2.0'),
@@ -52,7 +52,7 @@ export type PluginManifest = z.infer<typeof manifestSchema>;
 export type PluginPermissions = PluginManifest['permissions'];
 export type PluginContributions = PluginManifest['contributes'];
 
-export class PluginManifestError extends Error {}
+class PluginManifestError extends Error {}
 
 /** Reads and validates `dir/claw.plugin.json`; throws a PluginManifestError that says what to fix. */
 export function readManifest(dir: string): PluginManifest {

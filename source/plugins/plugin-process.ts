@@ -12,7 +12,7 @@ export class PluginCallError extends Error {
 }
 
 /** Why a plugin process was stopped by claw rather than by its own doing. */
-export class PluginQuarantined extends Error {}
+class PluginQuarantined extends Error {}
 
 export interface PluginProcessOptions {
   file: string;

@@ -30,7 +30,7 @@ export interface PluginRequests {
 }
 
 /** Whether `url`'s host (and port) is one of the granted patterns. */
-export function hostGranted(url: URL, granted: readonly string[]): boolean {
+function hostGranted(url: URL, granted: readonly string[]): boolean {
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
   return granted.some((pattern) => {

@@ -83,7 +83,7 @@ export function readGrants(paths: PluginPaths): Record<string, GrantEntry> {
   return readJson<Record<string, GrantEntry>>(paths.grants, {});
 }
 
-export function writeGrants(paths: PluginPaths, grants: Record<string, GrantEntry>): void {
+function writeGrants(paths: PluginPaths, grants: Record<string, GrantEntry>): void {
   mkdirSync(paths.root, { recursive: true, mode: 0o700 });
   writeFileAtomicSync(paths.grants, `${JSON.stringify(grants, null, 2)}\n`);
 }

@@ -30,7 +30,6 @@ export {
 } from './policy.js';
 export {
   createWebFetchTool,
-  guardedFetch,
   guardedStream,
   WebFetchError,
   AddressPolicy,

@@ -1,6 +1,5 @@
 export { createWebFetchTool, type WebToolConfig } from './web-fetch-tool.js';
 export {
-  guardedFetch,
   guardedStream,
   WebFetchError,
   type GuardedFetchOptions,
