@@ -175,11 +175,10 @@ export const run: CommandRun = async ({ flags, argv }) => {
       if (!id) return fail(target ? `no plugin "${target}" is installed (\`claw plugins list\`).` : `enable needs a plugin id.\n${usage}`, target ? 1 : 2);
       const record = inspectPlugin(plugins, id);
       if (record.problem || !record.manifest) return fail(`${id} cannot run: ${record.problem}`, 1);
-      process.stdout.write(
-        `${id} ${record.manifest.version} asks for:\n${describePermissions(record.manifest.permissions)
-          .map((line) => `  ${line}\n`)
-          .join('')}`,
-      );
+      // What it would hook into matters as much as its permissions: a message:received hook reads every message.
+      const contributes = describeContributions(record.manifest.contributes, id).map((line) => `  ${line}\n`);
+      const asks = describePermissions(record.manifest.permissions).map((line) => `  ${line}\n`);
+      process.stdout.write(`${id} ${record.manifest.version} contributes:\n${contributes.join('') || '  nothing\n'}and asks for:\n${asks.join('')}`);
       if (!parsed.yes && !process.stdin.isTTY) return enableThroughGateway(paths, id);
       if (!parsed.yes) {
         if (!(await confirm('Grant these permissions and run it? [y/N] '))) {
