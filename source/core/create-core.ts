@@ -581,8 +581,14 @@ export class Core {
   }
 
   #pluginsSnapshot(): { plugins?: PluginInfo[] } {
-    const plugins = this.plugins.list();
-    return plugins.length > 0 ? { plugins } : {};
+    try {
+      const plugins = this.plugins.list();
+      return plugins.length > 0 ? { plugins } : {};
+    } catch (error) {
+      // An unreadable plugins.lock or grants.json must not keep clients from attaching; `claw plugins list` says what is wrong.
+      this.log.warn(`plugins: ${error instanceof Error ? error.message : String(error)}`);
+      return {};
+    }
   }
 
   /** Lets running turns finish until the deadline, then persists what is open. */

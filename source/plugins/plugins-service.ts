@@ -57,10 +57,13 @@ export class PluginsService implements Service {
 
   /** Re-reads what is installed and granted: starts what should run, stops what should not. */
   reload(): Promise<void> {
-    this.#reloading = this.#reloading.then(async () => {
-      await this.#reconcile();
-      this.#changed();
-    });
+    this.#reloading = this.#reloading
+      .then(async () => {
+        await this.#reconcile();
+        this.#changed();
+      })
+      // A broken plugins.lock or grants.json is said, and the next reload runs all the same.
+      .catch((error: unknown) => this.#ports?.log.warn(`plugins: ${error instanceof Error ? error.message : String(error)}`));
     return this.#reloading;
   }
 

@@ -236,6 +236,22 @@ describe('what a plugin may register, and which package loads', () => {
     expect(gateway.core.tools.registry.get('sneaky__declared')).toBeUndefined();
   }, 60_000);
 
+  it('an unreadable grants.json keeps no client from attaching; the plugins list says what to fix', async () => {
+    gateway = await startTestGateway({ core: {} });
+    const dir = writePlugin(
+      join(gateway.state.dir, 'src', 'fine'),
+      { id: 'fine', contributes: { tools: ['t'] } },
+      `ctx.tools.register({ name: 't', description: 't', run: () => 'ok' });`,
+    );
+    const paths = pluginPaths(gateway.state.paths);
+    installAndGrant(paths, dir);
+    writeFileSync(paths.grants, '{ not json');
+    await gateway.core.plugins.reload();
+    const client = await gateway.connect();
+    expect(client.hello?.snapshot).toBeDefined();
+    await expect(client.request('plugins.list', {})).rejects.toThrow(/grants\.json is unreadable .*fix or remove it/);
+  }, 60_000);
+
   it('a package changed after install does not load (plugins.lock mismatch)', async () => {
     gateway = await startTestGateway({ core: {} });
     const dir = writePlugin(
