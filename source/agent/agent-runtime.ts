@@ -71,6 +71,28 @@ export interface ContextReport {
   skills: SkillsPromptSnapshot;
 }
 
+/**
+ * `/mode plan`: the turn plans, it does not act — no tool that writes,
+ * runs a command, sends a message, starts a session or a browser, or
+ * schedules anything; reading, searching and fetching stay.
+ */
+const PLAN_MODE_LAYER: PolicyLayer = {
+  deny: [
+    'group:runtime',
+    'group:messaging',
+    'group:automation',
+    'group:plugins',
+    'group:mcp',
+    'write',
+    'edit',
+    'apply_patch',
+    'browser',
+    'sessions_send',
+    'sessions_spawn',
+  ],
+  label: 'plan mode (/mode ask acts again)',
+};
+
 const NO_SKILLS: SkillsPromptSnapshot = { block: '', form: 'none', listed: [], omitted: [], notOffered: [] };
 
 /** A catalogue the session cannot open is only tokens: without `skill` or `read` it leaves the prompt, and the report says why. */
@@ -177,7 +199,7 @@ export class AgentRuntime {
   }
 
   /** The policy levels a turn of this session gets (global, agent, session type, role, who asked, the session's own denials). */
-  #layers(session: Pick<TurnSession, 'kind' | 'agentId' | 'principal' | 'actingFor'> & { key?: string }): PolicyLayer[] {
+  #layers(session: Pick<TurnSession, 'kind' | 'agentId' | 'principal' | 'actingFor' | 'approvalMode'> & { key?: string }): PolicyLayer[] {
     const { tools, agents } = this.deps.config;
     const agentLayer = agents.list.find((agent) => agent.id === session.agentId)?.tools;
     const scope = { agentId: session.agentId, sessionType: session.kind, principalKind: principalKind(session.principal ?? 'owner') };
@@ -187,6 +209,7 @@ export class AgentRuntime {
     const denied = session.key !== undefined ? this.deps.deniedTools?.(session.key) : undefined;
     if (denied && denied.length > 0) layers.push({ deny: [...denied] });
     if (session.actingFor) layers.push(...this.#inherited(session.actingFor, session.kind));
+    if (session.approvalMode === 'plan') layers.push(PLAN_MODE_LAYER);
     return layers;
   }
 
@@ -452,6 +475,10 @@ export class AgentRuntime {
           agentId: session.agentId,
           ...(session.actingFor ? { actingForAgents: session.actingFor.agents } : {}),
           principal: leastTrusted([session.actingFor?.principal, session.principal ?? 'owner']) ?? 'owner',
+          // The owner's mode loosens approvals only for the owner's own turns.
+          ...(session.approvalMode && principalKind(leastTrusted([session.actingFor?.principal, session.principal ?? 'owner']) ?? 'owner') === 'owner'
+            ? { approvalMode: session.approvalMode }
+            : {}),
           sessionKey: session.key,
           sessionType: session.kind,
           workspaceDir,

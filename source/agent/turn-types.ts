@@ -1,5 +1,6 @@
 import type {
   AgentEventPayload,
+  ApprovalMode,
   AssistantMessageEntry,
   ChatEventPayload,
   ContextPayload,
@@ -29,6 +30,8 @@ export interface TurnSession {
   /** Session override (`/model`), else the agent's model. */
   model: string | undefined;
   thinking: ThinkingLevel | undefined;
+  /** How the owner's turns here ask before acting (`/mode`); absent: `ask`. */
+  approvalMode?: ApprovalMode | undefined;
   /** Who asked for this turn (the least trusted of its messages): picks the tool profile. Absent: the owner. */
   principal?: string | undefined;
   /** A child's: the principal and agents it acts for (its tools and commands are the stricter of its own and theirs). */

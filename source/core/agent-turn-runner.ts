@@ -58,6 +58,7 @@ export function sessionAdapter(session: SessionHandle, channel?: string): TurnSe
     channel: channel ?? meta.lastChannel ?? 'tui',
     model: meta.model,
     thinking: meta.thinking,
+    ...(meta.approvalMode !== undefined ? { approvalMode: meta.approvalMode } : {}),
     ...(meta.principal !== undefined ? { principal: meta.principal } : {}),
     ...(meta.actingFor !== undefined ? { actingFor: meta.actingFor } : {}),
     history: async () => modelHistory(session.entries()),

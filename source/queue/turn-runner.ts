@@ -15,6 +15,7 @@ export type SessionMeta = Pick<
   | 'kind'
   | 'model'
   | 'thinking'
+  | 'approvalMode'
   | 'queueMode'
   | 'label'
   | 'tokens'

@@ -20,7 +20,7 @@ export interface SessionRegistryOptions {
   fs?: FileOps;
 }
 
-export type SettingsPatch = { [K in 'model' | 'thinking' | 'queueMode' | 'label']?: SessionEntry[K] | null };
+export type SettingsPatch = { [K in 'model' | 'thinking' | 'queueMode' | 'approvalMode' | 'label']?: SessionEntry[K] | null };
 
 function samePeer(a: SessionPeer | undefined, b: SessionPeer): boolean {
   return a?.kind === b.kind && a.id === b.id && a.name === b.name && a.threadId === b.threadId;

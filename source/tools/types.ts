@@ -73,6 +73,8 @@ export interface ToolContext {
   actingForAgents?: readonly string[];
   /** Whom the turn acts for: the least trusted of its own principal and its line's (absent: the owner). */
   principal?: string;
+  /** `auto-edit`: the owner let sandboxed commands run unasked in this session (`/mode`); set only for the owner's turns. */
+  approvalMode?: 'ask' | 'auto-edit' | 'plan';
   sessionKey: string;
   /** `main`, `direct`, `group`, `cron`, `hook`, `subagent`, … (routing decides). */
   sessionType: string;

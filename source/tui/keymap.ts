@@ -5,7 +5,7 @@ import type { CommandContext } from './commands/types.js';
 import { emptyEditor } from './editor/editor.js';
 import { applyKey, isForwardDelete } from './editor/keys.js';
 import type { Layout } from './layout.js';
-import { selectActiveApproval, selectChat, selectSessionKeys } from './store/selectors.js';
+import { nextApprovalMode, selectActiveApproval, selectChat, selectFooter, selectSessionKeys } from './store/selectors.js';
 import type { TuiState } from './store/state.js';
 import { isDeliberateKey } from './store/approval-guard.js';
 import type { PaneId } from './store/state.js';
@@ -131,7 +131,9 @@ export function handleKey(input: string, key: Key, context: KeyContext, raw?: st
     const chosen = popup[Math.min(state.ui.completionIndex, popup.length - 1)]!;
     return update((s) => setUi(s, { editor: { ...s.ui.editor, text: chosen.value, cursor: chosen.value.length }, completionIndex: 0 }));
   }
-  if (key.tab) return update((s) => cycleFocus(s, layout, key.shift ? -1 : 1));
+  // Shift+Tab: the session's approval mode, ask → auto-edit → plan, through the gateway's /mode.
+  if (key.tab && key.shift) return void runSlash(`/mode ${nextApprovalMode(selectFooter(state).mode)}`, context);
+  if (key.tab) return update((s) => cycleFocus(s, layout, 1));
 
   if (state.ui.focus !== 'chat') {
     if (handlePaneKey(input, key, context)) return;

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAI } from '../support/fake-openai-server.js';
@@ -43,10 +43,11 @@ describe('commands', () => {
     gateway = await startCommandGateway(fakeConfig(llm));
     const client = await gateway.connect();
     const { commands } = await client.request('commands.list', {});
-    expect(commands.map((c) => c.name).slice(0, 14)).toEqual([
+    expect(commands.map((c) => c.name).slice(0, 15)).toEqual([
       'status',
       'model',
       'think',
+      'mode',
       'new',
       'reset',
       'abort',
@@ -158,5 +159,48 @@ describe("/sh (the TUI's !command)", () => {
     expect(messages).toContain('[The owner ran a shell command in the workspace; its output is for you to use.]\\n$ ls');
     expect(messages).toContain('notes-for-shell.txt');
     await expect(client.request('commands.run', { sessionKey: KEY, text: '/sh' })).rejects.toMatchObject({ code: 'bad_request' });
+  }, 60_000);
+});
+
+describe('/mode (Shift+Tab in the TUI)', () => {
+  it('plan offers no tool with side effects; auto-edit runs sandboxed commands unasked; ask is the policy again', async () => {
+    llm = await startFakeOpenAI();
+    gateway = await startCommandGateway(fakeConfig(llm));
+    const client = await gateway.connect();
+    expect((await client.request('commands.run', { sessionKey: KEY, text: '/mode' })).data).toEqual({ mode: 'ask' });
+
+    expect((await client.request('commands.run', { sessionKey: KEY, text: '/mode plan' })).reply).toContain('mode set to plan');
+    expect((await client.request('sessions.list', {})).sessions.find((s) => s.key === KEY)?.approvalMode).toBe('plan');
+    llm.reply({ text: 'Here is the plan.' });
+    let run = collectRun(client);
+    await client.request('chat.send', { sessionKey: KEY, text: 'plan the refactor' });
+    await run.ended();
+    const offered = (llm.requests.at(-1)!.body.tools as Array<{ function: { name: string } }>).map((tool) => tool.function.name);
+    for (const name of ['exec', 'write', 'edit', 'apply_patch', 'process']) expect(offered, name).not.toContain(name);
+    expect(offered).toContain('read');
+
+    await client.request('commands.run', { sessionKey: KEY, text: '/mode auto-edit' });
+    llm.reply({ toolCalls: [{ id: 't1', name: 'exec', arguments: { command: 'touch made-in-auto-edit' } }] }, { text: 'done' });
+    run = collectRun(client);
+    await client.request('chat.send', { sessionKey: KEY, text: 'make the file' });
+    expect(await run.ended()).toMatchObject({ state: 'final', text: 'done' });
+    expect(gateway.core.tools.inbox.list('all')).toEqual([]);
+    expect(existsSync(join(gateway.state.paths.workspace('main'), 'made-in-auto-edit'))).toBe(true);
+
+    await client.request('commands.run', { sessionKey: KEY, text: '/mode ask' });
+    expect((await client.request('sessions.list', {})).sessions.find((s) => s.key === KEY)?.approvalMode).toBeUndefined();
+    // Back in ask, the same kind of command waits for the owner again.
+    llm.reply({ toolCalls: [{ id: 't2', name: 'exec', arguments: { command: 'touch made-in-ask' } }] }, { text: 'asked' });
+    run = collectRun(client);
+    await client.request('chat.send', { sessionKey: KEY, text: 'make another' });
+    let pending = gateway.core.tools.inbox.list()[0];
+    for (let i = 0; i < 200 && !pending; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      pending = gateway.core.tools.inbox.list()[0];
+    }
+    expect(pending).toMatchObject({ kind: 'exec', command: 'touch made-in-ask' });
+    gateway.core.tools.inbox.resolve(pending!.id, 'deny', 'test');
+    await run.ended();
+    await expect(client.request('commands.run', { sessionKey: KEY, text: '/mode yolo' })).rejects.toMatchObject({ code: 'bad_request' });
   }, 60_000);
 });

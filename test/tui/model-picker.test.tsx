@@ -67,4 +67,17 @@ describe('/model', () => {
     expect(h.flat()).toContain('box/large');
     expect(h.store.getState().sessions['agent:main:main']?.model ?? 'box/small').toBe('box/small');
   });
+
+  it('Shift+Tab steps the session mode ask → auto-edit → plan → ask through /mode, and the footer shows it', async () => {
+    const h = await openApp([], { cols: 100, rows: 30 }, { config, core: {} });
+    harness = h;
+    await expect.poll(() => h.flat()).toContain('box/small · think');
+    h.type(KEYS.shiftTab);
+    await expect.poll(() => h.flat()).toContain('think off · mode auto-edit ·');
+    h.type(KEYS.shiftTab);
+    await expect.poll(() => h.flat()).toContain('think off · mode plan ·');
+    h.type(KEYS.shiftTab);
+    await expect.poll(() => h.store.getState().sessions['agent:main:main']?.approvalMode).toBeUndefined();
+    await expect.poll(() => h.flat()).toMatch(/think off · [\d.]+k?\/[\d.]+k tok/);
+  });
 });

@@ -14,11 +14,13 @@ import { statusCommand } from './status.js';
 import { thinkCommand } from './think.js';
 import type { CommandContext, CommandReply, SlashCommand } from './types.js';
 import { shellCommand } from './shell.js';
+import { modeCommand } from './mode.js';
 
 export const builtinCommands: readonly SlashCommand[] = [
   statusCommand,
   modelCommand,
   thinkCommand,
+  modeCommand,
   newCommand,
   resetCommand,
   abortCommand,

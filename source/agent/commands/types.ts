@@ -1,4 +1,4 @@
-import type { CommandArgument, CronRun, HeartbeatAgentStatus, ScheduleOverview, SessionSummary } from '../../protocol/index.js';
+import type { ApprovalMode, CommandArgument, CronRun, HeartbeatAgentStatus, ScheduleOverview, SessionSummary } from '../../protocol/index.js';
 import type { Providers, ThinkingLevel } from '../../providers/index.js';
 import type { ContextReport, LastError } from '../agent-runtime.js';
 import type { ContextEngine } from '../context/index.js';
@@ -12,7 +12,7 @@ import type { ToolResult } from '../../tools/index.js';
 export interface CommandHost {
   /** The session, created if the key is new. */
   session(key: string): Promise<SessionSummary>;
-  patch(key: string, patch: { model?: string | null; thinking?: ThinkingLevel | null }): Promise<SessionSummary>;
+  patch(key: string, patch: { model?: string | null; thinking?: ThinkingLevel | null; approvalMode?: ApprovalMode | null }): Promise<SessionSummary>;
   newSession(key: string, model?: string): Promise<SessionSummary>;
   reset(key: string): Promise<SessionSummary>;
   /** Aborts the running turn; false when nothing was running. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { lazySchema } from '../lazy-schema.js';
 import { heartbeatAgentStatus } from './schedule.js';
-import { thinkingLevelName } from './sessions.js';
+import { approvalModeName, thinkingLevelName } from './sessions.js';
 
 /** A model as `/model` lists it. */
 const modelListing = lazySchema(() =>
@@ -25,6 +25,7 @@ export const commandData = {
   model: lazySchema(() => z.strictObject({ model: z.string().nullish(), models: z.array(modelListing).optional() })),
   think: lazySchema(() => z.strictObject({ thinking: thinkingLevelName.nullish(), effective: thinkingLevelName.optional() })),
   abort: lazySchema(() => z.strictObject({ aborted: z.boolean() })),
+  mode: lazySchema(() => z.strictObject({ mode: approvalModeName })),
   sh: lazySchema(() => z.strictObject({ exitCode: z.number().int().nullable(), isError: z.boolean() })),
   retry: lazySchema(() => z.strictObject({ runId: z.string() })),
   heartbeat: heartbeatAgentStatus,

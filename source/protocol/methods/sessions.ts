@@ -5,6 +5,14 @@ import { transcriptEntry } from '../transcript.js';
 
 export const queueModeName = lazySchema(() => z.enum(['steer', 'followup', 'collect', 'interrupt']));
 export const thinkingLevelName = lazySchema(() => z.enum(['off', 'minimal', 'low', 'medium', 'high']));
+/**
+ * How the owner's turns in a session ask before acting: `ask` (the policy's
+ * approvals), `auto-edit` (sandboxed commands, which can write only the
+ * workspace and have no network, run unasked), `plan` (no tool with side
+ * effects at all).
+ */
+export const approvalModeName = lazySchema(() => z.enum(['ask', 'auto-edit', 'plan']));
+export type ApprovalMode = z.infer<typeof approvalModeName>;
 export const sessionKind = lazySchema(() => z.enum(['main', 'direct', 'group', 'cron', 'hook', 'subagent']));
 export type SessionKind = z.infer<typeof sessionKind>;
 
@@ -32,6 +40,7 @@ export const sessionSummary = lazySchema(() =>
     model: z.string().optional(),
     thinking: thinkingLevelName.optional(),
     queueMode: queueModeName.optional(),
+    approvalMode: approvalModeName.optional(),
     tokens: z.strictObject({
       input: z.number().int().min(0),
       output: z.number().int().min(0),
@@ -69,6 +78,7 @@ export const sessionPatch = lazySchema(() =>
     model: z.string().min(3).nullable().optional(),
     thinking: thinkingLevelName.nullable().optional(),
     queueMode: queueModeName.nullable().optional(),
+    approvalMode: approvalModeName.nullable().optional(),
     label: z.string().max(200).nullable().optional(),
   }),
 );

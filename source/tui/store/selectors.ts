@@ -1,4 +1,4 @@
-import type { ApprovalRecord, SessionSummary, SubagentNode } from '../../protocol/index.js';
+import type { ApprovalMode, ApprovalRecord, SessionSummary, SubagentNode } from '../../protocol/index.js';
 import { footerModel } from '../setup/setup-state.js';
 import { sessionLabel } from '../text/session-origin.js';
 import { descendantsOf } from '../text/tree.js';
@@ -63,10 +63,19 @@ export function selectSessionKeys(state: TuiState): string[] {
 export interface FooterInfo {
   model: string;
   thinking: string;
+  /** The session's approval mode (`/mode`, Shift+Tab). */
+  mode: ApprovalMode;
   used: number;
   window: number;
   pendingApprovals: number;
   running: boolean;
+}
+
+const APPROVAL_MODES: readonly ApprovalMode[] = ['ask', 'auto-edit', 'plan'];
+
+/** The mode Shift+Tab moves to. */
+export function nextApprovalMode(mode: ApprovalMode): ApprovalMode {
+  return APPROVAL_MODES[(APPROVAL_MODES.indexOf(mode) + 1) % APPROVAL_MODES.length]!;
 }
 
 export function selectFooter(state: TuiState): FooterInfo {
@@ -75,6 +84,7 @@ export function selectFooter(state: TuiState): FooterInfo {
   return {
     model: session?.model ?? state.runModel[state.currentKey] ?? state.defaultModel[state.currentKey] ?? footerModel(state.setupStatus, state.modelMissing),
     thinking: session?.thinking ?? state.defaultThinking[state.currentKey] ?? 'default',
+    mode: session?.approvalMode ?? 'ask',
     used: context?.used ?? session?.tokens.context ?? 0,
     window: context?.window ?? 0,
     pendingApprovals: state.approvals.pending.length,

@@ -25,6 +25,7 @@ export interface AppHarness {
 export const KEYS = {
   enter: '\r',
   tab: '\t',
+  shiftTab: '\x1b[Z',
   esc: '\x1b',
   ctrlC: '\x03',
   ctrlF: '\x06',
