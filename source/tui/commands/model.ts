@@ -31,8 +31,19 @@ export const modelCommand: SlashCommand = {
     if (ref) return setModel(ref, context);
     await context.controller.loadCommands();
     const known = knownModels(context);
-    const options = known.map((m) => m.value);
-    const descriptions = Object.fromEntries(known.map((m) => [m.value, m.description ?? '']));
+    // The default model's provider failed its quick check: its models are not answering now, so they go after the ones that are.
+    const status = context.store.getState().setupStatus;
+    const failing = status?.problem && status.model ? `${status.model.split('/')[0]}/` : undefined;
+    const down = (value: string) => failing !== undefined && value.startsWith(failing);
+    // `default` first, then what answers, then what is not answering, then what cannot (no key, cooling down).
+    const rank = (m: { value: string; description?: string | undefined }) =>
+      m.value === 'default' ? 0 : down(m.value) ? 2 : m.description === 'no key set' || m.description?.startsWith('cooling') ? 3 : 1;
+    const ordered = known
+      .map((m, order) => ({ m, order }))
+      .sort((a, b) => rank(a.m) - rank(b.m) || a.order - b.order)
+      .map(({ m }) => m);
+    const options = ordered.map((m) => m.value);
+    const descriptions = Object.fromEntries(ordered.map((m) => [m.value, down(m.value) ? `not answering · ${m.description ?? ''}` : (m.description ?? '')]));
     const current = selectFooter(context.store.getState()).model;
     context.store.update((s) => ({
       ...s,
