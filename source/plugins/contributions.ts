@@ -1,8 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { SlashCommand } from '../agent/index.js';
 import type { LifecycleEvent } from '../core/index.js';
-import { principalKind, type AssistantBlock, type Usage } from '../protocol/index.js';
-import { ProviderError, providerErrorKinds, type ProviderErrorKind, type ProviderEvent, type WireRequest } from '../providers/index.js';
+import { principalKind, type Usage } from '../protocol/index.js';
+import {
+  finalStopReason,
+  MessageAssembler,
+  ProviderError,
+  providerErrorKinds,
+  type ProviderErrorKind,
+  type ProviderEvent,
+  type WireRequest,
+} from '../providers/index.js';
 import { toolError, type JsonSchemaObject, type ToolDefinition, type ToolRisk } from '../tools/index.js';
 import { toolName, type PluginManifest } from './manifest.js';
 import { PluginCallError } from './plugin-process.js';
@@ -91,7 +99,7 @@ function pluginCommand(plugin: RunningPlugin, manifest: PluginManifest, command:
 async function* providerStream(plugin: RunningPlugin, providerId: string, request: WireRequest): AsyncIterable<ProviderEvent> {
   const callId = randomUUID();
   const queue: ProviderEvent[] = [];
-  const blocks: AssistantBlock[] = [];
+  const assembled = new MessageAssembler();
   let usage: Usage | undefined;
   let wake: (() => void) | undefined;
   let finished: { error?: unknown } | undefined;
@@ -111,16 +119,16 @@ async function* providerStream(plugin: RunningPlugin, providerId: string, reques
       input?: unknown;
       output?: unknown;
     };
-    if ((delta.type === 'text' || delta.type === 'thinking') && typeof delta.text === 'string') {
-      const type = delta.type === 'text' ? 'text' : 'thinking';
-      const last = blocks.at(-1);
-      if (last?.type === type) last.text += delta.text;
-      else blocks.push({ type, text: delta.text });
-      push({ type: type === 'text' ? 'text_delta' : 'thinking_delta', text: delta.text });
+    if (delta.type === 'text' && typeof delta.text === 'string') {
+      assembled.appendText(delta.text);
+      push({ type: 'text_delta', text: delta.text });
+    } else if (delta.type === 'thinking' && typeof delta.text === 'string') {
+      assembled.appendThinking(delta.text);
+      push({ type: 'thinking_delta', text: delta.text });
     } else if (delta.type === 'tool_call' && typeof delta.name === 'string') {
       const args = delta.arguments && typeof delta.arguments === 'object' ? (delta.arguments as Record<string, unknown>) : {};
       const id = typeof delta.id === 'string' ? delta.id : `call_${randomUUID()}`;
-      blocks.push({ type: 'toolCall', id, name: delta.name, arguments: args });
+      assembled.addToolCall(id, delta.name, args);
       push({ type: 'tool_call', id, name: delta.name, arguments: args });
     } else if (delta.type === 'usage') {
       usage = { input: Math.max(0, Math.round(Number(delta.input) || 0)), output: Math.max(0, Math.round(Number(delta.output) || 0)) };
@@ -161,8 +169,7 @@ async function* providerStream(plugin: RunningPlugin, providerId: string, reques
       wake = undefined;
     }
     if (finished.error !== undefined) throw asProviderError(finished.error, plugin.redact.bind(plugin), request.signal?.aborted === true);
-    const stopReason = blocks.some((block) => block.type === 'toolCall') ? 'toolUse' : 'stop';
-    yield { type: 'done', stopReason, content: blocks, usage, model: request.model.ref, profile: 'none' };
+    yield { type: 'done', stopReason: finalStopReason(undefined, assembled), content: assembled.content(), usage, model: request.model.ref, profile: 'none' };
   } finally {
     stop();
     request.signal?.removeEventListener('abort', abort);

@@ -7,6 +7,7 @@ import type { PluginInfo } from '../protocol/index.js';
 import { defaultAgentId, mainSessionKey } from '../routing/index.js';
 import { describeContributions, describePermissions, type PluginManifest } from './manifest.js';
 import { RunningPlugin } from './running-plugin.js';
+import { pluginInfo, recordStatus } from './plugin-info.js';
 import { grantPlugin, inspectPlugin, installedIds, pluginPaths, type PluginPaths, type PluginRecord, type PluginState } from './store.js';
 
 export type PluginsPorts = Pick<CorePorts, 'tools' | 'commands' | 'lifecycle' | 'models' | 'config' | 'env' | 'log' | 'paths' | 'clients' | 'clock'>;
@@ -143,16 +144,10 @@ export class PluginsService implements Service {
     for (const id of ids) {
       const record = this.#record(id);
       const slot = this.#slots.get(id);
-      const wanted = record.grant?.enabled === true && !record.problem && record.widened.length === 0;
-      if (!wanted) {
+      const status = recordStatus(record);
+      if (status.state !== 'starting') {
         await slot?.running?.stop();
-        const state: PluginState = record.problem ? 'error' : record.grant?.enabled ? 'needs-approval' : 'disabled';
-        const error =
-          record.problem ??
-          (record.widened.length > 0
-            ? `this version asks for more than was granted (${record.widened.join(', ')}); run \`claw plugins enable ${id}\` to approve it.`
-            : undefined);
-        this.#slots.set(id, { state, ...(error ? { error } : {}) });
+        this.#slots.set(id, status);
         continue;
       }
       // Running from the same package, or quarantined until the owner restarts it: leave it be.
@@ -261,21 +256,13 @@ export class PluginsService implements Service {
 
   #info(record: PluginRecord): PluginInfo {
     const slot = this.#slots.get(record.id);
-    const manifest = record.manifest;
-    const state: PluginState =
-      slot?.state ?? (record.problem ? 'error' : record.grant?.enabled ? (record.widened.length > 0 ? 'needs-approval' : 'starting') : 'disabled');
-    const error = slot?.error ?? record.problem;
-    return {
-      id: record.id,
-      version: manifest?.version ?? record.lock?.version ?? '?',
-      description: manifest?.description ?? '',
-      state,
-      contributes: manifest ? describeContributions(manifest.contributes, record.id) : [],
-      granted: record.grant?.enabled === true,
-      ...(record.grant ? { grants: describePermissions(record.grant.permissions) } : {}),
-      ...(error ? { error } : {}),
-      ...(slot?.running?.pid !== undefined && slot.state === 'running' ? { pid: slot.running.pid } : {}),
-      ...(slot?.firstCallMs !== undefined ? { startMs: slot.firstCallMs } : {}),
-    };
+    if (!slot) return pluginInfo(record);
+    const pid = slot.state === 'running' ? slot.running?.pid : undefined;
+    return pluginInfo(record, {
+      state: slot.state,
+      ...(slot.error ? { error: slot.error } : {}),
+      ...(pid !== undefined ? { pid } : {}),
+      ...(slot.firstCallMs !== undefined ? { startMs: slot.firstCallMs } : {}),
+    });
   }
 }

@@ -31,3 +31,4 @@ export * from './setup/index.js';
 export { modelProblem } from './model-problem.js';
 export { WIRE_ADAPTERS, wireAdapterFor, type WireAdapter } from './wire-adapters.js';
 export type { PluggedModel, PluggedProvider } from './plugged.js';
+export { MessageAssembler, finalStopReason } from './assemble.js';

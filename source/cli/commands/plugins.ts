@@ -10,11 +10,12 @@ import {
   inspectPlugin,
   installedIds,
   installPlugin,
+  pluginInfo,
   pluginPaths,
   readPluginSecrets,
+  recordStatus,
   removePlugin,
   writePluginSecret,
-  type PluginRecord,
 } from '../../plugins/index.js';
 import type { PluginInfo } from '../../protocol/index.js';
 import { describeExecSandbox, execSandboxFor } from '../../tools/index.js';
@@ -81,22 +82,6 @@ async function gatewayList(paths: StatePaths): Promise<PluginInfo[] | undefined>
   }
 }
 
-/** What `list` shows without a gateway: read from the files, nothing started. */
-function offlineInfo(record: PluginRecord): PluginInfo {
-  const state = record.problem ? 'error' : !record.grant?.enabled ? 'disabled' : record.widened.length > 0 ? 'needs-approval' : 'starting';
-  const error = record.problem ?? (record.widened.length > 0 ? `asks for more than was granted: ${record.widened.join(', ')}` : undefined);
-  return {
-    id: record.id,
-    version: record.manifest?.version ?? record.lock?.version ?? '?',
-    description: record.manifest?.description ?? '',
-    state,
-    contributes: record.manifest ? describeContributions(record.manifest.contributes, record.id) : [],
-    granted: record.grant?.enabled === true,
-    ...(record.grant ? { grants: describePermissions(record.grant.permissions) } : {}),
-    ...(error ? { error } : {}),
-  };
-}
-
 function printPlugins(plugins: readonly PluginInfo[], live: boolean): void {
   if (plugins.length === 0) {
     process.stdout.write('No plugins installed. Add one with `claw plugins add PATH|FILE.tgz|SPEC`.\n');
@@ -143,7 +128,7 @@ export const run: CommandRun = async ({ flags, argv }) => {
   switch (action) {
     case 'list': {
       const live = await gatewayList(paths);
-      const list = live ?? installedIds(plugins).map((id) => offlineInfo(inspectPlugin(plugins, id)));
+      const list = live ?? installedIds(plugins).map((id) => pluginInfo(inspectPlugin(plugins, id)));
       if (flags.json) printJson({ plugins: list, gateway: live !== undefined });
       else printPlugins(list, live !== undefined);
       return 0;
@@ -325,7 +310,7 @@ async function doctor(paths: StatePaths, only: string | undefined, json: boolean
     const running = live?.find((plugin) => plugin.id === id);
     const problems = [
       ...(record.problem ? [record.problem] : []),
-      ...(record.widened.length > 0 ? [`asks for more than was granted: ${record.widened.join(', ')}`] : []),
+      ...(record.widened.length > 0 ? [recordStatus(record).error as string] : []),
       ...(running?.state === 'error' && running.error && running.error !== record.problem ? [running.error] : []),
     ];
     return {
